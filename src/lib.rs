@@ -1,0 +1,10 @@
+//! shellbox: a simulated GNU bash 5.2 over a persistent in-memory filesystem, with no
+//! real processes.
+//!
+//! Layers, each knowing only those below it: `syntax` (lexer, parser, AST, printer),
+//! `expand` (word expansion), `interp` (execution), `commands` (in-process utilities),
+//! `fs` (the persistent filesystem), and `session` (the public API).
+
+pub mod commands;
+pub mod fs;
+pub mod text;

@@ -1,0 +1,105 @@
+//! Lossless conversion between bytes (file contents, pipes) and the strings the shell
+//! uses for words and variables.
+//!
+//! Valid UTF-8 passes through unchanged. Each byte that is not part of valid UTF-8 is
+//! mapped to one character of the last 128 code points of Supplementary Private Use
+//! Area-B (U+10FF80 + (byte - 0x80)), and mapped back when the string is written out, so
+//! binary data survives a round trip through a variable.
+
+/// First code point used to carry a raw byte 0x80..=0xFF.
+const RAW_BASE: u32 = 0x10FF00;
+
+/// Decodes bytes into a string, carrying invalid bytes as private-use characters.
+pub fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => decode_slow(bytes),
+    }
+}
+
+fn decode_slow(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                // `good` is valid by construction.
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                for &b in &rest[..bad] {
+                    out.push(raw_char(b));
+                }
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
+/// The character that carries raw byte `b` (only meaningful for `b >= 0x80`).
+pub fn raw_char(b: u8) -> char {
+    if b < 0x80 {
+        return b as char;
+    }
+    char::from_u32(RAW_BASE + b as u32).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// If `c` carries a raw byte, returns it.
+pub fn raw_byte(c: char) -> Option<u8> {
+    let v = c as u32;
+    if (RAW_BASE + 0x80..=RAW_BASE + 0xFF).contains(&v) {
+        Some((v - RAW_BASE) as u8)
+    } else {
+        None
+    }
+}
+
+/// Encodes a string back to bytes, turning carried raw bytes back into themselves.
+pub fn encode(s: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    encode_into(s, &mut out);
+    out
+}
+
+/// Appends the bytes of `s` to `out` (see [`encode`]).
+pub fn encode_into(s: &str, out: &mut Vec<u8>) {
+    if !has_raw(s) {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
+    let mut buf = [0u8; 4];
+    for c in s.chars() {
+        match raw_byte(c) {
+            Some(b) => out.push(b),
+            None => out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes()),
+        }
+    }
+}
+
+/// Whether `s` carries any raw byte (every such character starts with byte 0xF4).
+pub fn has_raw(s: &str) -> bool {
+    s.as_bytes().contains(&0xF4) && s.chars().any(|c| raw_byte(c).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_invalid_utf8() {
+        let bytes = b"ok \xff\xfe mid \xc3\xa9 end \xc3";
+        let s = decode(bytes);
+        assert!(s.contains("ok "));
+        assert!(s.contains('é'));
+        assert_eq!(encode(&s), bytes);
+    }
+
+    #[test]
+    fn valid_utf8_is_unchanged() {
+        assert_eq!(decode("héllo".as_bytes()), "héllo");
+        assert_eq!(encode("héllo"), "héllo".as_bytes());
+    }
+}
