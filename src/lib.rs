@@ -7,4 +7,5 @@
 
 pub mod commands;
 pub mod fs;
+pub mod syntax;
 pub mod text;

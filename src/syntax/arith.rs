@@ -1,0 +1,505 @@
+//! The arithmetic expression parser (bash manual, "Shell Arithmetic"). It reads text, as
+//! bash does after expanding `$((...))`, into an [`ArithExpr`]; numbers in every base
+//! bash accepts are decoded here.
+
+use super::ast::{ArithExpr, BinOp, UnaryOp};
+
+/// A failed arithmetic parse: bash's message and the text from where it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArithError {
+    pub message: String,
+    pub token: String,
+}
+
+impl ArithError {
+    fn new(message: &str, token: &str) -> ArithError {
+        ArithError {
+            message: message.to_owned(),
+            token: token.trim_start().to_owned(),
+        }
+    }
+}
+
+type Res<T> = Result<T, ArithError>;
+
+/// Parses a whole arithmetic expression. An empty (or blank) expression is `0`.
+pub fn parse_arith(src: &str) -> Res<ArithExpr> {
+    let mut p = ArithParser {
+        src,
+        chars: src.char_indices().collect(),
+        pos: 0,
+        depth: 0,
+    };
+    p.skip_ws();
+    if p.pos >= p.chars.len() {
+        return Ok(ArithExpr::Num(0));
+    }
+    let e = p.comma()?;
+    p.skip_ws();
+    if p.pos < p.chars.len() {
+        let rest = p.rest();
+        return Err(ArithError::new("syntax error in expression", rest));
+    }
+    Ok(e)
+}
+
+/// Parses an integer constant the way bash does in arithmetic (`0x1f`, `017`, `2#101`,
+/// `64#@_`), with optional surrounding blanks. `None` if it is not a valid number.
+pub fn parse_number(s: &str) -> Result<i64, ArithError> {
+    let t = s.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    number_literal(t)
+}
+
+fn digit_value(c: char, base: u32) -> Option<u32> {
+    let v = match c {
+        '0'..='9' => c as u32 - '0' as u32,
+        'a'..='z' => c as u32 - 'a' as u32 + 10,
+        'A'..='Z' => {
+            if base <= 36 {
+                c as u32 - 'A' as u32 + 10
+            } else {
+                c as u32 - 'A' as u32 + 36
+            }
+        }
+        '@' => 62,
+        '_' => 63,
+        _ => return None,
+    };
+    Some(v)
+}
+
+fn number_literal(t: &str) -> Res<i64> {
+    let invalid = || ArithError::new("invalid number", t);
+    if t.is_empty() {
+        return Err(invalid());
+    }
+    let (base, digits) = if let Some((b, d)) = t.split_once('#') {
+        let base: u32 = b.parse().map_err(|_| ArithError::new("invalid number", t))?;
+        if !(2..=64).contains(&base) {
+            return Err(ArithError::new("invalid arithmetic base", t));
+        }
+        (base, d)
+    } else if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (16, h)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (8, &t[1..])
+    } else {
+        (10, t)
+    };
+    if digits.is_empty() {
+        if base == 16 {
+            return Ok(0);
+        }
+        return Err(invalid());
+    }
+    let mut n: i64 = 0;
+    for c in digits.chars() {
+        let v = digit_value(c, base).ok_or_else(invalid)?;
+        if v >= base {
+            return Err(ArithError::new("value too great for base", t));
+        }
+        n = n.wrapping_mul(base as i64).wrapping_add(v as i64);
+    }
+    Ok(n)
+}
+
+struct ArithParser<'a> {
+    src: &'a str,
+    chars: Vec<(usize, char)>,
+    pos: usize,
+    depth: usize,
+}
+
+const MAX_DEPTH: usize = 512;
+
+impl ArithParser<'_> {
+    fn rest(&self) -> &str {
+        match self.chars.get(self.pos) {
+            Some(&(i, _)) => &self.src[i..],
+            None => "",
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).map(|&(_, c)| c)
+    }
+
+    fn peek_at(&self, n: usize) -> Option<char> {
+        self.chars.get(self.pos + n).map(|&(_, c)| c)
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(' ' | '\t' | '\n' | '\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn at_str(&self, s: &str) -> bool {
+        s.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        if self.at_str(s) {
+            self.pos += s.chars().count();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn enter(&mut self) -> Res<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ArithError::new(
+                "expression recursion level exceeded",
+                self.rest(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn comma(&mut self) -> Res<ArithExpr> {
+        let mut e = self.assign()?;
+        while self.eat(",") {
+            let r = self.assign()?;
+            e = ArithExpr::Comma(Box::new(e), Box::new(r));
+        }
+        Ok(e)
+    }
+
+    fn assign_op(&mut self) -> Option<Option<BinOp>> {
+        self.skip_ws();
+        const OPS: [(&str, Option<BinOp>); 11] = [
+            ("<<=", Some(BinOp::Shl)),
+            (">>=", Some(BinOp::Shr)),
+            ("*=", Some(BinOp::Mul)),
+            ("/=", Some(BinOp::Div)),
+            ("%=", Some(BinOp::Rem)),
+            ("+=", Some(BinOp::Add)),
+            ("-=", Some(BinOp::Sub)),
+            ("&=", Some(BinOp::BitAnd)),
+            ("^=", Some(BinOp::BitXor)),
+            ("|=", Some(BinOp::BitOr)),
+            ("=", None),
+        ];
+        for (s, op) in OPS {
+            if self.at_str(s) {
+                if s == "=" && self.peek_at(1) == Some('=') {
+                    return None;
+                }
+                self.pos += s.len();
+                return Some(op);
+            }
+        }
+        None
+    }
+
+    fn assign(&mut self) -> Res<ArithExpr> {
+        self.enter()?;
+        let start = self.pos;
+        let lhs = self.ternary()?;
+        let save = self.pos;
+        let result = if let Some(op) = self.assign_op() {
+            match lhs {
+                ArithExpr::Var(name, index) => {
+                    let rhs = self.assign()?;
+                    ArithExpr::Assign(op, name, index, Box::new(rhs))
+                }
+                _ => {
+                    self.pos = save;
+                    self.skip_ws();
+                    let _ = start;
+                    return Err(ArithError::new(
+                        "attempted assignment to non-variable",
+                        self.rest(),
+                    ));
+                }
+            }
+        } else {
+            self.pos = save;
+            lhs
+        };
+        self.depth -= 1;
+        Ok(result)
+    }
+
+    fn ternary(&mut self) -> Res<ArithExpr> {
+        let cond = self.binary(0)?;
+        if self.eat("?") {
+            let a = self.assign()?;
+            if !self.eat(":") {
+                self.skip_ws();
+                return Err(ArithError::new(
+                    "`:' expected for conditional expression",
+                    self.rest(),
+                ));
+            }
+            let b = self.assign()?;
+            return Ok(ArithExpr::Cond(Box::new(cond), Box::new(a), Box::new(b)));
+        }
+        Ok(cond)
+    }
+
+    /// Binary operators by precedence level, lowest first.
+    fn binop_at(&self, level: usize) -> Option<(BinOp, usize)> {
+        let table: &[(&str, BinOp)] = match level {
+            0 => &[("||", BinOp::Or)],
+            1 => &[("&&", BinOp::And)],
+            2 => &[("|", BinOp::BitOr)],
+            3 => &[("^", BinOp::BitXor)],
+            4 => &[("&", BinOp::BitAnd)],
+            5 => &[("==", BinOp::Eq), ("!=", BinOp::Ne)],
+            6 => &[
+                ("<=", BinOp::Le),
+                (">=", BinOp::Ge),
+                ("<", BinOp::Lt),
+                (">", BinOp::Gt),
+            ],
+            7 => &[("<<", BinOp::Shl), (">>", BinOp::Shr)],
+            8 => &[("+", BinOp::Add), ("-", BinOp::Sub)],
+            9 => &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Rem)],
+            _ => return None,
+        };
+        for &(s, op) in table {
+            if self.at_str(s) {
+                let len = s.len();
+                let next = self.peek_at(len);
+                // Do not split longer operators: `||` vs `|`, `&&` vs `&`, `<<` vs `<`,
+                // `op=` assignments, `**`, `++`/`--`.
+                let conflict = match s {
+                    "|" => matches!(next, Some('|' | '=')),
+                    "&" => matches!(next, Some('&' | '=')),
+                    "^" => next == Some('='),
+                    "<" => matches!(next, Some('<' | '=')),
+                    ">" => matches!(next, Some('>' | '=')),
+                    "<<" | ">>" => next == Some('='),
+                    "+" => matches!(next, Some('=')),
+                    "-" => matches!(next, Some('=')),
+                    "*" => matches!(next, Some('*' | '=')),
+                    "/" | "%" => next == Some('='),
+                    _ => false,
+                };
+                if !conflict {
+                    return Some((op, len));
+                }
+            }
+        }
+        None
+    }
+
+    fn binary(&mut self, level: usize) -> Res<ArithExpr> {
+        if level > 9 {
+            return self.power();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        loop {
+            self.skip_ws();
+            let Some((op, len)) = self.binop_at(level) else {
+                return Ok(lhs);
+            };
+            self.pos += len;
+            let rhs = self.binary(level + 1)?;
+            lhs = ArithExpr::Binary(op, Box::new(lhs), Box::new(rhs));
+        }
+    }
+
+    fn power(&mut self) -> Res<ArithExpr> {
+        let base = self.unary()?;
+        self.skip_ws();
+        if self.at_str("**") && self.peek_at(2) != Some('=') {
+            self.pos += 2;
+            self.enter()?;
+            let exp = self.power()?;
+            self.depth -= 1;
+            return Ok(ArithExpr::Binary(BinOp::Pow, Box::new(base), Box::new(exp)));
+        }
+        Ok(base)
+    }
+
+    fn unary(&mut self) -> Res<ArithExpr> {
+        self.enter()?;
+        self.skip_ws();
+        let r = match self.peek() {
+            Some(c @ ('+' | '-')) if self.peek_at(1) == Some(c) => {
+                // `++x` / `--x` when a variable follows; otherwise two unary signs.
+                let save = self.pos;
+                self.pos += 2;
+                self.skip_ws();
+                if let Some((name, index)) = self.try_var()? {
+                    Ok(ArithExpr::IncDec {
+                        name,
+                        index,
+                        inc: c == '+',
+                        prefix: true,
+                    })
+                } else {
+                    self.pos = save + 1;
+                    let e = self.unary()?;
+                    let op = if c == '-' { UnaryOp::Neg } else { UnaryOp::Plus };
+                    Ok(ArithExpr::Unary(op, Box::new(e)))
+                }
+            }
+            Some('-') => {
+                self.pos += 1;
+                Ok(ArithExpr::Unary(UnaryOp::Neg, Box::new(self.unary()?)))
+            }
+            Some('+') => {
+                self.pos += 1;
+                Ok(ArithExpr::Unary(UnaryOp::Plus, Box::new(self.unary()?)))
+            }
+            Some('!') => {
+                self.pos += 1;
+                Ok(ArithExpr::Unary(UnaryOp::Not, Box::new(self.unary()?)))
+            }
+            Some('~') => {
+                self.pos += 1;
+                Ok(ArithExpr::Unary(UnaryOp::BitNot, Box::new(self.unary()?)))
+            }
+            _ => self.postfix(),
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn postfix(&mut self) -> Res<ArithExpr> {
+        self.skip_ws();
+        if let Some((name, index)) = self.try_var()? {
+            self.skip_ws();
+            for (s, inc) in [("++", true), ("--", false)] {
+                if self.at_str(s) {
+                    self.pos += 2;
+                    return Ok(ArithExpr::IncDec {
+                        name,
+                        index,
+                        inc,
+                        prefix: false,
+                    });
+                }
+            }
+            return Ok(ArithExpr::Var(name, index));
+        }
+        self.primary()
+    }
+
+    /// A variable name with an optional `[subscript]`.
+    fn try_var(&mut self) -> Res<Option<(String, Option<String>)>> {
+        match self.peek() {
+            Some(c) if c == '_' || c.is_ascii_alphabetic() => {}
+            _ => return Ok(None),
+        }
+        let mut name = String::new();
+        while let Some(c) = self.peek() {
+            if c == '_' || c.is_ascii_alphanumeric() {
+                name.push(c);
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        if self.peek() != Some('[') {
+            return Ok(Some((name, None)));
+        }
+        self.pos += 1;
+        let mut depth = 1;
+        let mut sub = String::new();
+        loop {
+            match self.peek() {
+                None => {
+                    return Err(ArithError::new("bad array subscript", &name));
+                }
+                Some('[') => depth += 1,
+                Some(']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            if let Some(c) = self.peek() {
+                sub.push(c);
+            }
+            self.pos += 1;
+        }
+        Ok(Some((name, Some(sub))))
+    }
+
+    fn primary(&mut self) -> Res<ArithExpr> {
+        self.skip_ws();
+        match self.peek() {
+            None => Err(ArithError::new("syntax error: operand expected", self.rest())),
+            Some('(') => {
+                self.pos += 1;
+                let e = self.comma()?;
+                if !self.eat(")") {
+                    self.skip_ws();
+                    return Err(ArithError::new("missing `)'", self.rest()));
+                }
+                Ok(e)
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let start = self.pos;
+                while let Some(c) = self.peek() {
+                    if c.is_ascii_alphanumeric() || c == '#' || c == '@' || c == '_' {
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let text: String = self.chars[start..self.pos].iter().map(|&(_, c)| c).collect();
+                number_literal(&text).map(ArithExpr::Num)
+            }
+            Some(_) => {
+                let rest = self.rest();
+                Err(ArithError::new("syntax error: operand expected", rest))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> i64 {
+        match parse_number(s) {
+            Ok(n) => n,
+            Err(e) => panic!("{s}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn numbers_in_every_base() {
+        assert_eq!(num("42"), 42);
+        assert_eq!(num("0x1F"), 31);
+        assert_eq!(num("017"), 15);
+        assert_eq!(num("2#101"), 5);
+        assert_eq!(num("64#@"), 62);
+        assert_eq!(num("64#_"), 63);
+        assert_eq!(num("36#Z"), 35);
+        assert!(parse_number("08").is_err());
+        assert!(parse_number("2#3").is_err());
+    }
+
+    #[test]
+    fn precedence() {
+        let e = parse_arith("1 + 2 * 3").ok();
+        assert_eq!(
+            e,
+            Some(ArithExpr::Binary(
+                BinOp::Add,
+                Box::new(ArithExpr::Num(1)),
+                Box::new(ArithExpr::Binary(
+                    BinOp::Mul,
+                    Box::new(ArithExpr::Num(2)),
+                    Box::new(ArithExpr::Num(3))
+                ))
+            ))
+        );
+        assert!(parse_arith("1 +").is_err());
+        assert!(parse_arith("(1").is_err());
+        assert!(parse_arith("1 = 2").is_err());
+    }
+}

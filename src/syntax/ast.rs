@@ -1,0 +1,520 @@
+//! The abstract syntax tree of a bash script. Type names follow the productions in
+//! `grammar/bash.ebnf`. Words are parsed once into typed parts; nothing is re-parsed
+//! from strings later except what bash itself re-parses at run time (arithmetic over
+//! expanded text).
+
+use std::sync::{Arc, OnceLock};
+
+/// A whole script: a sequence of complete commands.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Script {
+    pub commands: Vec<List>,
+}
+
+/// A list of and-or lists, each run in the foreground or (`&`) in the background.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct List {
+    pub items: Vec<ListItem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListItem {
+    pub and_or: AndOr,
+    pub background: bool,
+}
+
+/// `pipeline (&& pipeline | || pipeline)*`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AndOr {
+    pub first: Pipeline,
+    pub rest: Vec<(AndOrOp, Pipeline)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AndOrOp {
+    And,
+    Or,
+}
+
+/// `[time [-p]] [!] command (| command)*`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pipeline {
+    pub time: Option<TimeFlag>,
+    pub negated: bool,
+    pub commands: Vec<Command>,
+    /// `pipe_stderr[i]` is true when command `i` is followed by `|&`.
+    pub pipe_stderr: Vec<bool>,
+    pub line: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeFlag {
+    Default,
+    Posix,
+}
+
+/// One command with its redirections.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    pub kind: CommandKind,
+    pub redirects: Vec<Redirect>,
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CommandKind {
+    Simple(SimpleCommand),
+    /// `{ list; }`
+    BraceGroup(List),
+    /// `( list )`
+    Subshell(List),
+    If(IfClause),
+    /// `while`/`until` loops.
+    While(WhileClause),
+    For(ForClause),
+    ArithFor(ArithForClause),
+    Select(ForClause),
+    Case(CaseClause),
+    /// `(( expr ))`
+    Arith(Arith),
+    /// `[[ expr ]]`
+    Cond(CondExpr),
+    FunctionDef(FunctionDef),
+    Coproc(Coproc),
+}
+
+/// Assignments, words and (in [`Command::redirects`]) redirections.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SimpleCommand {
+    pub assigns: Vec<Assign>,
+    pub words: Vec<Word>,
+}
+
+/// `name=value`, `name+=value`, `name[sub]=value`, `name=(...)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assign {
+    pub name: String,
+    pub index: Option<Word>,
+    pub append: bool,
+    pub value: AssignValue,
+    /// The source text, for `set -x` and error messages.
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AssignValue {
+    Scalar(Word),
+    Array(Vec<ArrayElem>),
+}
+
+/// One element of an array literal: `value` or `[key]=value` / `[key]+=value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayElem {
+    pub key: Option<Word>,
+    pub append: bool,
+    pub value: Word,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfClause {
+    pub cond: List,
+    pub then: List,
+    pub elifs: Vec<(List, List)>,
+    pub else_: Option<List>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WhileClause {
+    pub until: bool,
+    pub cond: List,
+    pub body: List,
+}
+
+/// `for name [in words]; do list; done` (also `select`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForClause {
+    pub var: String,
+    /// `None` means `"$@"`.
+    pub words: Option<Vec<Word>>,
+    pub body: List,
+}
+
+/// `for (( init; cond; step )); do list; done`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArithForClause {
+    pub init: Option<Arith>,
+    pub cond: Option<Arith>,
+    pub step: Option<Arith>,
+    pub body: List,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseClause {
+    pub word: Word,
+    pub items: Vec<CaseItem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseItem {
+    pub patterns: Vec<Word>,
+    pub body: List,
+    pub terminator: CaseTerminator,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseTerminator {
+    /// `;;`
+    Break,
+    /// `;&`
+    FallThrough,
+    /// `;;&`
+    Continue,
+}
+
+/// `name () compound-command [redirections]` or `function name ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub name: String,
+    pub body: Arc<Command>,
+    /// The source text of the definition, for `declare -f` and `type`.
+    pub keyword: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coproc {
+    pub name: Option<String>,
+    pub body: Box<Command>,
+}
+
+/// An arithmetic expression: its source as a word (expanded before evaluation, as bash
+/// does) and, when the source holds no expansion, the expression parsed ahead of time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arith {
+    pub word: Word,
+    pub parsed: Option<Arc<ArithExpr>>,
+}
+
+/// A `[[ ]]` conditional expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CondExpr {
+    /// A lone word: true when non-empty.
+    Word(Word),
+    Unary(String, Word),
+    Binary(String, Word, Word),
+    /// `word =~ regex` (the regex word keeps its quoting to know what is literal).
+    Regex(Word, Word),
+    Not(Box<CondExpr>),
+    And(Box<CondExpr>, Box<CondExpr>),
+    Or(Box<CondExpr>, Box<CondExpr>),
+    Group(Box<CondExpr>),
+}
+
+/// A redirection: `[n|{var}]op target`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Redirect {
+    pub fd: Option<RedirFd>,
+    pub op: RedirOp,
+    pub target: RedirTarget,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RedirFd {
+    Number(i32),
+    /// `{varname}>file`: allocate a new fd and store it in the variable.
+    Var(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedirOp {
+    /// `<`
+    Read,
+    /// `>`
+    Write,
+    /// `>>`
+    Append,
+    /// `>|`
+    Clobber,
+    /// `<>`
+    ReadWrite,
+    /// `<&`
+    DupRead,
+    /// `>&`
+    DupWrite,
+    /// `&>`
+    WriteBoth,
+    /// `&>>`
+    AppendBoth,
+    /// `<<<`
+    HereString,
+    /// `<<` / `<<-`
+    HereDoc,
+}
+
+impl RedirOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedirOp::Read => "<",
+            RedirOp::Write => ">",
+            RedirOp::Append => ">>",
+            RedirOp::Clobber => ">|",
+            RedirOp::ReadWrite => "<>",
+            RedirOp::DupRead => "<&",
+            RedirOp::DupWrite => ">&",
+            RedirOp::WriteBoth => "&>",
+            RedirOp::AppendBoth => "&>>",
+            RedirOp::HereString => "<<<",
+            RedirOp::HereDoc => "<<",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RedirTarget {
+    Word(Word),
+    HereDoc(HereDoc),
+}
+
+/// A here-document. Its body is read after the line that holds the operator ends, so the
+/// parser fills it in once, after the node is built.
+#[derive(Clone, Debug)]
+pub struct HereDoc {
+    /// The delimiter as written (with its quotes).
+    pub delimiter: String,
+    /// Any quoting in the delimiter makes the body literal.
+    pub quoted: bool,
+    /// `<<-`: leading tabs are stripped.
+    pub strip_tabs: bool,
+    pub body: Arc<OnceLock<Word>>,
+}
+
+impl HereDoc {
+    /// The body (empty if it was never read, e.g. at end of input).
+    pub fn body(&self) -> &Word {
+        static EMPTY: Word = Word { parts: Vec::new() };
+        self.body.get().unwrap_or(&EMPTY)
+    }
+}
+
+impl PartialEq for HereDoc {
+    fn eq(&self, other: &HereDoc) -> bool {
+        self.delimiter == other.delimiter
+            && self.quoted == other.quoted
+            && self.strip_tabs == other.strip_tabs
+            && self.body() == other.body()
+    }
+}
+
+/// A word: a sequence of typed parts.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Word {
+    pub parts: Vec<WordPart>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WordPart {
+    /// Unquoted text: subject to brace expansion, field splitting (never, being literal)
+    /// and globbing.
+    Lit(String),
+    /// Quoted text (`'..'`, `$'..'`, or a backslash-escaped character): taken literally.
+    Quoted(String),
+    /// `"..."` (and `$"..."`).
+    DQuoted(Vec<WordPart>),
+    /// `~` or `~user` at the start of a word (or after `=`/`:` in assignments).
+    Tilde(String),
+    Param(Box<ParamExp>),
+    /// `$(...)` or `` `...` ``.
+    CmdSub(Arc<Script>),
+    /// `$(( ... ))`
+    Arith(Box<Arith>),
+    /// `<(...)` (`input` true) or `>(...)`.
+    ProcSub { input: bool, body: Arc<Script> },
+}
+
+/// The parameter a `$` expansion names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    Name(String),
+    Positional(u32),
+    /// One of `@ * # ? - $ ! 0`.
+    Special(char),
+}
+
+/// A subscript `[...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Subscript {
+    /// `[@]`
+    At,
+    /// `[*]`
+    Star,
+    Expr(Word),
+}
+
+/// `$name`, `${name}` and every `${...}` form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamExp {
+    pub param: Param,
+    pub index: Option<Subscript>,
+    /// `${!name}`: indirection (or keys/names with `[@]` / `*`).
+    pub indirect: bool,
+    /// `${#name}`
+    pub length: bool,
+    pub op: ParamOp,
+    /// Written with braces (`${x}`): only for printing.
+    pub braced: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamOp {
+    None,
+    /// `-`, `=`, `?`, `+` with or without `:`.
+    Default {
+        op: char,
+        colon: bool,
+        word: Word,
+    },
+    /// `#`, `##`, `%`, `%%`.
+    Strip {
+        suffix: bool,
+        longest: bool,
+        pattern: Word,
+    },
+    /// `/`, `//`, `/#`, `/%`.
+    Replace {
+        mode: ReplaceMode,
+        pattern: Word,
+        replacement: Option<Word>,
+    },
+    /// `^`, `^^`, `,`, `,,`.
+    Case {
+        upper: bool,
+        all: bool,
+        pattern: Option<Word>,
+    },
+    /// `:offset` or `:offset:length` (source text, evaluated as arithmetic).
+    Slice {
+        offset: Word,
+        length: Option<Word>,
+    },
+    /// `@Q`, `@E`, `@P`, `@A`, `@a`, `@U`, `@u`, `@L`, `@K`, `@k`.
+    Transform(char),
+    /// `${!prefix*}` / `${!prefix@}`.
+    Names {
+        at: bool,
+    },
+    /// A form bash rejects at run time with "bad substitution" (its source text).
+    Invalid(String),
+    /// A declaration builtin's `name=value` argument (`declare a=(1 2)`), carried as a
+    /// word so that it is assigned, not split.
+    AssignWord(Box<Assign>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplaceMode {
+    First,
+    All,
+    Prefix,
+    Suffix,
+}
+
+/// A parsed arithmetic expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArithExpr {
+    Num(i64),
+    /// A variable, possibly subscripted (subscript kept as source text: it is expanded
+    /// and evaluated when used, as bash does).
+    Var(String, Option<String>),
+    Unary(UnaryOp, Box<ArithExpr>),
+    Binary(BinOp, Box<ArithExpr>, Box<ArithExpr>),
+    /// `lhs op= rhs` (op `None` for plain `=`).
+    Assign(Option<BinOp>, String, Option<String>, Box<ArithExpr>),
+    /// `++x`, `--x`, `x++`, `x--`.
+    IncDec {
+        name: String,
+        index: Option<String>,
+        inc: bool,
+        prefix: bool,
+    },
+    Cond(Box<ArithExpr>, Box<ArithExpr>, Box<ArithExpr>),
+    Comma(Box<ArithExpr>, Box<ArithExpr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitOr,
+    BitXor,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Pow => "**",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+impl Word {
+    /// A word of one unquoted literal.
+    pub fn lit(s: impl Into<String>) -> Word {
+        Word {
+            parts: vec![WordPart::Lit(s.into())],
+        }
+    }
+
+    /// The text if the word is only unquoted literal text.
+    pub fn as_literal(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [WordPart::Lit(s)] => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether any part is quoted (affects here-doc delimiters and `$@` handling).
+    pub fn has_quotes(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, WordPart::Quoted(_) | WordPart::DQuoted(_)))
+    }
+}

@@ -1,0 +1,10 @@
+//! Syntax: the AST, the parser and the printer. Knows nothing of the filesystem or the
+//! interpreter. `parse(src) -> Result<Script, ParseError>`.
+
+pub mod arith;
+pub mod ast;
+pub mod parser;
+pub mod printer;
+
+pub use ast::*;
+pub use parser::{ParseError, ParseErrorKind, ParseOptions, Parser, is_name, parse, parse_with};

@@ -1,0 +1,2760 @@
+//! The hand-written recursive-descent parser for bash (bash manual, "Shell Grammar",
+//! "Quoting", "Shell Expansions" for word structure, "Redirections"). One function per
+//! production of `grammar/bash.ebnf`; the lexer is folded into the cursor because bash's
+//! tokens depend on where they appear. Like bash, it can hand out one complete command
+//! at a time so that `shopt -s extglob` and aliases defined on one line affect the next.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use super::arith::parse_arith;
+use super::ast::*;
+
+/// Settings that change how text is parsed.
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// Recognise `?( *( +( @( !(` patterns inside words.
+    pub extglob: bool,
+    /// Aliases to expand in command position (only when `expand_aliases` is on).
+    pub aliases: Option<Arc<HashMap<String, String>>>,
+    /// Maximum nesting of compound commands, substitutions and quotes.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            extglob: true,
+            aliases: None,
+            max_depth: 1000,
+        }
+    }
+}
+
+/// A syntax error, rendered the way bash prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: u32,
+    pub kind: ParseErrorKind,
+    /// The source line bash quotes after "near unexpected token" errors.
+    pub source_line: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    UnexpectedToken(String),
+    UnexpectedEof,
+    /// `unexpected EOF while looking for matching `X'`
+    Unmatched(char),
+    TooDeep,
+    Message(String),
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            ParseErrorKind::UnexpectedToken(t) => {
+                write!(f, "syntax error near unexpected token `{t}'")
+            }
+            ParseErrorKind::UnexpectedEof => f.write_str("syntax error: unexpected end of file"),
+            ParseErrorKind::Unmatched(c) => {
+                write!(f, "unexpected EOF while looking for matching `{c}'")
+            }
+            ParseErrorKind::TooDeep => f.write_str("syntax error: nesting too deep"),
+            ParseErrorKind::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// Parses a whole script.
+pub fn parse(src: &str) -> PResult<Script> {
+    parse_with(src, ParseOptions::default())
+}
+
+/// Parses a whole script with the given options.
+pub fn parse_with(src: &str, opts: ParseOptions) -> PResult<Script> {
+    let mut p = Parser::new(src, opts);
+    let mut commands = Vec::new();
+    while let Some(c) = p.next_command()? {
+        commands.push(c);
+    }
+    Ok(Script { commands })
+}
+
+/// Reserved words that end a compound list.
+const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
+
+/// The parser: a cursor over the source characters.
+pub struct Parser {
+    chars: Vec<char>,
+    pos: usize,
+    line: u32,
+    opts: ParseOptions,
+    depth: usize,
+    pending_heredocs: Vec<HereDoc>,
+    /// Aliases being expanded (to stop recursion) and where their text ends.
+    alias_active: Vec<(String, usize)>,
+    /// The next word is also checked for an alias (the previous alias ended in a blank).
+    alias_next: bool,
+    /// Whether the last `param_word` stopped at a `/` (so a replacement follows).
+    last_stop_was_slash: bool,
+}
+
+fn is_meta(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>')
+}
+
+fn is_name_start(c: char) -> bool {
+    c == '_' || c.is_ascii_alphabetic()
+}
+
+fn is_name_char(c: char) -> bool {
+    c == '_' || c.is_ascii_alphanumeric()
+}
+
+/// Whether `s` is a valid shell variable name.
+pub fn is_name(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if is_name_start(c)) && cs.all(is_name_char)
+}
+
+/// What a word is being read for: decides which characters end it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum WordMode {
+    /// A command word: ends at a metacharacter.
+    Normal,
+    /// An assignment value: also recognises `~` after `:`.
+    Assign,
+    /// A word inside `[[ ]]`.
+    Cond,
+}
+
+impl Parser {
+    pub fn new(src: &str, opts: ParseOptions) -> Parser {
+        Parser {
+            chars: src.chars().collect(),
+            pos: 0,
+            line: 1,
+            opts,
+            depth: 0,
+            pending_heredocs: Vec::new(),
+            alias_active: Vec::new(),
+            alias_next: false,
+            last_stop_was_slash: false,
+        }
+    }
+
+    /// Changes options for the commands parsed from now on.
+    pub fn set_options(&mut self, opts: ParseOptions) {
+        self.opts = opts;
+    }
+
+    /// The line the cursor is on.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    // ----- cursor -----
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, n: usize) -> Option<char> {
+        self.chars.get(self.pos + n).copied()
+    }
+
+    fn at_str(&self, s: &str) -> bool {
+        s.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += 1;
+        if c == '\n' {
+            self.line += 1;
+        }
+        while let Some((_, end)) = self.alias_active.last() {
+            if self.pos >= *end {
+                self.alias_active.pop();
+            } else {
+                break;
+            }
+        }
+        Some(c)
+    }
+
+    fn bump_n(&mut self, n: usize) {
+        for _ in 0..n {
+            self.bump();
+        }
+    }
+
+    fn eof(&self) -> bool {
+        self.pos >= self.chars.len()
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > self.opts.max_depth {
+            return Err(self.error(ParseErrorKind::TooDeep));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        let source_line = match kind {
+            ParseErrorKind::UnexpectedToken(_) => Some(self.current_line_text()),
+            _ => None,
+        };
+        ParseError {
+            line: self.line,
+            kind,
+            source_line,
+        }
+    }
+
+    fn current_line_text(&self) -> String {
+        let p = self.pos.min(self.chars.len());
+        let mut start = p;
+        while start > 0 && self.chars.get(start - 1) != Some(&'\n') {
+            start -= 1;
+        }
+        let mut end = p;
+        while end < self.chars.len() && self.chars.get(end) != Some(&'\n') {
+            end += 1;
+        }
+        self.chars[start..end].iter().collect()
+    }
+
+    /// An error about the token at the cursor (or end of file).
+    fn unexpected(&mut self) -> ParseError {
+        self.skip_blanks();
+        if self.eof() {
+            return self.error(ParseErrorKind::UnexpectedEof);
+        }
+        let tok = self.token_text();
+        self.error(ParseErrorKind::UnexpectedToken(tok))
+    }
+
+    /// The text of the token at the cursor, for error messages.
+    fn token_text(&self) -> String {
+        if let Some(op) = self.peek_operator() {
+            if op == "\n" {
+                return "newline".to_owned();
+            }
+            return op.to_owned();
+        }
+        let mut s = String::new();
+        let mut i = self.pos;
+        while let Some(&c) = self.chars.get(i) {
+            if is_meta(c) {
+                break;
+            }
+            s.push(c);
+            i += 1;
+        }
+        s
+    }
+
+    /// Skips blanks, line continuations and comments (not newlines).
+    fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(' ' | '\t') => {
+                    self.bump();
+                }
+                Some('\\') if self.peek_at(1) == Some('\n') => {
+                    self.bump_n(2);
+                }
+                Some('#') => {
+                    while let Some(c) = self.peek() {
+                        if c == '\n' {
+                            break;
+                        }
+                        self.bump();
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// The control operator at the cursor, if any (without consuming it).
+    fn peek_operator(&self) -> Option<&'static str> {
+        const OPS: [&str; 13] = [
+            ";;&", ";;", ";&", "&&", "||", "|&", ";", "&", "|", "(", ")", "\n", "",
+        ];
+        for op in OPS {
+            if op.is_empty() {
+                break;
+            }
+            if self.at_str(op) {
+                // `&>` and `&>>` are redirections, not `&`.
+                if op == "&" && self.peek_at(1) == Some('>') {
+                    return None;
+                }
+                return Some(op);
+            }
+        }
+        None
+    }
+
+    /// Consumes a newline and reads any here-document bodies it releases.
+    fn newline(&mut self) -> PResult<()> {
+        self.bump();
+        self.read_heredoc_bodies()
+    }
+
+    /// Skips newlines (and blanks/comments between them).
+    fn linebreak(&mut self) -> PResult<()> {
+        loop {
+            self.skip_blanks();
+            if self.peek() == Some('\n') {
+                self.newline()?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The reserved word at the cursor, if one stands there as a whole word.
+    fn peek_reserved(&self) -> Option<&'static str> {
+        const WORDS: [&str; 22] = [
+            "if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while", "until",
+            "for", "select", "function", "in", "time", "coproc", "{", "}", "!", "[[", "]]",
+        ];
+        for w in WORDS {
+            if self.at_str(w) {
+                let next = self.peek_at(w.chars().count());
+                let delimited = match next {
+                    None => true,
+                    Some(c) => is_meta(c),
+                };
+                if delimited {
+                    return Some(w);
+                }
+            }
+        }
+        None
+    }
+
+    fn eat_reserved(&mut self, w: &str) -> bool {
+        self.skip_blanks();
+        if self.peek_reserved() == Some(w) {
+            self.bump_n(w.chars().count());
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_reserved(&mut self, w: &str) -> PResult<()> {
+        if self.eat_reserved(w) {
+            Ok(())
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    // ----- commands -----
+
+    /// Parses the next complete command (one line's worth of lists), or `None` at the end.
+    pub fn next_command(&mut self) -> PResult<Option<List>> {
+        self.linebreak()?;
+        if self.eof() {
+            return Ok(None);
+        }
+        if let Some(op) = self.peek_operator() {
+            if op != "(" {
+                return Err(self.unexpected());
+            }
+        }
+        let mut list = List::default();
+        loop {
+            let and_or = self.and_or()?;
+            self.skip_blanks();
+            let background = match self.peek_operator() {
+                Some("&") => {
+                    self.bump();
+                    true
+                }
+                Some(";") => {
+                    self.bump();
+                    false
+                }
+                _ => false,
+            };
+            list.items.push(ListItem { and_or, background });
+            self.skip_blanks();
+            match self.peek() {
+                None => break,
+                Some('\n') => {
+                    self.newline()?;
+                    break;
+                }
+                _ => {}
+            }
+            if let Some(op) = self.peek_operator() {
+                if op != "(" {
+                    return Err(self.unexpected());
+                }
+            }
+        }
+        if !self.pending_heredocs.is_empty() {
+            self.read_heredoc_bodies()?;
+        }
+        Ok(Some(list))
+    }
+
+    /// A compound list: commands separated by `;`, `&` or newlines, up to a reserved
+    /// word from `LIST_END`, `)`, a case terminator, or the end.
+    fn compound_list(&mut self) -> PResult<List> {
+        self.enter()?;
+        let mut list = List::default();
+        loop {
+            self.linebreak()?;
+            if self.eof() {
+                break;
+            }
+            if let Some(w) = self.peek_reserved() {
+                if LIST_END.contains(&w) {
+                    break;
+                }
+            }
+            match self.peek_operator() {
+                Some(")") | Some(";;") | Some(";&") | Some(";;&") => break,
+                Some("(") | None => {}
+                Some(_) => return Err(self.unexpected()),
+            }
+            let and_or = self.and_or()?;
+            self.skip_blanks();
+            let background = match self.peek_operator() {
+                Some("&") => {
+                    self.bump();
+                    true
+                }
+                Some(";") => {
+                    self.bump();
+                    false
+                }
+                Some("\n") | Some(")") | Some(";;") | Some(";&") | Some(";;&") | None => false,
+                Some(_) => return Err(self.unexpected()),
+            };
+            list.items.push(ListItem { and_or, background });
+        }
+        if list.items.is_empty() {
+            return Err(self.unexpected());
+        }
+        self.leave();
+        Ok(list)
+    }
+
+    fn and_or(&mut self) -> PResult<AndOr> {
+        let first = self.pipeline()?;
+        let mut rest = Vec::new();
+        loop {
+            self.skip_blanks();
+            let op = match self.peek_operator() {
+                Some("&&") => AndOrOp::And,
+                Some("||") => AndOrOp::Or,
+                _ => break,
+            };
+            self.bump_n(2);
+            self.linebreak()?;
+            rest.push((op, self.pipeline()?));
+        }
+        Ok(AndOr { first, rest })
+    }
+
+    fn pipeline(&mut self) -> PResult<Pipeline> {
+        self.skip_blanks();
+        let line = self.line;
+        let mut time = None;
+        let mut negated = false;
+        loop {
+            self.skip_blanks();
+            if self.peek_reserved() == Some("time") && time.is_none() {
+                self.bump_n(4);
+                self.skip_blanks();
+                time = Some(TimeFlag::Default);
+                if self.at_str("-p") && self.peek_at(2).is_none_or(is_meta) {
+                    self.bump_n(2);
+                    time = Some(TimeFlag::Posix);
+                }
+                continue;
+            }
+            if self.peek_reserved() == Some("!") {
+                self.bump();
+                negated = !negated;
+                continue;
+            }
+            break;
+        }
+        let mut commands = Vec::new();
+        let mut pipe_stderr = Vec::new();
+        self.skip_blanks();
+        if time.is_some() || negated {
+            // `time` / `!` alone is a valid (empty) pipeline.
+            if self.eof() || matches!(self.peek_operator(), Some(op) if op != "(") {
+                return Ok(Pipeline {
+                    time,
+                    negated,
+                    commands,
+                    pipe_stderr,
+                    line,
+                });
+            }
+        }
+        commands.push(self.command()?);
+        loop {
+            self.skip_blanks();
+            let stderr = match self.peek_operator() {
+                Some("|") => false,
+                Some("|&") => true,
+                _ => break,
+            };
+            self.bump_n(if stderr { 2 } else { 1 });
+            pipe_stderr.push(stderr);
+            self.linebreak()?;
+            commands.push(self.command()?);
+        }
+        pipe_stderr.push(false);
+        Ok(Pipeline {
+            time,
+            negated,
+            commands,
+            pipe_stderr,
+            line,
+        })
+    }
+
+    fn command(&mut self) -> PResult<Command> {
+        self.enter()?;
+        let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.command_inner());
+        self.leave();
+        r
+    }
+
+    fn command_inner(&mut self) -> PResult<Command> {
+        self.skip_blanks();
+        self.maybe_expand_alias()?;
+        self.skip_blanks();
+        let line = self.line;
+        if self.eof() {
+            return Err(self.unexpected());
+        }
+        let kind = if let Some(w) = self.peek_reserved() {
+            match w {
+                "if" => Some(self.if_clause()?),
+                "while" | "until" => Some(self.while_clause()?),
+                "for" => Some(self.for_clause()?),
+                "select" => Some(self.select_clause()?),
+                "case" => Some(self.case_clause()?),
+                "{" => {
+                    self.bump();
+                    let body = self.compound_list()?;
+                    self.expect_reserved("}")?;
+                    Some(CommandKind::BraceGroup(body))
+                }
+                "[[" => {
+                    self.bump_n(2);
+                    let e = self.cond_command()?;
+                    Some(CommandKind::Cond(e))
+                }
+                "function" => {
+                    return self.function_keyword(line);
+                }
+                "coproc" => {
+                    return self.coproc(line);
+                }
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "in" | "]]" => {
+                    return Err(self.unexpected());
+                }
+                _ => None,
+            }
+        } else if self.at_str("((") {
+            match self.try_arith_command()? {
+                Some(a) => Some(CommandKind::Arith(a)),
+                None => None,
+            }
+        } else {
+            None
+        };
+        let kind = match kind {
+            Some(k) => k,
+            None if self.peek() == Some('(') => {
+                self.bump();
+                let body = self.compound_list()?;
+                self.skip_blanks();
+                if self.peek() != Some(')') {
+                    return Err(self.unexpected());
+                }
+                self.bump();
+                CommandKind::Subshell(body)
+            }
+            None => return self.simple_command(line),
+        };
+        let redirects = self.trailing_redirects()?;
+        Ok(Command {
+            kind,
+            redirects,
+            line,
+        })
+    }
+
+    fn trailing_redirects(&mut self) -> PResult<Vec<Redirect>> {
+        let mut redirects = Vec::new();
+        loop {
+            self.skip_blanks();
+            match self.try_redirect()? {
+                Some(r) => redirects.push(r),
+                None => break,
+            }
+        }
+        Ok(redirects)
+    }
+
+    /// Replaces an alias name at the cursor with its text.
+    fn maybe_expand_alias(&mut self) -> PResult<()> {
+        let Some(aliases) = self.opts.aliases.clone() else {
+            return Ok(());
+        };
+        loop {
+            self.skip_blanks();
+            let mut end = self.pos;
+            while let Some(&c) = self.chars.get(end) {
+                if is_meta(c) || matches!(c, '\'' | '"' | '\\' | '$' | '`') {
+                    break;
+                }
+                end += 1;
+            }
+            if end == self.pos {
+                return Ok(());
+            }
+            if let Some(&c) = self.chars.get(end) {
+                if !is_meta(c) {
+                    return Ok(());
+                }
+            }
+            let name: String = self.chars[self.pos..end].iter().collect();
+            if self.alias_active.iter().any(|(n, _)| *n == name) {
+                return Ok(());
+            }
+            let Some(text) = aliases.get(&name) else {
+                return Ok(());
+            };
+            let text: Vec<char> = text.chars().collect();
+            let trailing_blank = matches!(text.last(), Some(' ' | '\t'));
+            let new_end = self.pos + text.len();
+            // Aliases that end where others end keep both active.
+            for (_, e) in self.alias_active.iter_mut() {
+                if *e >= end {
+                    *e = *e + text.len() - (end - self.pos);
+                }
+            }
+            self.chars.splice(self.pos..end, text);
+            self.alias_active.push((name, new_end));
+            self.alias_next = trailing_blank;
+            if new_end == self.pos {
+                // An empty alias: the command word is whatever follows.
+                continue;
+            }
+        }
+    }
+
+    fn if_clause(&mut self) -> PResult<CommandKind> {
+        self.expect_reserved("if")?;
+        let cond = self.compound_list()?;
+        self.expect_reserved("then")?;
+        let then = self.compound_list()?;
+        let mut elifs = Vec::new();
+        let mut else_ = None;
+        loop {
+            self.skip_blanks();
+            if self.eat_reserved("elif") {
+                let c = self.compound_list()?;
+                self.expect_reserved("then")?;
+                let b = self.compound_list()?;
+                elifs.push((c, b));
+            } else if self.eat_reserved("else") {
+                else_ = Some(self.compound_list()?);
+                self.expect_reserved("fi")?;
+                break;
+            } else {
+                self.expect_reserved("fi")?;
+                break;
+            }
+        }
+        Ok(CommandKind::If(IfClause {
+            cond,
+            then,
+            elifs,
+            else_,
+        }))
+    }
+
+    fn while_clause(&mut self) -> PResult<CommandKind> {
+        let until = self.eat_reserved("until");
+        if !until {
+            self.expect_reserved("while")?;
+        }
+        let cond = self.compound_list()?;
+        let body = self.do_group()?;
+        Ok(CommandKind::While(WhileClause { until, cond, body }))
+    }
+
+    fn do_group(&mut self) -> PResult<List> {
+        self.linebreak()?;
+        if self.eat_reserved("{") {
+            // bash accepts `for x in ...; { ...; }` as a body.
+            let body = self.compound_list()?;
+            self.expect_reserved("}")?;
+            return Ok(body);
+        }
+        self.expect_reserved("do")?;
+        let body = self.compound_list()?;
+        self.expect_reserved("done")?;
+        Ok(body)
+    }
+
+    fn for_clause(&mut self) -> PResult<CommandKind> {
+        self.expect_reserved("for")?;
+        self.skip_blanks();
+        if self.at_str("((") {
+            return self.arith_for();
+        }
+        let (var, words, body) = self.for_parts()?;
+        Ok(CommandKind::For(ForClause { var, words, body }))
+    }
+
+    fn select_clause(&mut self) -> PResult<CommandKind> {
+        self.expect_reserved("select")?;
+        let (var, words, body) = self.for_parts()?;
+        Ok(CommandKind::Select(ForClause { var, words, body }))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn for_parts(&mut self) -> PResult<(String, Option<Vec<Word>>, List)> {
+        self.skip_blanks();
+        let name_word = self.read_word(WordMode::Normal)?;
+        let var = match name_word.as_ref().and_then(|w| w.as_literal()) {
+            Some(n) if is_name(n) => n.to_owned(),
+            Some(n) => {
+                let n = n.to_owned();
+                return Err(self.error(ParseErrorKind::Message(format!(
+                    "`{n}': not a valid identifier"
+                ))));
+            }
+            None => return Err(self.unexpected()),
+        };
+        self.skip_blanks();
+        let mut words = None;
+        // `for x; do`, `for x do`, `for x in ...;`, newlines allowed before `in`/`do`.
+        let save = (self.pos, self.line);
+        if self.peek() == Some(';') {
+            self.bump();
+        } else {
+            self.linebreak()?;
+            if self.eat_reserved("in") {
+                let mut ws = Vec::new();
+                loop {
+                    self.skip_blanks();
+                    match self.peek() {
+                        None | Some('\n' | ';') => break,
+                        Some(c) if is_meta(c) => return Err(self.unexpected()),
+                        _ => {}
+                    }
+                    match self.read_word(WordMode::Normal)? {
+                        Some(w) => ws.push(w),
+                        None => return Err(self.unexpected()),
+                    }
+                }
+                if self.peek() == Some(';') {
+                    self.bump();
+                }
+                words = Some(ws);
+            } else if self.peek_reserved() != Some("do") && self.peek_reserved() != Some("{") {
+                let _ = save;
+                return Err(self.unexpected());
+            }
+        }
+        let body = self.do_group()?;
+        Ok((var, words, body))
+    }
+
+    fn arith_for(&mut self) -> PResult<CommandKind> {
+        // Cursor at `((`.
+        self.bump_n(2);
+        let text = self.read_until_double_paren()?;
+        let mut parts = split_arith_for(&text);
+        if parts.len() != 3 {
+            return Err(self.error(ParseErrorKind::Message(
+                "syntax error: `;' unexpected".to_owned(),
+            )));
+        }
+        let step = parts.pop().and_then(|s| self.arith_from_text(&s));
+        let cond = parts.pop().and_then(|s| self.arith_from_text(&s));
+        let init = parts.pop().and_then(|s| self.arith_from_text(&s));
+        self.skip_blanks();
+        if self.peek() == Some(';') {
+            self.bump();
+        }
+        let body = self.do_group()?;
+        Ok(CommandKind::ArithFor(ArithForClause {
+            init,
+            cond,
+            step,
+            body,
+        }))
+    }
+
+    fn arith_from_text(&self, text: &str) -> Option<Arith> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        Some(self.make_arith(text))
+    }
+
+    /// Builds an [`Arith`] from its source text: the text as a word (for expansion) and
+    /// the parsed expression when the text needs no expansion.
+    fn make_arith(&self, text: &str) -> Arith {
+        let mut sub = Parser::new(text, self.opts.clone());
+        sub.depth = self.depth;
+        let word = sub.arith_word().unwrap_or_else(|_| Word::lit(text));
+        let parsed = match word.parts.as_slice() {
+            [] => Some(Arc::new(ArithExpr::Num(0))),
+            [WordPart::Lit(s)] => parse_arith(s).ok().map(Arc::new),
+            _ => None,
+        };
+        Arith { word, parsed }
+    }
+
+    /// Reads the text up to the matching `))`, having consumed the opening `((`.
+    fn read_until_double_paren(&mut self) -> PResult<String> {
+        let mut depth = 0usize;
+        let mut text = String::new();
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched(')')));
+            };
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    if depth == 0 {
+                        if self.peek_at(1) == Some(')') {
+                            self.bump_n(2);
+                            return Ok(text);
+                        }
+                        return Err(self.unexpected());
+                    }
+                    depth -= 1;
+                }
+                '\'' | '"' | '`' => {
+                    // Keep quoted sections whole so a `)` inside them does not count.
+                    text.push(c);
+                    self.bump();
+                    while let Some(d) = self.peek() {
+                        text.push(d);
+                        self.bump();
+                        if d == '\\' && c != '\'' {
+                            if let Some(e) = self.bump() {
+                                text.push(e);
+                            }
+                            continue;
+                        }
+                        if d == c {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            text.push(c);
+            self.bump();
+        }
+    }
+
+    /// `(( ... ))` as an arithmetic command if the parens match up as `))`; `None` (and
+    /// the cursor unmoved) if it is really a nested subshell.
+    fn try_arith_command(&mut self) -> PResult<Option<Arith>> {
+        let save = (self.pos, self.line);
+        self.bump_n(2);
+        match self.read_until_double_paren() {
+            Ok(text) => Ok(Some(self.make_arith(&text))),
+            Err(_) => {
+                self.pos = save.0;
+                self.line = save.1;
+                Ok(None)
+            }
+        }
+    }
+
+    fn case_clause(&mut self) -> PResult<CommandKind> {
+        self.expect_reserved("case")?;
+        self.skip_blanks();
+        let word = match self.read_word(WordMode::Normal)? {
+            Some(w) => w,
+            None => return Err(self.unexpected()),
+        };
+        self.linebreak()?;
+        self.expect_reserved("in")?;
+        let mut items = Vec::new();
+        loop {
+            self.linebreak()?;
+            if self.eat_reserved("esac") {
+                break;
+            }
+            if self.eof() {
+                return Err(self.unexpected());
+            }
+            if self.peek() == Some('(') {
+                self.bump();
+                self.skip_blanks();
+            }
+            let mut patterns = Vec::new();
+            loop {
+                self.skip_blanks();
+                match self.read_word(WordMode::Normal)? {
+                    Some(w) => patterns.push(w),
+                    None => return Err(self.unexpected()),
+                }
+                self.skip_blanks();
+                match self.peek() {
+                    Some('|') => {
+                        self.bump();
+                    }
+                    Some(')') => {
+                        self.bump();
+                        break;
+                    }
+                    _ => return Err(self.unexpected()),
+                }
+            }
+            self.linebreak()?;
+            let body = if self.peek_reserved() == Some("esac")
+                || matches!(self.peek_operator(), Some(";;" | ";&" | ";;&"))
+            {
+                List::default()
+            } else {
+                self.compound_list()?
+            };
+            self.skip_blanks();
+            let terminator = match self.peek_operator() {
+                Some(";;") => {
+                    self.bump_n(2);
+                    CaseTerminator::Break
+                }
+                Some(";&") => {
+                    self.bump_n(2);
+                    CaseTerminator::FallThrough
+                }
+                Some(";;&") => {
+                    self.bump_n(3);
+                    CaseTerminator::Continue
+                }
+                _ => {
+                    self.linebreak()?;
+                    if self.peek_reserved() != Some("esac") {
+                        return Err(self.unexpected());
+                    }
+                    CaseTerminator::Break
+                }
+            };
+            items.push(CaseItem {
+                patterns,
+                body,
+                terminator,
+            });
+        }
+        Ok(CommandKind::Case(CaseClause { word, items }))
+    }
+
+    fn function_keyword(&mut self, line: u32) -> PResult<Command> {
+        self.expect_reserved("function")?;
+        self.skip_blanks();
+        let name = self.function_name()?;
+        self.skip_blanks();
+        if self.peek() == Some('(') {
+            self.bump();
+            self.skip_blanks();
+            if self.peek() != Some(')') {
+                return Err(self.unexpected());
+            }
+            self.bump();
+        }
+        self.function_body(name, true, line)
+    }
+
+    fn function_name(&mut self) -> PResult<String> {
+        let mut name = String::new();
+        while let Some(c) = self.peek() {
+            if is_meta(c) || matches!(c, '\'' | '"' | '`' | '$') {
+                break;
+            }
+            name.push(c);
+            self.bump();
+        }
+        if name.is_empty() {
+            return Err(self.unexpected());
+        }
+        Ok(name)
+    }
+
+    fn function_body(&mut self, name: String, keyword: bool, line: u32) -> PResult<Command> {
+        self.linebreak()?;
+        let body = self.command()?;
+        match body.kind {
+            CommandKind::Simple(_) | CommandKind::FunctionDef(_) | CommandKind::Coproc(_) => {
+                return Err(ParseError {
+                    line: body.line,
+                    kind: ParseErrorKind::UnexpectedToken(first_word_text(&body)),
+                    source_line: Some(self.current_line_text()),
+                });
+            }
+            _ => {}
+        }
+        Ok(Command {
+            kind: CommandKind::FunctionDef(FunctionDef {
+                name,
+                body: Arc::new(body),
+                keyword,
+            }),
+            redirects: Vec::new(),
+            line,
+        })
+    }
+
+    fn coproc(&mut self, line: u32) -> PResult<Command> {
+        self.expect_reserved("coproc")?;
+        self.skip_blanks();
+        // `coproc NAME compound` names it; otherwise the command follows directly.
+        let save = (self.pos, self.line);
+        let mut name = None;
+        if let Some(c) = self.peek() {
+            if is_name_start(c) && self.peek_reserved().is_none() {
+                let mut n = String::new();
+                while let Some(c) = self.peek() {
+                    if is_name_char(c) {
+                        n.push(c);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                self.skip_blanks();
+                let compound_next = matches!(self.peek(), Some('(' | '{'))
+                    || matches!(
+                        self.peek_reserved(),
+                        Some("if" | "while" | "until" | "for" | "case" | "[[" | "select")
+                    );
+                if compound_next && self.peek_at(0) != Some('\n') {
+                    name = Some(n);
+                } else {
+                    self.pos = save.0;
+                    self.line = save.1;
+                }
+            }
+        }
+        let body = self.command()?;
+        Ok(Command {
+            kind: CommandKind::Coproc(Coproc {
+                name,
+                body: Box::new(body),
+            }),
+            redirects: Vec::new(),
+            line,
+        })
+    }
+
+    fn simple_command(&mut self, line: u32) -> PResult<Command> {
+        let mut cmd = SimpleCommand::default();
+        let mut redirects = Vec::new();
+        let mut decl_builtin = false;
+        loop {
+            self.skip_blanks();
+            if cmd.words.len() == 1 && self.alias_next {
+                self.alias_next = false;
+                self.maybe_expand_alias()?;
+                self.skip_blanks();
+            }
+            if let Some(r) = self.try_redirect()? {
+                redirects.push(r);
+                continue;
+            }
+            let Some(c) = self.peek() else { break };
+            if is_meta(c) && !self.at_proc_sub() {
+                if c == '(' && cmd.words.len() == 1 && cmd.assigns.is_empty() {
+                    // `name () compound-command`
+                    let name = match cmd.words[0].as_literal() {
+                        Some(n) => n.to_owned(),
+                        None => return Err(self.unexpected()),
+                    };
+                    self.bump();
+                    self.skip_blanks();
+                    if self.peek() != Some(')') {
+                        return Err(self.unexpected());
+                    }
+                    self.bump();
+                    return self.function_body(name, false, line);
+                }
+                break;
+            }
+            if cmd.words.is_empty() || decl_builtin {
+                if let Some(a) = self.try_assignment()? {
+                    if cmd.words.is_empty() {
+                        cmd.assigns.push(a);
+                    } else {
+                        cmd.words.push(Word {
+                            parts: vec![WordPart::Param(Box::new(assign_marker(a)))],
+                        });
+                    }
+                    continue;
+                }
+            }
+            match self.read_word(WordMode::Normal)? {
+                Some(w) => {
+                    if cmd.words.is_empty() {
+                        decl_builtin = matches!(
+                            w.as_literal(),
+                            Some("declare" | "typeset" | "local" | "export" | "readonly")
+                        );
+                    }
+                    cmd.words.push(w);
+                }
+                None => break,
+            }
+        }
+        if cmd.words.is_empty() && cmd.assigns.is_empty() && redirects.is_empty() {
+            return Err(self.unexpected());
+        }
+        Ok(Command {
+            kind: CommandKind::Simple(cmd),
+            redirects,
+            line,
+        })
+    }
+
+    fn at_proc_sub(&self) -> bool {
+        matches!(self.peek(), Some('<' | '>')) && self.peek_at(1) == Some('(')
+    }
+
+    /// An assignment word at the cursor (`name=`, `name+=`, `name[sub]=`), if there is one.
+    fn try_assignment(&mut self) -> PResult<Option<Assign>> {
+        let start = self.pos;
+        let mut i = self.pos;
+        match self.chars.get(i) {
+            Some(&c) if is_name_start(c) => {}
+            _ => return Ok(None),
+        }
+        while matches!(self.chars.get(i), Some(&c) if is_name_char(c)) {
+            i += 1;
+        }
+        let name: String = self.chars[start..i].iter().collect();
+        let mut has_index = false;
+        if self.chars.get(i) == Some(&'[') {
+            // Find the matching `]` (quotes inside are allowed).
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match self.chars.get(j) {
+                    None | Some('\n') => return Ok(None),
+                    Some('[') => depth += 1,
+                    Some(']') => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    Some('\\') => j += 1,
+                    Some(&q @ ('\'' | '"')) => {
+                        j += 1;
+                        while matches!(self.chars.get(j), Some(&c) if c != q) {
+                            j += 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            i = j + 1;
+            has_index = true;
+        }
+        let append = self.chars.get(i) == Some(&'+');
+        let eq = if append { i + 1 } else { i };
+        if self.chars.get(eq) != Some(&'=') {
+            return Ok(None);
+        }
+        // It is an assignment: consume it properly.
+        let start_line = self.line;
+        let _ = start_line;
+        self.bump_n(name.chars().count());
+        let index = if has_index {
+            self.bump(); // [
+            let w = self.subscript_word()?;
+            Some(w)
+        } else {
+            None
+        };
+        if append {
+            self.bump();
+        }
+        self.bump(); // =
+        let value = if self.peek() == Some('(') {
+            self.bump();
+            AssignValue::Array(self.array_literal()?)
+        } else {
+            let w = self.read_word(WordMode::Assign)?.unwrap_or_default();
+            AssignValue::Scalar(w)
+        };
+        let text: String = self.chars[start..self.pos].iter().collect();
+        Ok(Some(Assign {
+            name,
+            index,
+            append,
+            value,
+            text,
+        }))
+    }
+
+    /// The word inside `[...]` up to the matching `]` (consumed).
+    fn subscript_word(&mut self) -> PResult<Word> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut depth = 0usize;
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched(']')));
+            };
+            match c {
+                ']' if depth == 0 => {
+                    self.bump();
+                    break;
+                }
+                '[' => {
+                    depth += 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                ']' => {
+                    depth -= 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                _ => {
+                    if !self.word_special(&mut parts, &mut lit, false, WordMode::Normal)? {
+                        lit.push(c);
+                        self.bump();
+                    }
+                }
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        Ok(Word { parts })
+    }
+
+    /// The elements of `( ... )` after `=` (the `(` consumed).
+    fn array_literal(&mut self) -> PResult<Vec<ArrayElem>> {
+        let mut elems = Vec::new();
+        loop {
+            self.linebreak()?;
+            match self.peek() {
+                None => return Err(self.error(ParseErrorKind::Unmatched(')'))),
+                Some(')') => {
+                    self.bump();
+                    return Ok(elems);
+                }
+                _ => {}
+            }
+            // `[key]=value` or `[key]+=value`
+            if self.peek() == Some('[') {
+                let save = (self.pos, self.line);
+                self.bump();
+                let key = self.subscript_word()?;
+                let append = self.peek() == Some('+') && self.peek_at(1) == Some('=');
+                if append || self.peek() == Some('=') {
+                    self.bump_n(if append { 2 } else { 1 });
+                    let value = self.read_word(WordMode::Assign)?.unwrap_or_default();
+                    elems.push(ArrayElem {
+                        key: Some(key),
+                        append,
+                        value,
+                    });
+                    continue;
+                }
+                self.pos = save.0;
+                self.line = save.1;
+            }
+            match self.read_word(WordMode::Normal)? {
+                Some(value) => elems.push(ArrayElem {
+                    key: None,
+                    append: false,
+                    value,
+                }),
+                None => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    /// A redirection at the cursor, if there is one.
+    fn try_redirect(&mut self) -> PResult<Option<Redirect>> {
+        let start = (self.pos, self.line);
+        let mut fd = None;
+        // `N>` or `{var}>`
+        if matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+            let mut i = self.pos;
+            let mut n = String::new();
+            while let Some(&c) = self.chars.get(i) {
+                if c.is_ascii_digit() {
+                    n.push(c);
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            if matches!(self.chars.get(i), Some('<' | '>')) && self.chars.get(i + 1) != Some(&'(')
+            {
+                fd = Some(RedirFd::Number(n.parse().unwrap_or(i32::MAX)));
+                self.bump_n(n.len());
+            } else {
+                return Ok(None);
+            }
+        } else if self.peek() == Some('{') {
+            let mut i = self.pos + 1;
+            let mut n = String::new();
+            while let Some(&c) = self.chars.get(i) {
+                if is_name_char(c) {
+                    n.push(c);
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            if self.chars.get(i) == Some(&'}')
+                && is_name(&n)
+                && matches!(self.chars.get(i + 1), Some('<' | '>'))
+                && self.chars.get(i + 2) != Some(&'(')
+            {
+                self.bump_n(n.chars().count() + 2);
+                fd = Some(RedirFd::Var(n));
+            } else {
+                return Ok(None);
+            }
+        }
+        let ops: [(&str, RedirOp); 14] = [
+            ("&>>", RedirOp::AppendBoth),
+            ("&>", RedirOp::WriteBoth),
+            ("<<<", RedirOp::HereString),
+            ("<<-", RedirOp::HereDoc),
+            ("<<", RedirOp::HereDoc),
+            ("<&", RedirOp::DupRead),
+            ("<>", RedirOp::ReadWrite),
+            ("<", RedirOp::Read),
+            (">>", RedirOp::Append),
+            (">&", RedirOp::DupWrite),
+            (">|", RedirOp::Clobber),
+            (">", RedirOp::Write),
+            ("", RedirOp::Read),
+            ("", RedirOp::Read),
+        ];
+        let mut found = None;
+        for (s, op) in ops {
+            if s.is_empty() {
+                break;
+            }
+            if self.at_str(s) {
+                if fd.is_some() && s.starts_with('&') {
+                    continue;
+                }
+                found = Some((s, op));
+                break;
+            }
+        }
+        let Some((s, op)) = found else {
+            self.pos = start.0;
+            self.line = start.1;
+            return Ok(None);
+        };
+        if self.at_proc_sub() {
+            self.pos = start.0;
+            self.line = start.1;
+            return Ok(None);
+        }
+        self.bump_n(s.len());
+        self.skip_blanks();
+        if op == RedirOp::HereDoc {
+            let strip_tabs = s == "<<-";
+            let (delimiter, quoted) = self.heredoc_delimiter()?;
+            let doc = HereDoc {
+                delimiter,
+                quoted,
+                strip_tabs,
+                body: Arc::new(OnceLock::new()),
+            };
+            self.pending_heredocs.push(doc.clone());
+            return Ok(Some(Redirect {
+                fd,
+                op,
+                target: RedirTarget::HereDoc(doc),
+            }));
+        }
+        match self.peek() {
+            None => return Err(self.unexpected()),
+            Some(c) if is_meta(c) && !self.at_proc_sub() => return Err(self.unexpected()),
+            _ => {}
+        }
+        let target = match self.read_word(WordMode::Normal)? {
+            Some(w) => w,
+            None => return Err(self.unexpected()),
+        };
+        Ok(Some(Redirect {
+            fd,
+            op,
+            target: RedirTarget::Word(target),
+        }))
+    }
+
+    /// The delimiter word of `<<`: its text after quote removal and whether it was quoted.
+    fn heredoc_delimiter(&mut self) -> PResult<(String, bool)> {
+        let mut text = String::new();
+        let mut quoted = false;
+        loop {
+            let Some(c) = self.peek() else { break };
+            if is_meta(c) {
+                break;
+            }
+            match c {
+                '\'' | '"' => {
+                    quoted = true;
+                    self.bump();
+                    loop {
+                        match self.bump() {
+                            None => return Err(self.error(ParseErrorKind::Unmatched(c))),
+                            Some(d) if d == c => break,
+                            Some('\\') if c == '"' => {
+                                if let Some(e) = self.bump() {
+                                    if !matches!(e, '"' | '\\' | '$' | '`') {
+                                        text.push('\\');
+                                    }
+                                    text.push(e);
+                                }
+                            }
+                            Some(d) => text.push(d),
+                        }
+                    }
+                }
+                '\\' => {
+                    quoted = true;
+                    self.bump();
+                    if let Some(e) = self.bump() {
+                        text.push(e);
+                    }
+                }
+                '$' if matches!(self.peek_at(1), Some('\'' | '"')) => {
+                    self.bump();
+                }
+                _ => {
+                    text.push(c);
+                    self.bump();
+                }
+            }
+        }
+        if text.is_empty() && !quoted {
+            return Err(self.unexpected());
+        }
+        Ok((text, quoted))
+    }
+
+    /// Reads the bodies of here-documents whose operator line has just ended.
+    fn read_heredoc_bodies(&mut self) -> PResult<()> {
+        let docs = std::mem::take(&mut self.pending_heredocs);
+        for doc in docs {
+            let mut body = String::new();
+            loop {
+                if self.eof() {
+                    break;
+                }
+                let mut line = String::new();
+                while let Some(c) = self.peek() {
+                    self.bump();
+                    if c == '\n' {
+                        break;
+                    }
+                    line.push(c);
+                }
+                let check: &str = if doc.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    &line
+                };
+                if check == doc.delimiter {
+                    break;
+                }
+                // An unquoted body keeps reading a line joined by a trailing backslash.
+                body.push_str(check);
+                body.push('\n');
+            }
+            let word = if doc.quoted {
+                Word {
+                    parts: vec![WordPart::Quoted(body)],
+                }
+            } else {
+                let mut sub = Parser::new(&body, self.opts.clone());
+                sub.depth = self.depth;
+                sub.heredoc_word()?
+            };
+            let _ = doc.body.set(word);
+        }
+        Ok(())
+    }
+
+    // ----- [[ ]] -----
+
+    fn cond_command(&mut self) -> PResult<CondExpr> {
+        let e = self.cond_or()?;
+        self.cond_skip();
+        if self.peek_reserved() == Some("]]") {
+            self.bump_n(2);
+            Ok(e)
+        } else {
+            Err(self.unexpected())
+        }
+    }
+
+    fn cond_skip(&mut self) {
+        loop {
+            self.skip_blanks();
+            if self.peek() == Some('\n') {
+                self.bump();
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn cond_or(&mut self) -> PResult<CondExpr> {
+        let mut e = self.cond_and()?;
+        loop {
+            self.cond_skip();
+            if self.at_str("||") {
+                self.bump_n(2);
+                let r = self.cond_and()?;
+                e = CondExpr::Or(Box::new(e), Box::new(r));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn cond_and(&mut self) -> PResult<CondExpr> {
+        let mut e = self.cond_not()?;
+        loop {
+            self.cond_skip();
+            if self.at_str("&&") {
+                self.bump_n(2);
+                let r = self.cond_not()?;
+                e = CondExpr::And(Box::new(e), Box::new(r));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn cond_not(&mut self) -> PResult<CondExpr> {
+        self.enter()?;
+        self.cond_skip();
+        let r = if self.peek() == Some('!') && self.peek_at(1).is_none_or(|c| c == ' ' || c == '\t')
+        {
+            self.bump();
+            let e = self.cond_not()?;
+            Ok(CondExpr::Not(Box::new(e)))
+        } else {
+            self.cond_primary()
+        };
+        self.leave();
+        r
+    }
+
+    fn cond_word(&mut self) -> PResult<Word> {
+        self.cond_skip();
+        if self.peek_reserved() == Some("]]") || self.eof() {
+            return Err(self.unexpected());
+        }
+        match self.peek() {
+            Some('(' | ')' | '&' | '|' | ';') if !self.at_extglob() => {
+                return Err(self.unexpected());
+            }
+            _ => {}
+        }
+        match self.read_word(WordMode::Cond)? {
+            Some(w) => Ok(w),
+            None => Err(self.unexpected()),
+        }
+    }
+
+    fn at_extglob(&self) -> bool {
+        self.opts.extglob
+            && matches!(self.peek(), Some('@' | '*' | '+' | '?' | '!'))
+            && self.peek_at(1) == Some('(')
+    }
+
+    fn cond_primary(&mut self) -> PResult<CondExpr> {
+        self.cond_skip();
+        if self.peek() == Some('(') {
+            self.bump();
+            let e = self.cond_or()?;
+            self.cond_skip();
+            if self.peek() != Some(')') {
+                return Err(self.unexpected());
+            }
+            self.bump();
+            return Ok(CondExpr::Group(Box::new(e)));
+        }
+        let first = self.cond_word()?;
+        // Unary operators: `-f file` etc.
+        if let Some(op) = first.as_literal() {
+            if is_cond_unary(op) {
+                self.cond_skip();
+                let at_end = self.peek_reserved() == Some("]]")
+                    || self.at_str("&&")
+                    || self.at_str("||")
+                    || self.peek() == Some(')');
+                if !at_end {
+                    let op = op.to_owned();
+                    let arg = self.cond_word()?;
+                    return Ok(CondExpr::Unary(op, arg));
+                }
+            }
+        }
+        self.cond_skip();
+        // Binary operator?
+        let op = if self.peek() == Some('<') || self.peek() == Some('>') {
+            let c = self.bump().unwrap_or('<');
+            Some(c.to_string())
+        } else if self.peek_reserved() == Some("]]")
+            || self.at_str("&&")
+            || self.at_str("||")
+            || self.peek() == Some(')')
+            || self.eof()
+        {
+            None
+        } else {
+            let save = (self.pos, self.line);
+            let w = self.read_word(WordMode::Cond)?;
+            match w.as_ref().and_then(|w| w.as_literal()) {
+                Some(op) if is_cond_binary(op) => Some(op.to_owned()),
+                _ => {
+                    self.pos = save.0;
+                    self.line = save.1;
+                    return Err(self.unexpected());
+                }
+            }
+        };
+        let Some(op) = op else {
+            return Ok(CondExpr::Word(first));
+        };
+        self.cond_skip();
+        if op == "=~" {
+            let re = self.regex_word()?;
+            return Ok(CondExpr::Regex(first, re));
+        }
+        let second = self.cond_word()?;
+        Ok(CondExpr::Binary(op, first, second))
+    }
+
+    /// The right side of `=~`: parentheses and `|` are part of the word.
+    fn regex_word(&mut self) -> PResult<Word> {
+        self.cond_skip();
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut depth = 0usize;
+        loop {
+            let Some(c) = self.peek() else { break };
+            match c {
+                ' ' | '\t' | '\n' if depth == 0 => break,
+                '(' => {
+                    depth += 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                ')' if depth > 0 => {
+                    depth -= 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                ')' => break,
+                '&' | '|' if depth == 0 && self.peek_at(1) == Some(c) => break,
+                _ => {
+                    if !self.word_special(&mut parts, &mut lit, false, WordMode::Cond)? {
+                        lit.push(c);
+                        self.bump();
+                    }
+                }
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        if parts.is_empty() {
+            return Err(self.unexpected());
+        }
+        Ok(Word { parts })
+    }
+
+    // ----- words -----
+
+    /// Reads one word at the cursor; `None` if a metacharacter (or the end) is there.
+    fn read_word(&mut self, mode: WordMode) -> PResult<Option<Word>> {
+        self.enter()?;
+        let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.read_word_inner(mode));
+        self.leave();
+        r
+    }
+
+    fn read_word_inner(&mut self, mode: WordMode) -> PResult<Option<Word>> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let start = self.pos;
+        loop {
+            let Some(c) = self.peek() else { break };
+            // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
+            // assignment values.
+            if c == '~' && parts.is_empty() {
+                let at_start = self.pos == start;
+                let after_colon = mode == WordMode::Assign && lit.ends_with(':');
+                let after_eq = lit.ends_with('=')
+                    && (mode == WordMode::Assign || is_name(&lit[..lit.len() - 1]));
+                if at_start || after_colon || after_eq {
+                    if let Some(user) = self.tilde_prefix(mode) {
+                        flush_lit(&mut parts, &mut lit);
+                        parts.push(WordPart::Tilde(user));
+                        continue;
+                    }
+                }
+            }
+            if c == '\\' && self.peek_at(1) == Some('\n') {
+                self.bump_n(2);
+                continue;
+            }
+            if self.at_extglob() && (mode != WordMode::Cond || true) {
+                self.extglob_group(&mut parts, &mut lit)?;
+                continue;
+            }
+            if self.at_proc_sub() {
+                flush_lit(&mut parts, &mut lit);
+                let input = c == '<';
+                self.bump_n(2);
+                let body = self.subshell_body()?;
+                parts.push(WordPart::ProcSub {
+                    input,
+                    body: Arc::new(body),
+                });
+                continue;
+            }
+            if is_meta(c) {
+                break;
+            }
+            if mode == WordMode::Cond && (c == '(' || c == ')') {
+                break;
+            }
+            if !self.word_special(&mut parts, &mut lit, false, mode)? {
+                lit.push(c);
+                self.bump();
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        if self.pos == start {
+            return Ok(None);
+        }
+        Ok(Some(Word { parts }))
+    }
+
+    /// `~user` at the cursor, if it forms a tilde prefix (ends at `/`, the word's end,
+    /// or `:` in assignments); consumes it.
+    fn tilde_prefix(&mut self, mode: WordMode) -> Option<String> {
+        let mut i = self.pos + 1;
+        let mut user = String::new();
+        while let Some(&c) = self.chars.get(i) {
+            if c == '/' || is_meta(c) || (c == ':' && mode == WordMode::Assign) {
+                break;
+            }
+            if !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
+                return None;
+            }
+            user.push(c);
+            i += 1;
+        }
+        if mode == WordMode::Cond && matches!(self.chars.get(i), Some('(' | ')')) {
+            return None;
+        }
+        self.bump_n(i - self.pos);
+        Some(user)
+    }
+
+    /// `@(...)` and friends: the group is literal text, with expansions inside it.
+    fn extglob_group(&mut self, parts: &mut Vec<WordPart>, lit: &mut String) -> PResult<()> {
+        if let Some(c) = self.bump() {
+            lit.push(c);
+        }
+        self.bump();
+        lit.push('(');
+        let mut depth = 1usize;
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched(')')));
+            };
+            match c {
+                '(' => {
+                    depth += 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                ')' => {
+                    depth -= 1;
+                    lit.push(c);
+                    self.bump();
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                '\n' => {
+                    return Err(self.unexpected());
+                }
+                _ => {
+                    if !self.word_special(parts, lit, false, WordMode::Normal)? {
+                        lit.push(c);
+                        self.bump();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles a quoting or expansion character at the cursor, appending to `parts`.
+    /// Returns false if the character is ordinary.
+    fn word_special(
+        &mut self,
+        parts: &mut Vec<WordPart>,
+        lit: &mut String,
+        in_dquote: bool,
+        mode: WordMode,
+    ) -> PResult<bool> {
+        let _ = mode;
+        let Some(c) = self.peek() else {
+            return Ok(false);
+        };
+        match c {
+            '\'' if !in_dquote => {
+                flush_lit(parts, lit);
+                self.bump();
+                let mut s = String::new();
+                loop {
+                    match self.bump() {
+                        None => return Err(self.error(ParseErrorKind::Unmatched('\''))),
+                        Some('\'') => break,
+                        Some(d) => s.push(d),
+                    }
+                }
+                parts.push(WordPart::Quoted(s));
+                Ok(true)
+            }
+            '"' if !in_dquote => {
+                flush_lit(parts, lit);
+                self.bump();
+                let inner = self.dquoted_parts()?;
+                parts.push(WordPart::DQuoted(inner));
+                Ok(true)
+            }
+            '\\' => {
+                self.bump();
+                match self.bump() {
+                    None => {
+                        lit.push('\\');
+                    }
+                    Some('\n') => {}
+                    Some(d) => {
+                        if in_dquote && !matches!(d, '$' | '`' | '"' | '\\') {
+                            lit.push('\\');
+                            lit.push(d);
+                        } else {
+                            flush_lit(parts, lit);
+                            push_quoted(parts, d);
+                        }
+                    }
+                }
+                Ok(true)
+            }
+            '`' => {
+                flush_lit(parts, lit);
+                let body = self.backtick()?;
+                parts.push(WordPart::CmdSub(Arc::new(body)));
+                Ok(true)
+            }
+            '$' => self.dollar(parts, lit, in_dquote),
+            _ => Ok(false),
+        }
+    }
+
+    /// The parts of a double-quoted string (opening quote consumed; closing consumed).
+    fn dquoted_parts(&mut self) -> PResult<Vec<WordPart>> {
+        self.enter()?;
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched('"')));
+            };
+            if c == '"' {
+                self.bump();
+                break;
+            }
+            if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
+                lit.push(c);
+                self.bump();
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        self.leave();
+        Ok(parts)
+    }
+
+    /// A here-document body: like double quotes, but `"` is ordinary.
+    fn heredoc_word(&mut self) -> PResult<Word> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' {
+                match self.peek_at(1) {
+                    Some('$' | '`' | '\\') => {
+                        self.bump();
+                        if let Some(d) = self.bump() {
+                            flush_lit(&mut parts, &mut lit);
+                            push_quoted(&mut parts, d);
+                        }
+                        continue;
+                    }
+                    Some('\n') => {
+                        self.bump_n(2);
+                        continue;
+                    }
+                    _ => {
+                        lit.push(c);
+                        self.bump();
+                        continue;
+                    }
+                }
+            }
+            if c == '"' {
+                lit.push(c);
+                self.bump();
+                continue;
+            }
+            if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
+                lit.push(c);
+                self.bump();
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        Ok(Word {
+            parts: vec![WordPart::DQuoted(parts)],
+        })
+    }
+
+    /// The source of `$((...))`, `((...))` and subscripts as a word: `$` expansions,
+    /// backquotes and quotes are recognised; everything else is literal.
+    fn arith_word(&mut self) -> PResult<Word> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\'' {
+                // Single quotes are not special in arithmetic; bash reports them.
+                lit.push(c);
+                self.bump();
+                continue;
+            }
+            if c == '"' {
+                flush_lit(&mut parts, &mut lit);
+                self.bump();
+                let inner = self.dquoted_parts()?;
+                parts.push(WordPart::DQuoted(inner));
+                continue;
+            }
+            if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
+                lit.push(c);
+                self.bump();
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        Ok(Word { parts })
+    }
+
+    fn backtick(&mut self) -> PResult<Script> {
+        let line = self.line;
+        self.bump();
+        let mut text = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(self.error(ParseErrorKind::Unmatched('`'))),
+                Some('`') => break,
+                Some('\\') => match self.bump() {
+                    Some(d @ ('$' | '`' | '\\')) => text.push(d),
+                    Some(d) => {
+                        text.push('\\');
+                        text.push(d);
+                    }
+                    None => text.push('\\'),
+                },
+                Some(d) => text.push(d),
+            }
+        }
+        let mut sub = Parser::new(&text, self.opts.clone());
+        sub.line = line;
+        sub.depth = self.depth;
+        let mut commands = Vec::new();
+        while let Some(c) = sub.next_command()? {
+            commands.push(c);
+        }
+        Ok(Script { commands })
+    }
+
+    /// The body of `$(...)`, `<(...)`, `>(...)` (opening consumed, closing consumed).
+    fn subshell_body(&mut self) -> PResult<Script> {
+        self.enter()?;
+        let mut commands = Vec::new();
+        loop {
+            self.linebreak()?;
+            if self.eof() {
+                return Err(self.error(ParseErrorKind::Unmatched(')')));
+            }
+            if self.peek() == Some(')') {
+                self.bump();
+                break;
+            }
+            let list = self.compound_list()?;
+            commands.push(list);
+        }
+        self.leave();
+        Ok(Script { commands })
+    }
+
+    /// `$...` at the cursor.
+    fn dollar(
+        &mut self,
+        parts: &mut Vec<WordPart>,
+        lit: &mut String,
+        in_dquote: bool,
+    ) -> PResult<bool> {
+        let next = self.peek_at(1);
+        match next {
+            Some('(') => {
+                flush_lit(parts, lit);
+                if self.peek_at(2) == Some('(') {
+                    let save = (self.pos, self.line);
+                    self.bump_n(3);
+                    match self.read_until_double_paren() {
+                        Ok(text) => {
+                            let a = self.make_arith(&text);
+                            parts.push(WordPart::Arith(Box::new(a)));
+                            return Ok(true);
+                        }
+                        Err(_) => {
+                            self.pos = save.0;
+                            self.line = save.1;
+                        }
+                    }
+                }
+                self.bump_n(2);
+                let body = self.subshell_body()?;
+                parts.push(WordPart::CmdSub(Arc::new(body)));
+                Ok(true)
+            }
+            Some('[') => {
+                // `$[expr]`: old arithmetic syntax.
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                let mut depth = 0usize;
+                let mut text = String::new();
+                loop {
+                    match self.bump() {
+                        None => return Err(self.error(ParseErrorKind::Unmatched(']'))),
+                        Some('[') => {
+                            depth += 1;
+                            text.push('[');
+                        }
+                        Some(']') if depth == 0 => break,
+                        Some(']') => {
+                            depth -= 1;
+                            text.push(']');
+                        }
+                        Some(c) => text.push(c),
+                    }
+                }
+                let a = self.make_arith(&text);
+                parts.push(WordPart::Arith(Box::new(a)));
+                Ok(true)
+            }
+            Some('{') => {
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                let p = self.braced_param(in_dquote)?;
+                parts.push(WordPart::Param(Box::new(p)));
+                Ok(true)
+            }
+            Some('\'') if !in_dquote => {
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                let s = self.ansi_c_string()?;
+                parts.push(WordPart::Quoted(s));
+                Ok(true)
+            }
+            Some('"') if !in_dquote => {
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                let inner = self.dquoted_parts()?;
+                parts.push(WordPart::DQuoted(inner));
+                Ok(true)
+            }
+            Some(c) if is_name_start(c) => {
+                flush_lit(parts, lit);
+                self.bump();
+                let mut name = String::new();
+                while let Some(c) = self.peek() {
+                    if is_name_char(c) {
+                        name.push(c);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                parts.push(WordPart::Param(Box::new(simple_param(Param::Name(name)))));
+                Ok(true)
+            }
+            Some(c) if c.is_ascii_digit() => {
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                parts.push(WordPart::Param(Box::new(simple_param(Param::Positional(
+                    c as u32 - '0' as u32,
+                )))));
+                Ok(true)
+            }
+            Some(c @ ('@' | '*' | '#' | '?' | '-' | '$' | '!')) => {
+                flush_lit(parts, lit);
+                self.bump_n(2);
+                parts.push(WordPart::Param(Box::new(simple_param(Param::Special(c)))));
+                Ok(true)
+            }
+            _ => {
+                lit.push('$');
+                self.bump();
+                Ok(true)
+            }
+        }
+    }
+
+    /// `$'...'` after the opening quote: ANSI-C escapes.
+    fn ansi_c_string(&mut self) -> PResult<String> {
+        let mut s = String::new();
+        loop {
+            let Some(c) = self.bump() else {
+                return Err(self.error(ParseErrorKind::Unmatched('\'')));
+            };
+            match c {
+                '\'' => return Ok(s),
+                '\\' => {
+                    let Some(e) = self.bump() else {
+                        return Err(self.error(ParseErrorKind::Unmatched('\'')));
+                    };
+                    match e {
+                        'a' => s.push('\x07'),
+                        'b' => s.push('\x08'),
+                        'e' | 'E' => s.push('\x1b'),
+                        'f' => s.push('\x0c'),
+                        'n' => s.push('\n'),
+                        'r' => s.push('\r'),
+                        't' => s.push('\t'),
+                        'v' => s.push('\x0b'),
+                        '\\' | '\'' | '"' | '?' => s.push(e),
+                        '0'..='7' => {
+                            let mut v = e as u32 - '0' as u32;
+                            for _ in 0..2 {
+                                match self.peek() {
+                                    Some(d @ '0'..='7') => {
+                                        v = v * 8 + (d as u32 - '0' as u32);
+                                        self.bump();
+                                    }
+                                    _ => break,
+                                }
+                            }
+                            push_byte(&mut s, (v & 0xff) as u8);
+                        }
+                        'x' => {
+                            let mut v = 0u32;
+                            let mut n = 0;
+                            while n < 2 {
+                                match self.peek().and_then(|d| d.to_digit(16)) {
+                                    Some(d) => {
+                                        v = v * 16 + d;
+                                        self.bump();
+                                        n += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if n == 0 {
+                                s.push_str("\\x");
+                            } else {
+                                push_byte(&mut s, v as u8);
+                            }
+                        }
+                        'u' | 'U' => {
+                            let max = if e == 'u' { 4 } else { 8 };
+                            let mut v = 0u32;
+                            let mut n = 0;
+                            while n < max {
+                                match self.peek().and_then(|d| d.to_digit(16)) {
+                                    Some(d) => {
+                                        v = v.wrapping_mul(16).wrapping_add(d);
+                                        self.bump();
+                                        n += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if n == 0 {
+                                s.push('\\');
+                                s.push(e);
+                            } else {
+                                s.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                            }
+                        }
+                        'c' => match self.bump() {
+                            Some(d) => {
+                                let v = (d.to_ascii_uppercase() as u32) ^ 0x40;
+                                push_byte(&mut s, (v & 0x7f) as u8);
+                            }
+                            None => s.push_str("\\c"),
+                        },
+                        other => {
+                            s.push('\\');
+                            s.push(other);
+                        }
+                    }
+                }
+                c => s.push(c),
+            }
+        }
+    }
+
+    /// `${...}` after the `${`.
+    fn braced_param(&mut self, in_dquote: bool) -> PResult<ParamExp> {
+        self.enter()?;
+        let start = self.pos;
+        let r = self.braced_param_inner(in_dquote);
+        self.leave();
+        match r {
+            Ok(Some(p)) => Ok(p),
+            Ok(None) => {
+                // Not a valid form: keep the text for a run-time "bad substitution".
+                self.pos = start;
+                let mut depth = 1usize;
+                let mut text = String::from("${");
+                loop {
+                    let Some(c) = self.bump() else {
+                        return Err(self.error(ParseErrorKind::Unmatched('}')));
+                    };
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                text.push('}');
+                                break;
+                            }
+                        }
+                        '\\' => {
+                            text.push(c);
+                            if let Some(d) = self.bump() {
+                                text.push(d);
+                            }
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    text.push(c);
+                }
+                Ok(ParamExp {
+                    param: Param::Name(String::new()),
+                    index: None,
+                    indirect: false,
+                    length: false,
+                    op: ParamOp::Invalid(text),
+                    braced: true,
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn braced_param_inner(&mut self, in_dquote: bool) -> PResult<Option<ParamExp>> {
+        let mut length = false;
+        let mut indirect = false;
+        if self.peek() == Some('#') {
+            // `${#}` is $#; `${#x}` is a length; `${#-}`, `${##}` lengths of specials.
+            match self.peek_at(1) {
+                Some('}') => {}
+                Some(c)
+                    if is_name_start(c)
+                        || c.is_ascii_digit()
+                        || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+                {
+                    self.bump();
+                    length = true;
+                }
+                _ => {}
+            }
+        } else if self.peek() == Some('!') {
+            match self.peek_at(1) {
+                Some('}') => {}
+                Some(c) if is_name_start(c) || c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') => {
+                    self.bump();
+                    indirect = true;
+                }
+                _ => {}
+            }
+        }
+        let param = match self.peek() {
+            Some(c) if is_name_start(c) => {
+                let mut name = String::new();
+                while let Some(c) = self.peek() {
+                    if is_name_char(c) {
+                        name.push(c);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                Param::Name(name)
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let mut n = String::new();
+                while let Some(c) = self.peek() {
+                    if c.is_ascii_digit() {
+                        n.push(c);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                if n.len() > 1 || n != "0" {
+                    Param::Positional(n.parse().unwrap_or(u32::MAX))
+                } else {
+                    Param::Special('0')
+                }
+            }
+            Some(c @ ('@' | '*' | '#' | '?' | '-' | '$' | '!')) => {
+                self.bump();
+                Param::Special(c)
+            }
+            _ => return Ok(None),
+        };
+        let mut index = None;
+        if matches!(param, Param::Name(_)) && self.peek() == Some('[') {
+            self.bump();
+            if (self.peek() == Some('@') || self.peek() == Some('*')) && self.peek_at(1) == Some(']')
+            {
+                index = Some(if self.peek() == Some('@') {
+                    Subscript::At
+                } else {
+                    Subscript::Star
+                });
+                self.bump_n(2);
+            } else {
+                index = Some(Subscript::Expr(self.subscript_word()?));
+            }
+        }
+        let mut exp = ParamExp {
+            param,
+            index,
+            indirect,
+            length,
+            op: ParamOp::None,
+            braced: true,
+        };
+        let Some(c) = self.peek() else {
+            return Err(self.error(ParseErrorKind::Unmatched('}')));
+        };
+        if c == '}' {
+            self.bump();
+            return Ok(Some(exp));
+        }
+        if length {
+            return Ok(None);
+        }
+        if indirect && matches!(exp.param, Param::Name(_)) && exp.index.is_none() {
+            if (c == '*' || c == '@') && self.peek_at(1) == Some('}') {
+                self.bump_n(2);
+                exp.op = ParamOp::Names { at: c == '@' };
+                return Ok(Some(exp));
+            }
+        }
+        let op = match c {
+            ':' => {
+                self.bump();
+                match self.peek() {
+                    Some(d @ ('-' | '=' | '?' | '+')) => {
+                        self.bump();
+                        let word = self.param_word(in_dquote, true, false)?;
+                        ParamOp::Default {
+                            op: d,
+                            colon: true,
+                            word,
+                        }
+                    }
+                    _ => {
+                        let offset = self.slice_word(true)?;
+                        let length = if self.peek() == Some(':') {
+                            self.bump();
+                            Some(self.slice_word(false)?)
+                        } else {
+                            None
+                        };
+                        self.bump(); // }
+                        exp.op = ParamOp::Slice { offset, length };
+                        return Ok(Some(exp));
+                    }
+                }
+            }
+            '-' | '=' | '?' | '+' => {
+                self.bump();
+                let word = self.param_word(in_dquote, true, false)?;
+                ParamOp::Default {
+                    op: c,
+                    colon: false,
+                    word,
+                }
+            }
+            '#' | '%' => {
+                self.bump();
+                let longest = self.peek() == Some(c);
+                if longest {
+                    self.bump();
+                }
+                let pattern = self.param_word(in_dquote, false, false)?;
+                ParamOp::Strip {
+                    suffix: c == '%',
+                    longest,
+                    pattern,
+                }
+            }
+            '/' => {
+                self.bump();
+                let mode = match self.peek() {
+                    Some('/') => {
+                        self.bump();
+                        ReplaceMode::All
+                    }
+                    Some('#') => {
+                        self.bump();
+                        ReplaceMode::Prefix
+                    }
+                    Some('%') => {
+                        self.bump();
+                        ReplaceMode::Suffix
+                    }
+                    _ => ReplaceMode::First,
+                };
+                let pattern = self.param_word(in_dquote, false, true)?;
+                let replacement = if self.last_stop_was_slash {
+                    Some(self.param_word(in_dquote, false, false)?)
+                } else {
+                    None
+                };
+                ParamOp::Replace {
+                    mode,
+                    pattern,
+                    replacement,
+                }
+            }
+            '^' | ',' => {
+                self.bump();
+                let all = self.peek() == Some(c);
+                if all {
+                    self.bump();
+                }
+                let pattern = self.param_word(in_dquote, false, false)?;
+                ParamOp::Case {
+                    upper: c == '^',
+                    all,
+                    pattern: if pattern.parts.is_empty() {
+                        None
+                    } else {
+                        Some(pattern)
+                    },
+                }
+            }
+            '@' => {
+                self.bump();
+                match (self.peek(), self.peek_at(1)) {
+                    (Some(t), Some('}')) if "QEPAaUuLKk".contains(t) => {
+                        self.bump_n(2);
+                        exp.op = ParamOp::Transform(t);
+                        return Ok(Some(exp));
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        exp.op = op;
+        Ok(Some(exp))
+    }
+
+    /// The word after a `${x<op>` operator, up to the closing `}` (consumed). With
+    /// `stop_at_slash`, also stops at an unquoted `/` (consumed; see
+    /// `last_stop_was_slash`).
+    fn param_word(&mut self, in_dquote: bool, default_op: bool, stop_at_slash: bool) -> PResult<Word> {
+        self.last_stop_was_slash = false;
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let start = self.pos;
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched('}')));
+            };
+            if c == '}' {
+                self.bump();
+                break;
+            }
+            if stop_at_slash && c == '/' {
+                self.bump();
+                self.last_stop_was_slash = true;
+                break;
+            }
+            if c == '~' && self.pos == start && !in_dquote {
+                if let Some(user) = self.tilde_prefix_in_param() {
+                    parts.push(WordPart::Tilde(user));
+                    continue;
+                }
+            }
+            if in_dquote {
+                // Inside double quotes single quotes are ordinary in `${x:-'a'}` but
+                // still quote in patterns; double quotes nest.
+                if c == '\'' && default_op {
+                    lit.push(c);
+                    self.bump();
+                    continue;
+                }
+                if c == '"' {
+                    flush_lit(&mut parts, &mut lit);
+                    self.bump();
+                    let inner = self.dquoted_parts()?;
+                    parts.push(WordPart::DQuoted(inner));
+                    continue;
+                }
+                let handled = if c == '\'' {
+                    self.word_special(&mut parts, &mut lit, false, WordMode::Normal)?
+                } else {
+                    self.word_special(&mut parts, &mut lit, true, WordMode::Normal)?
+                };
+                if !handled {
+                    lit.push(c);
+                    self.bump();
+                }
+                continue;
+            }
+            if !self.word_special(&mut parts, &mut lit, false, WordMode::Normal)? {
+                lit.push(c);
+                self.bump();
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        Ok(Word { parts })
+    }
+
+    fn tilde_prefix_in_param(&mut self) -> Option<String> {
+        let mut i = self.pos + 1;
+        let mut user = String::new();
+        while let Some(&c) = self.chars.get(i) {
+            if c == '/' || c == '}' {
+                break;
+            }
+            if !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
+                return None;
+            }
+            user.push(c);
+            i += 1;
+        }
+        self.bump_n(i - self.pos);
+        Some(user)
+    }
+
+    /// An offset or length of `${x:off:len}`: up to `:` (offset only) or `}`, with
+    /// nested brackets and parens kept whole. The closing `}` is left in place.
+    fn slice_word(&mut self, offset: bool) -> PResult<Word> {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut depth = 0usize;
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error(ParseErrorKind::Unmatched('}')));
+            };
+            match c {
+                '}' if depth == 0 => break,
+                ':' if depth == 0 && offset => break,
+                '(' | '[' => {
+                    depth += 1;
+                    lit.push(c);
+                    self.bump();
+                }
+                ')' | ']' => {
+                    depth = depth.saturating_sub(1);
+                    lit.push(c);
+                    self.bump();
+                }
+                _ => {
+                    if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
+                        lit.push(c);
+                        self.bump();
+                    }
+                }
+            }
+        }
+        flush_lit(&mut parts, &mut lit);
+        Ok(Word { parts })
+    }
+}
+
+/// Moves pending literal text into `parts`.
+fn flush_lit(parts: &mut Vec<WordPart>, lit: &mut String) {
+    if !lit.is_empty() {
+        parts.push(WordPart::Lit(std::mem::take(lit)));
+    }
+}
+
+/// Appends a quoted character, merging with a preceding quoted part.
+fn push_quoted(parts: &mut Vec<WordPart>, c: char) {
+    if let Some(WordPart::Quoted(s)) = parts.last_mut() {
+        s.push(c);
+    } else {
+        parts.push(WordPart::Quoted(c.to_string()));
+    }
+}
+
+/// Pushes a byte from an escape as a character (raw bytes above 0x7f are carried).
+fn push_byte(s: &mut String, b: u8) {
+    if b < 0x80 {
+        s.push(b as char);
+    } else {
+        s.push(crate::text::raw_char(b));
+    }
+}
+
+fn simple_param(param: Param) -> ParamExp {
+    ParamExp {
+        param,
+        index: None,
+        indirect: false,
+        length: false,
+        op: ParamOp::None,
+        braced: false,
+    }
+}
+
+/// Wraps a declaration-builtin argument assignment so it travels as a word.
+fn assign_marker(a: Assign) -> ParamExp {
+    ParamExp {
+        param: Param::Name(a.name.clone()),
+        index: None,
+        indirect: false,
+        length: false,
+        op: ParamOp::AssignWord(Box::new(a)),
+        braced: false,
+    }
+}
+
+fn is_cond_unary(op: &str) -> bool {
+    matches!(
+        op,
+        "-a" | "-b"
+            | "-c"
+            | "-d"
+            | "-e"
+            | "-f"
+            | "-g"
+            | "-h"
+            | "-k"
+            | "-p"
+            | "-r"
+            | "-s"
+            | "-t"
+            | "-u"
+            | "-w"
+            | "-x"
+            | "-G"
+            | "-L"
+            | "-N"
+            | "-O"
+            | "-S"
+            | "-z"
+            | "-n"
+            | "-o"
+            | "-v"
+            | "-R"
+    )
+}
+
+fn is_cond_binary(op: &str) -> bool {
+    matches!(
+        op,
+        "==" | "="
+            | "!="
+            | "=~"
+            | "-eq"
+            | "-ne"
+            | "-lt"
+            | "-le"
+            | "-gt"
+            | "-ge"
+            | "-nt"
+            | "-ot"
+            | "-ef"
+    )
+}
+
+/// Splits `init; cond; step` of an arithmetic for loop at top-level semicolons.
+fn split_arith_for(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ';' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = parts.last_mut() {
+            last.push(c);
+        }
+    }
+    parts
+}
+
+fn first_word_text(c: &Command) -> String {
+    if let CommandKind::Simple(s) = &c.kind {
+        if let Some(w) = s.words.first() {
+            return super::printer::word_to_string(w);
+        }
+    }
+    String::from("newline")
+}

@@ -1,0 +1,545 @@
+//! Turns an AST back into bash source. Used for `declare -f`, `type` and traces, and
+//! tested by the round-trip property parse(print(ast)) == ast. Function bodies are laid
+//! out the way bash prints them (four-space indents, `;` after simple commands).
+
+use super::ast::*;
+
+/// Prints a whole script, one complete command per line.
+pub fn script_to_string(s: &Script) -> String {
+    let mut out = String::new();
+    for (i, l) in s.commands.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        list_inline(l, &mut out);
+    }
+    out
+}
+
+/// Prints a list on one line (`a; b & c`).
+pub fn list_to_string(l: &List) -> String {
+    let mut out = String::new();
+    list_inline(l, &mut out);
+    out
+}
+
+fn list_inline(l: &List, out: &mut String) {
+    for (i, item) in l.items.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        and_or(&item.and_or, out);
+        if item.background {
+            out.push_str(" &");
+        } else if i + 1 < l.items.len() {
+            out.push(';');
+        }
+    }
+}
+
+fn and_or(a: &AndOr, out: &mut String) {
+    pipeline(&a.first, out);
+    for (op, p) in &a.rest {
+        out.push_str(match op {
+            AndOrOp::And => " && ",
+            AndOrOp::Or => " || ",
+        });
+        pipeline(p, out);
+    }
+}
+
+fn pipeline(p: &Pipeline, out: &mut String) {
+    match p.time {
+        Some(TimeFlag::Default) => out.push_str("time "),
+        Some(TimeFlag::Posix) => out.push_str("time -p "),
+        None => {}
+    }
+    if p.negated {
+        out.push_str("! ");
+    }
+    for (i, c) in p.commands.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
+                " |& "
+            } else {
+                " | "
+            });
+        }
+        command(c, out);
+    }
+}
+
+/// Prints one command on one line.
+pub fn command_to_string(c: &Command) -> String {
+    let mut out = String::new();
+    command(c, &mut out);
+    out
+}
+
+fn body(l: &List, out: &mut String) {
+    out.push(' ');
+    list_inline(l, out);
+    out.push(';');
+}
+
+fn command(c: &Command, out: &mut String) {
+    match &c.kind {
+        CommandKind::Simple(s) => {
+            let mut first = true;
+            for a in &s.assigns {
+                if !first {
+                    out.push(' ');
+                }
+                first = false;
+                assign(a, out);
+            }
+            for w in &s.words {
+                if !first {
+                    out.push(' ');
+                }
+                first = false;
+                word(w, out);
+            }
+            for r in &c.redirects {
+                if !first {
+                    out.push(' ');
+                }
+                first = false;
+                redirect(r, out);
+            }
+            return;
+        }
+        CommandKind::BraceGroup(l) => {
+            out.push('{');
+            body(l, out);
+            out.push_str(" }");
+        }
+        CommandKind::Subshell(l) => {
+            out.push_str("( ");
+            list_inline(l, out);
+            out.push_str(" )");
+        }
+        CommandKind::If(i) => {
+            out.push_str("if");
+            body(&i.cond, out);
+            out.push_str(" then");
+            body(&i.then, out);
+            for (c, b) in &i.elifs {
+                out.push_str(" elif");
+                body(c, out);
+                out.push_str(" then");
+                body(b, out);
+            }
+            if let Some(e) = &i.else_ {
+                out.push_str(" else");
+                body(e, out);
+            }
+            out.push_str(" fi");
+        }
+        CommandKind::While(w) => {
+            out.push_str(if w.until { "until" } else { "while" });
+            body(&w.cond, out);
+            out.push_str(" do");
+            body(&w.body, out);
+            out.push_str(" done");
+        }
+        CommandKind::For(f) | CommandKind::Select(f) => {
+            out.push_str(if matches!(c.kind, CommandKind::For(_)) {
+                "for "
+            } else {
+                "select "
+            });
+            out.push_str(&f.var);
+            if let Some(ws) = &f.words {
+                out.push_str(" in");
+                for w in ws {
+                    out.push(' ');
+                    word(w, out);
+                }
+            }
+            out.push_str("; do");
+            body(&f.body, out);
+            out.push_str(" done");
+        }
+        CommandKind::ArithFor(f) => {
+            out.push_str("for ((");
+            for (i, a) in [&f.init, &f.cond, &f.step].iter().enumerate() {
+                if i > 0 {
+                    out.push_str("; ");
+                }
+                if let Some(a) = a {
+                    arith_src(a, out);
+                }
+            }
+            out.push_str(")); do");
+            body(&f.body, out);
+            out.push_str(" done");
+        }
+        CommandKind::Case(cc) => {
+            out.push_str("case ");
+            word(&cc.word, out);
+            out.push_str(" in");
+            for item in &cc.items {
+                out.push_str(" (");
+                for (i, p) in item.patterns.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(" | ");
+                    }
+                    word(p, out);
+                }
+                out.push(')');
+                if !item.body.items.is_empty() {
+                    out.push(' ');
+                    list_inline(&item.body, out);
+                }
+                out.push_str(match item.terminator {
+                    CaseTerminator::Break => " ;;",
+                    CaseTerminator::FallThrough => " ;&",
+                    CaseTerminator::Continue => " ;;&",
+                });
+            }
+            out.push_str(" esac");
+        }
+        CommandKind::Arith(a) => {
+            out.push_str("((");
+            arith_src(a, out);
+            out.push_str("))");
+        }
+        CommandKind::Cond(e) => {
+            out.push_str("[[ ");
+            cond(e, out);
+            out.push_str(" ]]");
+        }
+        CommandKind::FunctionDef(f) => {
+            if f.keyword {
+                out.push_str("function ");
+            }
+            out.push_str(&f.name);
+            out.push_str(" () ");
+            command(&f.body, out);
+        }
+        CommandKind::Coproc(cp) => {
+            out.push_str("coproc ");
+            if let Some(n) = &cp.name {
+                out.push_str(n);
+                out.push(' ');
+            }
+            command(&cp.body, out);
+        }
+    }
+    for r in &c.redirects {
+        out.push(' ');
+        redirect(r, out);
+    }
+}
+
+fn cond(e: &CondExpr, out: &mut String) {
+    match e {
+        CondExpr::Word(w) => word(w, out),
+        CondExpr::Unary(op, w) => {
+            out.push_str(op);
+            out.push(' ');
+            word(w, out);
+        }
+        CondExpr::Binary(op, a, b) => {
+            word(a, out);
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            word(b, out);
+        }
+        CondExpr::Regex(a, b) => {
+            word(a, out);
+            out.push_str(" =~ ");
+            word(b, out);
+        }
+        CondExpr::Not(e) => {
+            out.push_str("! ");
+            cond(e, out);
+        }
+        CondExpr::And(a, b) => {
+            cond(a, out);
+            out.push_str(" && ");
+            cond(b, out);
+        }
+        CondExpr::Or(a, b) => {
+            cond(a, out);
+            out.push_str(" || ");
+            cond(b, out);
+        }
+        CondExpr::Group(e) => {
+            out.push_str("( ");
+            cond(e, out);
+            out.push_str(" )");
+        }
+    }
+}
+
+fn assign(a: &Assign, out: &mut String) {
+    out.push_str(&a.name);
+    if let Some(i) = &a.index {
+        out.push('[');
+        word(i, out);
+        out.push(']');
+    }
+    if a.append {
+        out.push('+');
+    }
+    out.push('=');
+    match &a.value {
+        AssignValue::Scalar(w) => word(w, out),
+        AssignValue::Array(elems) => {
+            out.push('(');
+            for (i, e) in elems.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                if let Some(k) = &e.key {
+                    out.push('[');
+                    word(k, out);
+                    out.push(']');
+                    if e.append {
+                        out.push('+');
+                    }
+                    out.push('=');
+                }
+                word(&e.value, out);
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn redirect(r: &Redirect, out: &mut String) {
+    match &r.fd {
+        Some(RedirFd::Number(n)) => out.push_str(&n.to_string()),
+        Some(RedirFd::Var(v)) => {
+            out.push('{');
+            out.push_str(v);
+            out.push('}');
+        }
+        None => {}
+    }
+    match &r.target {
+        RedirTarget::Word(w) => {
+            out.push_str(r.op.as_str());
+            word(w, out);
+        }
+        RedirTarget::HereDoc(h) => {
+            out.push_str(if h.strip_tabs { "<<-" } else { "<<" });
+            if h.quoted {
+                out.push('\'');
+                out.push_str(&h.delimiter);
+                out.push('\'');
+            } else {
+                out.push_str(&h.delimiter);
+            }
+        }
+    }
+}
+
+/// Prints a word as bash source.
+pub fn word_to_string(w: &Word) -> String {
+    let mut out = String::new();
+    word(w, &mut out);
+    out
+}
+
+fn word(w: &Word, out: &mut String) {
+    for p in &w.parts {
+        part(p, out, false);
+    }
+}
+
+fn single_quote(s: &str, out: &mut String) {
+    out.push('\'');
+    for c in s.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+}
+
+fn part(p: &WordPart, out: &mut String, in_dq: bool) {
+    match p {
+        WordPart::Lit(s) => {
+            if in_dq {
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\' | '$' | '`') {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+            } else {
+                out.push_str(s);
+            }
+        }
+        WordPart::Quoted(s) => {
+            if in_dq {
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\' | '$' | '`') {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+            } else {
+                single_quote(s, out);
+            }
+        }
+        WordPart::DQuoted(parts) => {
+            out.push('"');
+            for p in parts {
+                part(p, out, true);
+            }
+            out.push('"');
+        }
+        WordPart::Tilde(u) => {
+            out.push('~');
+            out.push_str(u);
+        }
+        WordPart::Param(pe) => param(pe, out),
+        WordPart::CmdSub(s) => {
+            out.push_str("$(");
+            out.push_str(&script_to_string(s));
+            out.push(')');
+        }
+        WordPart::Arith(a) => {
+            out.push_str("$((");
+            arith_src(a, out);
+            out.push_str("))");
+        }
+        WordPart::ProcSub { input, body } => {
+            out.push(if *input { '<' } else { '>' });
+            out.push('(');
+            out.push_str(&script_to_string(body));
+            out.push(')');
+        }
+    }
+}
+
+fn arith_src(a: &Arith, out: &mut String) {
+    for p in &a.word.parts {
+        match p {
+            WordPart::Lit(s) => out.push_str(s),
+            other => part(other, out, true),
+        }
+    }
+}
+
+fn param_name(p: &Param) -> String {
+    match p {
+        Param::Name(n) => n.clone(),
+        Param::Positional(n) => n.to_string(),
+        Param::Special(c) => c.to_string(),
+    }
+}
+
+fn param(pe: &ParamExp, out: &mut String) {
+    if let ParamOp::Invalid(text) = &pe.op {
+        out.push_str(text);
+        return;
+    }
+    if let ParamOp::AssignWord(a) = &pe.op {
+        assign(a, out);
+        return;
+    }
+    let simple = !pe.braced
+        && pe.index.is_none()
+        && !pe.indirect
+        && !pe.length
+        && matches!(pe.op, ParamOp::None);
+    if simple {
+        out.push('$');
+        out.push_str(&param_name(&pe.param));
+        return;
+    }
+    out.push_str("${");
+    if pe.length {
+        out.push('#');
+    }
+    if pe.indirect {
+        out.push('!');
+    }
+    out.push_str(&param_name(&pe.param));
+    match &pe.index {
+        Some(Subscript::At) => out.push_str("[@]"),
+        Some(Subscript::Star) => out.push_str("[*]"),
+        Some(Subscript::Expr(w)) => {
+            out.push('[');
+            word(w, out);
+            out.push(']');
+        }
+        None => {}
+    }
+    match &pe.op {
+        ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) => {}
+        ParamOp::Default { op, colon, word: w } => {
+            if *colon {
+                out.push(':');
+            }
+            out.push(*op);
+            word(w, out);
+        }
+        ParamOp::Strip {
+            suffix,
+            longest,
+            pattern,
+        } => {
+            let c = if *suffix { '%' } else { '#' };
+            out.push(c);
+            if *longest {
+                out.push(c);
+            }
+            word(pattern, out);
+        }
+        ParamOp::Replace {
+            mode,
+            pattern,
+            replacement,
+        } => {
+            out.push('/');
+            match mode {
+                ReplaceMode::First => {}
+                ReplaceMode::All => out.push('/'),
+                ReplaceMode::Prefix => out.push('#'),
+                ReplaceMode::Suffix => out.push('%'),
+            }
+            word(pattern, out);
+            if let Some(r) = replacement {
+                out.push('/');
+                word(r, out);
+            }
+        }
+        ParamOp::Case {
+            upper,
+            all,
+            pattern,
+        } => {
+            let c = if *upper { '^' } else { ',' };
+            out.push(c);
+            if *all {
+                out.push(c);
+            }
+            if let Some(p) = pattern {
+                word(p, out);
+            }
+        }
+        ParamOp::Slice { offset, length } => {
+            out.push(':');
+            word(offset, out);
+            if let Some(l) = length {
+                out.push(':');
+                word(l, out);
+            }
+        }
+        ParamOp::Transform(c) => {
+            out.push('@');
+            out.push(*c);
+        }
+        ParamOp::Names { at } => out.push(if *at { '@' } else { '*' }),
+    }
+    out.push('}');
+}
