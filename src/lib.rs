@@ -6,6 +6,7 @@
 //! `fs` (the persistent filesystem), and `session` (the public API).
 
 pub mod commands;
+pub mod expand;
 pub mod fs;
 pub mod syntax;
 pub mod text;

@@ -2161,94 +2161,21 @@ impl Parser {
 
     /// `$'...'` after the opening quote: ANSI-C escapes.
     fn ansi_c_string(&mut self) -> PResult<String> {
-        let mut s = String::new();
+        let mut raw = String::new();
         loop {
             let Some(c) = self.bump() else {
                 return Err(self.error(ParseErrorKind::Unmatched('\'')));
             };
             match c {
-                '\'' => return Ok(s),
+                '\'' => return Ok(ansi_c_unescape(&raw)),
                 '\\' => {
-                    let Some(e) = self.bump() else {
-                        return Err(self.error(ParseErrorKind::Unmatched('\'')));
-                    };
-                    match e {
-                        'a' => s.push('\x07'),
-                        'b' => s.push('\x08'),
-                        'e' | 'E' => s.push('\x1b'),
-                        'f' => s.push('\x0c'),
-                        'n' => s.push('\n'),
-                        'r' => s.push('\r'),
-                        't' => s.push('\t'),
-                        'v' => s.push('\x0b'),
-                        '\\' | '\'' | '"' | '?' => s.push(e),
-                        '0'..='7' => {
-                            let mut v = e as u32 - '0' as u32;
-                            for _ in 0..2 {
-                                match self.peek() {
-                                    Some(d @ '0'..='7') => {
-                                        v = v * 8 + (d as u32 - '0' as u32);
-                                        self.bump();
-                                    }
-                                    _ => break,
-                                }
-                            }
-                            push_byte(&mut s, (v & 0xff) as u8);
-                        }
-                        'x' => {
-                            let mut v = 0u32;
-                            let mut n = 0;
-                            while n < 2 {
-                                match self.peek().and_then(|d| d.to_digit(16)) {
-                                    Some(d) => {
-                                        v = v * 16 + d;
-                                        self.bump();
-                                        n += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            if n == 0 {
-                                s.push_str("\\x");
-                            } else {
-                                push_byte(&mut s, v as u8);
-                            }
-                        }
-                        'u' | 'U' => {
-                            let max = if e == 'u' { 4 } else { 8 };
-                            let mut v = 0u32;
-                            let mut n = 0;
-                            while n < max {
-                                match self.peek().and_then(|d| d.to_digit(16)) {
-                                    Some(d) => {
-                                        v = v.wrapping_mul(16).wrapping_add(d);
-                                        self.bump();
-                                        n += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            if n == 0 {
-                                s.push('\\');
-                                s.push(e);
-                            } else {
-                                s.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
-                            }
-                        }
-                        'c' => match self.bump() {
-                            Some(d) => {
-                                let v = (d.to_ascii_uppercase() as u32) ^ 0x40;
-                                push_byte(&mut s, (v & 0x7f) as u8);
-                            }
-                            None => s.push_str("\\c"),
-                        },
-                        other => {
-                            s.push('\\');
-                            s.push(other);
-                        }
+                    raw.push(c);
+                    match self.bump() {
+                        Some(d) => raw.push(d),
+                        None => return Err(self.error(ParseErrorKind::Unmatched('\''))),
                     }
                 }
-                c => s.push(c),
+                c => raw.push(c),
             }
         }
     }
@@ -2757,4 +2684,100 @@ fn first_word_text(c: &Command) -> String {
         }
     }
     String::from("newline")
+}
+
+/// Decodes ANSI-C escapes as in `$'...'` (also used by `${x@E}`).
+pub fn ansi_c_unescape(src: &str) -> String {
+    let cs: Vec<char> = src.chars().collect();
+    let mut s = String::new();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        i += 1;
+        if c != '\\' || i >= cs.len() {
+            s.push(c);
+            continue;
+        }
+        let e = cs[i];
+        i += 1;
+        match e {
+            'a' => s.push('\x07'),
+            'b' => s.push('\x08'),
+            'e' | 'E' => s.push('\x1b'),
+            'f' => s.push('\x0c'),
+            'n' => s.push('\n'),
+            'r' => s.push('\r'),
+            't' => s.push('\t'),
+            'v' => s.push('\x0b'),
+            '\\' | '\'' | '"' | '?' => s.push(e),
+            '0'..='7' => {
+                let mut v = e as u32 - '0' as u32;
+                let mut n = 1;
+                while n < 3 {
+                    match cs.get(i) {
+                        Some(&d @ '0'..='7') => {
+                            v = v * 8 + (d as u32 - '0' as u32);
+                            i += 1;
+                            n += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                push_byte(&mut s, (v & 0xff) as u8);
+            }
+            'x' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2 {
+                    match cs.get(i).and_then(|d| d.to_digit(16)) {
+                        Some(d) => {
+                            v = v * 16 + d;
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    s.push_str("\\x");
+                } else {
+                    push_byte(&mut s, v as u8);
+                }
+            }
+            'u' | 'U' => {
+                let max = if e == 'u' { 4 } else { 8 };
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < max {
+                    match cs.get(i).and_then(|d| d.to_digit(16)) {
+                        Some(d) => {
+                            v = v.wrapping_mul(16).wrapping_add(d);
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    s.push('\\');
+                    s.push(e);
+                } else {
+                    s.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                }
+            }
+            'c' => match cs.get(i) {
+                Some(&d) => {
+                    i += 1;
+                    let v = (d.to_ascii_uppercase() as u32) ^ 0x40;
+                    push_byte(&mut s, (v & 0x7f) as u8);
+                }
+                None => s.push_str("\\c"),
+            },
+            other => {
+                s.push('\\');
+                s.push(other);
+            }
+        }
+    }
+    s
 }

@@ -543,3 +543,52 @@ fn param(pe: &ParamExp, out: &mut String) {
     }
     out.push('}');
 }
+
+/// Prints a parsed arithmetic expression (for error tokens).
+pub fn arith_to_string(e: &ArithExpr) -> String {
+    match e {
+        ArithExpr::Num(n) => n.to_string(),
+        ArithExpr::Var(n, None) => n.clone(),
+        ArithExpr::Var(n, Some(i)) => format!("{n}[{i}]"),
+        ArithExpr::Unary(op, x) => {
+            let o = match op {
+                UnaryOp::Neg => "-",
+                UnaryOp::Plus => "+",
+                UnaryOp::Not => "!",
+                UnaryOp::BitNot => "~",
+            };
+            format!("{o}{}", arith_to_string(x))
+        }
+        ArithExpr::Binary(op, a, b) => {
+            format!("{}{}{}", arith_to_string(a), op.as_str(), arith_to_string(b))
+        }
+        ArithExpr::Assign(op, n, i, r) => {
+            let target = match i {
+                Some(i) => format!("{n}[{i}]"),
+                None => n.clone(),
+            };
+            let o = op.map(|o| o.as_str()).unwrap_or("");
+            format!("{target}{o}={}", arith_to_string(r))
+        }
+        ArithExpr::IncDec {
+            name,
+            inc,
+            prefix,
+            ..
+        } => {
+            let o = if *inc { "++" } else { "--" };
+            if *prefix {
+                format!("{o}{name}")
+            } else {
+                format!("{name}{o}")
+            }
+        }
+        ArithExpr::Cond(c, a, b) => format!(
+            "{}?{}:{}",
+            arith_to_string(c),
+            arith_to_string(a),
+            arith_to_string(b)
+        ),
+        ArithExpr::Comma(a, b) => format!("{},{}", arith_to_string(a), arith_to_string(b)),
+    }
+}

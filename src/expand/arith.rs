@@ -1,0 +1,310 @@
+//! Evaluation of arithmetic expressions (bash manual, "Shell Arithmetic"): 64-bit signed
+//! integers with wrapping, variables evaluated recursively as expressions, and bash's
+//! error messages.
+
+use crate::syntax::arith::{ArithError, parse_arith, parse_number};
+use crate::syntax::{ArithExpr, BinOp, UnaryOp};
+
+/// Variable access for arithmetic.
+pub trait ArithHost {
+    /// The value of `name` or `name[index]` (index as source text), `None` if unset.
+    fn arith_get(&mut self, name: &str, index: Option<&str>) -> Result<Option<String>, ArithFail>;
+    /// Assigns an integer to `name` or `name[index]`.
+    fn arith_set(&mut self, name: &str, index: Option<&str>, value: i64) -> Result<(), ArithFail>;
+    /// Whether `set -u` is on (unset variables in arithmetic are then errors).
+    fn nounset(&self) -> bool {
+        false
+    }
+}
+
+/// An arithmetic failure: the expression text, bash's message and error token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArithFail {
+    pub expr: String,
+    pub message: String,
+    pub token: Option<String>,
+    /// Fatal errors (unbound variable) exit the shell instead of aborting the command.
+    pub fatal: bool,
+}
+
+impl ArithFail {
+    pub fn new(expr: &str, message: impl Into<String>, token: Option<String>) -> ArithFail {
+        ArithFail {
+            expr: expr.to_owned(),
+            message: message.into(),
+            token,
+            fatal: false,
+        }
+    }
+    /// `expr: message (error token is "tok")`, as bash prints it after `bash: line N: `.
+    pub fn render(&self) -> String {
+        match &self.token {
+            Some(t) => format!("{}: {} (error token is \"{}\")", self.expr, self.message, t),
+            None => format!("{}: {}", self.expr, self.message),
+        }
+    }
+}
+
+const MAX_RECURSION: usize = 1024;
+
+/// Parses and evaluates `text`.
+pub fn eval_str<H: ArithHost + ?Sized>(text: &str, host: &mut H) -> Result<i64, ArithFail> {
+    eval_str_depth(text, host, 0)
+}
+
+fn from_parse_error(text: &str, e: ArithError) -> ArithFail {
+    let expr = text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    ArithFail::new(expr, e.message, Some(e.token))
+}
+
+fn eval_str_depth<H: ArithHost + ?Sized>(
+    text: &str,
+    host: &mut H,
+    depth: usize,
+) -> Result<i64, ArithFail> {
+    let expr = parse_arith(text).map_err(|e| from_parse_error(text, e))?;
+    let mut ev = Eval {
+        host,
+        text,
+        depth,
+    };
+    ev.eval(&expr)
+}
+
+/// Evaluates a parsed expression (`text` is its source, for messages).
+pub fn eval<H: ArithHost + ?Sized>(expr: &ArithExpr, text: &str, host: &mut H) -> Result<i64, ArithFail> {
+    let mut ev = Eval {
+        host,
+        text,
+        depth: 0,
+    };
+    ev.eval(expr)
+}
+
+struct Eval<'h, 't, H: ArithHost + ?Sized> {
+    host: &'h mut H,
+    text: &'t str,
+    depth: usize,
+}
+
+impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
+    fn fail(&self, message: &str, token: Option<String>) -> ArithFail {
+        let expr = self.text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+        ArithFail::new(expr, message, token)
+    }
+
+    /// The numeric value of a variable: its text evaluated as an expression.
+    fn var_value(&mut self, name: &str, index: Option<&str>) -> Result<i64, ArithFail> {
+        let v = self.host.arith_get(name, index)?;
+        let Some(v) = v else {
+            if self.host.nounset() {
+                let shown = match index {
+                    Some(i) => format!("{name}[{i}]"),
+                    None => name.to_owned(),
+                };
+                let mut f = ArithFail::new(&shown, "unbound variable", None);
+                f.fatal = true;
+                return Err(f);
+            }
+            return Ok(0);
+        };
+        self.value_of_text(&v)
+    }
+
+    fn value_of_text(&mut self, v: &str) -> Result<i64, ArithFail> {
+        let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+        if t.is_empty() {
+            return Ok(0);
+        }
+        if let Ok(n) = t.parse::<i64>() {
+            if !t.starts_with('0') || t == "0" {
+                return Ok(n);
+            }
+        }
+        if t.starts_with(|c: char| c.is_ascii_digit()) {
+            if let Ok(n) = parse_number(t) {
+                return Ok(n);
+            }
+        }
+        if self.depth >= MAX_RECURSION {
+            return Err(self.fail("expression recursion level exceeded", Some(t.to_owned())));
+        }
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            eval_str_depth(v, self.host, self.depth + 1)
+        })
+    }
+
+    fn eval(&mut self, e: &ArithExpr) -> Result<i64, ArithFail> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.eval_inner(e))
+    }
+
+    fn eval_inner(&mut self, e: &ArithExpr) -> Result<i64, ArithFail> {
+        Ok(match e {
+            ArithExpr::Num(n) => *n,
+            ArithExpr::Var(name, index) => self.var_value(name, index.as_deref())?,
+            ArithExpr::Unary(op, x) => {
+                let v = self.eval(x)?;
+                match op {
+                    UnaryOp::Neg => v.wrapping_neg(),
+                    UnaryOp::Plus => v,
+                    UnaryOp::Not => (v == 0) as i64,
+                    UnaryOp::BitNot => !v,
+                }
+            }
+            ArithExpr::Binary(BinOp::And, a, b) => {
+                let l = self.eval(a)?;
+                if l == 0 {
+                    0
+                } else {
+                    (self.eval(b)? != 0) as i64
+                }
+            }
+            ArithExpr::Binary(BinOp::Or, a, b) => {
+                let l = self.eval(a)?;
+                if l != 0 {
+                    1
+                } else {
+                    (self.eval(b)? != 0) as i64
+                }
+            }
+            ArithExpr::Binary(op, a, b) => {
+                let l = self.eval(a)?;
+                let r = self.eval(b)?;
+                self.binop(*op, l, r, b)?
+            }
+            ArithExpr::Assign(op, name, index, rhs) => {
+                let r = self.eval(rhs)?;
+                let v = match op {
+                    None => r,
+                    Some(op) => {
+                        let l = self.var_value(name, index.as_deref())?;
+                        self.binop(*op, l, r, rhs)?
+                    }
+                };
+                self.host.arith_set(name, index.as_deref(), v)?;
+                v
+            }
+            ArithExpr::IncDec {
+                name,
+                index,
+                inc,
+                prefix,
+            } => {
+                let old = self.var_value(name, index.as_deref())?;
+                let new = if *inc {
+                    old.wrapping_add(1)
+                } else {
+                    old.wrapping_sub(1)
+                };
+                self.host.arith_set(name, index.as_deref(), new)?;
+                if *prefix { new } else { old }
+            }
+            ArithExpr::Cond(c, a, b) => {
+                if self.eval(c)? != 0 {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            ArithExpr::Comma(a, b) => {
+                self.eval(a)?;
+                self.eval(b)?
+            }
+        })
+    }
+
+    fn binop(&mut self, op: BinOp, l: i64, r: i64, rhs: &ArithExpr) -> Result<i64, ArithFail> {
+        Ok(match op {
+            BinOp::Add => l.wrapping_add(r),
+            BinOp::Sub => l.wrapping_sub(r),
+            BinOp::Mul => l.wrapping_mul(r),
+            BinOp::Div | BinOp::Rem => {
+                if r == 0 {
+                    let tok = crate::syntax::printer_arith(rhs);
+                    return Err(self.fail("division by 0", Some(tok)));
+                }
+                if op == BinOp::Div {
+                    l.wrapping_div(r)
+                } else {
+                    l.wrapping_rem(r)
+                }
+            }
+            BinOp::Pow => {
+                if r < 0 {
+                    return Err(self.fail("exponent less than 0", Some(r.to_string())));
+                }
+                let mut acc: i64 = 1;
+                let mut base = l;
+                let mut e = r as u64;
+                while e > 0 {
+                    if e & 1 == 1 {
+                        acc = acc.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                acc
+            }
+            BinOp::Shl => l.wrapping_shl((r & 63) as u32),
+            BinOp::Shr => l.wrapping_shr((r & 63) as u32),
+            BinOp::Lt => (l < r) as i64,
+            BinOp::Le => (l <= r) as i64,
+            BinOp::Gt => (l > r) as i64,
+            BinOp::Ge => (l >= r) as i64,
+            BinOp::Eq => (l == r) as i64,
+            BinOp::Ne => (l != r) as i64,
+            BinOp::BitAnd => l & r,
+            BinOp::BitOr => l | r,
+            BinOp::BitXor => l ^ r,
+            BinOp::And => (l != 0 && r != 0) as i64,
+            BinOp::Or => (l != 0 || r != 0) as i64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct Vars(HashMap<String, String>);
+    impl ArithHost for Vars {
+        fn arith_get(&mut self, name: &str, _: Option<&str>) -> Result<Option<String>, ArithFail> {
+            Ok(self.0.get(name).cloned())
+        }
+        fn arith_set(&mut self, name: &str, _: Option<&str>, v: i64) -> Result<(), ArithFail> {
+            self.0.insert(name.to_owned(), v.to_string());
+            Ok(())
+        }
+    }
+
+    fn check(src: &str, want: i64) {
+        let mut h = Vars(HashMap::new());
+        h.0.insert("x".into(), "1+2".into());
+        assert_eq!(eval_str(src, &mut h), Ok(want), "{src}");
+    }
+
+    #[test]
+    fn operators() {
+        check("1 + 2 * 3", 7);
+        check("(1 + 2) * 3", 9);
+        check("2 ** 10", 1024);
+        check("-2 ** 2", 4);
+        check("7 / 2", 3);
+        check("-7 % 3", -1);
+        check("1 << 62 << 2", 0);
+        check("9223372036854775807 + 1", i64::MIN);
+        check("x * 2", 6);
+        check("y = 5, y += 2, y", 7);
+        check("1 ? 2 : 3", 2);
+        check("0 || 0 && 1", 0);
+        check("!0 + ~0", 0);
+    }
+
+    #[test]
+    fn division_by_zero_message() {
+        let mut h = Vars(HashMap::new());
+        let e = eval_str("1/0", &mut h).err().map(|e| e.render());
+        assert_eq!(e.as_deref(), Some("1/0: division by 0 (error token is \"0\")"));
+    }
+}

@@ -1,0 +1,267 @@
+//! Brace expansion (bash manual, "Brace Expansion"): `a{b,c}d`, `{1..10..2}`, `{a..z}`,
+//! `{01..10}`. It works on a word's typed parts: only unquoted literal braces and commas
+//! count, and the other parts ride along untouched.
+
+use crate::syntax::{Word, WordPart};
+
+/// At most this many words come out of one brace expansion; beyond it the word is left
+/// unexpanded (the interpreter's limits catch runaway sizes first).
+pub const MAX_RESULTS: usize = 1 << 20;
+
+#[derive(Clone, Debug)]
+enum Tok {
+    C(char),
+    Part(WordPart),
+}
+
+/// Expands braces in `w`, returning the resulting words (just `w` if none).
+pub fn expand(w: &Word) -> Vec<Word> {
+    let has_brace = w
+        .parts
+        .iter()
+        .any(|p| matches!(p, WordPart::Lit(s) if s.contains('{')));
+    if !has_brace {
+        return vec![w.clone()];
+    }
+    let mut toks = Vec::new();
+    for p in &w.parts {
+        match p {
+            WordPart::Lit(s) => toks.extend(s.chars().map(Tok::C)),
+            other => toks.push(Tok::Part(other.clone())),
+        }
+    }
+    let mut out = Vec::new();
+    expand_toks(&toks, &mut out);
+    out.into_iter().map(to_word).collect()
+}
+
+/// The expansion of one token list.
+pub fn expand_count(w: &Word) -> usize {
+    expand(w).len()
+}
+
+fn to_word(toks: Vec<Tok>) -> Word {
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    for t in toks {
+        match t {
+            Tok::C(c) => lit.push(c),
+            Tok::Part(p) => {
+                if !lit.is_empty() {
+                    parts.push(WordPart::Lit(std::mem::take(&mut lit)));
+                }
+                parts.push(p);
+            }
+        }
+    }
+    if !lit.is_empty() {
+        parts.push(WordPart::Lit(lit));
+    }
+    Word { parts }
+}
+
+fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
+    if out.len() >= MAX_RESULTS {
+        return;
+    }
+    // Find the first `{` that opens a valid brace expression.
+    let mut i = 0;
+    while i < toks.len() {
+        if let Tok::C('{') = toks[i] {
+            // `${` is a parameter, never a brace expression (already parsed as a part);
+            // a literal `$` before `{` still prevents it.
+            let after_dollar = i > 0 && matches!(toks[i - 1], Tok::C('$'));
+            if !after_dollar {
+                if let Some((close, commas)) = find_close(toks, i) {
+                    let prefix = &toks[..i];
+                    let suffix = &toks[close + 1..];
+                    let alts: Vec<Vec<Tok>> = if commas.is_empty() {
+                        match sequence(&toks[i + 1..close]) {
+                            Some(items) => items
+                                .into_iter()
+                                .map(|s| s.chars().map(Tok::C).collect())
+                                .collect(),
+                            None => {
+                                i += 1;
+                                continue;
+                            }
+                        }
+                    } else {
+                        let mut alts = Vec::new();
+                        let mut start = i + 1;
+                        for &c in &commas {
+                            alts.push(toks[start..c].to_vec());
+                            start = c + 1;
+                        }
+                        alts.push(toks[start..close].to_vec());
+                        alts
+                    };
+                    for alt in alts {
+                        let mut combined = prefix.to_vec();
+                        combined.extend(alt);
+                        combined.extend_from_slice(suffix);
+                        expand_toks(&combined, out);
+                        if out.len() >= MAX_RESULTS {
+                            return;
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+        i += 1;
+    }
+    out.push(toks.to_vec());
+}
+
+/// The matching `}` of the `{` at `open` and the top-level commas between them.
+fn find_close(toks: &[Tok], open: usize) -> Option<(usize, Vec<usize>)> {
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    let mut i = open;
+    while i < toks.len() {
+        match toks[i] {
+            Tok::C('{') => depth += 1,
+            Tok::C('}') => {
+                depth -= 1;
+                if depth == 0 {
+                    let body = &toks[open + 1..i];
+                    if !commas.is_empty() || is_sequence(body) {
+                        return Some((i, commas));
+                    }
+                    // Not a valid expression: look for a later `}` with the same start.
+                    return find_close_later(toks, open, i);
+                }
+            }
+            Tok::C(',') if depth == 1 => commas.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn find_close_later(_toks: &[Tok], _open: usize, _at: usize) -> Option<(usize, Vec<usize>)> {
+    None
+}
+
+fn is_sequence(body: &[Tok]) -> bool {
+    sequence(body).is_some()
+}
+
+fn body_text(body: &[Tok]) -> Option<String> {
+    let mut s = String::new();
+    for t in body {
+        match t {
+            Tok::C(c) => s.push(*c),
+            Tok::Part(_) => return None,
+        }
+    }
+    Some(s)
+}
+
+/// `{x..y[..step]}` with integers or single characters.
+fn sequence(body: &[Tok]) -> Option<Vec<String>> {
+    let text = body_text(body)?;
+    let parts: Vec<&str> = text.split("..").collect();
+    if parts.len() != 2 && parts.len() != 3 {
+        return None;
+    }
+    let step: i64 = if parts.len() == 3 {
+        parts[2].parse().ok()?
+    } else {
+        1
+    };
+    let (a, b) = (parts[0], parts[1]);
+    if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
+        let width = |s: &str| {
+            let digits = s.trim_start_matches('-');
+            if digits.len() > 1 && digits.starts_with('0') {
+                s.len()
+            } else {
+                0
+            }
+        };
+        let w = width(a).max(width(b));
+        let step = step.checked_abs()?.max(1);
+        let count = (x.abs_diff(y) / step as u64) as usize + 1;
+        if count > MAX_RESULTS {
+            return None;
+        }
+        let mut out = Vec::with_capacity(count);
+        let mut v = x;
+        for _ in 0..count {
+            out.push(if w > 0 {
+                if v < 0 {
+                    format!("-{:0>width$}", v.unsigned_abs(), width = w - 1)
+                } else {
+                    format!("{:0>width$}", v, width = w)
+                }
+            } else {
+                v.to_string()
+            });
+            if x <= y {
+                v = v.wrapping_add(step);
+            } else {
+                v = v.wrapping_sub(step);
+            }
+        }
+        return Some(out);
+    }
+    let (mut ca, mut cb) = (a.chars(), b.chars());
+    let (Some(x), None, Some(y), None) = (ca.next(), ca.next(), cb.next(), cb.next()) else {
+        return None;
+    };
+    if !x.is_ascii_alphabetic() || !y.is_ascii_alphabetic() {
+        return None;
+    }
+    let step = step.checked_abs()?.max(1) as u32;
+    let (xi, yi) = (x as u32, y as u32);
+    let mut out = Vec::new();
+    let mut v = xi;
+    loop {
+        if let Some(c) = char::from_u32(v) {
+            out.push(c.to_string());
+        }
+        if xi <= yi {
+            v += step;
+            if v > yi {
+                break;
+            }
+        } else {
+            if v < yi + step {
+                break;
+            }
+            v -= step;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(src: &str, want: &[&str]) {
+        let w = Word::lit(src);
+        let got: Vec<String> = expand(&w)
+            .iter()
+            .map(|w| w.as_literal().unwrap_or("?").to_owned())
+            .collect();
+        assert_eq!(got, want, "{src}");
+    }
+
+    #[test]
+    fn lists_and_sequences() {
+        check("a{b,c}d", &["abd", "acd"]);
+        check("{1..3}", &["1", "2", "3"]);
+        check("{3..1}", &["3", "2", "1"]);
+        check("{1..10..4}", &["1", "5", "9"]);
+        check("{01..03}", &["01", "02", "03"]);
+        check("{a..c}", &["a", "b", "c"]);
+        check("{a,b}{1,2}", &["a1", "a2", "b1", "b2"]);
+        check("{a}", &["{a}"]);
+        check("{a,{b,c}}", &["a", "b", "c"]);
+        check("x{}y", &["x{}y"]);
+    }
+}

@@ -1,0 +1,146 @@
+//! Pathname expansion (bash manual, "Filename Expansion"): matches a pattern against
+//! the filesystem one path component at a time, with `dotglob`, `nocaseglob`, `globstar`
+//! and `GLOBIGNORE`-free defaults. Results are sorted.
+
+use super::pattern::{MatchOpts, Pattern, has_meta, unescape};
+use super::{ExpandOpts, Host};
+
+/// At most this many directory reads per glob (a bound on hostile patterns).
+const MAX_DIR_READS: usize = 100_000;
+
+/// Expands `pat` (a pattern string with backslash escapes) into matching paths.
+pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<String> {
+    let absolute = pat.starts_with('/');
+    let comps: Vec<&str> = pat.split('/').filter(|c| !c.is_empty()).collect();
+    let trailing_slash = pat.ends_with('/') && !comps.is_empty();
+    let cwd = host.cwd();
+    // Each candidate: (display path, real absolute path).
+    let mut cands: Vec<(String, String)> = vec![if absolute {
+        ("/".to_owned(), "/".to_owned())
+    } else {
+        (String::new(), cwd.clone())
+    }];
+    let mut reads = 0usize;
+    let mopts = MatchOpts {
+        extglob: opts.extglob,
+        nocase: opts.nocaseglob,
+        dot_special: true,
+    };
+    for (ci, comp) in comps.iter().enumerate() {
+        let last = ci + 1 == comps.len();
+        let mut next = Vec::new();
+        if opts.globstar && *comp == "**" {
+            for (disp, real) in &cands {
+                // Zero or more directories.
+                if !last {
+                    next.push((disp.clone(), real.clone()));
+                }
+                let mut stack = vec![(disp.clone(), real.clone())];
+                while let Some((d, r)) = stack.pop() {
+                    reads += 1;
+                    if reads > MAX_DIR_READS {
+                        break;
+                    }
+                    let Some(entries) = host.read_dir(&r) else {
+                        continue;
+                    };
+                    let mut subdirs = Vec::new();
+                    for (name, is_dir) in entries {
+                        if name.starts_with('.') && !opts.dotglob {
+                            continue;
+                        }
+                        let nd = join_disp(&d, &name);
+                        let nr = join_real(&r, &name);
+                        if is_dir {
+                            subdirs.push((nd.clone(), nr.clone()));
+                            next.push((nd, nr));
+                        } else if last {
+                            next.push((nd, nr));
+                        }
+                    }
+                    for s in subdirs.into_iter().rev() {
+                        stack.push(s);
+                    }
+                }
+            }
+            if last {
+                next.sort();
+                next.dedup();
+            }
+            cands = next;
+            continue;
+        }
+        if !has_meta(comp, opts.extglob) {
+            let name = unescape(comp);
+            for (disp, real) in &cands {
+                let nr = join_real(real, &name);
+                if last || host.exists(&nr) {
+                    next.push((join_disp(disp, &name), nr));
+                }
+            }
+            cands = next;
+            continue;
+        }
+        let p = Pattern::new(comp, mopts);
+        let explicit_dot = comp.starts_with('.') || comp.starts_with("\\.");
+        for (disp, real) in &cands {
+            reads += 1;
+            if reads > MAX_DIR_READS {
+                break;
+            }
+            let Some(entries) = host.read_dir(real) else {
+                continue;
+            };
+            for (name, is_dir) in entries {
+                if name.starts_with('.') && !explicit_dot && !opts.dotglob {
+                    continue;
+                }
+                if !last && !is_dir {
+                    continue;
+                }
+                if p.matches(&name) {
+                    next.push((join_disp(disp, &name), join_real(real, &name)));
+                }
+            }
+        }
+        cands = next;
+    }
+    let mut out: Vec<String> = cands
+        .into_iter()
+        .filter(|(d, _)| !d.is_empty())
+        .map(|(d, _)| if trailing_slash { format!("{d}/") } else { d })
+        .collect();
+    if trailing_slash {
+        // Only directories match a pattern ending in `/`.
+        out.retain(|d| {
+            let real = crate::fs::path::join(&cwd, d);
+            host.read_dir(&real).is_some()
+        });
+    }
+    // The literal parts were checked only where they were not last.
+    out.retain(|d| {
+        let real = crate::fs::path::join(&cwd, d);
+        host.exists(&real)
+    });
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn join_disp(d: &str, name: &str) -> String {
+    if d.is_empty() {
+        name.to_owned()
+    } else if d.ends_with('/') {
+        format!("{d}{name}")
+    } else {
+        format!("{d}/{name}")
+    }
+}
+
+fn join_real(r: &str, name: &str) -> String {
+    if r.ends_with('/') {
+        format!("{r}{name}")
+    } else {
+        format!("{r}/{name}")
+    }
+}

@@ -1,0 +1,447 @@
+//! Word expansion in bash's order (bash manual, "Shell Expansions"): brace, tilde,
+//! parameter, arithmetic, command and process substitution, word splitting, pathname
+//! expansion and quote removal. It reaches the shell only through the [`Host`] trait, so
+//! it can be tested without the interpreter.
+
+pub mod arith;
+pub mod brace;
+pub mod glob;
+pub mod param;
+pub mod pattern;
+pub mod vars;
+
+use crate::syntax::{Arith, Script, Word, WordPart};
+pub use arith::{ArithFail, ArithHost};
+pub use vars::{Assoc, Attrs, Value, Var};
+
+/// Options that change expansion.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExpandOpts {
+    pub nounset: bool,
+    pub noglob: bool,
+    pub nullglob: bool,
+    pub failglob: bool,
+    pub dotglob: bool,
+    pub extglob: bool,
+    pub nocaseglob: bool,
+    pub nocasematch: bool,
+    pub globstar: bool,
+    pub globskipdots: bool,
+}
+
+/// How an expansion error affects the shell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The current complete command is abandoned (bad substitution, arithmetic errors).
+    Abort,
+    /// The shell exits with this status (unbound variable, `${x:?}`).
+    Fatal(i32),
+    /// Only the current command fails with status 1 (e.g. failglob).
+    Command,
+}
+
+/// An expansion error: bash's message (without the `bash: line N: ` prefix).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpandError {
+    pub message: String,
+    pub kind: ErrorKind,
+}
+
+impl ExpandError {
+    pub fn abort(message: impl Into<String>) -> ExpandError {
+        ExpandError {
+            message: message.into(),
+            kind: ErrorKind::Abort,
+        }
+    }
+    pub fn fatal(message: impl Into<String>) -> ExpandError {
+        ExpandError {
+            message: message.into(),
+            kind: ErrorKind::Fatal(127),
+        }
+    }
+    /// An error raised by the shell itself (a limit, an internal failure) passes through
+    /// expansion unchanged.
+    pub fn passthrough(message: impl Into<String>, kind: ErrorKind) -> ExpandError {
+        ExpandError {
+            message: message.into(),
+            kind,
+        }
+    }
+}
+
+impl From<ArithFail> for ExpandError {
+    fn from(f: ArithFail) -> ExpandError {
+        ExpandError {
+            message: f.render(),
+            kind: if f.fatal {
+                ErrorKind::Fatal(127)
+            } else {
+                ErrorKind::Abort
+            },
+        }
+    }
+}
+
+pub type ExpResult<T> = Result<T, ExpandError>;
+
+/// What expansion needs from the shell.
+pub trait Host: ArithHost {
+    /// A variable by name (namerefs resolved), including dynamic ones like `RANDOM`.
+    fn var(&mut self, name: &str) -> Option<Var>;
+    /// Assigns a scalar (for `${x:=word}`), honouring attributes.
+    fn assign(&mut self, name: &str, value: String) -> ExpResult<()>;
+    /// Assigns an array element (`${a[k]:=word}`); `key` is the expanded subscript.
+    fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()>;
+    /// Names of set variables starting with `prefix`, sorted (`${!prefix*}`).
+    fn var_names(&mut self, prefix: &str) -> Vec<String>;
+    /// `$1`, `$2`, ...
+    fn positional(&self) -> Vec<String>;
+    /// `$0`
+    fn arg0(&self) -> String;
+    /// `$?`, `$$`, `$!`, `$-`.
+    fn special(&mut self, c: char) -> String;
+    /// Runs `$(...)` and returns its output (trailing newlines not yet removed).
+    fn command_subst(&mut self, body: &Script) -> ExpResult<String>;
+    /// Starts `<(...)`/`>(...)` and returns the path that names it.
+    fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String>;
+    fn opts(&self) -> ExpandOpts;
+    /// Entries of a directory for globbing: (name, is_dir), sorted; `None` if unreadable.
+    fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>>;
+    /// Whether a path exists (lstat).
+    fn exists(&mut self, path: &str) -> bool;
+    /// The home directory of `user` (`""` for the current user).
+    fn home_dir(&mut self, user: &str) -> Option<String>;
+    /// The working directory.
+    fn cwd(&self) -> String;
+    /// Expands prompt escapes (`${x@P}`).
+    fn prompt(&mut self, s: &str) -> String;
+    /// Prints a non-fatal diagnostic (`bash: line N: msg`).
+    fn warn(&mut self, msg: &str);
+}
+
+/// How a piece of expanded text behaves in splitting and globbing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Q {
+    /// Unquoted literal text: pattern characters are active; never split.
+    Lit,
+    /// Quoted text: taken literally.
+    Quoted,
+    /// The unquoted result of an expansion: split on IFS, pattern characters active.
+    Exp,
+}
+
+/// A run of expanded text, or a field boundary forced by `"$@"`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Piece {
+    Text(String, Q),
+    Break,
+}
+
+/// A field after splitting: its text runs with their quoting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Field {
+    pub frags: Vec<(String, Q)>,
+}
+
+impl Field {
+    pub fn text(&self) -> String {
+        self.frags.iter().map(|(t, _)| t.as_str()).collect()
+    }
+    /// The field as a pattern: quoted text has its special characters escaped.
+    pub fn pattern(&self) -> String {
+        let mut s = String::new();
+        for (t, q) in &self.frags {
+            match q {
+                Q::Quoted => s.push_str(&pattern::escape(t)),
+                _ => s.push_str(t),
+            }
+        }
+        s
+    }
+    fn has_glob(&self, extglob: bool) -> bool {
+        self.frags
+            .iter()
+            .any(|(t, q)| *q != Q::Quoted && pattern::has_meta(t, extglob))
+            && pattern::has_meta(&self.pattern(), extglob)
+    }
+}
+
+/// The expander: a host and the expansion state of one word list.
+pub struct Expander<'h, H: Host + ?Sized> {
+    pub host: &'h mut H,
+}
+
+impl<'h, H: Host + ?Sized> Expander<'h, H> {
+    pub fn new(host: &'h mut H) -> Self {
+        Expander { host }
+    }
+
+    /// Expands command words into fields: all expansions, splitting and globbing.
+    pub fn words(&mut self, words: &[Word]) -> ExpResult<Vec<String>> {
+        let mut out = Vec::new();
+        for w in words {
+            self.word_into(w, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Expands one word into fields (appended to `out`).
+    pub fn word_into(&mut self, w: &Word, out: &mut Vec<String>) -> ExpResult<()> {
+        // Fast path: a plain literal word.
+        if let [WordPart::Lit(s)] = w.parts.as_slice() {
+            if !s.contains(['{', '*', '?', '[', '\\']) && !(self.host.opts().extglob && s.contains('(')) {
+                out.push(s.clone());
+                return Ok(());
+            }
+        }
+        for w in brace::expand(w) {
+            let pieces = self.parts(&w.parts, false)?;
+            let fields = self.split(pieces);
+            for f in fields {
+                self.glob_field(f, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands a word to one string with no splitting or globbing (assignments,
+    /// here-documents, `[[ ]]` operands, `case` words).
+    pub fn string(&mut self, w: &Word) -> ExpResult<String> {
+        if let [WordPart::Lit(s)] = w.parts.as_slice() {
+            return Ok(s.clone());
+        }
+        let pieces = self.parts(&w.parts, false)?;
+        Ok(join_pieces(&pieces))
+    }
+
+    /// Expands a word as an assignment value: like [`string`](Self::string), except that
+    /// `"$@"` and `${a[@]}` join with spaces.
+    pub fn assign_value(&mut self, w: &Word) -> ExpResult<String> {
+        self.string(w)
+    }
+
+    /// Expands a word into a pattern: quoted characters are escaped.
+    pub fn pattern(&mut self, w: &Word) -> ExpResult<String> {
+        if let [WordPart::Lit(s)] = w.parts.as_slice() {
+            return Ok(s.clone());
+        }
+        let pieces = self.parts(&w.parts, false)?;
+        let mut s = String::new();
+        for p in pieces {
+            match p {
+                Piece::Text(t, Q::Quoted) => s.push_str(&pattern::escape(&t)),
+                Piece::Text(t, _) => s.push_str(&t),
+                Piece::Break => s.push(' '),
+            }
+        }
+        Ok(s)
+    }
+
+    /// Expands a word for a redirection target: one field required.
+    pub fn redirect_target(&mut self, w: &Word) -> ExpResult<Result<String, String>> {
+        let mut out = Vec::new();
+        for w in brace::expand(w) {
+            let pieces = self.parts(&w.parts, false)?;
+            for f in self.split(pieces) {
+                self.glob_field(f, &mut out)?;
+            }
+        }
+        if out.len() == 1 {
+            Ok(Ok(out.pop().unwrap_or_default()))
+        } else {
+            Ok(Err(crate::syntax::printer::word_to_string(w)))
+        }
+    }
+
+    /// Expands the parts of a word into pieces.
+    pub fn parts(&mut self, parts: &[WordPart], in_dq: bool) -> ExpResult<Vec<Piece>> {
+        let mut out = Vec::new();
+        for p in parts {
+            self.part(p, in_dq, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn part(&mut self, p: &WordPart, in_dq: bool, out: &mut Vec<Piece>) -> ExpResult<()> {
+        let q_exp = if in_dq { Q::Quoted } else { Q::Exp };
+        match p {
+            WordPart::Lit(s) => out.push(Piece::Text(
+                s.clone(),
+                if in_dq { Q::Quoted } else { Q::Lit },
+            )),
+            WordPart::Quoted(s) => out.push(Piece::Text(s.clone(), Q::Quoted)),
+            WordPart::DQuoted(inner) => {
+                // An empty "" still makes a (quoted, empty) field.
+                out.push(Piece::Text(String::new(), Q::Quoted));
+                for p in inner {
+                    self.part(p, true, out)?;
+                }
+            }
+            WordPart::Tilde(user) => {
+                let text = match user.as_str() {
+                    "+" => Some(self.host.var("PWD").and_then(|v| v.as_scalar()).unwrap_or_else(|| self.host.cwd())),
+                    "-" => self.host.var("OLDPWD").and_then(|v| v.as_scalar()),
+                    "" => match self.host.var("HOME") {
+                        Some(v) => v.as_scalar(),
+                        None => self.host.home_dir(""),
+                    },
+                    u => self.host.home_dir(u),
+                };
+                match text {
+                    Some(t) => out.push(Piece::Text(t, Q::Quoted)),
+                    None => out.push(Piece::Text(format!("~{user}"), Q::Lit)),
+                }
+            }
+            WordPart::Param(pe) => {
+                let pieces = param::expand(self, pe, in_dq)?;
+                out.extend(pieces);
+            }
+            WordPart::CmdSub(body) => {
+                let mut s = self.host.command_subst(body)?;
+                while s.ends_with('\n') {
+                    s.pop();
+                }
+                out.push(Piece::Text(s, q_exp));
+            }
+            WordPart::Arith(a) => {
+                let n = self.arith(a)?;
+                out.push(Piece::Text(n.to_string(), q_exp));
+            }
+            WordPart::ProcSub { input, body } => {
+                let path = self.host.process_subst(*input, body)?;
+                out.push(Piece::Text(path, Q::Quoted));
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates an arithmetic expression (expanding its text first when needed).
+    pub fn arith(&mut self, a: &Arith) -> ExpResult<i64> {
+        if let Some(e) = &a.parsed {
+            let text = match a.word.parts.as_slice() {
+                [WordPart::Lit(s)] => s.as_str(),
+                _ => "",
+            };
+            return Ok(arith::eval(e, text, self.host)?);
+        }
+        let text = self.arith_text(&a.word)?;
+        Ok(arith::eval_str(&text, self.host)?)
+    }
+
+    /// The text of an arithmetic word after expansion.
+    pub fn arith_text(&mut self, w: &Word) -> ExpResult<String> {
+        let pieces = self.parts(&w.parts, true)?;
+        Ok(join_pieces(&pieces))
+    }
+
+    /// The IFS characters, split into whitespace and others.
+    fn ifs(&mut self) -> Option<String> {
+        match self.host.var("IFS") {
+            Some(v) => v.as_scalar(),
+            None => Some(" \t\n".to_owned()),
+        }
+    }
+
+    /// Field splitting (bash manual, "Word Splitting").
+    pub fn split(&mut self, pieces: Vec<Piece>) -> Vec<Field> {
+        let ifs = self.ifs().unwrap_or_default();
+        let mut fields = Vec::new();
+        let mut cur = Field::default();
+        let mut open = false;
+        let mut ws_emitted = false;
+        for p in pieces {
+            match p {
+                Piece::Break => {
+                    if open {
+                        fields.push(std::mem::take(&mut cur));
+                        open = false;
+                    }
+                    ws_emitted = false;
+                }
+                Piece::Text(t, Q::Exp) if !ifs.is_empty() => {
+                    let mut run = String::new();
+                    for c in t.chars() {
+                        if ifs.contains(c) {
+                            if !run.is_empty() {
+                                cur.frags.push((std::mem::take(&mut run), Q::Exp));
+                                open = true;
+                            }
+                            let is_ws = matches!(c, ' ' | '\t' | '\n');
+                            if is_ws {
+                                if open {
+                                    fields.push(std::mem::take(&mut cur));
+                                    open = false;
+                                    ws_emitted = true;
+                                }
+                            } else {
+                                if open || !ws_emitted {
+                                    fields.push(std::mem::take(&mut cur));
+                                }
+                                open = false;
+                                ws_emitted = false;
+                            }
+                        } else {
+                            run.push(c);
+                            ws_emitted = false;
+                        }
+                    }
+                    if !run.is_empty() {
+                        cur.frags.push((run, Q::Exp));
+                        open = true;
+                    }
+                }
+                Piece::Text(t, q) => {
+                    if !t.is_empty() || q == Q::Quoted {
+                        open = true;
+                        ws_emitted = false;
+                    }
+                    if !t.is_empty() {
+                        cur.frags.push((t, q));
+                    }
+                }
+            }
+        }
+        if open {
+            fields.push(cur);
+        }
+        fields
+    }
+
+    /// Pathname expansion of one field.
+    fn glob_field(&mut self, f: Field, out: &mut Vec<String>) -> ExpResult<()> {
+        let opts = self.host.opts();
+        if opts.noglob || !f.has_glob(opts.extglob) {
+            out.push(f.text());
+            return Ok(());
+        }
+        let pat = f.pattern();
+        let matches = glob::glob(self.host, &pat, opts);
+        if matches.is_empty() {
+            if opts.failglob {
+                return Err(ExpandError {
+                    message: format!("no match: {}", f.text()),
+                    kind: ErrorKind::Command,
+                });
+            }
+            if !opts.nullglob {
+                out.push(f.text());
+            }
+        } else {
+            out.extend(matches);
+        }
+        Ok(())
+    }
+}
+
+/// Concatenates pieces (field breaks become spaces).
+pub fn join_pieces(pieces: &[Piece]) -> String {
+    let mut s = String::new();
+    for p in pieces {
+        match p {
+            Piece::Text(t, _) => s.push_str(t),
+            Piece::Break => s.push(' '),
+        }
+    }
+    s
+}

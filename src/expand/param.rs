@@ -1,0 +1,785 @@
+//! Parameter expansion (bash manual, "Shell Parameter Expansion"): every `${...}` form,
+//! arrays, indirection, and the `@` transformations.
+
+use super::pattern::{MatchOpts, Pattern};
+use super::{ErrorKind, ExpResult, ExpandError, Expander, Host, Piece, Q, Value, Var, join_pieces};
+use crate::syntax::{Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word};
+
+/// The values a parameter names before any operator applies.
+#[derive(Clone, Debug)]
+struct PVal {
+    vals: Vec<String>,
+    /// `$@`, `${a[@]}`: separate fields even in double quotes.
+    at: bool,
+    /// `$*`, `${a[*]}`: joined by the first IFS character in double quotes.
+    star: bool,
+    /// Whether the parameter is set at all.
+    set: bool,
+}
+
+impl PVal {
+    fn scalar(v: Option<String>) -> PVal {
+        PVal {
+            set: v.is_some(),
+            vals: v.into_iter().collect(),
+            at: false,
+            star: false,
+        }
+    }
+    fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
+        PVal {
+            vals,
+            at,
+            star: !at,
+            set,
+        }
+    }
+    fn is_list(&self) -> bool {
+        self.at || self.star
+    }
+    /// Null for the `:` tests: unset, or every value empty.
+    fn null(&self) -> bool {
+        !self.set || self.vals.iter().all(|v| v.is_empty())
+    }
+}
+
+fn param_text(p: &ParamExp) -> String {
+    let name = match &p.param {
+        Param::Name(n) => n.clone(),
+        Param::Positional(n) => n.to_string(),
+        Param::Special(c) => c.to_string(),
+    };
+    match &p.index {
+        Some(Subscript::At) => format!("{name}[@]"),
+        Some(Subscript::Star) => format!("{name}[*]"),
+        Some(Subscript::Expr(w)) => {
+            format!("{name}[{}]", crate::syntax::printer::word_to_string(w))
+        }
+        None => name,
+    }
+}
+
+/// Expands one parameter expansion into pieces.
+pub fn expand<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    pe: &ParamExp,
+    in_dq: bool,
+) -> ExpResult<Vec<Piece>> {
+    if let ParamOp::Invalid(text) = &pe.op {
+        return Err(ExpandError::abort(format!("{text}: bad substitution")));
+    }
+    if let ParamOp::AssignWord(a) = &pe.op {
+        // A declaration argument used as a plain word: its source text.
+        return Ok(vec![Piece::Text(a.text.clone(), Q::Quoted)]);
+    }
+    if let ParamOp::Names { at } = &pe.op {
+        let Param::Name(prefix) = &pe.param else {
+            return Ok(Vec::new());
+        };
+        let names = ex.host.var_names(prefix);
+        return Ok(list_pieces(ex, names, *at, !*at, in_dq));
+    }
+    // `${!a[@]}`: the keys of an array.
+    if pe.indirect && matches!(pe.index, Some(Subscript::At | Subscript::Star)) {
+        if let Param::Name(n) = &pe.param {
+            let keys = ex.host.var(n).map(|v| v.keys()).unwrap_or_default();
+            let at = matches!(pe.index, Some(Subscript::At));
+            let pv = PVal::list(keys, at, true);
+            return finish(ex, pe, pv, in_dq);
+        }
+    }
+    let pv = if pe.indirect {
+        let base = lookup(ex, pe)?;
+        let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
+            if ex.host.opts().nounset {
+                return Err(ExpandError::fatal(format!("{}: unbound variable", param_text(pe))));
+            }
+            if matches!(pe.op, ParamOp::None) {
+                return Err(ExpandError::abort(format!("{}: invalid indirect expansion", param_text(pe))));
+            }
+            return finish(ex, pe, PVal::scalar(None), in_dq);
+        };
+        lookup_ref(ex, &target)?
+    } else {
+        lookup(ex, pe)?
+    };
+    finish(ex, pe, pv, in_dq)
+}
+
+/// Parses `name`, `name[sub]`, `N` or a special character and looks it up (indirection).
+fn lookup_ref<H: Host + ?Sized>(ex: &mut Expander<'_, H>, r: &str) -> ExpResult<PVal> {
+    let bad = || ExpandError::abort(format!("{r}: invalid variable name"));
+    if let Some(open) = r.find('[') {
+        if !r.ends_with(']') {
+            return Err(bad());
+        }
+        let name = &r[..open];
+        let sub = &r[open + 1..r.len() - 1];
+        if !crate::syntax::is_name(name) {
+            return Err(bad());
+        }
+        let pe = ParamExp {
+            param: Param::Name(name.to_owned()),
+            index: Some(match sub {
+                "@" => Subscript::At,
+                "*" => Subscript::Star,
+                s => Subscript::Expr(Word::lit(s)),
+            }),
+            indirect: false,
+            length: false,
+            op: ParamOp::None,
+            braced: true,
+        };
+        return lookup(ex, &pe);
+    }
+    let param = if crate::syntax::is_name(r) {
+        Param::Name(r.to_owned())
+    } else if !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()) {
+        match r.parse::<u32>() {
+            Ok(0) => Param::Special('0'),
+            Ok(n) => Param::Positional(n),
+            Err(_) => return Err(bad()),
+        }
+    } else if r.len() == 1 && "@*#?-$!".contains(r) {
+        Param::Special(r.chars().next().unwrap_or('@'))
+    } else {
+        return Err(bad());
+    };
+    let pe = ParamExp {
+        param,
+        index: None,
+        indirect: false,
+        length: false,
+        op: ParamOp::None,
+        braced: true,
+    };
+    lookup(ex, &pe)
+}
+
+/// Resolves an index for an indexed array of `len`-after-max semantics: negative
+/// indices count from one past the highest index.
+fn resolve_index(var: &Var, i: i64) -> Option<i64> {
+    if i >= 0 {
+        return Some(i);
+    }
+    let max = match &var.value {
+        Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
+        Some(Value::Str(_)) => 0,
+        _ => -1,
+    };
+    let r = max + 1 + i;
+    if r < 0 { None } else { Some(r) }
+}
+
+fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResult<PVal> {
+    match &pe.param {
+        Param::Special('@') | Param::Special('*') => {
+            let at = pe.param == Param::Special('@');
+            let vals = ex.host.positional();
+            Ok(PVal::list(vals, at, true))
+        }
+        Param::Special('#') => Ok(PVal::scalar(Some(ex.host.positional().len().to_string()))),
+        Param::Special('0') => Ok(PVal::scalar(Some(ex.host.arg0()))),
+        Param::Special(c) => {
+            let v = ex.host.special(*c);
+            if *c == '!' && v.is_empty() {
+                return Ok(PVal::scalar(None));
+            }
+            Ok(PVal::scalar(Some(v)))
+        }
+        Param::Positional(n) => {
+            let pos = ex.host.positional();
+            Ok(PVal::scalar(pos.get(*n as usize - 1).cloned()))
+        }
+        Param::Name(name) => {
+            let var = ex.host.var(name);
+            match &pe.index {
+                None => Ok(PVal::scalar(var.and_then(|v| v.as_scalar()))),
+                Some(Subscript::At) | Some(Subscript::Star) => {
+                    let at = matches!(pe.index, Some(Subscript::At));
+                    match var {
+                        Some(v) if v.value.is_some() => Ok(PVal::list(v.values(), at, true)),
+                        _ => Ok(PVal::list(Vec::new(), at, false)),
+                    }
+                }
+                Some(Subscript::Expr(w)) => {
+                    let var = var.unwrap_or_default();
+                    if var.is_assoc() {
+                        let key = ex.string(w)?;
+                        let v = match &var.value {
+                            Some(Value::Assoc(a)) => a.get(&key).cloned(),
+                            _ => None,
+                        };
+                        return Ok(PVal::scalar(v));
+                    }
+                    let text = ex.arith_text(w)?;
+                    let i = super::arith::eval_str(&text, ex.host)?;
+                    let Some(idx) = resolve_index(&var, i) else {
+                        ex.host.warn(&format!("{name}: bad array subscript"));
+                        return Ok(PVal::scalar(None));
+                    };
+                    let v = match &var.value {
+                        Some(Value::Indexed(a)) => a.get(&idx).cloned(),
+                        Some(Value::Str(s)) if idx == 0 => Some(s.clone()),
+                        _ => None,
+                    };
+                    Ok(PVal::scalar(v))
+                }
+            }
+        }
+    }
+}
+
+/// Turns a list of values into pieces, honouring `@`/`*` and double quotes.
+fn list_pieces<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    vals: Vec<String>,
+    at: bool,
+    star: bool,
+    in_dq: bool,
+) -> Vec<Piece> {
+    let mut out = Vec::new();
+    if in_dq && star {
+        let sep = match ex.host.var("IFS") {
+            Some(v) => v.as_scalar().and_then(|s| s.chars().next()).map(String::from).unwrap_or_default(),
+            None => " ".to_owned(),
+        };
+        out.push(Piece::Text(vals.join(&sep), Q::Quoted));
+        return out;
+    }
+    let q = if in_dq { Q::Quoted } else { Q::Exp };
+    let _ = at;
+    for (i, v) in vals.into_iter().enumerate() {
+        if i > 0 {
+            out.push(Piece::Break);
+        }
+        out.push(Piece::Text(v, q));
+    }
+    out
+}
+
+fn finish<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    pe: &ParamExp,
+    mut pv: PVal,
+    in_dq: bool,
+) -> ExpResult<Vec<Piece>> {
+    let nounset = ex.host.opts().nounset;
+    let is_default_op = matches!(pe.op, ParamOp::Default { .. });
+    if !pv.set && nounset && !is_default_op {
+        let exempt = matches!(pe.param, Param::Special('@') | Param::Special('*'))
+            || (pv.is_list() && !pe.length);
+        if !exempt || (pe.length && !pv.is_list()) {
+            return Err(ExpandError::fatal(format!("{}: unbound variable", param_text(pe))));
+        }
+    }
+    if pe.length {
+        let n = if pv.is_list() {
+            pv.vals.len()
+        } else {
+            pv.vals.first().map(|v| v.chars().count()).unwrap_or(0)
+        };
+        return Ok(vec![Piece::Text(n.to_string(), if in_dq { Q::Quoted } else { Q::Exp })]);
+    }
+    match &pe.op {
+        ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
+        ParamOp::Default { op, colon, word } => {
+            let missing = if *colon { pv.null() } else { !pv.set };
+            match op {
+                '-' | '=' if missing => {
+                    if *op == '=' {
+                        let value = join_pieces(&ex.parts(&word.parts, in_dq)?);
+                        match (&pe.param, &pe.index) {
+                            (Param::Name(n), None) => ex.host.assign(n, value.clone())?,
+                            (Param::Name(n), Some(Subscript::Expr(w))) => {
+                                let key = ex.string(w)?;
+                                ex.host.assign_index(n, &key, value.clone())?;
+                            }
+                            _ => {
+                                return Err(ExpandError::abort(format!(
+                                    "${}: cannot assign in this way",
+                                    param_text(pe)
+                                )));
+                            }
+                        }
+                        let q = if in_dq { Q::Quoted } else { Q::Exp };
+                        return Ok(vec![Piece::Text(value, q)]);
+                    }
+                    return word_pieces(ex, word, in_dq);
+                }
+                '?' if missing => {
+                    let msg = join_pieces(&ex.parts(&word.parts, in_dq)?);
+                    let msg = if msg.is_empty() {
+                        if *colon {
+                            "parameter null or not set".to_owned()
+                        } else {
+                            "parameter not set".to_owned()
+                        }
+                    } else {
+                        msg
+                    };
+                    return Err(ExpandError {
+                        message: format!("{}: {}", param_text(pe), msg),
+                        kind: ErrorKind::Fatal(127),
+                    });
+                }
+                '+' => {
+                    if missing {
+                        return Ok(if in_dq {
+                            vec![Piece::Text(String::new(), Q::Quoted)]
+                        } else {
+                            Vec::new()
+                        });
+                    }
+                    return word_pieces(ex, word, in_dq);
+                }
+                _ => {}
+            }
+        }
+        ParamOp::Strip {
+            suffix,
+            longest,
+            pattern,
+        } => {
+            let pat = ex.pattern(pattern)?;
+            let p = Pattern::new(&pat, match_opts(ex));
+            for v in pv.vals.iter_mut() {
+                let cs: Vec<char> = v.chars().collect();
+                if *suffix {
+                    if let Some(st) = p.match_suffix(&cs, cs.len(), *longest) {
+                        *v = cs[..st].iter().collect();
+                    }
+                } else if let Some(end) = p.match_prefix(&cs, 0, *longest) {
+                    *v = cs[end..].iter().collect();
+                }
+            }
+        }
+        ParamOp::Replace {
+            mode,
+            pattern,
+            replacement,
+        } => {
+            let pat = ex.pattern(pattern)?;
+            let rep = match replacement {
+                Some(r) => Some(ex.pattern(r)?),
+                None => None,
+            };
+            let p = Pattern::new(&pat, match_opts(ex));
+            for v in pv.vals.iter_mut() {
+                *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
+            }
+        }
+        ParamOp::Case {
+            upper,
+            all,
+            pattern,
+        } => {
+            let p = match pattern {
+                Some(w) => Some(Pattern::new(&ex.pattern(w)?, match_opts(ex))),
+                None => None,
+            };
+            for v in pv.vals.iter_mut() {
+                *v = change_case(v, *upper, *all, p.as_ref());
+            }
+        }
+        ParamOp::Slice { offset, length } => {
+            let off_text = ex.arith_text(offset)?;
+            let off = super::arith::eval_str(&off_text, ex.host)?;
+            let len = match length {
+                Some(l) => {
+                    let t = ex.arith_text(l)?;
+                    Some(super::arith::eval_str(&t, ex.host)?)
+                }
+                None => None,
+            };
+            if pv.is_list() {
+                let mut vals = pv.vals.clone();
+                let positional = matches!(pe.param, Param::Special('@' | '*'));
+                if positional {
+                    vals.insert(0, ex.host.arg0());
+                }
+                let n = vals.len() as i64;
+                let start = if off < 0 { n + off } else { off };
+                if let Some(l) = len {
+                    if l < 0 {
+                        return Err(ExpandError::abort(format!("{}: substring expression < 0", l)));
+                    }
+                }
+                if start < 0 || start > n {
+                    pv.vals = Vec::new();
+                } else {
+                    let end = match len {
+                        Some(l) => (start + l).min(n),
+                        None => n,
+                    };
+                    pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
+                }
+            } else if let Some(v) = pv.vals.first_mut() {
+                let cs: Vec<char> = v.chars().collect();
+                let n = cs.len() as i64;
+                let start = if off < 0 { n + off } else { off };
+                if start < 0 || start > n {
+                    *v = String::new();
+                } else {
+                    let end = match len {
+                        Some(l) if l < 0 => {
+                            let e = n + l;
+                            if e < start {
+                                return Err(ExpandError::abort(format!(
+                                    "{}: substring expression < 0",
+                                    l
+                                )));
+                            }
+                            e
+                        }
+                        Some(l) => (start + l).min(n),
+                        None => n,
+                    };
+                    *v = cs[start as usize..end as usize].iter().collect();
+                }
+            }
+        }
+        ParamOp::Transform(t) => {
+            let t = *t;
+            match t {
+                'Q' => {
+                    for v in pv.vals.iter_mut() {
+                        *v = quote(v);
+                    }
+                }
+                'E' => {
+                    for v in pv.vals.iter_mut() {
+                        *v = crate::syntax::parser::ansi_c_unescape(v);
+                    }
+                }
+                'P' => {
+                    for v in pv.vals.iter_mut() {
+                        *v = ex.host.prompt(v);
+                    }
+                }
+                'U' | 'u' | 'L' => {
+                    for v in pv.vals.iter_mut() {
+                        *v = match t {
+                            'U' => v.to_uppercase(),
+                            'L' => v.to_lowercase(),
+                            _ => change_case(v, true, false, None),
+                        };
+                    }
+                }
+                'a' => {
+                    let flags = match &pe.param {
+                        Param::Name(n) => ex.host.var(n).map(|v| attr_flags(&v)).unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    let count = pv.vals.len().max(1);
+                    pv.vals = vec![flags; if pv.is_list() { count } else { 1 }];
+                    if !pv.set && !pv.is_list() {
+                        pv.vals = vec![String::new()];
+                    }
+                }
+                'A' => {
+                    if let Param::Name(n) = &pe.param {
+                        let var = ex.host.var(n);
+                        if let Some(v) = var {
+                            if pv.is_list() || v.is_array() || v.is_assoc() {
+                                if v.is_array() || v.is_assoc() {
+                                    pv.vals = vec![declare_line(n, &v)];
+                                    pv.at = false;
+                                    pv.star = false;
+                                }
+                            } else if let Some(s) = &pv.vals.first() {
+                                let flags = attr_flags(&v);
+                                pv.vals = vec![if flags.is_empty() {
+                                    format!("{n}={}", quote(s))
+                                } else {
+                                    format!("declare -{flags} {n}={}", quote(s))
+                                }];
+                            }
+                        }
+                    }
+                }
+                'K' | 'k' => {
+                    if let Param::Name(n) = &pe.param {
+                        if let Some(v) = ex.host.var(n) {
+                            if v.is_array() || v.is_assoc() {
+                                let keys = v.keys();
+                                let vals = v.values();
+                                let mut out = Vec::new();
+                                for (k, val) in keys.iter().zip(vals.iter()) {
+                                    if t == 'k' {
+                                        out.push(k.clone());
+                                        out.push(val.clone());
+                                    } else {
+                                        let key = if v.is_assoc() { quote(k) } else { k.clone() };
+                                        out.push(format!("{key} {}", quote(val)));
+                                    }
+                                }
+                                if t == 'K' {
+                                    pv.vals = vec![out.join(" ")];
+                                    if pe.index.is_some() {
+                                        pv.vals = out;
+                                    }
+                                } else {
+                                    pv.vals = out;
+                                }
+                            } else {
+                                for val in pv.vals.iter_mut() {
+                                    *val = quote(val);
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if pv.is_list() {
+        let (at, star) = (pv.at, pv.star);
+        return Ok(list_pieces(ex, pv.vals, at, star, in_dq));
+    }
+    let q = if in_dq { Q::Quoted } else { Q::Exp };
+    match pv.vals.into_iter().next() {
+        Some(v) => Ok(vec![Piece::Text(v, q)]),
+        None => Ok(if in_dq {
+            vec![Piece::Text(String::new(), Q::Quoted)]
+        } else {
+            Vec::new()
+        }),
+    }
+}
+
+fn word_pieces<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    word: &Word,
+    in_dq: bool,
+) -> ExpResult<Vec<Piece>> {
+    let mut pieces = ex.parts(&word.parts, in_dq)?;
+    if in_dq {
+        pieces.insert(0, Piece::Text(String::new(), Q::Quoted));
+    }
+    Ok(pieces)
+}
+
+fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>) -> MatchOpts {
+    let o = ex.host.opts();
+    MatchOpts {
+        extglob: true,
+        nocase: o.nocasematch,
+        dot_special: false,
+    }
+}
+
+/// `${v/pat/rep}` and friends. `rep` is in pattern form: an unescaped `&` stands for the
+/// matched text (bash 5.2's `patsub_replacement`).
+fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat: bool) -> String {
+    let cs: Vec<char> = v.chars().collect();
+    let render = |m: &[char]| -> String {
+        let Some(rep) = rep else {
+            return String::new();
+        };
+        let mut out = String::new();
+        let mut it = rep.chars();
+        while let Some(c) = it.next() {
+            match c {
+                '\\' => match it.next() {
+                    Some(d) => out.push(d),
+                    None => out.push('\\'),
+                },
+                '&' => out.extend(m.iter()),
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    match mode {
+        ReplaceMode::Prefix => {
+            if let Some(end) = p.match_prefix(&cs, 0, true) {
+                if end == 0 && !empty_pat && p.literal().is_some_and(|l| !l.is_empty()) {
+                    return v.to_owned();
+                }
+                let mut out = render(&cs[..end]);
+                out.extend(cs[end..].iter());
+                return out;
+            }
+            v.to_owned()
+        }
+        ReplaceMode::Suffix => {
+            if let Some(st) = p.match_suffix(&cs, cs.len(), true) {
+                let mut out: String = cs[..st].iter().collect();
+                out.push_str(&render(&cs[st..]));
+                return out;
+            }
+            v.to_owned()
+        }
+        ReplaceMode::First | ReplaceMode::All => {
+            if empty_pat {
+                return v.to_owned();
+            }
+            let ms = p.find_all(&cs, mode == ReplaceMode::All);
+            if ms.is_empty() {
+                return v.to_owned();
+            }
+            let mut out = String::new();
+            let mut last = 0;
+            for (s, e) in ms {
+                out.extend(cs[last..s].iter());
+                out.push_str(&render(&cs[s..e]));
+                last = e;
+            }
+            out.extend(cs[last..].iter());
+            out
+        }
+    }
+}
+
+fn change_case(v: &str, upper: bool, all: bool, p: Option<&Pattern>) -> String {
+    let mut out = String::with_capacity(v.len());
+    for (i, c) in v.chars().enumerate() {
+        let applies = (all || i == 0) && p.is_none_or(|p| p.matches(&c.to_string()));
+        if applies {
+            if upper {
+                out.extend(c.to_uppercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Quotes a value the way `${x@Q}` and `declare -p` do.
+pub fn quote(s: &str) -> String {
+    if s.chars().any(|c| c.is_control() || crate::text::raw_byte(c).is_some()) {
+        return ansi_c_quote(s);
+    }
+    let mut out = String::from("'");
+    for c in s.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// `$'...'` quoting for values holding control characters.
+pub fn ansi_c_quote(s: &str) -> String {
+    let mut out = String::from("$'");
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0b' => out.push_str("\\v"),
+            '\x0c' => out.push_str("\\f"),
+            '\x1b' => out.push_str("\\E"),
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => match crate::text::raw_byte(c) {
+                Some(b) => out.push_str(&format!("\\{:03o}", b)),
+                None => out.push(c),
+            },
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// Double-quotes a value for `declare -p` (escaping `"`, `\`, `$`, `` ` ``).
+pub fn dquote(s: &str) -> String {
+    if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t' || crate::text::raw_byte(c).is_some()) {
+        return ansi_c_quote(s);
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// The attribute letters of a variable, in bash's order.
+pub fn attr_flags(v: &Var) -> String {
+    use super::Attrs as A;
+    let mut s = String::new();
+    if v.is_array() {
+        s.push('a');
+    }
+    if v.is_assoc() {
+        s.push('A');
+    }
+    let a = v.attrs;
+    if a.has(A::INTEGER) {
+        s.push('i');
+    }
+    if a.has(A::LOWER) {
+        s.push('l');
+    }
+    if a.has(A::NAMEREF) {
+        s.push('n');
+    }
+    if a.has(A::READONLY) {
+        s.push('r');
+    }
+    if a.has(A::TRACE) {
+        s.push('t');
+    }
+    if a.has(A::UPPER) {
+        s.push('u');
+    }
+    if a.has(A::EXPORT) {
+        s.push('x');
+    }
+    s
+}
+
+/// `declare -a name=([0]="x" ...)` for an array (the text of `declare -p` and `@A`).
+pub fn declare_line(name: &str, v: &Var) -> String {
+    let flags = attr_flags(v);
+    let flags = if flags.is_empty() { "-".to_owned() } else { flags };
+    match &v.value {
+        Some(Value::Indexed(a)) => {
+            let items: Vec<String> = a.iter().map(|(k, x)| format!("[{k}]={}", dquote(x))).collect();
+            if items.is_empty() {
+                format!("declare -{flags} {name}=()")
+            } else {
+                format!("declare -{flags} {name}=({} )", items.join(" "))
+                    .replace(" )", ")")
+                    .replace(&format!("({} )", items.join(" ")), &format!("({})", items.join(" ")))
+            }
+        }
+        Some(Value::Assoc(a)) => {
+            let items: Vec<String> = a
+                .pairs()
+                .iter()
+                .map(|(k, x)| format!("[{}]={}", assoc_key(k), dquote(x)))
+                .collect();
+            if items.is_empty() {
+                format!("declare -{flags} {name}=()")
+            } else {
+                format!("declare -{flags} {name}=({} )", items.join(" "))
+            }
+        }
+        Some(Value::Str(s)) => format!("declare -{flags} {name}={}", dquote(s)),
+        None => format!("declare -{flags} {name}"),
+    }
+}
+
+fn assoc_key(k: &str) -> String {
+    if k.chars().any(|c| " \t\n\"'\\$`[]|&;()<>*?~!#{}".contains(c)) || k.is_empty() {
+        dquote(k)
+    } else {
+        k.to_owned()
+    }
+}

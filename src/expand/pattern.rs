@@ -1,0 +1,551 @@
+//! Bash pattern matching (bash manual, "Pattern Matching"): `*`, `?`, bracket
+//! expressions with classes, and the five extglob operators. One matcher serves `case`,
+//! `[[ == ]]`, `${x#pat}` and friends, and pathname expansion.
+//!
+//! A pattern is a string in which a backslash quotes the next character (expansion
+//! escapes quoted text that way). Matching is memoised on (token, position) so hostile
+//! patterns stay polynomial.
+
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Char(char),
+    Any,
+    Star,
+    Class { negated: bool, items: Vec<ClassItem> },
+    Group { kind: char, alts: Vec<Vec<Tok>> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum ClassItem {
+    Char(char),
+    Range(char, char),
+    Named(String),
+}
+
+/// Options that change matching.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MatchOpts {
+    pub extglob: bool,
+    pub nocase: bool,
+    /// Pathname matching: `*`, `?` and brackets never match `/`... (callers split on `/`
+    /// instead); a leading `.` must be matched explicitly.
+    pub dot_special: bool,
+}
+
+/// A compiled pattern.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    toks: Vec<Tok>,
+    nocase: bool,
+    /// The pattern is plain text (no special characters).
+    literal: Option<String>,
+}
+
+/// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
+/// group when `extglob` is set).
+pub fn has_meta(pat: &str, extglob: bool) -> bool {
+    let cs: Vec<char> = pat.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        match cs[i] {
+            '\\' => i += 1,
+            '*' | '?' => return true,
+            '[' => {
+                if class_end(&cs, i).is_some() {
+                    return true;
+                }
+            }
+            '+' | '@' | '!' if extglob && cs.get(i + 1) == Some(&'(') => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Removes pattern escapes, giving the literal text.
+pub fn unescape(pat: &str) -> String {
+    let mut out = String::with_capacity(pat.len());
+    let mut cs = pat.chars();
+    while let Some(c) = cs.next() {
+        if c == '\\' {
+            if let Some(d) = cs.next() {
+                out.push(d);
+            } else {
+                out.push('\\');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Escapes every pattern-special character of `s`.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '!' | '@' | '+') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Finds the index of the `]` closing a bracket expression opened at `start`.
+fn class_end(cs: &[char], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    if matches!(cs.get(i), Some('!' | '^')) {
+        i += 1;
+    }
+    if cs.get(i) == Some(&']') {
+        i += 1;
+    }
+    while i < cs.len() {
+        match cs[i] {
+            ']' => return Some(i),
+            '\\' => i += 1,
+            '[' if matches!(cs.get(i + 1), Some(':' | '.' | '=')) => {
+                let kind = cs[i + 1];
+                let mut j = i + 2;
+                while j + 1 < cs.len() && !(cs[j] == kind && cs[j + 1] == ']') {
+                    j += 1;
+                }
+                if j + 1 < cs.len() {
+                    i = j + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+impl Pattern {
+    /// Compiles a pattern.
+    pub fn new(pat: &str, opts: MatchOpts) -> Pattern {
+        let cs: Vec<char> = pat.chars().collect();
+        let literal = if has_meta(pat, opts.extglob) {
+            None
+        } else {
+            Some(unescape(pat))
+        };
+        let mut i = 0;
+        let toks = parse_seq(&cs, &mut i, opts.extglob, false);
+        Pattern {
+            toks,
+            nocase: opts.nocase,
+            literal,
+        }
+    }
+
+    /// The literal text if the pattern has no special characters.
+    pub fn literal(&self) -> Option<&str> {
+        self.literal.as_deref()
+    }
+
+    /// Whether the whole of `s` matches.
+    pub fn matches(&self, s: &str) -> bool {
+        if let Some(l) = &self.literal {
+            if !self.nocase {
+                return l == s;
+            }
+        }
+        let chars: Vec<char> = s.chars().collect();
+        let mut m = Matcher {
+            s: &chars,
+            nocase: self.nocase,
+            memo: HashMap::new(),
+            budget: 5_000_000,
+        };
+        m.seq(&self.toks, 0, 0, chars.len())
+    }
+
+    /// Match against a char slice between `from` and `to` (exclusive), reusing a memo.
+    fn match_range(&self, m: &mut Matcher, from: usize, to: usize) -> bool {
+        m.seq(&self.toks, 0, from, to)
+    }
+
+    /// The end (in chars) of the shortest or longest match of a prefix of `s[start..]`.
+    pub fn match_prefix(&self, s: &[char], start: usize, longest: bool) -> Option<usize> {
+        let mut m = Matcher {
+            s,
+            nocase: self.nocase,
+            memo: HashMap::new(),
+            budget: 5_000_000,
+        };
+        if longest {
+            (start..=s.len()).rev().find(|&end| self.match_range(&mut m, start, end))
+        } else {
+            (start..=s.len()).find(|&end| self.match_range(&mut m, start, end))
+        }
+    }
+
+    /// The start of the shortest or longest match of a suffix of `s[..end]`.
+    pub fn match_suffix(&self, s: &[char], end: usize, longest: bool) -> Option<usize> {
+        let mut m = Matcher {
+            s,
+            nocase: self.nocase,
+            memo: HashMap::new(),
+            budget: 5_000_000,
+        };
+        if longest {
+            (0..=end).find(|&st| self.match_range(&mut m, st, end))
+        } else {
+            (0..=end).rev().find(|&st| self.match_range(&mut m, st, end))
+        }
+    }
+
+    /// Every match for `${x//pat/rep}`: (start, end) pairs, leftmost-longest, non-empty
+    /// matches only (an empty pattern never matches).
+    pub fn find_all(&self, s: &[char], all: bool) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if let Some(l) = &self.literal {
+            if !self.nocase {
+                let lc: Vec<char> = l.chars().collect();
+                if lc.is_empty() {
+                    return out;
+                }
+                let mut i = 0;
+                while i + lc.len() <= s.len() {
+                    if s[i..i + lc.len()] == lc[..] {
+                        out.push((i, i + lc.len()));
+                        if !all {
+                            return out;
+                        }
+                        i += lc.len();
+                    } else {
+                        i += 1;
+                    }
+                }
+                return out;
+            }
+        }
+        let mut m = Matcher {
+            s,
+            nocase: self.nocase,
+            memo: HashMap::new(),
+            budget: 20_000_000,
+        };
+        let mut i = 0;
+        while i < s.len() {
+            let end = (i + 1..=s.len())
+                .rev()
+                .find(|&end| self.match_range(&mut m, i, end));
+            match end {
+                Some(e) => {
+                    out.push((i, e));
+                    if !all {
+                        return out;
+                    }
+                    i = e;
+                }
+                None => i += 1,
+            }
+        }
+        out
+    }
+}
+
+fn parse_seq(cs: &[char], i: &mut usize, extglob: bool, in_group: bool) -> Vec<Tok> {
+    let mut toks = Vec::new();
+    while *i < cs.len() {
+        let c = cs[*i];
+        if in_group && (c == '|' || c == ')') {
+            return toks;
+        }
+        match c {
+            '\\' => {
+                *i += 1;
+                match cs.get(*i) {
+                    Some(&d) => toks.push(Tok::Char(d)),
+                    None => toks.push(Tok::Char('\\')),
+                }
+                *i += 1;
+            }
+            '*' if !(extglob && cs.get(*i + 1) == Some(&'(')) => {
+                // Collapse runs of stars.
+                if toks.last() != Some(&Tok::Star) {
+                    toks.push(Tok::Star);
+                }
+                *i += 1;
+            }
+            '?' if !(extglob && cs.get(*i + 1) == Some(&'(')) => {
+                toks.push(Tok::Any);
+                *i += 1;
+            }
+            '?' | '*' | '+' | '@' | '!' if extglob && cs.get(*i + 1) == Some(&'(') => {
+                let save = *i;
+                *i += 2;
+                let mut alts = Vec::new();
+                loop {
+                    let alt = parse_seq(cs, i, extglob, true);
+                    alts.push(alt);
+                    match cs.get(*i) {
+                        Some('|') => *i += 1,
+                        Some(')') => {
+                            *i += 1;
+                            break;
+                        }
+                        _ => {
+                            // Unclosed group: the text is literal.
+                            *i = save + 1;
+                            toks.push(Tok::Char(c));
+                            alts.clear();
+                            break;
+                        }
+                    }
+                }
+                if !alts.is_empty() {
+                    toks.push(Tok::Group { kind: c, alts });
+                }
+            }
+            '[' => match class_end(cs, *i) {
+                Some(end) => {
+                    toks.push(parse_class(&cs[*i + 1..end]));
+                    *i = end + 1;
+                }
+                None => {
+                    toks.push(Tok::Char('['));
+                    *i += 1;
+                }
+            },
+            _ => {
+                toks.push(Tok::Char(c));
+                *i += 1;
+            }
+        }
+    }
+    toks
+}
+
+fn parse_class(body: &[char]) -> Tok {
+    let mut i = 0;
+    let negated = matches!(body.first(), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let mut items = Vec::new();
+    let mut first = true;
+    while i < body.len() {
+        let c = body[i];
+        if c == '[' && matches!(body.get(i + 1), Some(':' | '.' | '=')) {
+            let kind = body[i + 1];
+            let mut j = i + 2;
+            while j + 1 < body.len() && !(body[j] == kind && body[j + 1] == ']') {
+                j += 1;
+            }
+            if j + 1 < body.len() {
+                let name: String = body[i + 2..j].iter().collect();
+                if kind == ':' {
+                    items.push(ClassItem::Named(name));
+                } else {
+                    for ch in name.chars() {
+                        items.push(ClassItem::Char(ch));
+                    }
+                }
+                i = j + 2;
+                first = false;
+                continue;
+            }
+        }
+        let lo = if c == '\\' && i + 1 < body.len() {
+            i += 1;
+            body[i]
+        } else {
+            c
+        };
+        let _ = first;
+        first = false;
+        if body.get(i + 1) == Some(&'-') && i + 2 < body.len() {
+            let mut hi_i = i + 2;
+            if body[hi_i] == '\\' && hi_i + 1 < body.len() {
+                hi_i += 1;
+            }
+            items.push(ClassItem::Range(lo, body[hi_i]));
+            i = hi_i + 1;
+        } else {
+            items.push(ClassItem::Char(lo));
+            i += 1;
+        }
+    }
+    Tok::Class { negated, items }
+}
+
+fn class_has(name: &str, c: char) -> bool {
+    match name {
+        "alpha" => c.is_alphabetic(),
+        "digit" => c.is_ascii_digit(),
+        "alnum" => c.is_alphanumeric(),
+        "upper" => c.is_uppercase(),
+        "lower" => c.is_lowercase(),
+        "space" => c.is_whitespace(),
+        "blank" => c == ' ' || c == '\t',
+        "punct" => c.is_ascii_punctuation(),
+        "print" => !c.is_control(),
+        "graph" => !c.is_control() && !c.is_whitespace(),
+        "cntrl" => c.is_control(),
+        "xdigit" => c.is_ascii_hexdigit(),
+        "word" => c.is_alphanumeric() || c == '_',
+        _ => false,
+    }
+}
+
+struct Matcher<'s> {
+    s: &'s [char],
+    nocase: bool,
+    /// (token list address, token index, from, to) -> result
+    memo: HashMap<(usize, usize, usize, usize), bool>,
+    budget: u64,
+}
+
+impl Matcher<'_> {
+    fn eq(&self, a: char, b: char) -> bool {
+        a == b || (self.nocase && a.to_lowercase().eq(b.to_lowercase()))
+    }
+
+    fn class_match(&self, negated: bool, items: &[ClassItem], c: char) -> bool {
+        let test = |c: char| {
+            items.iter().any(|it| match it {
+                ClassItem::Char(x) => *x == c,
+                ClassItem::Range(lo, hi) => *lo <= c && c <= *hi,
+                ClassItem::Named(n) => class_has(n, c),
+            })
+        };
+        let mut hit = test(c);
+        if !hit && self.nocase {
+            hit = c.to_lowercase().any(&test) || c.to_uppercase().any(&test);
+        }
+        hit != negated
+    }
+
+    /// Whether `toks[ti..]` matches exactly `s[si..end]`.
+    fn seq(&mut self, toks: &[Tok], ti: usize, si: usize, end: usize) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let key = (toks.as_ptr() as usize, ti, si, end);
+        if let Some(&r) = self.memo.get(&key) {
+            return r;
+        }
+        let r = self.seq_inner(toks, ti, si, end);
+        self.memo.insert(key, r);
+        r
+    }
+
+    fn seq_inner(&mut self, toks: &[Tok], ti: usize, si: usize, end: usize) -> bool {
+        let Some(t) = toks.get(ti) else {
+            return si == end;
+        };
+        match t {
+            Tok::Char(c) => {
+                si < end && self.eq(*c, self.s[si]) && self.seq(toks, ti + 1, si + 1, end)
+            }
+            Tok::Any => si < end && self.seq(toks, ti + 1, si + 1, end),
+            Tok::Star => {
+                if ti + 1 == toks.len() {
+                    return true;
+                }
+                (si..=end).any(|k| self.seq(toks, ti + 1, k, end))
+            }
+            Tok::Class { negated, items } => {
+                si < end
+                    && self.class_match(*negated, items, self.s[si])
+                    && self.seq(toks, ti + 1, si + 1, end)
+            }
+            Tok::Group { kind, alts } => {
+                let kind = *kind;
+                match kind {
+                    '@' | '?' => {
+                        if kind == '?' && self.seq(toks, ti + 1, si, end) {
+                            return true;
+                        }
+                        (si..=end).any(|k| {
+                            alts.iter().any(|a| self.seq(a, 0, si, k))
+                                && self.seq(toks, ti + 1, k, end)
+                        })
+                    }
+                    '*' | '+' => {
+                        if kind == '*' && self.seq(toks, ti + 1, si, end) {
+                            return true;
+                        }
+                        // One or more repetitions, each non-empty.
+                        (si + 1..=end).any(|k| {
+                            alts.iter().any(|a| self.seq(a, 0, si, k))
+                                && (self.seq(toks, ti + 1, k, end)
+                                    || self.repeat(alts, toks, ti, k, end))
+                        })
+                    }
+                    '!' => (si..=end).any(|k| {
+                        !alts.iter().any(|a| self.seq(a, 0, si, k)) && self.seq(toks, ti + 1, k, end)
+                    }),
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// More repetitions of a `*(...)`/`+(...)` group from `si`, then the rest.
+    fn repeat(&mut self, alts: &[Vec<Tok>], toks: &[Tok], ti: usize, si: usize, end: usize) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        (si + 1..=end).any(|k| {
+            alts.iter().any(|a| self.seq(a, 0, si, k))
+                && (self.seq(toks, ti + 1, k, end) || self.repeat(alts, toks, ti, k, end))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(pat: &str, s: &str, want: bool) {
+        let p = Pattern::new(
+            pat,
+            MatchOpts {
+                extglob: true,
+                ..MatchOpts::default()
+            },
+        );
+        assert_eq!(p.matches(s), want, "{pat} vs {s}");
+    }
+
+    #[test]
+    fn basic_patterns() {
+        check("*.rs", "main.rs", true);
+        check("*.rs", "main.rc", false);
+        check("a?c", "abc", true);
+        check("[a-c]x", "bx", true);
+        check("[!a-c]x", "bx", false);
+        check("[[:digit:]]*", "9lives", true);
+        check("\\*", "*", true);
+        check("\\*", "a", false);
+        check("[]]", "]", true);
+    }
+
+    #[test]
+    fn extglob_groups() {
+        check("@(a|b)c", "bc", true);
+        check("!(a|b)", "c", true);
+        check("!(a|b)", "a", false);
+        check("+(ab)", "ababab", true);
+        check("*(ab)x", "x", true);
+        check("?(a)b", "b", true);
+        check("!(*.txt)", "a.txt", false);
+        check("!(*.txt)", "a.rs", true);
+    }
+
+    #[test]
+    fn hostile_pattern_terminates() {
+        let p = Pattern::new("*(*(a))b", MatchOpts { extglob: true, ..MatchOpts::default() });
+        assert!(!p.matches(&"a".repeat(40)));
+    }
+}

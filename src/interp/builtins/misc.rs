@@ -1,0 +1,1778 @@
+//! The smaller builtins: echo, cd/pwd/dirs, control flow (exit, return, break),
+//! set/shopt, eval/source, alias, type/command, getopts, traps, jobs and signals.
+
+use std::sync::Arc;
+
+use super::super::{Flow, Interp, R, SET_OPTIONS, SHOPT_OPTIONS};
+use crate::expand::{Attrs, Value};
+
+pub fn colon(_: &mut Interp, _: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn true_(_: &mut Interp, _: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn false_(_: &mut Interp, _: &[String]) -> R {
+    Ok(1)
+}
+
+/// Decodes `echo -e` escapes; returns the text and whether `\c` stopped output.
+pub fn echo_escapes(s: &str) -> (String, bool) {
+    let cs: Vec<char> = s.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        i += 1;
+        if c != '\\' || i >= cs.len() {
+            out.push(c);
+            continue;
+        }
+        let e = cs[i];
+        i += 1;
+        match e {
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'c' => return (out, true),
+            'e' | 'E' => out.push('\x1b'),
+            'f' => out.push('\x0c'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\x0b'),
+            '\\' => out.push('\\'),
+            '0' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 3 {
+                    match cs.get(i) {
+                        Some(&d @ '0'..='7') => {
+                            v = v * 8 + (d as u32 - '0' as u32);
+                            i += 1;
+                            n += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                push_byte(&mut out, (v & 0xff) as u8);
+            }
+            'x' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2 {
+                    match cs.get(i).and_then(|d| d.to_digit(16)) {
+                        Some(d) => {
+                            v = v * 16 + d;
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    out.push_str("\\x");
+                } else {
+                    push_byte(&mut out, v as u8);
+                }
+            }
+            'u' | 'U' => {
+                let max = if e == 'u' { 4 } else { 8 };
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < max {
+                    match cs.get(i).and_then(|d| d.to_digit(16)) {
+                        Some(d) => {
+                            v = v.wrapping_mul(16).wrapping_add(d);
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    out.push('\\');
+                    out.push(e);
+                } else {
+                    out.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    (out, false)
+}
+
+fn push_byte(s: &mut String, b: u8) {
+    if b < 0x80 {
+        s.push(b as char);
+    } else {
+        s.push(crate::text::raw_char(b));
+    }
+}
+
+pub fn echo(sh: &mut Interp, args: &[String]) -> R {
+    let mut newline = true;
+    let mut escapes = sh.shopt.get("xpg_echo");
+    let mut i = 1;
+    while i < args.len() {
+        let a = &args[i];
+        if a.len() < 2 || !a.starts_with('-') || !a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
+            break;
+        }
+        for c in a[1..].chars() {
+            match c {
+                'n' => newline = false,
+                'e' => escapes = true,
+                _ => escapes = false,
+            }
+        }
+        i += 1;
+    }
+    let mut out = String::new();
+    let mut stop = false;
+    for (k, a) in args[i..].iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        if escapes {
+            let (t, c) = echo_escapes(a);
+            out.push_str(&t);
+            if c {
+                stop = true;
+                break;
+            }
+        } else {
+            out.push_str(a);
+        }
+    }
+    if newline && !stop {
+        out.push('\n');
+    }
+    let bytes = crate::text::encode(&out);
+    sh.out_status("echo", &bytes)
+}
+
+pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
+    let mut physical = sh.set.physical;
+    for a in &args[1..] {
+        match a.as_str() {
+            "-P" => physical = true,
+            "-L" => physical = false,
+            s if s.starts_with('-') => {
+                sh.builtin_error("pwd", &format!("{s}: invalid option"));
+                sh.errln("pwd: usage: pwd [-LP]");
+                return Ok(2);
+            }
+            _ => {}
+        }
+    }
+    let dir = if physical {
+        sh.fs.lock().canonicalize(&sh.cwd).unwrap_or_else(|_| sh.cwd.clone())
+    } else {
+        sh.cwd.clone()
+    };
+    sh.out_status("pwd", format!("{dir}\n").as_bytes())
+}
+
+/// Changes directory; updates PWD and OLDPWD.
+pub fn cd(sh: &mut Interp, args: &[String]) -> R {
+    let mut physical = sh.set.physical;
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "-P" => physical = true,
+            "-L" => physical = false,
+            "-e" | "-@" => {}
+            "--" => {
+                i += 1;
+                break;
+            }
+            s if s.starts_with('-') && s.len() > 1 => {
+                sh.builtin_error("cd", &format!("{s}: invalid option"));
+                sh.errln("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]");
+                return Ok(2);
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    let rest = &args[i..];
+    if rest.len() > 1 {
+        sh.builtin_error("cd", "too many arguments");
+        return Ok(1);
+    }
+    let mut print = false;
+    let target = match rest.first().map(String::as_str) {
+        None => match sh.get_str("HOME") {
+            Some(h) => h,
+            None => {
+                sh.builtin_error("cd", "HOME not set");
+                return Ok(1);
+            }
+        },
+        Some("-") => match sh.get_str("OLDPWD") {
+            Some(o) => {
+                print = true;
+                o
+            }
+            None => {
+                sh.builtin_error("cd", "OLDPWD not set");
+                return Ok(1);
+            }
+        },
+        Some(d) => d.to_owned(),
+    };
+    if target.is_empty() {
+        return Ok(0);
+    }
+    let mut candidates = Vec::new();
+    if !target.starts_with('/') && !target.starts_with('.') {
+        if let Some(cdpath) = sh.get_str("CDPATH") {
+            for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
+                candidates.push((crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")), true));
+            }
+        }
+    }
+    candidates.push((crate::fs::path::join(&sh.cwd, &target), false));
+    let mut last_err = None;
+    for (cand, from_cdpath) in candidates {
+        let r = {
+            let fs = sh.fs.lock();
+            match fs.stat(&cand) {
+                Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                    match fs.access(&cand, false, false, true) {
+                        Ok(()) => Ok(if physical {
+                            fs.canonicalize(&cand).unwrap_or(cand.clone())
+                        } else {
+                            cand.clone()
+                        }),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+                Ok(_) => Err("Not a directory".to_owned()),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        match r {
+            Ok(newdir) => {
+                let old = sh.cwd.clone();
+                sh.cwd = newdir.clone();
+                let _ = sh.assign_scalar("OLDPWD", old, false);
+                let _ = sh.assign_scalar("PWD", newdir.clone(), false);
+                if print || from_cdpath {
+                    sh.out_status("cd", format!("{newdir}\n").as_bytes())?;
+                }
+                return Ok(0);
+            }
+            Err(e) => last_err = Some(e),
+        }
+    }
+    sh.builtin_error("cd", &format!("{target}: {}", last_err.unwrap_or_default()));
+    Ok(1)
+}
+
+fn parse_status(sh: &mut Interp, name: &str, arg: Option<&String>) -> Result<i32, i32> {
+    match arg {
+        None => Ok(sh.status),
+        Some(a) => match a.trim().parse::<i64>() {
+            Ok(n) => Ok((n & 0xff) as i32),
+            Err(_) => {
+                sh.builtin_error(name, &format!("{a}: numeric argument required"));
+                Err(2)
+            }
+        },
+    }
+}
+
+pub fn exit(sh: &mut Interp, args: &[String]) -> R {
+    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
+    if args.len() > 2 {
+        sh.builtin_error("exit", "too many arguments");
+        return Ok(1);
+    }
+    match parse_status(sh, "exit", args.get(1)) {
+        Ok(n) => Err(Flow::Exit(n)),
+        Err(n) => Err(Flow::Exit(n)),
+    }
+}
+
+pub fn return_(sh: &mut Interp, args: &[String]) -> R {
+    if sh.call_depth == 0 && sh.sourcing == 0 {
+        sh.builtin_error("return", "can only `return' from a function or sourced script");
+        return Ok(1);
+    }
+    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
+    match parse_status(sh, "return", args.get(1)) {
+        Ok(n) => Err(Flow::Return(n)),
+        Err(n) => Err(Flow::Return(n)),
+    }
+}
+
+fn loop_count(sh: &mut Interp, name: &str, args: &[String]) -> Result<u32, R> {
+    if sh.loop_depth == 0 {
+        sh.builtin_error(name, "only meaningful in a `for', `while', or `until' loop");
+        return Err(Ok(0));
+    }
+    match args.get(1) {
+        None => Ok(1),
+        Some(a) => match a.parse::<i64>() {
+            Ok(n) if n >= 1 => Ok(n.min(sh.loop_depth as i64) as u32),
+            Ok(_) => {
+                sh.builtin_error(name, &format!("{a}: loop count out of range"));
+                Err(Ok(1))
+            }
+            Err(_) => {
+                sh.builtin_error(name, &format!("{a}: numeric argument required"));
+                Err(Err(Flow::Exit(128)))
+            }
+        },
+    }
+}
+
+pub fn break_(sh: &mut Interp, args: &[String]) -> R {
+    match loop_count(sh, "break", args) {
+        Ok(n) => Err(Flow::Break(n)),
+        Err(r) => r,
+    }
+}
+
+pub fn continue_(sh: &mut Interp, args: &[String]) -> R {
+    match loop_count(sh, "continue", args) {
+        Ok(n) => Err(Flow::Continue(n)),
+        Err(r) => r,
+    }
+}
+
+pub fn shift(sh: &mut Interp, args: &[String]) -> R {
+    let n = match args.get(1) {
+        None => 1,
+        Some(a) => match a.parse::<i64>() {
+            Ok(n) if n >= 0 => n as usize,
+            Ok(n) => {
+                sh.builtin_error("shift", &format!("{n}: shift count out of range"));
+                return Ok(1);
+            }
+            Err(_) => {
+                sh.builtin_error("shift", &format!("{a}: numeric argument required"));
+                return Ok(1);
+            }
+        },
+    };
+    if n > sh.positional.len() {
+        if sh.shopt.get("shift_verbose") {
+            sh.builtin_error("shift", &format!("{n}: shift count out of range"));
+        }
+        return Ok(1);
+    }
+    let rest = sh.positional[n..].to_vec();
+    sh.positional = Arc::new(rest);
+    Ok(0)
+}
+
+/// Quotes a value for `set` / `alias` listings (single quotes when needed).
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-+=/.,:@%^".contains(c))
+    {
+        return s.to_owned();
+    }
+    crate::expand::param::quote(s)
+}
+
+pub fn set(sh: &mut Interp, args: &[String]) -> R {
+    if args.len() == 1 {
+        let mut out = String::new();
+        for (k, v) in sh.vars.all() {
+            match &v.value {
+                Some(Value::Str(s)) => out.push_str(&format!("{k}={}\n", shell_quote(s))),
+                Some(Value::Indexed(_)) | Some(Value::Assoc(_)) => {
+                    let line = crate::expand::param::declare_line(&k, &v);
+                    if let Some(pos) = line.find(&format!(" {k}=")) {
+                        out.push_str(&line[pos + 1..]);
+                        out.push('\n');
+                    }
+                }
+                None => {}
+            }
+        }
+        return sh.out_status("set", out.as_bytes());
+    }
+    let mut i = 1;
+    let mut set_positional = false;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            set_positional = true;
+            i += 1;
+            break;
+        }
+        if a == "-" {
+            sh.set.xtrace = false;
+            sh.set.verbose = false;
+            set_positional = true;
+            i += 1;
+            break;
+        }
+        let (on, flags) = match a.strip_prefix('-') {
+            Some(f) => (true, f),
+            None => match a.strip_prefix('+') {
+                Some(f) => (false, f),
+                None => break,
+            },
+        };
+        if flags.is_empty() {
+            break;
+        }
+        for c in flags.chars() {
+            if c == 'o' {
+                i += 1;
+                match args.get(i) {
+                    None => {
+                        print_set_o(sh, on)?;
+                    }
+                    Some(name) => {
+                        if sh.set.get_mut(name).map(|b| *b = on).is_none() {
+                            sh.builtin_error("set", &format!("{name}: invalid option name"));
+                            return Ok(2);
+                        }
+                        if name == "posix" {
+                            continue;
+                        }
+                    }
+                }
+                continue;
+            }
+            match sh.set.by_letter(c) {
+                Some(b) => *b = on,
+                None => {
+                    sh.builtin_error("set", &format!("{}{c}: invalid option", if on { '-' } else { '+' }));
+                    sh.errln("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    sh.update_shellopts();
+    if set_positional || i < args.len() {
+        sh.positional = Arc::new(args[i..].to_vec());
+    }
+    Ok(0)
+}
+
+fn print_set_o(sh: &mut Interp, on: bool) -> Result<(), Flow> {
+    let mut out = String::new();
+    for (name, _) in SET_OPTIONS {
+        let v = sh.set.get(name).unwrap_or(false);
+        if on {
+            out.push_str(&format!("{:<15}\t{}\n", name, if v { "on" } else { "off" }));
+        } else {
+            out.push_str(&format!("set {}o {}\n", if v { '-' } else { '+' }, name));
+        }
+    }
+    sh.out(out.as_bytes())
+}
+
+pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
+    let mut set = None;
+    let mut quiet = false;
+    let mut print = false;
+    let mut o_mode = false;
+    let mut i = 1;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        for c in args[i][1..].chars() {
+            match c {
+                's' => set = Some(true),
+                'u' => set = Some(false),
+                'q' => quiet = true,
+                'p' => print = true,
+                'o' => o_mode = true,
+                _ => {
+                    sh.builtin_error("shopt", &format!("-{c}: invalid option"));
+                    sh.errln("shopt: usage: shopt [-pqsu] [-o] [optname ...]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let names = &args[i..];
+    let mut status = 0;
+    let mut out = String::new();
+    if names.is_empty() {
+        if o_mode {
+            for (name, _) in SET_OPTIONS {
+                let v = sh.set.get(name).unwrap_or(false);
+                if set.is_none_or(|s| s == v) {
+                    if print || set.is_some() {
+                        out.push_str(&format!("set {}o {}\n", if v { '-' } else { '+' }, name));
+                    } else {
+                        out.push_str(&format!("{:<15}\t{}\n", name, if v { "on" } else { "off" }));
+                    }
+                }
+            }
+        } else {
+            for (name, _) in SHOPT_OPTIONS {
+                let v = sh.shopt.get(name);
+                if set.is_none_or(|s| s == v) {
+                    if print || set.is_some() {
+                        out.push_str(&format!("shopt {} {}\n", if v { "-s" } else { "-u" }, name));
+                    } else {
+                        out.push_str(&format!("{:<15}\t{}\n", name, if v { "on" } else { "off" }));
+                    }
+                }
+            }
+        }
+        if !quiet {
+            sh.out(out.as_bytes())?;
+        }
+        return Ok(0);
+    }
+    for name in names {
+        let current = if o_mode {
+            sh.set.get(name)
+        } else if super::super::Shopts::index(name).is_some() {
+            Some(sh.shopt.get(name))
+        } else {
+            None
+        };
+        let Some(current) = current else {
+            sh.builtin_error("shopt", &format!("{name}: invalid shell option name"));
+            status = 1;
+            continue;
+        };
+        match set {
+            Some(on) => {
+                if o_mode {
+                    if let Some(b) = sh.set.get_mut(name) {
+                        *b = on;
+                    }
+                    sh.update_shellopts();
+                } else {
+                    sh.shopt.set(name, on);
+                }
+            }
+            None => {
+                if !current {
+                    status = 1;
+                }
+                if !quiet {
+                    if print {
+                        if o_mode {
+                            out.push_str(&format!("set {}o {}\n", if current { '-' } else { '+' }, name));
+                        } else {
+                            out.push_str(&format!("shopt {} {}\n", if current { "-s" } else { "-u" }, name));
+                        }
+                    } else {
+                        out.push_str(&format!("{:<15}\t{}\n", name, if current { "on" } else { "off" }));
+                    }
+                }
+            }
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
+pub fn eval(sh: &mut Interp, args: &[String]) -> R {
+    let args: Vec<&String> = args[1..].iter().collect();
+    let args: &[&String] = if args.first().is_some_and(|a| *a == "--") { &args[1..] } else { &args };
+    let src = args.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ");
+    if src.trim().is_empty() {
+        return Ok(0);
+    }
+    if sh.call_depth >= sh.budget.limits.max_call_depth {
+        return Err(Flow::Fatal(format!("eval nesting limit exceeded ({})", sh.budget.limits.max_call_depth)));
+    }
+    sh.call_depth += 1;
+    let r = sh.run_source(&src, true);
+    sh.call_depth -= 1;
+    r
+}
+
+pub fn source(sh: &mut Interp, args: &[String]) -> R {
+    let mut rest = &args[1..];
+    if rest.first().is_some_and(|a| a == "--") {
+        rest = &rest[1..];
+    }
+    let Some(file) = rest.first() else {
+        sh.builtin_error(&args[0], "filename argument required");
+        sh.errln(&format!("{}: usage: {} filename [arguments]", args[0], args[0]));
+        return Ok(2);
+    };
+    let mut path = crate::fs::path::join(&sh.cwd, file);
+    if !file.contains('/') && sh.shopt.get("sourcepath") {
+        if let Some(dirs) = sh.get_str("PATH") {
+            let fs = sh.fs.lock();
+            for d in dirs.split(':') {
+                let p = crate::fs::path::join(&sh.cwd, &format!("{d}/{file}"));
+                if fs.stat(&p).is_ok_and(|m| m.file_type == crate::fs::FileType::File) {
+                    path = p;
+                    break;
+                }
+            }
+        }
+    }
+    let content = match sh.fs.lock().read_file(&path) {
+        Ok(c) => c,
+        Err(e) => {
+            sh.builtin_error(&args[0], &format!("{file}: {e}"));
+            return Ok(1);
+        }
+    };
+    if sh.call_depth >= sh.budget.limits.max_call_depth {
+        return Err(Flow::Fatal(format!("source nesting limit exceeded ({})", sh.budget.limits.max_call_depth)));
+    }
+    let src = crate::text::decode(&content);
+    let saved_pos = if rest.len() > 1 {
+        Some(std::mem::replace(&mut sh.positional, Arc::new(rest[1..].to_vec())))
+    } else {
+        None
+    };
+    sh.sourcing += 1;
+    sh.call_depth += 1;
+    let saved_line = sh.line;
+    let saved_script = sh.script_name.replace(file.clone());
+    let r = sh.run_source(&src, false);
+    sh.script_name = saved_script;
+    sh.line = saved_line;
+    sh.call_depth -= 1;
+    sh.sourcing -= 1;
+    if let Some(p) = saved_pos {
+        sh.positional = p;
+    }
+    match r {
+        Err(Flow::Return(s)) => Ok(s),
+        Err(Flow::Exit(2)) if sh.status == 2 => Ok(2),
+        other => other,
+    }
+}
+
+pub fn alias(sh: &mut Interp, args: &[String]) -> R {
+    let mut rest = &args[1..];
+    let mut print = false;
+    if rest.first().is_some_and(|a| a == "-p") {
+        print = true;
+        rest = &rest[1..];
+    }
+    if rest.first().is_some_and(|a| a == "--") {
+        rest = &rest[1..];
+    }
+    let mut out = String::new();
+    if rest.is_empty() || print {
+        let mut names: Vec<&String> = sh.aliases.keys().collect();
+        names.sort();
+        for n in names {
+            out.push_str(&format!("alias {}={}\n", n, crate::expand::param::quote(&sh.aliases[n])));
+        }
+        if rest.is_empty() {
+            sh.out(out.as_bytes())?;
+            return Ok(0);
+        }
+    }
+    let mut status = 0;
+    for a in rest {
+        match a.split_once('=') {
+            Some((name, value)) => {
+                Arc::make_mut(&mut sh.aliases).insert(name.to_owned(), value.to_owned());
+            }
+            None => match sh.aliases.get(a) {
+                Some(v) => out.push_str(&format!("alias {}={}\n", a, crate::expand::param::quote(v))),
+                None => {
+                    sh.builtin_error("alias", &format!("{a}: not found"));
+                    status = 1;
+                }
+            },
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
+pub fn unalias(sh: &mut Interp, args: &[String]) -> R {
+    let mut rest = &args[1..];
+    if rest.first().is_some_and(|a| a == "-a") {
+        Arc::make_mut(&mut sh.aliases).clear();
+        return Ok(0);
+    }
+    if rest.first().is_some_and(|a| a == "--") {
+        rest = &rest[1..];
+    }
+    if rest.is_empty() {
+        sh.errln("unalias: usage: unalias [-a] name [name ...]");
+        return Ok(2);
+    }
+    let mut status = 0;
+    for a in rest {
+        if Arc::make_mut(&mut sh.aliases).remove(a).is_none() {
+            sh.builtin_error("unalias", &format!("{a}: not found"));
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
+    "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
+];
+
+/// What a name is, for `type` and `command -v`: (kind, detail).
+fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if let Some(a) = sh.aliases.get(name) {
+        out.push(("alias", a.clone()));
+    }
+    if KEYWORDS.contains(&name) {
+        out.push(("keyword", String::new()));
+    }
+    if let Some(f) = sh.funcs.get(name) {
+        out.push(("function", crate::syntax::printer::function_to_string(f)));
+    }
+    if super::lookup(name).is_some() {
+        out.push(("builtin", String::new()));
+    }
+    if name.contains('/') {
+        let p = crate::fs::path::join(&sh.cwd, name);
+        let fs = sh.fs.lock();
+        if fs.stat(&p).is_ok() && fs.access(&p, false, false, true).is_ok() {
+            out.push(("file", name.to_owned()));
+        }
+    } else if let Some(path) = sh.get_str("PATH") {
+        let fs = sh.fs.lock();
+        for dir in path.split(':') {
+            let full = crate::fs::path::join(&sh.cwd, &format!("{}/{name}", if dir.is_empty() { "." } else { dir }));
+            if fs.stat(&full).is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
+                && fs.access(&full, false, false, true).is_ok()
+            {
+                out.push(("file", full));
+                if !all {
+                    break;
+                }
+            }
+        }
+    }
+    if !all {
+        out.truncate(1);
+    }
+    out
+}
+
+pub fn type_(sh: &mut Interp, args: &[String]) -> R {
+    let mut t_only = false;
+    let mut all = false;
+    let mut path_only = false;
+    let mut force_path = false;
+    let mut no_funcs = false;
+    let mut i = 1;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        if args[i] == "--" {
+            i += 1;
+            break;
+        }
+        for c in args[i][1..].chars() {
+            match c {
+                't' => t_only = true,
+                'a' => all = true,
+                'p' => path_only = true,
+                'P' => force_path = true,
+                'f' => no_funcs = true,
+                _ => {
+                    sh.builtin_error("type", &format!("-{c}: invalid option"));
+                    sh.errln("type: usage: type [-afptP] name [name ...]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut status = 0;
+    let mut out = String::new();
+    for name in &args[i..] {
+        let mut kinds = classify(sh, name, all || force_path);
+        if no_funcs {
+            kinds.retain(|(k, _)| *k != "function");
+        }
+        if force_path {
+            kinds.retain(|(k, _)| *k == "file");
+            if !all {
+                kinds.truncate(1);
+            }
+        }
+        if kinds.is_empty() {
+            if !t_only && !path_only && !force_path {
+                sh.builtin_error("type", &format!("{name}: not found"));
+            }
+            status = 1;
+            continue;
+        }
+        for (kind, detail) in kinds {
+            if t_only {
+                out.push_str(kind);
+                out.push('\n');
+                continue;
+            }
+            if path_only || force_path {
+                if kind == "file" {
+                    out.push_str(&format!("{detail}\n"));
+                }
+                continue;
+            }
+            match kind {
+                "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
+                "keyword" => out.push_str(&format!("{name} is a shell keyword\n")),
+                "function" => out.push_str(&format!("{name} is a function\n{detail}\n")),
+                "builtin" => out.push_str(&format!("{name} is a shell builtin\n")),
+                _ => out.push_str(&format!("{name} is {detail}\n")),
+            }
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
+pub fn command(sh: &mut Interp, args: &[String]) -> R {
+    let mut v = false;
+    let mut big_v = false;
+    let mut i = 1;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        if args[i] == "--" {
+            i += 1;
+            break;
+        }
+        for c in args[i][1..].chars() {
+            match c {
+                'v' => v = true,
+                'V' => big_v = true,
+                'p' => {}
+                _ => {
+                    sh.builtin_error("command", &format!("-{c}: invalid option"));
+                    sh.errln("command: usage: command [-pVv] command [arg ...]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let rest = &args[i..];
+    if rest.is_empty() {
+        return Ok(0);
+    }
+    if v || big_v {
+        let mut status = 0;
+        let mut out = String::new();
+        for name in rest {
+            let kinds = classify(sh, name, false);
+            match kinds.first() {
+                None => {
+                    if big_v {
+                        sh.builtin_error("command", &format!("{name}: not found"));
+                    }
+                    status = 1;
+                }
+                Some((kind, detail)) => {
+                    if big_v {
+                        match *kind {
+                            "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
+                            "keyword" => out.push_str(&format!("{name} is a shell keyword\n")),
+                            "function" => out.push_str(&format!("{name} is a function\n{detail}\n")),
+                            "builtin" => out.push_str(&format!("{name} is a shell builtin\n")),
+                            _ => out.push_str(&format!("{name} is {detail}\n")),
+                        }
+                    } else {
+                        match *kind {
+                            "alias" => out.push_str(&format!("alias {name}={}\n", crate::expand::param::quote(detail))),
+                            "file" => out.push_str(&format!("{detail}\n")),
+                            _ => out.push_str(&format!("{name}\n")),
+                        }
+                    }
+                }
+            }
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(status);
+    }
+    // Run the command skipping functions.
+    let name = rest[0].as_str();
+    if let Some(b) = super::lookup(name) {
+        return b(sh, rest);
+    }
+    let c = crate::syntax::Command {
+        kind: crate::syntax::CommandKind::Simple(Default::default()),
+        redirects: Vec::new(),
+        line: sh.line,
+    };
+    let saved = std::mem::take(&mut sh.funcs);
+    let r = sh.dispatch(&c, rest.to_vec());
+    sh.funcs = saved;
+    r
+}
+
+pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
+    let Some(name) = args.get(1) else {
+        return Ok(0);
+    };
+    match super::lookup(name) {
+        Some(b) => b(sh, &args[1..]),
+        None => {
+            sh.builtin_error("builtin", &format!("{name}: not a shell builtin"));
+            Ok(1)
+        }
+    }
+}
+
+pub fn enable(sh: &mut Interp, args: &[String]) -> R {
+    if args.len() == 1 || args[1..].iter().any(|a| a == "-p" || a == "-a") {
+        let mut out = String::new();
+        for n in super::names() {
+            out.push_str(&format!("enable {n}\n"));
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
+    let mut status = 0;
+    for a in &args[1..] {
+        if a.starts_with('-') {
+            continue;
+        }
+        if super::lookup(a).is_none() {
+            sh.builtin_error("enable", &format!("{a}: not a shell builtin"));
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+pub fn hash(sh: &mut Interp, args: &[String]) -> R {
+    let mut i = 1;
+    let mut reset = false;
+    while i < args.len() && args[i].starts_with('-') {
+        if args[i] == "-r" {
+            reset = true;
+        }
+        i += 1;
+    }
+    if reset {
+        sh.hash = imbl::OrdMap::new();
+    }
+    if i >= args.len() {
+        if !reset {
+            if sh.hash.is_empty() {
+                sh.errln("hash: hash table empty");
+            } else {
+                let mut out = String::from("hits\tcommand\n");
+                for (_, p) in sh.hash.iter() {
+                    out.push_str(&format!("   1\t{p}\n"));
+                }
+                sh.out(out.as_bytes())?;
+            }
+        }
+        return Ok(0);
+    }
+    let mut status = 0;
+    for name in &args[i..] {
+        if super::lookup(name).is_some() {
+            continue;
+        }
+        match sh.path_lookup(name) {
+            Some(p) => {
+                sh.hash.insert(name.clone(), p);
+            }
+            None => {
+                sh.builtin_error("hash", &format!("{name}: not found"));
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+pub fn help(sh: &mut Interp, args: &[String]) -> R {
+    let text = if args.len() > 1 {
+        format!("{}: a shellbox builtin\n", args[args.len() - 1])
+    } else {
+        "shellbox: a simulated GNU bash, version 5.2.15(1)-release\nThese shell commands are defined internally.\n".to_owned()
+    };
+    sh.out(text.as_bytes())?;
+    Ok(0)
+}
+
+pub fn let_(sh: &mut Interp, args: &[String]) -> R {
+    if args.len() < 2 {
+        sh.builtin_error("let", "expression expected");
+        return Ok(1);
+    }
+    let mut last = 0;
+    for a in &args[1..] {
+        match sh.eval_arith_str(a) {
+            Ok(v) => last = v,
+            Err(e) => {
+                sh.error(&e.render());
+                return Ok(1);
+            }
+        }
+    }
+    Ok((last == 0) as i32)
+}
+
+pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
+    if args.len() < 3 {
+        sh.errln("getopts: usage: getopts optstring name [arg ...]");
+        return Ok(2);
+    }
+    let optstring = args[1].clone();
+    let name = args[2].clone();
+    let params: Vec<String> = if args.len() > 3 {
+        args[3..].to_vec()
+    } else {
+        sh.positional.as_ref().clone()
+    };
+    let silent = optstring.starts_with(':');
+    let spec = optstring.trim_start_matches(':');
+    let mut optind: usize = sh.get_str("OPTIND").and_then(|s| s.trim().parse().ok()).unwrap_or(1).max(1);
+    // Position inside a cluster of options (`-abc`), kept between calls.
+    let mut sub: usize = sh.get_str("__SHELLBOX_OPTPOS").and_then(|s| s.parse().ok()).unwrap_or(1);
+    let finish = |sh: &mut Interp, optind: usize, sub: usize| {
+        let _ = sh.assign_scalar("OPTIND", optind.to_string(), false);
+        let var = sh.vars.entry("__SHELLBOX_OPTPOS", false);
+        var.value = Some(Value::Str(sub.to_string()));
+    };
+    let Some(arg) = params.get(optind - 1).cloned() else {
+        let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+        finish(sh, optind, 1);
+        return Ok(1);
+    };
+    if sub == 1 {
+        if arg == "--" {
+            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+            finish(sh, optind + 1, 1);
+            return Ok(1);
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+            finish(sh, optind, 1);
+            return Ok(1);
+        }
+    }
+    let chars: Vec<char> = arg.chars().collect();
+    let Some(&c) = chars.get(sub) else {
+        finish(sh, optind + 1, 1);
+        return getopts(sh, args);
+    };
+    let mut next_sub = sub + 1;
+    let mut next_ind = optind;
+    if next_sub >= chars.len() {
+        next_sub = 1;
+        next_ind += 1;
+    }
+    let pos = spec.find(c).filter(|_| c != ':');
+    match pos {
+        None => {
+            if silent {
+                let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
+            } else {
+                sh.errln(&format!("{}: illegal option -- {c}", sh.arg0_for_errors()));
+                let _ = sh.vars.unset("OPTARG");
+            }
+            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+            finish(sh, next_ind, next_sub);
+            Ok(0)
+        }
+        Some(p) => {
+            let takes_arg = spec[p + c.len_utf8()..].starts_with(':');
+            if takes_arg {
+                let optarg = if next_sub != 1 {
+                    // Rest of this word.
+                    let v: String = chars[sub + 1..].iter().collect();
+                    next_ind = optind + 1;
+                    next_sub = 1;
+                    Some(v)
+                } else {
+                    let v = params.get(next_ind - 1).cloned();
+                    if v.is_some() {
+                        next_ind += 1;
+                    }
+                    v
+                };
+                match optarg {
+                    Some(v) => {
+                        let _ = sh.assign_scalar("OPTARG", v, false);
+                        let _ = sh.assign_scalar(&name, c.to_string(), false);
+                    }
+                    None => {
+                        if silent {
+                            let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
+                            let _ = sh.assign_scalar(&name, ":".to_owned(), false);
+                        } else {
+                            sh.errln(&format!("{}: option requires an argument -- {c}", sh.arg0_for_errors()));
+                            let _ = sh.vars.unset("OPTARG");
+                            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+                        }
+                    }
+                }
+            } else {
+                let _ = sh.vars.unset("OPTARG");
+                let _ = sh.assign_scalar(&name, c.to_string(), false);
+            }
+            finish(sh, next_ind, next_sub);
+            Ok(0)
+        }
+    }
+}
+
+impl Interp {
+    /// The program name getopts and friends print (`$0`).
+    pub fn arg0_for_errors(&self) -> String {
+        self.arg0.clone()
+    }
+}
+
+pub fn trap(sh: &mut Interp, args: &[String]) -> R {
+    let mut rest: Vec<String> = args[1..].to_vec();
+    let mut print = false;
+    let mut list = false;
+    while let Some(a) = rest.first() {
+        match a.as_str() {
+            "-p" => print = true,
+            "-l" => list = true,
+            "--" => {
+                rest.remove(0);
+                break;
+            }
+            _ => break,
+        }
+        rest.remove(0);
+    }
+    if list {
+        let mut out = String::new();
+        for (n, name) in super::SIGNALS {
+            out.push_str(&format!("{n:2}) SIG{name}\n"));
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
+    if rest.is_empty() || print {
+        let mut out = String::new();
+        let wanted: Vec<String> = rest
+            .iter()
+            .filter_map(|s| trap_name(s))
+            .collect();
+        for (sig, action) in sh.traps.iter() {
+            if !wanted.is_empty() && !wanted.contains(sig) {
+                continue;
+            }
+            out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), sig));
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
+    // `trap N sig...` with a number first resets those signals.
+    let (action, sigs): (Option<String>, &[String]) = if rest.len() == 1 || signal_like_reset(&rest[0]) {
+        if rest.len() == 1 {
+            (None, &rest[..])
+        } else {
+            (None, &rest[..])
+        }
+    } else {
+        (Some(rest[0].clone()), &rest[1..])
+    };
+    let action = match action {
+        Some(a) if a == "-" => None,
+        other => other,
+    };
+    let mut status = 0;
+    for s in sigs {
+        let Some(name) = trap_name(s) else {
+            sh.builtin_error("trap", &format!("{s}: invalid signal specification"));
+            status = 1;
+            continue;
+        };
+        match &action {
+            Some(a) => {
+                sh.traps.insert(name, a.clone());
+            }
+            None => {
+                sh.traps.remove(&name);
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn signal_like_reset(s: &str) -> bool {
+    s.parse::<u32>().is_ok()
+}
+
+/// The canonical trap name: `EXIT`, `ERR`, `DEBUG`, `RETURN`, or `SIGxxx`.
+fn trap_name(s: &str) -> Option<String> {
+    let up = s.to_ascii_uppercase();
+    let bare = up.strip_prefix("SIG").unwrap_or(&up);
+    match bare {
+        "EXIT" | "0" => return Some("EXIT".to_owned()),
+        "ERR" | "DEBUG" | "RETURN" => return Some(bare.to_owned()),
+        _ => {}
+    }
+    let n = super::signal_number(s)?;
+    Some(super::signal_name(n))
+}
+
+pub fn kill(sh: &mut Interp, args: &[String]) -> R {
+    let mut sig = 15;
+    let mut i = 1;
+    if let Some(a) = args.get(1) {
+        if a == "-l" || a == "-L" {
+            let mut out = String::new();
+            if let Some(n) = args.get(2) {
+                match n.parse::<i32>() {
+                    Ok(k) => {
+                        let k = if k > 128 { k - 128 } else { k };
+                        match super::SIGNALS.iter().find(|(x, _)| *x == k) {
+                            Some((_, name)) => out.push_str(&format!("{name}\n")),
+                            None => {
+                                sh.builtin_error("kill", &format!("{n}: invalid signal specification"));
+                                return Ok(1);
+                            }
+                        }
+                    }
+                    Err(_) => match super::signal_number(n) {
+                        Some(k) => out.push_str(&format!("{k}\n")),
+                        None => {
+                            sh.builtin_error("kill", &format!("{n}: invalid signal specification"));
+                            return Ok(1);
+                        }
+                    },
+                }
+            } else {
+                for (n, name) in super::SIGNALS {
+                    out.push_str(&format!("{n:2}) SIG{name}\n"));
+                }
+            }
+            sh.out(out.as_bytes())?;
+            return Ok(0);
+        }
+        if a == "-s" || a == "-n" {
+            match args.get(2).and_then(|s| super::signal_number(s)) {
+                Some(n) => sig = n,
+                None => {
+                    sh.builtin_error("kill", &format!("{}: invalid signal specification", args.get(2).cloned().unwrap_or_default()));
+                    return Ok(1);
+                }
+            }
+            i = 3;
+        } else if let Some(s) = a.strip_prefix('-') {
+            if !s.is_empty() && s != "-" {
+                match super::signal_number(s) {
+                    Some(n) => sig = n,
+                    None => {
+                        sh.builtin_error("kill", &format!("{s}: invalid signal specification"));
+                        return Ok(1);
+                    }
+                }
+                i = 2;
+            }
+        }
+    }
+    if i >= args.len() {
+        sh.errln("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]");
+        return Ok(2);
+    }
+    let mut status = 0;
+    for target in &args[i..] {
+        let pid: Option<u32> = if let Some(j) = target.strip_prefix('%') {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let id: usize = if j.is_empty() || j == "%" || j == "+" {
+                jt.jobs.iter().map(|j| j.id).max().unwrap_or(0)
+            } else {
+                j.parse().unwrap_or(0)
+            };
+            jt.jobs.iter().find(|x| x.id == id && id > 0).map(|x| x.pid)
+        } else {
+            target.parse().ok()
+        };
+        let Some(pid) = pid else {
+            sh.builtin_error("kill", &format!("{target}: arguments must be process or job IDs"));
+            status = 1;
+            continue;
+        };
+        if pid == sh.pid || pid == sh.bashpid {
+            if sig != 0 {
+                sh.pending_signals.lock().unwrap_or_else(|e| e.into_inner()).push(sig);
+            }
+            continue;
+        }
+        let known = {
+            let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            match jt.jobs.iter_mut().find(|j| j.pid == pid) {
+                Some(j) => {
+                    if sig != 0 && j.status.is_none() {
+                        // Without real processes a job cannot be interrupted mid-way; it
+                        // is reported as killed by the signal.
+                        j.status = Some(128 + sig);
+                    }
+                    true
+                }
+                None => false,
+            }
+        };
+        if !known {
+            sh.builtin_error("kill", &format!("({pid}) - No such process"));
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+/// Waits for a job's thread and returns its status.
+fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
+    let handle = {
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
+        j.handle.take()
+    };
+    let result = handle.map(|h| h.join().unwrap_or(1));
+    let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
+    if j.status.is_none() {
+        j.status = result;
+    }
+    let s = j.status;
+    j.reported = true;
+    s
+}
+
+pub fn wait(sh: &mut Interp, args: &[String]) -> R {
+    let mut rest: Vec<&String> = args[1..].iter().collect();
+    let mut any = false;
+    while let Some(a) = rest.first() {
+        match a.as_str() {
+            "-n" => any = true,
+            "-f" => {}
+            "--" => {
+                rest.remove(0);
+                break;
+            }
+            _ => break,
+        }
+        rest.remove(0);
+    }
+    if rest.is_empty() {
+        let pids: Vec<u32> = {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs.iter().filter(|j| j.status.is_none() || j.handle.is_some()).map(|j| j.pid).collect()
+        };
+        if any {
+            let Some(&first) = pids.first() else {
+                return Ok(127);
+            };
+            let s = join_job(sh, first).unwrap_or(127);
+            let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs.retain(|j| j.pid != first);
+            return Ok(s);
+        }
+        for p in &pids {
+            join_job(sh, *p);
+        }
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jt.jobs.clear();
+        return Ok(0);
+    }
+    let mut status = 0;
+    for t in rest {
+        let pid: Option<u32> = if let Some(j) = t.strip_prefix('%') {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let id: usize = j.parse().unwrap_or(0);
+            jt.jobs.iter().find(|x| x.id == id).map(|x| x.pid)
+        } else {
+            match t.parse::<u32>() {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    sh.builtin_error("wait", &format!("`{t}': not a pid or valid job spec"));
+                    status = 2;
+                    continue;
+                }
+            }
+        };
+        status = match pid.and_then(|p| join_job(sh, p)) {
+            Some(s) => s,
+            None => {
+                if t.starts_with('%') {
+                    sh.builtin_error("wait", &format!("{t}: no such job"));
+                } else {
+                    sh.builtin_error("wait", &format!("pid {t} is not a child of this shell"));
+                }
+                127
+            }
+        };
+    }
+    Ok(status)
+}
+
+pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
+    let pids_only = args.iter().any(|a| a == "-p");
+    let long = args.iter().any(|a| a == "-l");
+    let mut out = String::new();
+    {
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let n = jt.jobs.len();
+        for (i, j) in jt.jobs.iter_mut().enumerate() {
+            if j.id == 0 {
+                continue;
+            }
+            let done = j.handle.as_ref().is_some_and(|h| h.is_finished()) || j.status.is_some();
+            let mark = if i + 1 == n { '+' } else if i + 2 == n { '-' } else { ' ' };
+            if pids_only {
+                out.push_str(&format!("{}\n", j.pid));
+            } else {
+                let state = if done { "Done" } else { "Running" };
+                let pid = if long { format!("{} ", j.pid) } else { String::new() };
+                out.push_str(&format!("[{}]{}  {}{:<24}{} &\n", j.id, mark, pid, state, j.command));
+            }
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(0)
+}
+
+pub fn disown(sh: &mut Interp, _args: &[String]) -> R {
+    let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    for j in jt.jobs.iter_mut() {
+        j.id = 0;
+    }
+    Ok(0)
+}
+
+pub fn fg(sh: &mut Interp, _args: &[String]) -> R {
+    sh.builtin_error("fg", "no job control");
+    Ok(1)
+}
+
+pub fn bg(sh: &mut Interp, _args: &[String]) -> R {
+    sh.builtin_error("bg", "no job control");
+    Ok(1)
+}
+
+pub fn umask(sh: &mut Interp, args: &[String]) -> R {
+    let mut symbolic = false;
+    let mut print = false;
+    let mut rest = Vec::new();
+    for a in &args[1..] {
+        match a.as_str() {
+            "-S" => symbolic = true,
+            "-p" => print = true,
+            _ => rest.push(a.clone()),
+        }
+    }
+    if rest.is_empty() {
+        let m = sh.umask;
+        let text = if symbolic {
+            let perm = |shift: u32| {
+                let bits = (!m >> shift) & 7;
+                let mut s = String::new();
+                if bits & 4 != 0 {
+                    s.push('r');
+                }
+                if bits & 2 != 0 {
+                    s.push('w');
+                }
+                if bits & 1 != 0 {
+                    s.push('x');
+                }
+                s
+            };
+            format!("u={},g={},o={}\n", perm(6), perm(3), perm(0))
+        } else if print {
+            format!("umask {:04o}\n", m)
+        } else {
+            format!("{:04o}\n", m)
+        };
+        sh.out(text.as_bytes())?;
+        return Ok(0);
+    }
+    let spec = &rest[0];
+    if spec.chars().all(|c| c.is_digit(8)) {
+        match u32::from_str_radix(spec, 8) {
+            Ok(m) if m <= 0o777 => {
+                sh.umask = m;
+                Ok(0)
+            }
+            _ => {
+                sh.builtin_error("umask", &format!("{spec}: octal number out of range"));
+                Ok(1)
+            }
+        }
+    } else {
+        match apply_symbolic_umask(sh.umask, spec) {
+            Some(m) => {
+                sh.umask = m;
+                Ok(0)
+            }
+            None => {
+                let c = spec.chars().find(|c| !"ugoa+-=rwxXst,".contains(*c)).unwrap_or('?');
+                sh.builtin_error("umask", &format!("`{c}': invalid symbolic mode operator"));
+                Ok(1)
+            }
+        }
+    }
+}
+
+/// Applies a symbolic mode (`u=rwx,g-w`) to the permission bits of a umask.
+fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
+    let mut perms = !mask & 0o777;
+    for clause in spec.split(',') {
+        let mut who = 0u32;
+        let mut chars = clause.chars().peekable();
+        while let Some(&c) = chars.peek() {
+            match c {
+                'u' => who |= 0o700,
+                'g' => who |= 0o070,
+                'o' => who |= 0o007,
+                'a' => who |= 0o777,
+                _ => break,
+            }
+            chars.next();
+        }
+        if who == 0 {
+            who = 0o777;
+        }
+        let op = chars.next()?;
+        if !matches!(op, '+' | '-' | '=') {
+            return None;
+        }
+        let mut bits = 0u32;
+        for c in chars {
+            bits |= match c {
+                'r' => 0o444,
+                'w' => 0o222,
+                'x' | 'X' => 0o111,
+                's' | 't' => 0,
+                _ => return None,
+            };
+        }
+        let bits = bits & who;
+        match op {
+            '+' => perms |= bits,
+            '-' => perms &= !bits,
+            _ => perms = (perms & !who) | bits,
+        }
+    }
+    Some(!perms & 0o777)
+}
+
+pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
+    let mut clear = false;
+    let mut per_line = false;
+    let mut verbose = false;
+    let mut long = false;
+    for a in &args[1..] {
+        match a.as_str() {
+            "-c" => clear = true,
+            "-p" => per_line = true,
+            "-v" => verbose = true,
+            "-l" => long = true,
+            _ => {}
+        }
+    }
+    if clear {
+        sh.dir_stack.clear();
+        return Ok(0);
+    }
+    let home = sh.get_str("HOME").unwrap_or_default();
+    let show = |d: &str| {
+        if !long && !home.is_empty() && (d == home || d.starts_with(&format!("{home}/"))) {
+            format!("~{}", &d[home.len()..])
+        } else {
+            d.to_owned()
+        }
+    };
+    let mut all = vec![sh.cwd.clone()];
+    all.extend(sh.dir_stack.iter().rev().cloned());
+    let text = if verbose {
+        all.iter().enumerate().map(|(i, d)| format!("{i:2}  {}\n", show(d))).collect::<String>()
+    } else if per_line {
+        all.iter().map(|d| format!("{}\n", show(d))).collect::<String>()
+    } else {
+        format!("{}\n", all.iter().map(|d| show(d)).collect::<Vec<_>>().join(" "))
+    };
+    sh.out(text.as_bytes())?;
+    Ok(0)
+}
+
+pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
+    let dir = match args.get(1) {
+        Some(d) => d.clone(),
+        None => match sh.dir_stack.pop() {
+            Some(top) => {
+                let old = sh.cwd.clone();
+                let r = cd(sh, &["cd".to_owned(), top.clone()])?;
+                if r != 0 {
+                    sh.dir_stack.push(top);
+                    return Ok(r);
+                }
+                sh.dir_stack.push(old);
+                return dirs(sh, &["dirs".to_owned()]);
+            }
+            None => {
+                sh.builtin_error("pushd", "no other directory");
+                return Ok(1);
+            }
+        },
+    };
+    let old = sh.cwd.clone();
+    let r = cd(sh, &["cd".to_owned(), dir])?;
+    if r != 0 {
+        return Ok(r);
+    }
+    sh.dir_stack.push(old);
+    dirs(sh, &["dirs".to_owned()])
+}
+
+pub fn popd(sh: &mut Interp, _args: &[String]) -> R {
+    let Some(top) = sh.dir_stack.pop() else {
+        sh.builtin_error("popd", "directory stack empty");
+        return Ok(1);
+    };
+    let r = cd(sh, &["cd".to_owned(), top])?;
+    if r != 0 {
+        return Ok(r);
+    }
+    dirs(sh, &["dirs".to_owned()])
+}
+
+pub fn times(sh: &mut Interp, _args: &[String]) -> R {
+    sh.out(b"0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")?;
+    Ok(0)
+}
+
+pub fn caller(sh: &mut Interp, args: &[String]) -> R {
+    let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let frames = &sh.frames;
+    if frames.is_empty() || n >= frames.len() {
+        return Ok(1);
+    }
+    let idx = frames.len() - 1 - n;
+    let f = &frames[idx];
+    let caller_name = if idx == 0 {
+        "main".to_owned()
+    } else {
+        frames[idx - 1].func.clone()
+    };
+    let text = if args.len() > 1 {
+        format!("{} {} {}\n", f.call_line, caller_name, f.source)
+    } else {
+        format!("{} {}\n", f.call_line, f.source)
+    };
+    sh.out(text.as_bytes())?;
+    Ok(0)
+}
+
+pub fn exec(sh: &mut Interp, args: &[String]) -> R {
+    let mut i = 1;
+    while i < args.len() && args[i].starts_with('-') {
+        if args[i] == "--" {
+            i += 1;
+            break;
+        }
+        i += 1;
+    }
+    if i >= args.len() {
+        return Ok(0);
+    }
+    let c = crate::syntax::Command {
+        kind: crate::syntax::CommandKind::Simple(Default::default()),
+        redirects: Vec::new(),
+        line: sh.line,
+    };
+    let s = sh.dispatch(&c, args[i..].to_vec())?;
+    Err(Flow::Exit(s))
+}
+
+pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
+    if args.len() > 1 && !args[1].starts_with('-') || args.len() > 2 {
+        return Ok(0);
+    }
+    sh.out(b"unlimited\n")?;
+    Ok(0)
+}
+
+pub fn history(_sh: &mut Interp, _args: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn fc(sh: &mut Interp, _args: &[String]) -> R {
+    sh.builtin_error("fc", "no command found");
+    Ok(1)
+}
+
+pub fn bind(_sh: &mut Interp, _args: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn complete(_sh: &mut Interp, _args: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn compopt(_sh: &mut Interp, _args: &[String]) -> R {
+    Ok(0)
+}
+
+pub fn compgen(sh: &mut Interp, args: &[String]) -> R {
+    let mut i = 1;
+    let mut words: Vec<String> = Vec::new();
+    let mut prefix = String::new();
+    while i < args.len() {
+        match args[i].as_str() {
+            "-W" => {
+                i += 1;
+                if let Some(w) = args.get(i) {
+                    let ifs = sh.get_str("IFS").unwrap_or_else(|| " \t\n".to_owned());
+                    words.extend(w.split(|c| ifs.contains(c)).filter(|s| !s.is_empty()).map(String::from));
+                }
+            }
+            "-A" => {
+                i += 1;
+                match args.get(i).map(String::as_str) {
+                    Some("function") => words.extend(sh.funcs.keys().cloned()),
+                    Some("variable") => words.extend(sh.vars.all().into_iter().map(|(k, _)| k)),
+                    Some("builtin") => words.extend(super::names().map(String::from)),
+                    Some("keyword") => words.extend(KEYWORDS.iter().map(|s| s.to_string())),
+                    Some("alias") => words.extend(sh.aliases.keys().cloned()),
+                    _ => {}
+                }
+            }
+            "-v" => words.extend(sh.vars.all().into_iter().map(|(k, _)| k)),
+            "-f" => words.extend(sh.funcs.keys().cloned()),
+            "-a" => words.extend(sh.aliases.keys().cloned()),
+            "-b" => words.extend(super::names().map(String::from)),
+            "-k" => words.extend(KEYWORDS.iter().map(|s| s.to_string())),
+            "-e" => words.extend(sh.env().into_keys()),
+            a if !a.starts_with('-') => prefix = a.to_owned(),
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut matched: Vec<String> = words.into_iter().filter(|w| w.starts_with(&prefix)).collect();
+    if args.iter().any(|a| a == "-A" || a == "-v" || a == "-f" || a == "-b" || a == "-a" || a == "-k" || a == "-e") {
+        matched.sort();
+        matched.dedup();
+    }
+    if matched.is_empty() {
+        return Ok(1);
+    }
+    let mut out = String::new();
+    for m in matched {
+        out.push_str(&m);
+        out.push('\n');
+    }
+    sh.out(out.as_bytes())?;
+    Ok(0)
+}
+
+/// Marks a variable as exported (helper for other builtins).
+pub fn mark_export(sh: &mut Interp, name: &str) {
+    sh.vars.entry(name, false).attrs.set(Attrs::EXPORT, true);
+}

@@ -1,0 +1,204 @@
+//! Shell builtins (bash manual, "Shell Builtin Commands"): commands that act on the
+//! shell's own state, registered in one table. Each takes the shell and its words
+//! (`args[0]` is the name) and returns an exit status or control flow.
+
+pub mod declare;
+pub mod misc;
+pub mod printf;
+pub mod prompt;
+pub mod read;
+pub mod test;
+
+use super::{Flow, Interp, R};
+
+pub type Builtin = fn(&mut Interp, &[String]) -> R;
+
+/// The builtin table, sorted by name.
+const TABLE: &[(&str, Builtin)] = &[
+    (".", misc::source),
+    (":", misc::colon),
+    ("[", test::bracket),
+    ("alias", misc::alias),
+    ("bg", misc::bg),
+    ("bind", misc::bind),
+    ("break", misc::break_),
+    ("builtin", misc::builtin),
+    ("caller", misc::caller),
+    ("cd", misc::cd),
+    ("command", misc::command),
+    ("compgen", misc::compgen),
+    ("complete", misc::complete),
+    ("compopt", misc::compopt),
+    ("continue", misc::continue_),
+    ("declare", declare::declare),
+    ("dirs", misc::dirs),
+    ("disown", misc::disown),
+    ("echo", misc::echo),
+    ("enable", misc::enable),
+    ("eval", misc::eval),
+    ("exec", misc::exec),
+    ("exit", misc::exit),
+    ("export", declare::export),
+    ("false", misc::false_),
+    ("fc", misc::fc),
+    ("fg", misc::fg),
+    ("getopts", misc::getopts),
+    ("hash", misc::hash),
+    ("help", misc::help),
+    ("history", misc::history),
+    ("jobs", misc::jobs),
+    ("kill", misc::kill),
+    ("let", misc::let_),
+    ("local", declare::local),
+    ("logout", misc::exit),
+    ("mapfile", read::mapfile),
+    ("popd", misc::popd),
+    ("printf", printf::printf),
+    ("pushd", misc::pushd),
+    ("pwd", misc::pwd),
+    ("read", read::read),
+    ("readarray", read::mapfile),
+    ("readonly", declare::readonly),
+    ("return", misc::return_),
+    ("set", misc::set),
+    ("shift", misc::shift),
+    ("shopt", misc::shopt),
+    ("source", misc::source),
+    ("suspend", misc::colon),
+    ("test", test::test),
+    ("times", misc::times),
+    ("trap", misc::trap),
+    ("true", misc::true_),
+    ("type", misc::type_),
+    ("typeset", declare::declare),
+    ("ulimit", misc::ulimit),
+    ("umask", misc::umask),
+    ("unalias", misc::unalias),
+    ("unset", declare::unset),
+    ("wait", misc::wait),
+];
+
+/// POSIX special builtins.
+const SPECIAL: &[&str] = &[
+    "break", ":", ".", "continue", "eval", "exec", "exit", "export", "readonly", "return",
+    "set", "shift", "times", "trap", "unset", "source",
+];
+
+/// Finds a builtin by name.
+pub fn lookup(name: &str) -> Option<Builtin> {
+    TABLE
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| TABLE[i].1)
+}
+
+/// Every builtin name, sorted.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TABLE.iter().map(|(n, _)| *n)
+}
+
+pub fn is_special_name(name: &str) -> bool {
+    SPECIAL.contains(&name)
+}
+
+/// Signal names and numbers as `kill -l` lists them.
+pub const SIGNALS: &[(i32, &str)] = &[
+    (1, "HUP"),
+    (2, "INT"),
+    (3, "QUIT"),
+    (4, "ILL"),
+    (5, "TRAP"),
+    (6, "ABRT"),
+    (7, "BUS"),
+    (8, "FPE"),
+    (9, "KILL"),
+    (10, "USR1"),
+    (11, "SEGV"),
+    (12, "USR2"),
+    (13, "PIPE"),
+    (14, "ALRM"),
+    (15, "TERM"),
+    (16, "STKFLT"),
+    (17, "CHLD"),
+    (18, "CONT"),
+    (19, "STOP"),
+    (20, "TSTP"),
+    (21, "TTIN"),
+    (22, "TTOU"),
+    (23, "URG"),
+    (24, "XCPU"),
+    (25, "XFSZ"),
+    (26, "VTALRM"),
+    (27, "PROF"),
+    (28, "WINCH"),
+    (29, "IO"),
+    (30, "PWR"),
+    (31, "SYS"),
+];
+
+/// `SIGTERM`-style name of a signal number (`EXIT` for 0).
+pub fn signal_name(n: i32) -> String {
+    if n == 0 {
+        return "EXIT".to_owned();
+    }
+    SIGNALS
+        .iter()
+        .find(|(k, _)| *k == n)
+        .map(|(_, s)| format!("SIG{s}"))
+        .unwrap_or_else(|| n.to_string())
+}
+
+/// Parses a signal given as a number, `TERM`, or `SIGTERM` (case-insensitive).
+pub fn signal_number(s: &str) -> Option<i32> {
+    if let Ok(n) = s.parse::<i32>() {
+        return if (0..=64).contains(&n) { Some(n) } else { None };
+    }
+    let up = s.to_ascii_uppercase();
+    let name = up.strip_prefix("SIG").unwrap_or(&up);
+    match name {
+        "EXIT" => return Some(0),
+        "ERR" | "DEBUG" | "RETURN" => return None,
+        _ => {}
+    }
+    SIGNALS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
+}
+
+impl Interp {
+    /// Writes to stdout for a builtin; a closed pipe ends a subshell like SIGPIPE.
+    pub fn out(&mut self, data: &[u8]) -> Result<(), Flow> {
+        match self.write_fd(1, data) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if let Some(f) = crate::commands::as_fatal(&e) {
+                    return Err(Flow::Fatal(f.0.clone()));
+                }
+                if e.kind() == std::io::ErrorKind::BrokenPipe && self.in_subshell {
+                    return Err(Flow::Exit(141));
+                }
+                Err(Flow::Return(-1))
+            }
+        }
+    }
+
+    /// Writes a builtin's output, turning a write failure into bash's message and
+    /// status 1.
+    pub fn out_status(&mut self, name: &str, data: &[u8]) -> R {
+        match self.out(data) {
+            Ok(()) => Ok(0),
+            Err(Flow::Return(-1)) => {
+                let e = self.write_fd(1, b"").err();
+                let text = e
+                    .map(|e| super::exec::io_error_text(&e))
+                    .unwrap_or_else(|| "Bad file descriptor".to_owned());
+                self.error(&format!("{name}: write error: {text}"));
+                Ok(1)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A builtin's error message: `bash: line N: name: msg`.
+    pub fn builtin_error(&self, name: &str, msg: &str) {
+        self.error(&format!("{name}: {msg}"));
+    }
+}

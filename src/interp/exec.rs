@@ -1,0 +1,1456 @@
+//! Executing commands: lists, pipelines (stages run concurrently over in-memory pipes),
+//! compound commands, functions, and simple commands with their lookup order (function,
+//! builtin, utility).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe};
+use super::{CallFrame, Flow, Interp, Job, R};
+use crate::expand::{ErrorKind, ExpandError, Expander, Value};
+use crate::syntax::*;
+
+impl Interp {
+    /// Charges one command against the budget.
+    pub(crate) fn charge(&self) -> Result<(), Flow> {
+        self.budget.charge_command().map_err(Flow::Fatal)
+    }
+
+    pub(crate) fn charge_loop(&self) -> Result<(), Flow> {
+        self.budget.charge_iteration().map_err(Flow::Fatal)
+    }
+
+    /// Turns an expansion error into flow: prints it and aborts, exits, or fails.
+    pub(crate) fn expand_error(&mut self, e: ExpandError) -> R {
+        match e.kind {
+            ErrorKind::Abort => {
+                self.error(&e.message);
+                Err(Flow::Abort)
+            }
+            ErrorKind::Fatal(status) => {
+                if e.message.starts_with('\u{0}') {
+                    return Err(Flow::Fatal(e.message[1..].to_owned()));
+                }
+                self.error(&e.message);
+                Err(Flow::Exit(status))
+            }
+            ErrorKind::Command => {
+                self.error(&e.message);
+                Ok(1)
+            }
+        }
+    }
+
+    pub fn exec_list(&mut self, l: &List) -> R {
+        let mut status = self.status;
+        for item in &l.items {
+            if item.background {
+                self.spawn_background(&item.and_or)?;
+                status = 0;
+                self.status = 0;
+            } else {
+                status = self.exec_and_or(&item.and_or)?;
+                self.status = status;
+            }
+            self.run_pending_signals()?;
+        }
+        Ok(status)
+    }
+
+    fn exec_and_or(&mut self, a: &AndOr) -> R {
+        let last_index = a.rest.len();
+        let mut status;
+        if last_index == 0 {
+            status = self.exec_pipeline(&a.first)?;
+            return self.check_errexit(status, a.first.negated);
+        }
+        self.no_errexit += 1;
+        let r = self.exec_pipeline(&a.first);
+        self.no_errexit -= 1;
+        status = r?;
+        self.status = status;
+        let mut ran_last = false;
+        let mut negated = a.first.negated;
+        for (i, (op, p)) in a.rest.iter().enumerate() {
+            let run = match op {
+                AndOrOp::And => status == 0,
+                AndOrOp::Or => status != 0,
+            };
+            if !run {
+                continue;
+            }
+            let last = i + 1 == last_index;
+            if !last {
+                self.no_errexit += 1;
+            }
+            let r = self.exec_pipeline(p);
+            if !last {
+                self.no_errexit -= 1;
+            }
+            status = r?;
+            self.status = status;
+            ran_last = last;
+            negated = p.negated;
+        }
+        if ran_last {
+            return self.check_errexit(status, negated);
+        }
+        Ok(status)
+    }
+
+    /// `set -e`: exit on a failed command outside conditions.
+    pub(crate) fn check_errexit(&mut self, status: i32, negated: bool) -> R {
+        if status != 0 && self.set.errexit && self.no_errexit == 0 && !negated {
+            self.status = status;
+            self.run_err_trap();
+            return Err(Flow::Exit(status));
+        }
+        if status != 0 && !negated && self.no_errexit == 0 {
+            self.run_err_trap();
+        }
+        Ok(status)
+    }
+
+    fn run_err_trap(&mut self) {
+        if self.in_trap {
+            return;
+        }
+        if let Some(action) = self.traps.get("ERR").cloned() {
+            let saved = self.status;
+            self.in_trap = true;
+            let _ = self.run_source(&action, true);
+            self.in_trap = false;
+            self.status = saved;
+        }
+    }
+
+    /// Runs trap handlers for signals sent by `kill` to this shell.
+    pub(crate) fn run_pending_signals(&mut self) -> Result<(), Flow> {
+        let pending: Vec<i32> = {
+            let mut p = self.pending_signals.lock().unwrap_or_else(|e| e.into_inner());
+            std::mem::take(&mut *p)
+        };
+        for sig in pending {
+            let name = super::builtins::signal_name(sig);
+            match self.traps.get(&name).cloned() {
+                Some(action) if action.is_empty() => {}
+                Some(action) => {
+                    let saved = self.status;
+                    self.in_trap = true;
+                    let r = self.run_source(&action, true);
+                    self.in_trap = false;
+                    if let Err(Flow::Exit(s)) = r {
+                        return Err(Flow::Exit(s));
+                    }
+                    self.status = saved;
+                }
+                None => {
+                    if !matches!(sig, 17 | 18 | 20 | 28) {
+                        return Err(Flow::Exit(128 + sig));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn exec_pipeline(&mut self, p: &Pipeline) -> R {
+        let start = if p.time.is_some() {
+            Some(std::time::Instant::now())
+        } else {
+            None
+        };
+        if p.negated {
+            self.no_errexit += 1;
+        }
+        let r = if p.commands.is_empty() {
+            Ok(0)
+        } else if p.commands.len() == 1 {
+            let r = self.exec_command(&p.commands[0]);
+            if let Ok(s) = r {
+                self.pipestatus = vec![s];
+            }
+            r
+        } else {
+            self.exec_multi(p)
+        };
+        if p.negated {
+            self.no_errexit -= 1;
+        }
+        let mut status = r?;
+        if p.negated {
+            status = (status == 0) as i32;
+        }
+        if let Some(start) = start {
+            let el = start.elapsed();
+            let secs = el.as_secs();
+            let ms = el.subsec_millis();
+            let text = if p.time == Some(TimeFlag::Posix) {
+                format!("real {secs}.{ms:02}\nuser 0.00\nsys 0.00\n")
+            } else {
+                format!(
+                    "\nreal\t{}m{}.{:03}s\nuser\t0m0.000s\nsys\t0m0.000s\n",
+                    secs / 60,
+                    secs % 60,
+                    ms
+                )
+            };
+            let _ = self.write_fd(2, text.as_bytes());
+        }
+        Ok(status)
+    }
+
+    /// A copy of this shell for a subshell: same state, its own pid.
+    pub(crate) fn fork_subshell(&self) -> Result<Interp, Flow> {
+        if self.subshell as usize >= self.budget.limits.max_subshell_depth {
+            return Err(Flow::Fatal(format!(
+                "subshell nesting limit exceeded ({})",
+                self.budget.limits.max_subshell_depth
+            )));
+        }
+        let mut c = self.clone();
+        c.subshell += 1;
+        c.bashpid = self.new_pid();
+        c.in_subshell = true;
+        // Traps other than ignored ones are reset in subshells.
+        c.traps = self
+            .traps
+            .iter()
+            .filter(|(_, v)| v.is_empty())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Ok(c)
+    }
+
+    /// Runs a forked shell's command to completion: its exit status.
+    pub(crate) fn finish_subshell(&mut self, r: R) -> Result<i32, Flow> {
+        let status = match r {
+            Ok(s) => s,
+            Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.status,
+            Err(Flow::Abort) => 1,
+            Err(Flow::Fatal(m)) => return Err(Flow::Fatal(m)),
+        };
+        self.status = status;
+        Ok(self.run_exit_trap())
+    }
+
+    fn reserve_thread(&self) -> Result<(), Flow> {
+        let n = self.budget.threads.fetch_add(1, Ordering::Relaxed);
+        if n as usize >= self.budget.limits.max_threads {
+            self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+            return Err(Flow::Fatal(format!(
+                "too many concurrent jobs and pipeline stages (limit {})",
+                self.budget.limits.max_threads
+            )));
+        }
+        Ok(())
+    }
+
+    fn exec_multi(&mut self, p: &Pipeline) -> R {
+        let n = p.commands.len();
+        let mut handles = Vec::new();
+        let mut prev = None;
+        let mut last_status = Ok(0);
+        let lastpipe = self.shopt.get("lastpipe") && !self.set.monitor;
+        for (i, cmd) in p.commands.iter().enumerate() {
+            let (next_r, w) = if i + 1 < n {
+                let (r, w) = pipe();
+                (Some(r), Some(Arc::new(OpenFile::PipeW(w))))
+            } else {
+                (None, None)
+            };
+            let is_last = i + 1 == n;
+            if is_last && lastpipe {
+                let saved = self.fds.clone();
+                if let Some(r) = prev.take() {
+                    self.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
+                }
+                last_status = self.exec_command(cmd);
+                self.fds = saved;
+                break;
+            }
+            let mut child = self.fork_subshell()?;
+            if let Some(r) = prev.take() {
+                child.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
+            }
+            if let Some(w) = w {
+                child.fds.set(1, Some(w.clone()));
+                if p.pipe_stderr.get(i).copied().unwrap_or(false) {
+                    child.fds.set(2, Some(w));
+                }
+            }
+            prev = next_r;
+            if is_last {
+                let r = child.exec_command(cmd);
+                last_status = child.finish_subshell(r);
+            } else {
+                self.reserve_thread()?;
+                let cmd = cmd.clone();
+                let budget = self.budget.clone();
+                let spawned = std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn(move || {
+                        let r = child.exec_command(&cmd);
+                        let s = child.finish_subshell(r);
+                        drop(child);
+                        budget.threads.fetch_sub(1, Ordering::Relaxed);
+                        s
+                    });
+                match spawned {
+                    Ok(h) => handles.push(h),
+                    Err(e) => {
+                        self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                        return Err(Flow::Fatal(format!("cannot start pipeline stage: {e}")));
+                    }
+                }
+            }
+        }
+        drop(prev);
+        let mut statuses = Vec::with_capacity(n);
+        let mut fatal = None;
+        for h in handles {
+            match h.join() {
+                Ok(Ok(s)) => statuses.push(s),
+                Ok(Err(Flow::Fatal(m))) => {
+                    fatal.get_or_insert(m);
+                    statuses.push(126);
+                }
+                Ok(Err(_)) => statuses.push(1),
+                Err(_) => statuses.push(1),
+            }
+        }
+        let last = match last_status {
+            Ok(s) => s,
+            Err(Flow::Fatal(m)) => {
+                return Err(Flow::Fatal(m));
+            }
+            Err(e) if lastpipe => return Err(e),
+            Err(_) => 1,
+        };
+        if let Some(m) = fatal {
+            return Err(Flow::Fatal(m));
+        }
+        statuses.push(last);
+        let status = if self.set.pipefail {
+            statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0)
+        } else {
+            last
+        };
+        self.pipestatus = statuses;
+        Ok(status)
+    }
+
+    fn spawn_background(&mut self, a: &AndOr) -> Result<(), Flow> {
+        self.reserve_thread()?;
+        let mut child = self.fork_subshell()?;
+        // A background job's stdin is /dev/null when job control is off.
+        child.fds.set(0, Some(Arc::new(OpenFile::Device(crate::fs::Device::Null))));
+        let pid = child.bashpid;
+        let a = a.clone();
+        let budget = self.budget.clone();
+        let text = crate::syntax::printer::list_to_string(&List {
+            items: vec![ListItem {
+                and_or: a.clone(),
+                background: false,
+            }],
+        });
+        let handle = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let r = child.exec_and_or(&a);
+                let s = child.finish_subshell(r).unwrap_or(126);
+                drop(child);
+                budget.threads.fetch_sub(1, Ordering::Relaxed);
+                s
+            })
+            .map_err(|e| Flow::Fatal(format!("cannot start background job: {e}")))?;
+        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
+        jt.jobs.push(Job {
+            id,
+            pid,
+            command: text,
+            handle: Some(handle),
+            status: None,
+            reported: false,
+        });
+        self.last_bg = Some(pid);
+        Ok(())
+    }
+
+    pub fn exec_command(&mut self, c: &Command) -> R {
+        stacker::maybe_grow(256 * 1024, 4 << 20, || self.exec_command_inner(c))
+    }
+
+    fn exec_command_inner(&mut self, c: &Command) -> R {
+        if let CommandKind::Simple(s) = &c.kind {
+            return self.exec_simple(c, s);
+        }
+        if let CommandKind::FunctionDef(f) = &c.kind {
+            self.line = c.line;
+            if super::builtins::is_special_name(&f.name) && self.set.posix {
+                self.error(&format!("`{}': is a special builtin", f.name));
+                return Ok(1);
+            }
+            self.funcs.insert(f.name.clone(), Arc::new(f.clone()));
+            return Ok(0);
+        }
+        self.line = c.line;
+        if c.redirects.is_empty() {
+            return self.exec_compound(c);
+        }
+        let saved = self.fds.clone();
+        let r = match self.apply_redirects(&c.redirects) {
+            Ok(true) => self.exec_compound(c),
+            Ok(false) => Ok(1),
+            Err(e) => Err(e),
+        };
+        self.fds = saved;
+        r
+    }
+
+    fn exec_compound(&mut self, c: &Command) -> R {
+        match &c.kind {
+            CommandKind::Simple(_) | CommandKind::FunctionDef(_) => Ok(0),
+            CommandKind::BraceGroup(l) => self.exec_list(l),
+            CommandKind::Subshell(l) => {
+                let mut child = self.fork_subshell()?;
+                let r = child.exec_list(l);
+                let s = child.finish_subshell(r)?;
+                Ok(s)
+            }
+            CommandKind::If(i) => {
+                if self.cond_list(&i.cond)? == 0 {
+                    return self.exec_list(&i.then);
+                }
+                for (c, b) in &i.elifs {
+                    if self.cond_list(c)? == 0 {
+                        return self.exec_list(b);
+                    }
+                }
+                match &i.else_ {
+                    Some(e) => self.exec_list(e),
+                    None => Ok(0),
+                }
+            }
+            CommandKind::While(w) => {
+                let mut status = 0;
+                self.loop_depth += 1;
+                let r = loop {
+                    if let Err(e) = self.charge_loop() {
+                        break Err(e);
+                    }
+                    let c = match self.cond_list(&w.cond) {
+                        Ok(c) => c,
+                        Err(Flow::Break(n)) => {
+                            if n > 1 {
+                                break Err(Flow::Break(n - 1));
+                            }
+                            break Ok(status);
+                        }
+                        Err(Flow::Continue(n)) => {
+                            if n > 1 {
+                                break Err(Flow::Continue(n - 1));
+                            }
+                            continue;
+                        }
+                        Err(e) => break Err(e),
+                    };
+                    if (c == 0) == w.until {
+                        break Ok(status);
+                    }
+                    match self.exec_list(&w.body) {
+                        Ok(s) => status = s,
+                        Err(Flow::Break(n)) => {
+                            if n > 1 {
+                                break Err(Flow::Break(n - 1));
+                            }
+                            status = 0;
+                            break Ok(status);
+                        }
+                        Err(Flow::Continue(n)) => {
+                            if n > 1 {
+                                break Err(Flow::Continue(n - 1));
+                            }
+                            status = 0;
+                        }
+                        Err(e) => break Err(e),
+                    }
+                };
+                self.loop_depth -= 1;
+                r
+            }
+            CommandKind::For(f) => {
+                let items = match &f.words {
+                    Some(ws) => match self.expand_words(ws) {
+                        Ok(v) => v,
+                        Err(e) => return self.expand_error(e),
+                    },
+                    None => self.positional.as_ref().clone(),
+                };
+                let mut status = 0;
+                self.loop_depth += 1;
+                let r = (|| {
+                    for it in items {
+                        self.charge_loop()?;
+                        if let Err(m) = self.assign_scalar(&f.var, it, false) {
+                            self.error(&m);
+                            return Err(Flow::Abort);
+                        }
+                        match self.exec_list(&f.body) {
+                            Ok(s) => status = s,
+                            Err(Flow::Break(n)) => {
+                                if n > 1 {
+                                    return Err(Flow::Break(n - 1));
+                                }
+                                return Ok(0);
+                            }
+                            Err(Flow::Continue(n)) => {
+                                if n > 1 {
+                                    return Err(Flow::Continue(n - 1));
+                                }
+                                status = 0;
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    Ok(status)
+                })();
+                self.loop_depth -= 1;
+                r
+            }
+            CommandKind::ArithFor(f) => {
+                if let Some(init) = &f.init {
+                    if let Err(e) = self.eval_arith(init) {
+                        return self.expand_error(e);
+                    }
+                }
+                let mut status = 0;
+                self.loop_depth += 1;
+                let r = (|| {
+                    loop {
+                        self.charge_loop()?;
+                        if let Some(cond) = &f.cond {
+                            match self.eval_arith(cond) {
+                                Ok(0) => break,
+                                Ok(_) => {}
+                                Err(e) => return self.expand_error(e),
+                            }
+                        }
+                        match self.exec_list(&f.body) {
+                            Ok(s) => status = s,
+                            Err(Flow::Break(n)) => {
+                                if n > 1 {
+                                    return Err(Flow::Break(n - 1));
+                                }
+                                return Ok(0);
+                            }
+                            Err(Flow::Continue(n)) => {
+                                if n > 1 {
+                                    return Err(Flow::Continue(n - 1));
+                                }
+                            }
+                            Err(e) => return Err(e),
+                        }
+                        if let Some(step) = &f.step {
+                            if let Err(e) = self.eval_arith(step) {
+                                return self.expand_error(e);
+                            }
+                        }
+                    }
+                    Ok(status)
+                })();
+                self.loop_depth -= 1;
+                r
+            }
+            CommandKind::Select(f) => self.exec_select(f),
+            CommandKind::Case(cc) => self.exec_case(cc),
+            CommandKind::Arith(a) => {
+                if self.set.xtrace {
+                    let text = match self.expander_arith_text(&a.word) {
+                        Ok(t) => t,
+                        Err(e) => return self.expand_error(e),
+                    };
+                    self.xtrace_line(&format!("(( {} ))", text.trim()));
+                }
+                match self.eval_arith(a) {
+                    Ok(v) => Ok((v == 0) as i32),
+                    Err(e) => {
+                        let _ = self.expand_error(e.clone());
+                        if e.kind == ErrorKind::Abort {
+                            // An error inside (( )) fails the command without aborting.
+                            return Ok(1);
+                        }
+                        Err(Flow::Exit(1))
+                    }
+                }
+            }
+            CommandKind::Cond(e) => {
+                if self.set.xtrace {
+                    let text = crate::syntax::printer::command_to_string(c);
+                    self.xtrace_line(&text);
+                }
+                match super::builtins::test::eval_cond(self, e) {
+                    Ok(b) => Ok((!b) as i32),
+                    Err(e) => self.expand_error(e).map(|_| 2),
+                }
+            }
+            CommandKind::Coproc(cp) => self.exec_coproc(cp),
+        }
+    }
+
+    /// Runs a condition list with `set -e` suspended.
+    fn cond_list(&mut self, l: &List) -> R {
+        self.no_errexit += 1;
+        let r = self.exec_list(l);
+        self.no_errexit -= 1;
+        r
+    }
+
+    fn exec_case(&mut self, cc: &CaseClause) -> R {
+        let word = match Expander::new(self).string(&cc.word) {
+            Ok(w) => w,
+            Err(e) => return self.expand_error(e),
+        };
+        let mut i = 0;
+        let mut status = 0;
+        let mut fall = false;
+        while i < cc.items.len() {
+            let item = &cc.items[i];
+            let mut matched = fall;
+            if !matched {
+                for p in &item.patterns {
+                    let pat = match Expander::new(self).pattern(p) {
+                        Ok(p) => p,
+                        Err(e) => return self.expand_error(e),
+                    };
+                    let m = crate::expand::pattern::Pattern::new(
+                        &pat,
+                        crate::expand::pattern::MatchOpts {
+                            extglob: true,
+                            nocase: self.shopt.get("nocasematch"),
+                            dot_special: false,
+                        },
+                    );
+                    if m.matches(&word) {
+                        matched = true;
+                        break;
+                    }
+                }
+            }
+            if matched {
+                status = self.exec_list(&item.body)?;
+                match item.terminator {
+                    CaseTerminator::Break => return Ok(status),
+                    CaseTerminator::FallThrough => {
+                        fall = true;
+                    }
+                    CaseTerminator::Continue => {
+                        fall = false;
+                    }
+                }
+            }
+            i += 1;
+        }
+        Ok(status)
+    }
+
+    fn exec_select(&mut self, f: &ForClause) -> R {
+        let items = match &f.words {
+            Some(ws) => match self.expand_words(ws) {
+                Ok(v) => v,
+                Err(e) => return self.expand_error(e),
+            },
+            None => self.positional.as_ref().clone(),
+        };
+        if items.is_empty() {
+            return Ok(0);
+        }
+        let mut status = 0;
+        loop {
+            self.charge_loop()?;
+            let mut menu = String::new();
+            let width = items.len().to_string().len();
+            for (i, it) in items.iter().enumerate() {
+                menu.push_str(&format!("{:>width$}) {}\n", i + 1, it, width = width));
+            }
+            let ps3 = self.get_str("PS3").unwrap_or_else(|| "#? ".to_owned());
+            menu.push_str(&ps3);
+            let _ = self.write_fd(2, menu.as_bytes());
+            let Some(line) = super::builtins::read::read_line_fd(self, 0) else {
+                let _ = self.write_fd(2, b"\n");
+                return Ok(1);
+            };
+            let _ = self.assign_scalar("REPLY", line.clone(), false);
+            let choice = line.trim().parse::<usize>().ok();
+            let value = match choice {
+                Some(n) if n >= 1 && n <= items.len() => items[n - 1].clone(),
+                _ => String::new(),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let _ = self.assign_scalar(&f.var, value, false);
+            match self.exec_list(&f.body) {
+                Ok(s) => status = s,
+                Err(Flow::Break(n)) => {
+                    if n > 1 {
+                        return Err(Flow::Break(n - 1));
+                    }
+                    return Ok(status);
+                }
+                Err(Flow::Continue(n)) => {
+                    if n > 1 {
+                        return Err(Flow::Continue(n - 1));
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn exec_coproc(&mut self, cp: &Coproc) -> R {
+        let name = cp.name.clone().unwrap_or_else(|| "COPROC".to_owned());
+        let (in_r, in_w) = pipe();
+        let (out_r, out_w) = pipe();
+        let mut child = self.fork_subshell()?;
+        child.fds.set(0, Some(Arc::new(OpenFile::PipeR(in_r))));
+        child.fds.set(1, Some(Arc::new(OpenFile::PipeW(out_w))));
+        let rfd = self.fds.free_from(60);
+        self.fds.set(rfd, Some(Arc::new(OpenFile::PipeR(out_r))));
+        let wfd = self.fds.free_from(rfd + 1);
+        self.fds.set(wfd, Some(Arc::new(OpenFile::PipeW(in_w))));
+        let mut arr = imbl::OrdMap::new();
+        arr.insert(0, rfd.to_string());
+        arr.insert(1, wfd.to_string());
+        self.vars.entry(&name, false).value = Some(Value::Indexed(arr));
+        let pid = child.bashpid;
+        let _ = self.assign_scalar(&format!("{name}_PID"), pid.to_string(), false);
+        self.reserve_thread()?;
+        let body = (*cp.body).clone();
+        let budget = self.budget.clone();
+        let handle = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let r = child.exec_command(&body);
+                let s = child.finish_subshell(r).unwrap_or(126);
+                drop(child);
+                budget.threads.fetch_sub(1, Ordering::Relaxed);
+                s
+            })
+            .map_err(|e| Flow::Fatal(format!("cannot start coprocess: {e}")))?;
+        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
+        jt.jobs.push(Job {
+            id,
+            pid,
+            command: format!("coproc {name}"),
+            handle: Some(handle),
+            status: None,
+            reported: false,
+        });
+        self.last_bg = Some(pid);
+        Ok(0)
+    }
+
+    pub(crate) fn eval_arith(&mut self, a: &Arith) -> Result<i64, ExpandError> {
+        Expander::new(self).arith(a)
+    }
+
+    fn expander_arith_text(&mut self, w: &Word) -> Result<String, ExpandError> {
+        Expander::new(self).arith_text(w)
+    }
+
+    /// Expands command words (honouring `set -f` and the brace setting).
+    pub(crate) fn expand_words(&mut self, words: &[Word]) -> Result<Vec<String>, ExpandError> {
+        let r = Expander::new(self).words(words)?;
+        if r.len() > self.budget.limits.max_words {
+            return Err(ExpandError::passthrough(
+                format!(
+                    "\u{0}word limit exceeded ({} words)",
+                    self.budget.limits.max_words
+                ),
+                ErrorKind::Fatal(126),
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Prints a `set -x` line with PS4.
+    pub(crate) fn xtrace_line(&mut self, text: &str) {
+        let ps4 = self.get_str("PS4").unwrap_or_else(|| "+ ".to_owned());
+        let ps4 = self.expand_prompt_string(&ps4);
+        let (first, rest) = match ps4.chars().next() {
+            Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
+            None => (String::new(), String::new()),
+        };
+        let depth = (self.subshell as usize + 1).max(1);
+        let prefix = format!("{}{}", first.repeat(depth), rest);
+        self.errln(&format!("{prefix}{text}"));
+    }
+
+    /// Expands a prompt-like string's parameters (for PS4).
+    pub(crate) fn expand_prompt_string(&mut self, s: &str) -> String {
+        if !s.contains(['$', '`', '\\']) {
+            return s.to_owned();
+        }
+        let mut p = Parser::new(s, self.parse_options());
+        let _ = &mut p;
+        let parsed = crate::syntax::parse(&format!("x=\"{}\"", s.replace('"', "\\\"")));
+        if let Ok(script) = parsed {
+            if let Some(ListItem { and_or, .. }) = script.commands.first().and_then(|l| l.items.first()) {
+                if let Some(Command {
+                    kind: CommandKind::Simple(sc),
+                    ..
+                }) = and_or.first.commands.first()
+                {
+                    if let Some(Assign {
+                        value: AssignValue::Scalar(w),
+                        ..
+                    }) = sc.assigns.first()
+                    {
+                        let saved = self.set.xtrace;
+                        self.set.xtrace = false;
+                        let r = Expander::new(self).string(w).unwrap_or_else(|_| s.to_owned());
+                        self.set.xtrace = saved;
+                        return r;
+                    }
+                }
+            }
+        }
+        s.to_owned()
+    }
+
+    fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {
+        self.line = c.line;
+        self.charge()?;
+        let words = match self.expand_words(&s.words) {
+            Ok(w) => w,
+            Err(e) => return self.expand_error(e),
+        };
+        if words.is_empty() {
+            return self.exec_assignments_only(c, s);
+        }
+        // Prefix assignments are evaluated now, applied around the command.
+        let mut temp = Vec::new();
+        for a in &s.assigns {
+            match self.eval_assign_value(a) {
+                Ok(v) => temp.push((a, v)),
+                Err(e) => return self.expand_error(e),
+            }
+        }
+        if self.set.xtrace {
+            let mut parts: Vec<String> = temp
+                .iter()
+                .map(|(a, v)| format!("{}={}", a.name, xtrace_quote(&v.join(" "))))
+                .collect();
+            parts.extend(words.iter().map(|w| xtrace_quote(w)));
+            self.xtrace_line(&parts.join(" "));
+        }
+        let name = words[0].clone();
+        let result = self.run_words(c, words, &temp);
+        // `$_` is the last argument of the last simple command.
+        result
+    }
+
+    /// Runs expanded words with redirections and temporary assignments.
+    fn run_words(&mut self, c: &Command, words: Vec<String>, temp: &[(&Assign, Vec<String>)]) -> R {
+        let name = words[0].as_str();
+        let special = super::builtins::is_special_name(name)
+            && !self.funcs.contains_key(name);
+        // Temporary assignments: special builtins keep them (POSIX); others restore.
+        let mut saved_vars = Vec::new();
+        for (a, v) in temp {
+            if !special {
+                saved_vars.push((a.name.clone(), self.vars.get_raw(&a.name).cloned()));
+            }
+            let value = v.join(" ");
+            if let Err(m) = self.assign_scalar(&a.name, value, a.append) {
+                self.error(&m);
+                self.restore_vars(saved_vars);
+                return Ok(1);
+            }
+            if !special {
+                self.vars.entry(&a.name, false).attrs.set(crate::expand::Attrs::EXPORT, true);
+            }
+        }
+        let saved_fds = self.fds.clone();
+        let redir_ok = match self.apply_redirects(&c.redirects) {
+            Ok(ok) => ok,
+            Err(e) => {
+                self.fds = saved_fds;
+                self.restore_vars(saved_vars);
+                return Err(e);
+            }
+        };
+        let r = if redir_ok {
+            self.dispatch(c, words.clone())
+        } else {
+            Ok(1)
+        };
+        // `exec` with only redirections keeps them.
+        let keep_fds = name == "exec" && words.len() == 1;
+        if !keep_fds {
+            self.fds = saved_fds;
+        }
+        self.restore_vars(saved_vars);
+        if let Some(last) = words.last() {
+            self.last_arg = last.clone();
+        }
+        r
+    }
+
+    fn restore_vars(&mut self, saved: Vec<(String, Option<crate::expand::Var>)>) {
+        for (name, old) in saved.into_iter().rev() {
+            match old {
+                Some(v) => *self.vars.entry(&name, false) = v,
+                None => {
+                    let _ = self.vars.unset(&name);
+                }
+            }
+        }
+    }
+
+    /// Finds and runs the command `words[0]`.
+    pub(crate) fn dispatch(&mut self, c: &Command, words: Vec<String>) -> R {
+        let name = words[0].as_str();
+        if let Some(f) = self.funcs.get(name).cloned() {
+            return self.call_function(&f, &words);
+        }
+        if let Some(b) = super::builtins::lookup(name) {
+            return b(self, &words);
+        }
+        self.run_external(c, &words)
+    }
+
+    /// Calls a shell function.
+    pub(crate) fn call_function(&mut self, f: &FunctionDef, words: &[String]) -> R {
+        if self.call_depth >= self.budget.limits.max_call_depth {
+            return Err(Flow::Fatal(format!(
+                "function call depth limit exceeded ({})",
+                self.budget.limits.max_call_depth
+            )));
+        }
+        if let Some(max) = self.get_str("FUNCNEST").and_then(|s| s.parse::<usize>().ok()) {
+            if max > 0 && self.call_depth >= max {
+                self.error(&format!("{}: maximum function nesting level exceeded ({max})", f.name));
+                return Err(Flow::Abort);
+            }
+        }
+        let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
+        self.vars.push_frame();
+        self.call_depth += 1;
+        self.frames.push(CallFrame {
+            func: f.name.clone(),
+            source: "main".to_owned(),
+            call_line: self.line,
+        });
+        let saved_line = self.line;
+        let r = self.exec_command(&f.body);
+        let r = match r {
+            Err(Flow::Return(s)) => Ok(s),
+            other => other,
+        };
+        // RETURN trap runs when a function returns (if functrace or set in it).
+        self.frames.pop();
+        self.call_depth -= 1;
+        self.vars.pop_frame();
+        self.positional = saved_pos;
+        self.line = saved_line;
+        if let Ok(s) = r {
+            if let Some(action) = self.traps.get("RETURN").cloned() {
+                if self.set.functrace {
+                    let _ = self.run_source(&action, true);
+                }
+            }
+            self.status = s;
+        }
+        r
+    }
+
+    /// Runs a utility from the registry (found on PATH) or a script file.
+    fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
+        let name = words[0].as_str();
+        let found = if name.contains('/') {
+            Some(crate::fs::path::join(&self.cwd, name))
+        } else {
+            self.path_lookup(name)
+        };
+        let Some(path) = found else {
+            if self.registry.get(name).is_some() && self.get_str("PATH").is_none() {
+                return self.run_utility(name, words);
+            }
+            return self.command_not_found(name, words);
+        };
+        // A stub for a built-in utility runs it in-process.
+        let meta = self.fs.lock().stat(&path);
+        match meta {
+            Err(e) => {
+                let msg = e.to_string();
+                self.error(&format!("{name}: {msg}"));
+                return Ok(if e.errno == crate::fs::Errno::ENOENT { 127 } else { 126 });
+            }
+            Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                self.error(&format!("{name}: Is a directory"));
+                return Ok(126);
+            }
+            Ok(_) => {}
+        }
+        if self.fs.lock().access(&path, false, false, true).is_err() {
+            self.error(&format!("{name}: Permission denied"));
+            return Ok(126);
+        }
+        let content = self.fs.lock().read_file(&path).map(|c| c.to_vec()).unwrap_or_default();
+        if let Some(util) = stub_name(&content) {
+            return self.run_utility(&util, words);
+        }
+        self.run_script_file(&path, &content, words)
+    }
+
+    fn command_not_found(&mut self, name: &str, words: &[String]) -> R {
+        if let Some(f) = self.funcs.get("command_not_found_handle").cloned() {
+            let mut w = vec!["command_not_found_handle".to_owned()];
+            w.extend(words.iter().cloned());
+            let mut child = self.fork_subshell()?;
+            let r = child.call_function(&f, &w);
+            return child.finish_subshell(r);
+        }
+        self.error(&format!("{name}: command not found"));
+        Ok(127)
+    }
+
+    /// Looks `name` up on PATH in the virtual filesystem.
+    pub(crate) fn path_lookup(&mut self, name: &str) -> Option<String> {
+        if let Some(p) = self.hash.get(name) {
+            return Some(p.clone());
+        }
+        let path = self.get_str("PATH")?;
+        let fs = self.fs.lock();
+        for dir in path.split(':') {
+            let dir = if dir.is_empty() { "." } else { dir };
+            let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
+            if let Ok(m) = fs.stat(&full) {
+                if m.file_type != crate::fs::FileType::Dir && fs.access(&full, false, false, true).is_ok() {
+                    return Some(full);
+                }
+            }
+        }
+        None
+    }
+
+    /// Runs a script file in a child shell (a new bash process in real life).
+    fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String]) -> R {
+        let mut child = self.fork_subshell()?;
+        child.positional = Arc::new(words[1..].to_vec());
+        child.arg0 = words[0].clone();
+        child.script_name = Some(words[0].clone());
+        child.funcs = imbl::HashMap::new();
+        child.traps = imbl::OrdMap::new();
+        // Only exported variables reach a new process.
+        let env = self.env();
+        let mut fresh = super::vars::Scopes::new();
+        for (k, v) in env {
+            let var = fresh.entry(&k, false);
+            var.value = Some(Value::Str(v));
+            var.attrs.set(crate::expand::Attrs::EXPORT, true);
+        }
+        child.vars = fresh;
+        child.init_vars_keep();
+        child.set = super::SetOpts {
+            braceexpand: true,
+            hashall: true,
+            interactive_comments: true,
+            ..Default::default()
+        };
+        child.status = 0;
+        let _ = path;
+        let src = crate::text::decode(content);
+        let src = src.strip_prefix("#!").map(|rest| match rest.find('\n') {
+            Some(i) => format!("\n{}", &rest[i + 1..]),
+            None => String::new(),
+        }).unwrap_or(src);
+        let r = child.run_source(&src, false);
+        child.finish_subshell(r)
+    }
+
+    /// Runs a registered utility with the current fds.
+    pub(crate) fn run_utility(&mut self, name: &str, words: &[String]) -> R {
+        let Some(f) = self.registry.get(name) else {
+            return self.command_not_found(name, words);
+        };
+        let env = self.env();
+        let mut stdin = FdReader {
+            file: self.fds.get(0).cloned(),
+            fs: self.fs.clone(),
+            cancel: self.budget.cancel.clone(),
+        };
+        let mut stdout = FdWriter {
+            file: self.fds.get(1).cloned(),
+            fs: self.fs.clone(),
+            cancel: self.budget.cancel.clone(),
+        };
+        let mut stderr = FdWriter {
+            file: self.fds.get(2).cloned(),
+            fs: self.fs.clone(),
+            cancel: self.budget.cancel.clone(),
+        };
+        let cwd = self.cwd.clone();
+        let fs = self.fs.clone();
+        let mut host = UtilHost { sh: self };
+        let mut ctx = crate::commands::Ctx {
+            name,
+            args: &words[1..],
+            stdin: &mut stdin,
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            env: &env,
+            cwd: &cwd,
+            fs: &fs,
+            host: &mut host,
+        };
+        match f(&mut ctx) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                if let Some(fatal) = crate::commands::as_fatal(&e) {
+                    return Err(Flow::Fatal(fatal.0.clone()));
+                }
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(141);
+                }
+                self.errln(&format!("{name}: write error: {}", io_error_text(&e)));
+                Ok(1)
+            }
+        }
+    }
+
+    /// Runs a command substitution body, returning its captured output.
+    pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
+        let cap = Capture::new(self.budget.limits.max_output_bytes);
+        let mut child = self.fork_subshell().map_err(flow_to_expand)?;
+        child.fds.set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
+        if !self.shopt.get("inherit_errexit") {
+            child.set.errexit = false;
+        }
+        let mut r = Ok(0);
+        for l in &body.commands {
+            r = child.exec_list(l);
+            if r.is_err() {
+                break;
+            }
+        }
+        let status = child.finish_subshell(r).map_err(flow_to_expand)?;
+        drop(child);
+        self.status = status;
+        self.last_subst_status = Some(status);
+        let bytes = cap.take();
+        let mut bytes = bytes;
+        if bytes.contains(&0) {
+            self.error("warning: command substitution: ignored null byte in input");
+            bytes.retain(|&b| b != 0);
+        }
+        Ok(crate::text::decode(&bytes))
+    }
+
+    fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
+        self.last_subst_status = None;
+        for a in &s.assigns {
+            let v = match self.eval_assign_value(a) {
+                Ok(v) => v,
+                Err(e) => return self.expand_error(e),
+            };
+            if self.set.xtrace {
+                let shown = match &a.value {
+                    AssignValue::Array(_) => a.text.clone(),
+                    AssignValue::Scalar(_) => {
+                        let mut t = a.name.clone();
+                        if let Some(i) = &a.index {
+                            t.push('[');
+                            t.push_str(&crate::syntax::printer::word_to_string(i));
+                            t.push(']');
+                        }
+                        format!("{t}{}={}", if a.append { "+" } else { "" }, xtrace_quote(&v.join(" ")))
+                    }
+                };
+                self.xtrace_line(&shown);
+            }
+            if let Err(status) = self.apply_assign(a, v) {
+                return Ok(status);
+            }
+        }
+        let status = self.last_subst_status.unwrap_or(0);
+        if !c.redirects.is_empty() {
+            let saved = self.fds.clone();
+            let ok = self.apply_redirects(&c.redirects)?;
+            self.fds = saved;
+            if !ok {
+                return Ok(1);
+            }
+        }
+        Ok(status)
+    }
+
+    /// Expands an assignment's value: one string, or the elements of an array literal
+    /// (as "key\0value" pairs when keyed).
+    pub(crate) fn eval_assign_value(&mut self, a: &Assign) -> Result<Vec<String>, ExpandError> {
+        match &a.value {
+            AssignValue::Scalar(w) => Ok(vec![Expander::new(self).assign_value(w)?]),
+            AssignValue::Array(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Performs an assignment; on failure prints the error and returns the status.
+    pub(crate) fn apply_assign(&mut self, a: &Assign, v: Vec<String>) -> Result<(), i32> {
+        let r = match &a.value {
+            AssignValue::Scalar(_) => {
+                let value = v.into_iter().next().unwrap_or_default();
+                match &a.index {
+                    Some(iw) => {
+                        let key = match self.subscript_key(&a.name, iw) {
+                            Ok(k) => k,
+                            Err(e) => {
+                                let _ = self.expand_error(e);
+                                return Err(1);
+                            }
+                        };
+                        self.assign_element(&a.name, &key, value, a.append)
+                    }
+                    None => self.assign_scalar(&a.name, value, a.append),
+                }
+            }
+            AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = self.expand_error(e);
+                    return Err(1);
+                }
+            },
+        };
+        match r {
+            Ok(()) => Ok(()),
+            Err(m) => {
+                self.error(&m);
+                Err(1)
+            }
+        }
+    }
+
+    /// The expanded key of a subscript for `name` (a string for associative arrays, the
+    /// expanded text for indexed ones, evaluated later as arithmetic).
+    pub(crate) fn subscript_key(&mut self, name: &str, w: &Word) -> Result<String, ExpandError> {
+        let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
+        if assoc {
+            Expander::new(self).string(w)
+        } else {
+            Expander::new(self).arith_text(w)
+        }
+    }
+
+    /// `name=(...)` / `name+=(...)`.
+    pub(crate) fn assign_array(
+        &mut self,
+        name: &str,
+        elems: &[ArrayElem],
+        append: bool,
+    ) -> Result<Result<(), String>, ExpandError> {
+        let name = self.vars.resolve_name(name);
+        let existing = self.vars.get(&name).cloned().unwrap_or_default();
+        if existing.attrs.has(crate::expand::Attrs::READONLY) {
+            return Ok(Err(format!("{name}: readonly variable")));
+        }
+        let assoc = existing.is_assoc();
+        if assoc {
+            let mut map = match (&existing.value, append) {
+                (Some(Value::Assoc(a)), true) => a.clone(),
+                _ => crate::expand::Assoc::default(),
+            };
+            let mut pending_key: Option<String> = None;
+            for e in elems {
+                match &e.key {
+                    Some(k) => {
+                        let key = Expander::new(self).string(k)?;
+                        let mut val = Expander::new(self).assign_value(&e.value)?;
+                        if e.append {
+                            val = map.get(&key).cloned().unwrap_or_default() + &val;
+                        }
+                        map.insert(key, val);
+                    }
+                    None => {
+                        // bash 5.2: `(k1 v1 k2 v2)` pairs; otherwise an error.
+                        let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
+                        for v in vals {
+                            match pending_key.take() {
+                                None => pending_key = Some(v),
+                                Some(k) => map.insert(k, v),
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(k) = pending_key {
+                map.insert(k, String::new());
+            }
+            let attrs = existing.attrs;
+            let var = self.vars.entry(&name, false);
+            var.value = Some(Value::Assoc(map));
+            var.attrs = attrs;
+            return Ok(Ok(()));
+        }
+        let mut arr = match (&existing.value, append) {
+            (Some(Value::Indexed(a)), true) => a.clone(),
+            (Some(Value::Str(s)), true) => {
+                let mut m = imbl::OrdMap::new();
+                m.insert(0, s.clone());
+                m
+            }
+            _ => imbl::OrdMap::new(),
+        };
+        let mut next = arr.keys().next_back().map(|k| k + 1).unwrap_or(0);
+        for e in elems {
+            match &e.key {
+                Some(k) => {
+                    let text = Expander::new(self).arith_text(k)?;
+                    let mut idx = crate::expand::arith::eval_str(&text, self)?;
+                    if idx < 0 {
+                        let max = arr.keys().next_back().copied().unwrap_or(-1);
+                        idx += max + 1;
+                        if idx < 0 {
+                            self.error(&format!("{name}[{text}]: bad array subscript"));
+                            continue;
+                        }
+                    }
+                    let mut val = Expander::new(self).assign_value(&e.value)?;
+                    if e.append {
+                        val = arr.get(&idx).cloned().unwrap_or_default() + &val;
+                    }
+                    if existing.attrs.has(crate::expand::Attrs::INTEGER) {
+                        val = crate::expand::arith::eval_str(&val, self)?.to_string();
+                    }
+                    arr.insert(idx, val);
+                    next = idx + 1;
+                }
+                None => {
+                    let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
+                    for mut v in vals {
+                        if existing.attrs.has(crate::expand::Attrs::INTEGER) {
+                            v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                        }
+                        arr.insert(next, v);
+                        next += 1;
+                    }
+                }
+            }
+        }
+        if arr.len() > self.budget.limits.max_words {
+            return Err(ExpandError::passthrough(
+                format!("\u{0}array size limit exceeded ({} elements)", self.budget.limits.max_words),
+                ErrorKind::Fatal(126),
+            ));
+        }
+        let attrs = existing.attrs;
+        let var = self.vars.entry(&name, false);
+        var.value = Some(Value::Indexed(arr));
+        var.attrs = attrs;
+        Ok(Ok(()))
+    }
+}
+
+/// bash's rendering of an I/O error (`Broken pipe`, `Bad file descriptor`).
+pub(crate) fn io_error_text(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::BrokenPipe => "Broken pipe".to_owned(),
+        _ => match e.raw_os_error() {
+            Some(9) => "Bad file descriptor".to_owned(),
+            _ => e.to_string(),
+        },
+    }
+}
+
+fn flow_to_expand(f: Flow) -> ExpandError {
+    match f {
+        Flow::Fatal(m) => ExpandError::passthrough(format!("\u{0}{m}"), ErrorKind::Fatal(126)),
+        _ => ExpandError::abort("subshell failed"),
+    }
+}
+
+/// The utility a `/bin` stub stands for.
+fn stub_name(content: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(content).ok()?;
+    let line = text.lines().nth(1)?;
+    line.strip_prefix("# shellbox builtin: ").map(|s| s.trim().to_owned())
+}
+
+/// Quotes a word for `set -x` output the way bash does.
+pub(crate) fn xtrace_quote(s: &str) -> String {
+    if s.is_empty() {
+        return "''".to_owned();
+    }
+    let special = s.chars().any(|c| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '\'' | '"' | '\\' | '$' | '`' | '*' | '?' | '[' | ']' | '|' | '&' | ';' | '<' | '>' | '(' | ')' | '{' | '}' | '!' | '#' | '~' | '^'
+            )
+            || c.is_control()
+    });
+    if !special {
+        return s.to_owned();
+    }
+    crate::expand::param::quote(s)
+}
+
+/// The services utilities call back into: running commands and checking limits.
+struct UtilHost<'a> {
+    sh: &'a mut Interp,
+}
+
+impl crate::commands::Host for UtilHost<'_> {
+    fn run(
+        &mut self,
+        argv: &[String],
+        stdin: &mut dyn std::io::Read,
+        stdout: &mut dyn std::io::Write,
+        stderr: &mut dyn std::io::Write,
+    ) -> std::io::Result<i32> {
+        if argv.is_empty() {
+            return Ok(0);
+        }
+        let mut input = Vec::new();
+        let _ = stdin;
+        let mut child = match self.sh.fork_subshell() {
+            Ok(c) => c,
+            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
+            Err(_) => return Ok(1),
+        };
+        let out = Capture::new(self.sh.budget.limits.max_output_bytes);
+        let err = Capture::new(self.sh.budget.limits.max_output_bytes);
+        input.clear();
+        child.fds.set(1, Some(Arc::new(OpenFile::Capture(out.clone()))));
+        child.fds.set(2, Some(Arc::new(OpenFile::Capture(err.clone()))));
+        let cmd = Command {
+            kind: CommandKind::Simple(SimpleCommand::default()),
+            redirects: Vec::new(),
+            line: child.line,
+        };
+        let r = {
+            let name = argv[0].as_str();
+            if let Some(b) = super::builtins::lookup(name) {
+                b(&mut child, argv)
+            } else {
+                child.run_external(&cmd, argv)
+            }
+        };
+        let status = match child.finish_subshell(r) {
+            Ok(s) => s,
+            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
+            Err(_) => 1,
+        };
+        stdout.write_all(&out.take())?;
+        stderr.write_all(&err.take())?;
+        Ok(status)
+    }
+
+    fn check(&mut self) -> std::io::Result<()> {
+        self.sh.budget.check().map_err(crate::commands::fatal)
+    }
+}

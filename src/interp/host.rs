@@ -1,0 +1,358 @@
+//! The interpreter as the host of word expansion: variables (with bash's dynamic ones),
+//! positional and special parameters, substitutions and filesystem access for globbing.
+
+use std::sync::Arc;
+
+use super::Interp;
+use super::io::{OpenFile, pipe};
+use crate::expand::{ArithFail, ArithHost, ExpResult, ExpandError, ExpandOpts, Host, Value, Var};
+use crate::syntax::Script;
+
+impl Interp {
+    /// Variables whose value is computed when read.
+    fn dynamic_var(&mut self, name: &str) -> Option<Var> {
+        let s = match name {
+            "RANDOM" => self.next_random().to_string(),
+            "SECONDS" => {
+                let now = self.fs.lock().clock().now().secs;
+                (now - self.start_time + self.seconds_offset).to_string()
+            }
+            "EPOCHSECONDS" => self.fs.lock().clock().now().secs.to_string(),
+            "EPOCHREALTIME" => {
+                let t = self.fs.lock().clock().now();
+                format!("{}.{:06}", t.secs, t.nanos / 1000)
+            }
+            "LINENO" => self.line.to_string(),
+            "BASHPID" => self.bashpid.to_string(),
+            "BASH_SUBSHELL" => self.subshell.to_string(),
+            "PIPESTATUS" => {
+                let mut a = imbl::OrdMap::new();
+                for (i, s) in self.pipestatus.iter().enumerate() {
+                    a.insert(i as i64, s.to_string());
+                }
+                return Some(Var {
+                    value: Some(Value::Indexed(a)),
+                    attrs: Default::default(),
+                });
+            }
+            "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
+                if self.frames.is_empty() {
+                    return None;
+                }
+                let mut a = imbl::OrdMap::new();
+                let n = self.frames.len();
+                for (i, f) in self.frames.iter().rev().enumerate() {
+                    let v = match name {
+                        "FUNCNAME" => f.func.clone(),
+                        "BASH_SOURCE" => f.source.clone(),
+                        _ => f.call_line.to_string(),
+                    };
+                    a.insert(i as i64, v);
+                }
+                let last = match name {
+                    "FUNCNAME" => "main".to_owned(),
+                    "BASH_SOURCE" => "main".to_owned(),
+                    _ => "0".to_owned(),
+                };
+                a.insert(n as i64, last);
+                return Some(Var {
+                    value: Some(Value::Indexed(a)),
+                    attrs: Default::default(),
+                });
+            }
+            "DIRSTACK" => {
+                let mut a = imbl::OrdMap::new();
+                a.insert(0, self.cwd.clone());
+                for (i, d) in self.dir_stack.iter().rev().enumerate() {
+                    a.insert(i as i64 + 1, d.clone());
+                }
+                return Some(Var {
+                    value: Some(Value::Indexed(a)),
+                    attrs: Default::default(),
+                });
+            }
+            "_" => self.last_arg.clone(),
+            _ => return None,
+        };
+        Some(Var::scalar(s))
+    }
+}
+
+impl ArithHost for Interp {
+    fn arith_get(&mut self, name: &str, index: Option<&str>) -> Result<Option<String>, ArithFail> {
+        let var = Host::var(self, name);
+        match index {
+            None => Ok(var.and_then(|v| v.as_scalar())),
+            Some(sub) => {
+                let Some(v) = var else { return Ok(None) };
+                if v.is_assoc() {
+                    let key = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                    return Ok(match &v.value {
+                        Some(Value::Assoc(a)) => a.get(&key).cloned(),
+                        _ => None,
+                    });
+                }
+                let text = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                let i = crate::expand::arith::eval_str(&text, self)?;
+                let idx = if i < 0 {
+                    let max = match &v.value {
+                        Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
+                        Some(Value::Str(_)) => 0,
+                        _ => -1,
+                    };
+                    if max + 1 + i < 0 {
+                        self.error(&format!("{name}: bad array subscript"));
+                        return Ok(None);
+                    }
+                    max + 1 + i
+                } else {
+                    i
+                };
+                Ok(match &v.value {
+                    Some(Value::Indexed(a)) => a.get(&idx).cloned(),
+                    Some(Value::Str(s)) if idx == 0 => Some(s.clone()),
+                    _ => None,
+                })
+            }
+        }
+    }
+
+    fn arith_set(&mut self, name: &str, index: Option<&str>, value: i64) -> Result<(), ArithFail> {
+        let r = match index {
+            None => self.assign_scalar(name, value.to_string(), false),
+            Some(sub) => {
+                let key = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                self.assign_element(name, &key, value.to_string(), false)
+            }
+        };
+        r.map_err(|m| {
+            // Assignment errors carry their own "name: message" text.
+            let (expr, msg) = match m.split_once(": ") {
+                Some((a, b)) => (a.to_owned(), b.to_owned()),
+                None => (name.to_owned(), m),
+            };
+            ArithFail::new(&expr, msg, None)
+        })
+    }
+
+    fn nounset(&self) -> bool {
+        self.set.nounset
+    }
+}
+
+impl Interp {
+    /// Expands `$` references inside an arithmetic subscript's text.
+    fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
+        if !sub.contains(['$', '`', '"', '\'']) {
+            return Ok(sub.to_owned());
+        }
+        let script = crate::syntax::parse(&format!("x[{sub}]=")).map_err(|e| ExpandError::abort(e.to_string()))?;
+        let word = script
+            .commands
+            .first()
+            .and_then(|l| l.items.first())
+            .and_then(|i| i.and_or.first.commands.first())
+            .and_then(|c| match &c.kind {
+                crate::syntax::CommandKind::Simple(s) => s.assigns.first().and_then(|a| a.index.clone()),
+                _ => None,
+            });
+        match word {
+            Some(w) => crate::expand::Expander::new(self).arith_text(&w),
+            None => Ok(sub.to_owned()),
+        }
+    }
+}
+
+impl Host for Interp {
+    fn var(&mut self, name: &str) -> Option<Var> {
+        if let Some(v) = self.vars.get(name) {
+            if name != "_" || self.vars.get_raw("_").is_some() {
+                // Namerefs to array elements resolve to that element.
+                if let Some(raw) = self.vars.get_raw(name) {
+                    if raw.attrs.has(crate::expand::Attrs::NAMEREF) {
+                        let target = self.vars.resolve_name(name);
+                        if let Some(open) = target.find('[') {
+                            if target.ends_with(']') {
+                                let base = target[..open].to_owned();
+                                let sub = target[open + 1..target.len() - 1].to_owned();
+                                let val = self.arith_get(&base, Some(&sub)).ok().flatten();
+                                return val.map(Var::scalar);
+                            }
+                        }
+                        if target == name {
+                            return None;
+                        }
+                        if let Some(d) = self.dynamic_var(&target) {
+                            return Some(d);
+                        }
+                        return self.vars.get(&target).cloned();
+                    }
+                }
+                if !matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID") {
+                    return Some(v.clone());
+                }
+            }
+        }
+        self.dynamic_var(name)
+    }
+
+    fn assign(&mut self, name: &str, value: String) -> ExpResult<()> {
+        self.assign_scalar(name, value, false).map_err(ExpandError::abort)
+    }
+
+    fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()> {
+        self.assign_element(name, key, value, false).map_err(ExpandError::abort)
+    }
+
+    fn var_names(&mut self, prefix: &str) -> Vec<String> {
+        self.vars
+            .all()
+            .into_iter()
+            .filter(|(k, v)| k.starts_with(prefix) && (v.value.is_some()))
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    fn positional(&self) -> Vec<String> {
+        self.positional.as_ref().clone()
+    }
+
+    fn arg0(&self) -> String {
+        self.arg0.clone()
+    }
+
+    fn special(&mut self, c: char) -> String {
+        match c {
+            '?' => self.status.to_string(),
+            '$' => self.pid.to_string(),
+            '!' => self.last_bg.map(|p| p.to_string()).unwrap_or_default(),
+            '-' => self.dash_flags(),
+            _ => String::new(),
+        }
+    }
+
+    fn command_subst(&mut self, body: &Script) -> ExpResult<String> {
+        Interp::command_subst(self, body)
+    }
+
+    fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String> {
+        let (r, w) = pipe();
+        let mut child = self.fork_subshell().map_err(|_| ExpandError::abort("process substitution failed"))?;
+        let fd;
+        if input {
+            child.fds.set(1, Some(Arc::new(OpenFile::PipeW(w))));
+            fd = self.fds.free_from(63);
+            self.fds.set(fd, Some(Arc::new(OpenFile::PipeR(r))));
+        } else {
+            child.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
+            fd = self.fds.free_from(63);
+            self.fds.set(fd, Some(Arc::new(OpenFile::PipeW(w))));
+        }
+        let body = body.clone();
+        let handle = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let mut r = Ok(0);
+                for l in &body.commands {
+                    r = child.exec_list(l);
+                    if r.is_err() {
+                        break;
+                    }
+                }
+                child.finish_subshell(r).unwrap_or(126)
+            })
+            .map_err(|e| ExpandError::abort(format!("cannot start process substitution: {e}")))?;
+        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = self.new_pid();
+        jt.jobs.push(super::Job {
+            id: 0,
+            pid,
+            command: String::new(),
+            handle: Some(handle),
+            status: None,
+            reported: true,
+        });
+        Ok(format!("/dev/fd/{fd}"))
+    }
+
+    fn opts(&self) -> ExpandOpts {
+        ExpandOpts {
+            nounset: self.set.nounset,
+            noglob: self.set.noglob,
+            nullglob: self.shopt.get("nullglob"),
+            failglob: self.shopt.get("failglob"),
+            dotglob: self.shopt.get("dotglob"),
+            extglob: self.shopt.get("extglob"),
+            nocaseglob: self.shopt.get("nocaseglob"),
+            nocasematch: self.shopt.get("nocasematch"),
+            globstar: self.shopt.get("globstar"),
+            globskipdots: self.shopt.get("globskipdots"),
+        }
+    }
+
+    fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>> {
+        let fs = self.fs.lock();
+        let entries = fs.read_dir(path).ok()?;
+        Some(
+            entries
+                .into_iter()
+                .map(|e| {
+                    let is_dir = match e.file_type {
+                        crate::fs::FileType::Dir => true,
+                        crate::fs::FileType::Symlink => fs
+                            .stat(&format!("{}/{}", path.trim_end_matches('/'), e.name))
+                            .map(|m| m.file_type == crate::fs::FileType::Dir)
+                            .unwrap_or(false),
+                        _ => false,
+                    };
+                    (e.name, is_dir)
+                })
+                .collect(),
+        )
+    }
+
+    fn exists(&mut self, path: &str) -> bool {
+        self.fs.lock().lstat(path).is_ok()
+    }
+
+    fn home_dir(&mut self, user: &str) -> Option<String> {
+        match user {
+            "" => Some("/home/user".to_owned()),
+            "root" => Some("/root".to_owned()),
+            "user" => Some("/home/user".to_owned()),
+            _ => None,
+        }
+    }
+
+    fn cwd(&self) -> String {
+        self.cwd.clone()
+    }
+
+    fn prompt(&mut self, s: &str) -> String {
+        super::builtins::prompt::expand_prompt(self, s)
+    }
+
+    fn warn(&mut self, msg: &str) {
+        self.error(msg);
+    }
+}
+
+impl Interp {
+    /// `$-`: the single-letter options that are on.
+    pub fn dash_flags(&self) -> String {
+        let mut s = String::new();
+        let order = ['a', 'e', 'f', 'h', 'k', 'm', 'n', 'p', 't', 'u', 'v', 'x', 'B', 'C', 'E', 'H', 'P', 'T'];
+        let mut opts = self.set;
+        for l in order {
+            if let Some(b) = opts.by_letter(l) {
+                if *b {
+                    s.push(l);
+                }
+            }
+        }
+        if self.command_string_mode {
+            s.push('c');
+        }
+        s
+    }
+}

@@ -1,0 +1,392 @@
+//! File descriptors without a kernel: open file descriptions (virtual files, bounded
+//! in-memory pipes, capture buffers, host streams) and the per-shell fd table, plus
+//! `Read`/`Write` adapters handed to commands.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use crate::fs::{Device, FileType, Ino, SharedFs};
+
+/// Capacity of an in-memory pipe, like Linux's default.
+pub const PIPE_CAPACITY: usize = 64 * 1024;
+
+#[derive(Debug, Default)]
+struct PipeState {
+    buf: VecDeque<u8>,
+    readers: usize,
+    writers: usize,
+}
+
+/// A bounded pipe shared by a reader end and a writer end.
+#[derive(Debug, Default)]
+pub struct Pipe {
+    state: Mutex<PipeState>,
+    cv: Condvar,
+}
+
+/// The read end of a pipe; dropping the last one makes writes fail with EPIPE.
+#[derive(Debug)]
+pub struct PipeReader(Arc<Pipe>);
+/// The write end of a pipe; dropping the last one gives readers end-of-file.
+#[derive(Debug)]
+pub struct PipeWriter(Arc<Pipe>);
+
+/// Creates a pipe.
+pub fn pipe() -> (PipeReader, PipeWriter) {
+    let p = Arc::new(Pipe::default());
+    {
+        let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.readers = 1;
+        st.writers = 1;
+    }
+    (PipeReader(p.clone()), PipeWriter(p))
+}
+
+impl Drop for PipeReader {
+    fn drop(&mut self) {
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.readers -= 1;
+        if st.readers == 0 {
+            st.buf.clear();
+        }
+        self.0.cv.notify_all();
+    }
+}
+
+impl Drop for PipeWriter {
+    fn drop(&mut self) {
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.writers -= 1;
+        self.0.cv.notify_all();
+    }
+}
+
+impl PipeReader {
+    pub fn read(&self, out: &mut [u8], cancel: &AtomicBool) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if !st.buf.is_empty() {
+                let n = out.len().min(st.buf.len());
+                for (i, b) in st.buf.drain(..n).enumerate() {
+                    out[i] = b;
+                }
+                self.0.cv.notify_all();
+                return Ok(n);
+            }
+            if st.writers == 0 {
+                return Ok(0);
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return Err(crate::commands::fatal("cancelled"));
+            }
+            st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+}
+
+impl PipeWriter {
+    pub fn write_all(&self, mut data: &[u8], cancel: &AtomicBool) -> io::Result<()> {
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        while !data.is_empty() {
+            if st.readers == 0 {
+                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+            }
+            let room = PIPE_CAPACITY.saturating_sub(st.buf.len());
+            if room > 0 {
+                let n = room.min(data.len());
+                st.buf.extend(&data[..n]);
+                data = &data[n..];
+                self.0.cv.notify_all();
+                continue;
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return Err(crate::commands::fatal("cancelled"));
+            }
+            st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        Ok(())
+    }
+}
+
+/// A growable capture buffer (command substitution, `Shell::exec` output) with a cap.
+#[derive(Debug, Default)]
+pub struct Capture {
+    pub data: Mutex<Vec<u8>>,
+    pub limit: u64,
+}
+
+impl Capture {
+    pub fn new(limit: u64) -> Arc<Capture> {
+        Arc::new(Capture {
+            data: Mutex::new(Vec::new()),
+            limit,
+        })
+    }
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.data.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+    fn write(&self, d: &[u8]) -> io::Result<()> {
+        let mut v = self.data.lock().unwrap_or_else(|e| e.into_inner());
+        if (v.len() + d.len()) as u64 > self.limit {
+            return Err(crate::commands::fatal(format!(
+                "output limit exceeded ({} bytes)",
+                self.limit
+            )));
+        }
+        v.extend_from_slice(d);
+        Ok(())
+    }
+}
+
+/// A host stream for the CLI (real stdout/stderr/stdin).
+pub type HostWriter = Mutex<Box<dyn Write + Send>>;
+pub type HostReader = Mutex<Box<dyn Read + Send>>;
+
+/// An open file description, shared by duplicated descriptors.
+pub enum OpenFile {
+    File {
+        ino: Ino,
+        pos: Mutex<u64>,
+        read: bool,
+        write: bool,
+        append: bool,
+    },
+    PipeR(PipeReader),
+    PipeW(PipeWriter),
+    Capture(Arc<Capture>),
+    /// Bytes to read (here-documents, here-strings, test input).
+    Bytes(Mutex<(Arc<Vec<u8>>, usize)>),
+    Device(Device),
+    HostOut(HostWriter),
+    HostIn(HostReader),
+}
+
+impl std::fmt::Debug for OpenFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenFile::File { ino, .. } => write!(f, "File({ino})"),
+            OpenFile::PipeR(_) => f.write_str("PipeR"),
+            OpenFile::PipeW(_) => f.write_str("PipeW"),
+            OpenFile::Capture(_) => f.write_str("Capture"),
+            OpenFile::Bytes(_) => f.write_str("Bytes"),
+            OpenFile::Device(d) => write!(f, "Device({d:?})"),
+            OpenFile::HostOut(_) => f.write_str("HostOut"),
+            OpenFile::HostIn(_) => f.write_str("HostIn"),
+        }
+    }
+}
+
+impl OpenFile {
+    pub fn bytes(data: Vec<u8>) -> Arc<OpenFile> {
+        Arc::new(OpenFile::Bytes(Mutex::new((Arc::new(data), 0))))
+    }
+
+    pub fn readable(&self) -> bool {
+        match self {
+            OpenFile::File { read, .. } => *read,
+            OpenFile::PipeR(_) | OpenFile::Bytes(_) | OpenFile::HostIn(_) => true,
+            OpenFile::Device(d) => !matches!(d, Device::Stdout | Device::Stderr),
+            _ => false,
+        }
+    }
+
+    pub fn writable(&self) -> bool {
+        match self {
+            OpenFile::File { write, .. } => *write,
+            OpenFile::PipeW(_) | OpenFile::Capture(_) | OpenFile::HostOut(_) => true,
+            OpenFile::Device(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Writes all of `data`.
+    pub fn write_all(&self, fs: &SharedFs, data: &[u8], cancel: &AtomicBool) -> io::Result<()> {
+        match self {
+            OpenFile::File {
+                ino,
+                pos,
+                write,
+                append,
+                ..
+            } => {
+                if !*write {
+                    return Err(io::Error::from_raw_os_error(9));
+                }
+                let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
+                let mut g = fs.lock();
+                let at = if *append {
+                    g.stat_ino(*ino).map(|m| m.size).unwrap_or(*pos)
+                } else {
+                    *pos
+                };
+                match g.write_at(*ino, at, data) {
+                    Ok(end) => {
+                        *pos = end;
+                        Ok(())
+                    }
+                    Err(e) => Err(io::Error::other(e.to_string())),
+                }
+            }
+            OpenFile::PipeW(w) => w.write_all(data, cancel),
+            OpenFile::Capture(c) => c.write(data),
+            OpenFile::Device(Device::Null) | OpenFile::Device(Device::Zero) => Ok(()),
+            OpenFile::Device(Device::Full) => Err(io::Error::other("No space left on device")),
+            OpenFile::Device(_) => Ok(()),
+            OpenFile::HostOut(w) => {
+                let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
+                w.write_all(data)?;
+                w.flush()
+            }
+            _ => Err(io::Error::from_raw_os_error(9)),
+        }
+    }
+
+    /// Reads up to `out.len()` bytes; 0 at end of file.
+    pub fn read(&self, fs: &SharedFs, out: &mut [u8], cancel: &AtomicBool) -> io::Result<usize> {
+        match self {
+            OpenFile::File { ino, pos, read, .. } => {
+                if !*read {
+                    return Err(io::Error::from_raw_os_error(9));
+                }
+                let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
+                let g = fs.lock();
+                let content = g.content(*ino).map_err(|e| io::Error::other(e.to_string()))?;
+                let start = (*pos as usize).min(content.len());
+                let n = out.len().min(content.len() - start);
+                out[..n].copy_from_slice(&content[start..start + n]);
+                *pos += n as u64;
+                Ok(n)
+            }
+            OpenFile::PipeR(r) => r.read(out, cancel),
+            OpenFile::Bytes(b) => {
+                let mut g = b.lock().unwrap_or_else(|e| e.into_inner());
+                let (data, pos) = &mut *g;
+                let start = (*pos).min(data.len());
+                let n = out.len().min(data.len() - start);
+                out[..n].copy_from_slice(&data[start..start + n]);
+                *pos += n;
+                Ok(n)
+            }
+            OpenFile::Device(Device::Zero) => {
+                out.fill(0);
+                Ok(out.len())
+            }
+            OpenFile::Device(Device::Random) | OpenFile::Device(Device::Urandom) => {
+                static SEED: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+                for b in out.iter_mut() {
+                    let mut x = SEED.load(Ordering::Relaxed);
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    SEED.store(x, Ordering::Relaxed);
+                    *b = x as u8;
+                }
+                Ok(out.len())
+            }
+            OpenFile::Device(_) => Ok(0),
+            OpenFile::HostIn(r) => r.lock().unwrap_or_else(|e| e.into_inner()).read(out),
+            _ => Err(io::Error::from_raw_os_error(9)),
+        }
+    }
+}
+
+/// The fd table of one shell (cloned on fork; descriptions are shared).
+#[derive(Clone, Debug, Default)]
+pub struct FdTable {
+    fds: Vec<Option<Arc<OpenFile>>>,
+}
+
+impl FdTable {
+    pub fn get(&self, fd: i32) -> Option<&Arc<OpenFile>> {
+        if fd < 0 {
+            return None;
+        }
+        self.fds.get(fd as usize).and_then(|f| f.as_ref())
+    }
+    pub fn set(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {
+        if fd < 0 {
+            return;
+        }
+        let i = fd as usize;
+        if self.fds.len() <= i {
+            self.fds.resize(i + 1, None);
+        }
+        self.fds[i] = f;
+    }
+    /// The lowest free descriptor at or above `min`.
+    pub fn free_from(&self, min: i32) -> i32 {
+        let mut fd = min.max(0);
+        while self.get(fd).is_some() {
+            fd += 1;
+        }
+        fd
+    }
+    /// Open descriptors, ascending.
+    pub fn open_fds(&self) -> Vec<i32> {
+        (0..self.fds.len() as i32).filter(|&fd| self.get(fd).is_some()).collect()
+    }
+}
+
+/// `Write` over an open file description.
+pub struct FdWriter {
+    pub file: Option<Arc<OpenFile>>,
+    pub fs: SharedFs,
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl Write for FdWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &self.file {
+            Some(f) => {
+                f.write_all(&self.fs, buf, &self.cancel)?;
+                Ok(buf.len())
+            }
+            None => Err(io::Error::from_raw_os_error(9)),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `Read` over an open file description.
+pub struct FdReader {
+    pub file: Option<Arc<OpenFile>>,
+    pub fs: SharedFs,
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl Read for FdReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &self.file {
+            Some(f) => f.read(&self.fs, buf, &self.cancel),
+            None => Err(io::Error::from_raw_os_error(9)),
+        }
+    }
+}
+
+/// Opens the file description for a path's device or inode.
+pub fn for_file_type(ft: FileType, ino: Ino, read: bool, write: bool, append: bool) -> OpenFile {
+    match ft {
+        FileType::Device(d) => OpenFile::Device(d),
+        _ => OpenFile::File {
+            ino,
+            pos: Mutex::new(0),
+            read,
+            write,
+            append,
+        },
+    }
+}

@@ -1,0 +1,844 @@
+//! The interpreter: shell state and the execution of parsed commands (bash manual,
+//! "Executing Commands", "Shell Functions", "Shell Variables"). State lives in persistent
+//! structures, so a subshell or pipeline stage forks it in O(1).
+
+pub mod builtins;
+mod exec;
+mod host;
+pub mod io;
+mod redirect;
+pub mod vars;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::commands::Registry;
+use crate::expand::{Attrs, Value, Var};
+use crate::fs::SharedFs;
+use crate::limits::Budget;
+use crate::syntax::{FunctionDef, ParseErrorKind, ParseOptions, Parser};
+use io::{FdTable, OpenFile};
+use vars::Scopes;
+
+/// Non-local control flow and fatal conditions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Break(u32),
+    Continue(u32),
+    Return(i32),
+    /// Leave the shell (or subshell) with this status.
+    Exit(i32),
+    /// Abandon the current complete command (bash's expansion errors); status 1.
+    Abort,
+    /// A limit was hit or the run was cancelled: the message, status 126.
+    Fatal(String),
+}
+
+pub type R = Result<i32, Flow>;
+
+/// `set -o` options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SetOpts {
+    pub allexport: bool,
+    pub braceexpand: bool,
+    pub errexit: bool,
+    pub errtrace: bool,
+    pub functrace: bool,
+    pub hashall: bool,
+    pub histexpand: bool,
+    pub history: bool,
+    pub ignoreeof: bool,
+    pub interactive_comments: bool,
+    pub keyword: bool,
+    pub monitor: bool,
+    pub noclobber: bool,
+    pub noexec: bool,
+    pub noglob: bool,
+    pub nolog: bool,
+    pub notify: bool,
+    pub nounset: bool,
+    pub onecmd: bool,
+    pub physical: bool,
+    pub pipefail: bool,
+    pub posix: bool,
+    pub privileged: bool,
+    pub verbose: bool,
+    pub vi: bool,
+    pub emacs: bool,
+    pub xtrace: bool,
+}
+
+/// Names of `set -o` options, in bash's listing order, with their single-letter flag.
+pub const SET_OPTIONS: &[(&str, Option<char>)] = &[
+    ("allexport", Some('a')),
+    ("braceexpand", Some('B')),
+    ("emacs", None),
+    ("errexit", Some('e')),
+    ("errtrace", Some('E')),
+    ("functrace", Some('T')),
+    ("hashall", Some('h')),
+    ("histexpand", Some('H')),
+    ("history", None),
+    ("ignoreeof", None),
+    ("interactive-comments", None),
+    ("keyword", Some('k')),
+    ("monitor", Some('m')),
+    ("noclobber", Some('C')),
+    ("noexec", Some('n')),
+    ("noglob", Some('f')),
+    ("nolog", None),
+    ("notify", Some('b')),
+    ("nounset", Some('u')),
+    ("onecmd", Some('t')),
+    ("physical", Some('P')),
+    ("pipefail", None),
+    ("posix", None),
+    ("privileged", Some('p')),
+    ("verbose", Some('v')),
+    ("vi", None),
+    ("xtrace", Some('x')),
+];
+
+impl SetOpts {
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "allexport" => &mut self.allexport,
+            "braceexpand" => &mut self.braceexpand,
+            "emacs" => &mut self.emacs,
+            "errexit" => &mut self.errexit,
+            "errtrace" => &mut self.errtrace,
+            "functrace" => &mut self.functrace,
+            "hashall" => &mut self.hashall,
+            "histexpand" => &mut self.histexpand,
+            "history" => &mut self.history,
+            "ignoreeof" => &mut self.ignoreeof,
+            "interactive-comments" => &mut self.interactive_comments,
+            "keyword" => &mut self.keyword,
+            "monitor" => &mut self.monitor,
+            "noclobber" => &mut self.noclobber,
+            "noexec" => &mut self.noexec,
+            "noglob" => &mut self.noglob,
+            "nolog" => &mut self.nolog,
+            "notify" => &mut self.notify,
+            "nounset" => &mut self.nounset,
+            "onecmd" => &mut self.onecmd,
+            "physical" => &mut self.physical,
+            "pipefail" => &mut self.pipefail,
+            "posix" => &mut self.posix,
+            "privileged" => &mut self.privileged,
+            "verbose" => &mut self.verbose,
+            "vi" => &mut self.vi,
+            "xtrace" => &mut self.xtrace,
+            _ => return None,
+        })
+    }
+
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut c = *self;
+        c.get_mut(name).map(|b| *b)
+    }
+
+    pub fn by_letter(&mut self, l: char) -> Option<&mut bool> {
+        let name = SET_OPTIONS.iter().find(|(_, c)| *c == Some(l))?.0;
+        self.get_mut(name)
+    }
+}
+
+/// `shopt` options: name and default, in bash's listing order.
+pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
+    ("assoc_expand_once", false),
+    ("autocd", false),
+    ("cdable_vars", false),
+    ("cdspell", false),
+    ("checkhash", false),
+    ("checkjobs", false),
+    ("checkwinsize", false),
+    ("cmdhist", true),
+    ("compat31", false),
+    ("compat32", false),
+    ("compat40", false),
+    ("compat41", false),
+    ("compat42", false),
+    ("compat43", false),
+    ("compat44", false),
+    ("complete_fullquote", true),
+    ("direxpand", false),
+    ("dirspell", false),
+    ("dotglob", false),
+    ("execfail", false),
+    ("expand_aliases", false),
+    ("extdebug", false),
+    ("extglob", false),
+    ("extquote", true),
+    ("failglob", false),
+    ("force_fignore", true),
+    ("globasciiranges", true),
+    ("globskipdots", true),
+    ("globstar", false),
+    ("gnu_errfmt", false),
+    ("histappend", false),
+    ("histreedit", false),
+    ("histverify", false),
+    ("hostcomplete", true),
+    ("huponexit", false),
+    ("inherit_errexit", false),
+    ("interactive_comments", true),
+    ("lastpipe", false),
+    ("lithist", false),
+    ("localvar_inherit", false),
+    ("localvar_unset", false),
+    ("login_shell", false),
+    ("mailwarn", false),
+    ("no_empty_cmd_completion", false),
+    ("nocaseglob", false),
+    ("nocasematch", false),
+    ("noexpand_translation", false),
+    ("nullglob", false),
+    ("patsub_replacement", true),
+    ("progcomp", true),
+    ("progcomp_alias", false),
+    ("promptvars", true),
+    ("restricted_shell", false),
+    ("shift_verbose", false),
+    ("sourcepath", true),
+    ("varredir_close", false),
+    ("xpg_echo", false),
+];
+
+/// The state of `shopt` options (bit i = `SHOPT_OPTIONS[i]`).
+#[derive(Clone, Copy, Debug)]
+pub struct Shopts(u64);
+
+impl Default for Shopts {
+    fn default() -> Shopts {
+        let mut bits = 0u64;
+        for (i, (_, on)) in SHOPT_OPTIONS.iter().enumerate() {
+            if *on {
+                bits |= 1 << i;
+            }
+        }
+        Shopts(bits)
+    }
+}
+
+impl Shopts {
+    pub fn index(name: &str) -> Option<usize> {
+        SHOPT_OPTIONS.iter().position(|(n, _)| *n == name)
+    }
+    pub fn get(&self, name: &str) -> bool {
+        Self::index(name).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        match Self::index(name) {
+            Some(i) => {
+                if on {
+                    self.0 |= 1 << i;
+                } else {
+                    self.0 &= !(1 << i);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A background job.
+#[derive(Debug)]
+pub struct Job {
+    pub id: usize,
+    pub pid: u32,
+    pub command: String,
+    pub handle: Option<std::thread::JoinHandle<i32>>,
+    pub status: Option<i32>,
+    pub reported: bool,
+}
+
+/// Jobs shared by a shell and its forks.
+#[derive(Debug, Default)]
+pub struct JobTable {
+    pub jobs: Vec<Job>,
+    pub next_pid: u32,
+}
+
+/// Frame information for `FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO` and `caller`.
+#[derive(Clone, Debug)]
+pub struct CallFrame {
+    pub func: String,
+    pub source: String,
+    pub call_line: u32,
+}
+
+/// The shell: all state of one bash process.
+#[derive(Clone)]
+pub struct Interp {
+    pub vars: Scopes,
+    pub funcs: imbl::HashMap<String, Arc<FunctionDef>>,
+    pub positional: Arc<Vec<String>>,
+    pub arg0: String,
+    pub set: SetOpts,
+    pub shopt: Shopts,
+    pub cwd: String,
+    pub status: i32,
+    pub pipestatus: Vec<i32>,
+    pub fds: FdTable,
+    pub fs: SharedFs,
+    pub registry: Arc<Registry>,
+    pub aliases: Arc<HashMap<String, String>>,
+    pub traps: imbl::OrdMap<String, String>,
+    pub budget: Arc<Budget>,
+    pub line: u32,
+    pub call_depth: usize,
+    pub frames: Vec<CallFrame>,
+    pub subshell: u32,
+    pub pid: u32,
+    pub bashpid: u32,
+    pub last_bg: Option<u32>,
+    pub jobs: Arc<std::sync::Mutex<JobTable>>,
+    pub dir_stack: Vec<String>,
+    pub umask: u32,
+    pub random_state: u32,
+    pub loop_depth: u32,
+    /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
+    pub no_errexit: u32,
+    /// Options for parsing `eval`, `source` and later top-level commands.
+    pub hash: imbl::OrdMap<String, String>,
+    /// `$_`: the last argument of the previous command.
+    pub last_arg: String,
+    /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
+    pub in_subshell: bool,
+    /// Name used in error messages (`bash`).
+    pub shell_name: String,
+    /// Set while running a trap handler (to avoid recursion).
+    pub in_trap: bool,
+    /// The signal numbers pending delivery to this shell (from `kill`).
+    pub pending_signals: Arc<std::sync::Mutex<Vec<i32>>>,
+    /// Options that were given on the command line (`-c` string mode, etc.).
+    pub command_string_mode: bool,
+    pub in_function_source: String,
+    /// The script being read when running from a file (for `$0` and messages).
+    pub script_name: Option<String>,
+    /// Seconds since the epoch when the shell started (for `SECONDS`).
+    pub start_time: i64,
+    pub seconds_offset: i64,
+    /// Whether `exit` was requested in a non-interactive way by `return` at top level.
+    pub sourcing: u32,
+    pub errexit_checked: bool,
+}
+
+static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
+
+/// What a run of a script produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecOutput {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub exit_code: i32,
+}
+
+impl Interp {
+    /// A fresh shell over `fs` with the default variables.
+    pub fn new(fs: SharedFs, registry: Arc<Registry>, budget: Arc<Budget>) -> Interp {
+        let pid = 4242;
+        let start = fs.lock().clock().now().secs;
+        let mut sh = Interp {
+            vars: Scopes::new(),
+            funcs: imbl::HashMap::new(),
+            positional: Arc::new(Vec::new()),
+            arg0: "bash".to_owned(),
+            set: SetOpts {
+                braceexpand: true,
+                hashall: true,
+                interactive_comments: true,
+                ..SetOpts::default()
+            },
+            shopt: Shopts::default(),
+            cwd: "/workspace".to_owned(),
+            status: 0,
+            pipestatus: vec![0],
+            fds: FdTable::default(),
+            fs,
+            registry,
+            aliases: Arc::new(HashMap::new()),
+            traps: imbl::OrdMap::new(),
+            budget,
+            line: 0,
+            call_depth: 0,
+            frames: Vec::new(),
+            subshell: 0,
+            pid,
+            bashpid: pid,
+            last_bg: None,
+            jobs: Arc::new(std::sync::Mutex::new(JobTable {
+                jobs: Vec::new(),
+                next_pid: pid + 1,
+            })),
+            dir_stack: Vec::new(),
+            umask: 0o022,
+            random_state: 0x2545_F491,
+            loop_depth: 0,
+            no_errexit: 0,
+            hash: imbl::OrdMap::new(),
+            last_arg: String::new(),
+            in_subshell: false,
+            shell_name: "bash".to_owned(),
+            in_trap: false,
+            pending_signals: Arc::new(std::sync::Mutex::new(Vec::new())),
+            command_string_mode: true,
+            in_function_source: String::new(),
+            script_name: None,
+            start_time: start,
+            seconds_offset: 0,
+            sourcing: 0,
+            errexit_checked: false,
+        };
+        sh.init_vars();
+        sh
+    }
+
+    fn init_vars(&mut self) {
+        let defaults: [(&str, &str); 14] = [
+            ("HOME", "/home/user"),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ("IFS", " \t\n"),
+            ("PS1", "\\s-\\v\\$ "),
+            ("PS2", "> "),
+            ("PS4", "+ "),
+            ("OPTIND", "1"),
+            ("HOSTNAME", "shellbox"),
+            ("HOSTTYPE", "x86_64"),
+            ("OSTYPE", "linux-gnu"),
+            ("MACHTYPE", "x86_64-pc-linux-gnu"),
+            ("BASH", "/bin/bash"),
+            ("BASH_VERSION", "5.2.15(1)-release"),
+            ("SHELLOPTS", ""),
+        ];
+        for (k, v) in defaults {
+            self.vars.entry(k, false).value = Some(Value::Str(v.to_owned()));
+        }
+        for (k, v) in [
+            ("SHLVL", "1"),
+            ("PWD", "/workspace"),
+            ("USER", "user"),
+            ("LOGNAME", "user"),
+            ("SHELL", "/bin/bash"),
+            ("TERM", "dumb"),
+            ("LANG", "C.UTF-8"),
+        ] {
+            let var = self.vars.entry(k, false);
+            var.value = Some(Value::Str(v.to_owned()));
+            var.attrs.set(Attrs::EXPORT, true);
+        }
+        for k in ["HOME", "PATH"] {
+            self.vars.entry(k, false).attrs.set(Attrs::EXPORT, true);
+        }
+        for (k, v) in [("UID", "1000"), ("EUID", "1000"), ("PPID", "4241")] {
+            let var = self.vars.entry(k, false);
+            var.value = Some(Value::Str(v.to_owned()));
+            var.attrs.set(Attrs::READONLY, true);
+        }
+        let mut info = imbl::OrdMap::new();
+        for (i, v) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"].iter().enumerate() {
+            info.insert(i as i64, (*v).to_owned());
+        }
+        let var = self.vars.entry("BASH_VERSINFO", false);
+        var.value = Some(Value::Indexed(info));
+        var.attrs.set(Attrs::READONLY, true);
+        self.update_shellopts();
+    }
+
+    /// Refreshes `SHELLOPTS` after an option change.
+    pub fn update_shellopts(&mut self) {
+        let on: Vec<&str> = SET_OPTIONS
+            .iter()
+            .filter(|(n, _)| self.set.get(n) == Some(true))
+            .map(|(n, _)| *n)
+            .collect();
+        let v = self.vars.entry("SHELLOPTS", false);
+        v.value = Some(Value::Str(on.join(":")));
+        v.attrs.set(Attrs::READONLY, true);
+    }
+
+    /// A new pid for a subshell or job.
+    pub fn new_pid(&self) -> u32 {
+        NEXT_PID.fetch_add(1, Ordering::Relaxed) + self.pid
+    }
+
+    /// Parse options reflecting the current shopt state and aliases.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            extglob: true,
+            aliases: if self.shopt.get("expand_aliases") && !self.aliases.is_empty() {
+                Some(self.aliases.clone())
+            } else {
+                None
+            },
+            max_depth: self.budget.limits.max_parse_depth,
+        }
+    }
+
+    /// Writes to a descriptor; errors are reported by the caller.
+    pub fn write_fd(&self, fd: i32, data: &[u8]) -> std::io::Result<()> {
+        match self.fds.get(fd) {
+            Some(f) => f.write_all(&self.fs, data, &self.budget.cancel),
+            None => Err(std::io::Error::from_raw_os_error(9)),
+        }
+    }
+
+    /// Writes a diagnostic to stderr (fd 2), ignoring failures.
+    pub fn errln(&self, msg: &str) {
+        let mut b = crate::text::encode(msg);
+        b.push(b'\n');
+        let _ = self.write_fd(2, &b);
+    }
+
+    /// The `bash: line N: ` prefix of runtime errors.
+    pub fn err_prefix(&self) -> String {
+        match &self.script_name {
+            Some(name) => format!("{}: line {}: ", name, self.line),
+            None => format!("{}: line {}: ", self.shell_name, self.line),
+        }
+    }
+
+    /// Prints a runtime error with bash's prefix.
+    pub fn error(&self, msg: &str) {
+        self.errln(&format!("{}{}", self.err_prefix(), msg));
+    }
+
+    /// Runs a whole script the way `bash -c` does: one complete command at a time.
+    /// Returns the exit status (EXIT trap included).
+    pub fn run_script(&mut self, src: &str) -> i32 {
+        let status = match self.run_source(src, false) {
+            Ok(s) => s,
+            Err(Flow::Exit(s)) => s,
+            Err(Flow::Fatal(m)) => {
+                self.errln(&format!("{}: {}", self.shell_name, m));
+                126
+            }
+            Err(_) => self.status,
+        };
+        self.status = status;
+        self.run_exit_trap()
+    }
+
+    /// Runs the EXIT trap (once) and returns the final status.
+    pub fn run_exit_trap(&mut self) -> i32 {
+        if let Some(action) = self.traps.get("EXIT").cloned() {
+            self.traps.remove("EXIT");
+            let saved = self.status;
+            match self.run_source(&action, true) {
+                Err(Flow::Exit(s)) => return s,
+                Err(Flow::Fatal(m)) => {
+                    self.errln(&format!("{}: {}", self.shell_name, m));
+                    return 126;
+                }
+                _ => {}
+            }
+            self.status = saved;
+        }
+        self.wait_all_jobs();
+        self.status
+    }
+
+    /// Waits for every background job (their output must not be lost).
+    pub fn wait_all_jobs(&mut self) {
+        let handles: Vec<_> = {
+            let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs.iter_mut().filter_map(|j| j.handle.take()).collect()
+        };
+        for h in handles {
+            let _ = h.join();
+        }
+    }
+
+    /// Parses and runs `src` command by command. `nested` sources (eval, traps) report
+    /// syntax errors without the `-c:` marker.
+    pub fn run_source(&mut self, src: &str, nested: bool) -> R {
+        if src.len() > self.budget.limits.max_source_bytes {
+            return Err(Flow::Fatal(format!(
+                "script too large ({} bytes, limit {})",
+                src.len(),
+                self.budget.limits.max_source_bytes
+            )));
+        }
+        let mut parser = Parser::new(src, self.parse_options());
+        let base_line = if nested { self.line.saturating_sub(1) } else { 0 };
+        let mut status = self.status;
+        loop {
+            parser.set_options(self.parse_options());
+            let cmd = match parser.next_command() {
+                Ok(Some(c)) => c,
+                Ok(None) => break,
+                Err(e) => {
+                    let line = e.line + base_line;
+                    let prefix = if nested {
+                        format!("{}: line {}: ", self.shell_name, line)
+                    } else if let Some(name) = &self.script_name {
+                        format!("{}: line {}: ", name, line)
+                    } else {
+                        format!("{}: -c: line {}: ", self.shell_name, line)
+                    };
+                    self.errln(&format!("{prefix}{e}"));
+                    if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) = (&e.source_line, &e.kind) {
+                        if !nested {
+                            self.errln(&format!("{prefix}`{src_line}'"));
+                        }
+                    }
+                    self.status = 2;
+                    if nested {
+                        return Ok(2);
+                    }
+                    return Err(Flow::Exit(2));
+                }
+            };
+            if self.set.verbose {
+                // `set -v` echoes input lines as they are read.
+                let text = crate::syntax::printer::list_to_string(&cmd);
+                self.errln(&text);
+            }
+            if self.set.noexec {
+                continue;
+            }
+            match self.exec_toplevel_list(&cmd, base_line) {
+                Ok(s) => status = s,
+                Err(Flow::Abort) => {
+                    status = 1;
+                    self.status = 1;
+                    if nested {
+                        return Err(Flow::Abort);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(status)
+    }
+
+    fn exec_toplevel_list(&mut self, cmd: &crate::syntax::List, base_line: u32) -> R {
+        if base_line == 0 {
+            return self.exec_list(cmd);
+        }
+        // Commands of `eval` and traps count lines from where they were called.
+        let shifted = shift_lines(cmd, base_line);
+        self.exec_list(&shifted)
+    }
+
+    /// Sets a scalar variable honouring attributes; prints bash's error on failure.
+    pub fn set_var(&mut self, name: &str, value: String) -> Result<(), Flow> {
+        match self.assign_scalar(name, value, false) {
+            Ok(()) => Ok(()),
+            Err(msg) => {
+                self.error(&msg);
+                Err(Flow::Abort)
+            }
+        }
+    }
+
+    /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
+    pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
+        let target = self.vars.resolve_name(name);
+        if let Some(open) = target.find('[') {
+            if target.ends_with(']') {
+                let base = target[..open].to_owned();
+                let key = target[open + 1..target.len() - 1].to_owned();
+                return self.assign_element(&base, &key, value, append);
+            }
+        }
+        let name = target.as_str();
+        if self.special_assign(name, &value) {
+            return Ok(());
+        }
+        let allexport = self.set.allexport;
+        let existing = self.vars.get(name).cloned();
+        if let Some(v) = &existing {
+            if v.attrs.has(Attrs::READONLY) {
+                return Err(format!("{name}: readonly variable"));
+            }
+        }
+        let attrs = existing.as_ref().map(|v| v.attrs).unwrap_or_default();
+        let mut value = if attrs.has(Attrs::INTEGER) {
+            let base = if append {
+                existing.as_ref().and_then(|v| v.as_scalar()).unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
+            if append {
+                let b = self.eval_arith_str(&base).map_err(|e| e.render())?;
+                b.wrapping_add(n).to_string()
+            } else {
+                n.to_string()
+            }
+        } else if append {
+            let mut b = existing.as_ref().and_then(|v| v.as_scalar()).unwrap_or_default();
+            b.push_str(&value);
+            b
+        } else {
+            value
+        };
+        if value.len() > self.budget.limits.max_string_len {
+            return Err(format!(
+                "{name}: string length limit exceeded ({} bytes)",
+                self.budget.limits.max_string_len
+            ));
+        }
+        value = vars::apply_case(attrs, value);
+        let var = self.vars.entry(name, false);
+        match &mut var.value {
+            Some(Value::Indexed(a)) => {
+                a.insert(0, value);
+            }
+            Some(Value::Assoc(a)) => a.insert("0".to_owned(), value),
+            _ => var.value = Some(Value::Str(value)),
+        }
+        if allexport {
+            var.attrs.set(Attrs::EXPORT, true);
+        }
+        Ok(())
+    }
+
+    /// Variables with side effects on assignment.
+    fn special_assign(&mut self, name: &str, value: &str) -> bool {
+        match name {
+            "RANDOM" => {
+                if let Ok(n) = value.trim().parse::<i64>() {
+                    self.random_state = n as u32;
+                }
+                true
+            }
+            "SECONDS" => {
+                if let Ok(n) = value.trim().parse::<i64>() {
+                    let now = self.fs.lock().clock().now().secs;
+                    self.seconds_offset = n - (now - self.start_time);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Assigns `name[key]` (key already expanded; evaluated as arithmetic for indexed
+    /// arrays).
+    pub fn assign_element(&mut self, name: &str, key: &str, value: String, append: bool) -> Result<(), String> {
+        let name = self.vars.resolve_name(name);
+        let existing = self.vars.get(&name).cloned();
+        if let Some(v) = &existing {
+            if v.attrs.has(Attrs::READONLY) {
+                return Err(format!("{name}: readonly variable"));
+            }
+        }
+        let var = existing.unwrap_or_default();
+        let attrs = var.attrs;
+        if var.is_assoc() {
+            let mut value = value;
+            if attrs.has(Attrs::INTEGER) {
+                value = self.eval_arith_str(&value).map_err(|e| e.render())?.to_string();
+            }
+            if append {
+                let old = match &var.value {
+                    Some(Value::Assoc(a)) => a.get(key).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                };
+                value = old + &value;
+            }
+            let value = vars::apply_case(attrs, value);
+            vars::set_assoc(self.vars.entry(&name, false), key.to_owned(), value);
+            return Ok(());
+        }
+        let idx = self.eval_arith_str(key).map_err(|e| e.render())?;
+        let idx = if idx < 0 {
+            let max = match &var.value {
+                Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
+                Some(Value::Str(_)) => 0,
+                _ => -1,
+            };
+            if max + 1 + idx < 0 {
+                return Err(format!("{name}[{key}]: bad array subscript"));
+            }
+            max + 1 + idx
+        } else {
+            idx
+        };
+        let mut value = value;
+        if attrs.has(Attrs::INTEGER) {
+            let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
+            value = if append {
+                let old = match &var.value {
+                    Some(Value::Indexed(a)) => a.get(&idx).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                };
+                let o = self.eval_arith_str(&old).map_err(|e| e.render())?;
+                o.wrapping_add(n).to_string()
+            } else {
+                n.to_string()
+            };
+        } else if append {
+            let old = match &var.value {
+                Some(Value::Indexed(a)) => a.get(&idx).cloned().unwrap_or_default(),
+                Some(Value::Str(s)) if idx == 0 => s.clone(),
+                _ => String::new(),
+            };
+            value = old + &value;
+        }
+        let value = vars::apply_case(attrs, value);
+        vars::set_indexed(self.vars.entry(&name, false), idx, value);
+        Ok(())
+    }
+
+    /// Evaluates arithmetic text against this shell's variables.
+    pub fn eval_arith_str(&mut self, s: &str) -> Result<i64, crate::expand::ArithFail> {
+        crate::expand::arith::eval_str(s, self)
+    }
+
+    /// Next `$RANDOM` (0..32767), deterministic from the seed.
+    pub fn next_random(&mut self) -> u32 {
+        // bash's LCG-based generator shape; deterministic per seed.
+        let mut x = self.random_state;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.random_state = x;
+        (x >> 8) & 0x7fff
+    }
+
+    /// The scalar value of a variable, if set.
+    pub fn get_str(&self, name: &str) -> Option<String> {
+        self.vars.get(name).and_then(|v| v.as_scalar())
+    }
+
+    /// Exported variables for commands.
+    pub fn env(&self) -> std::collections::BTreeMap<String, String> {
+        self.vars.exported()
+    }
+
+    /// Replaces stdin/stdout/stderr.
+    pub fn set_stdio(&mut self, stdin: Arc<OpenFile>, stdout: Arc<OpenFile>, stderr: Arc<OpenFile>) {
+        self.fds.set(0, Some(stdin));
+        self.fds.set(1, Some(stdout));
+        self.fds.set(2, Some(stderr));
+    }
+
+    /// Defines a variable with an explicit value (for embedders).
+    pub fn define(&mut self, name: &str, var: Var) {
+        *self.vars.entry(name, false) = var;
+    }
+}
+
+/// A copy of a list with every line number moved by `by` (for eval'd text).
+fn shift_lines(l: &crate::syntax::List, by: u32) -> crate::syntax::List {
+    let mut l = l.clone();
+    for item in &mut l.items {
+        item.and_or.first.line += by;
+        for c in &mut item.and_or.first.commands {
+            c.line += by;
+        }
+        for (_, p) in &mut item.and_or.rest {
+            p.line += by;
+            for c in &mut p.commands {
+                c.line += by;
+            }
+        }
+    }
+    l
+}

@@ -1,0 +1,192 @@
+//! Variable scopes: the global table and one frame per function call (bash's dynamic
+//! scoping), with namerefs, attributes and bash's assignment rules.
+
+use imbl::HashMap;
+
+use crate::expand::{Assoc, Attrs, Value, Var};
+
+/// The variable tables, innermost last. Cloning is O(frames).
+#[derive(Clone, Debug, Default)]
+pub struct Scopes {
+    frames: Vec<HashMap<String, Var>>,
+}
+
+/// Why an assignment failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AssignError {
+    Readonly(String),
+    /// Other failures carry bash's message.
+    Message(String),
+}
+
+impl Scopes {
+    pub fn new() -> Scopes {
+        Scopes {
+            frames: vec![HashMap::new()],
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    pub fn push_frame(&mut self) {
+        self.frames.push(HashMap::new());
+    }
+
+    pub fn pop_frame(&mut self) {
+        if self.frames.len() > 1 {
+            self.frames.pop();
+        }
+    }
+
+    /// Follows namerefs from `name` to the variable name it finally refers to.
+    pub fn resolve_name(&self, name: &str) -> String {
+        let mut cur = name.to_owned();
+        for _ in 0..16 {
+            match self.get_raw(&cur) {
+                Some(v) if v.attrs.has(Attrs::NAMEREF) => match &v.value {
+                    Some(Value::Str(t)) if !t.is_empty() => cur = t.clone(),
+                    _ => return cur,
+                },
+                _ => return cur,
+            }
+        }
+        cur
+    }
+
+    /// The variable without nameref resolution.
+    pub fn get_raw(&self, name: &str) -> Option<&Var> {
+        self.frames.iter().rev().find_map(|f| f.get(name))
+    }
+
+    /// The variable, resolving namerefs.
+    pub fn get(&self, name: &str) -> Option<&Var> {
+        let v = self.get_raw(name)?;
+        if v.attrs.has(Attrs::NAMEREF) {
+            let target = self.resolve_name(name);
+            if target != name {
+                // `ref=a[1]` style targets name an element.
+                if let Some(open) = target.find('[') {
+                    return self.get_raw(&target[..open]);
+                }
+                return self.get_raw(&target);
+            }
+        }
+        Some(v)
+    }
+
+    /// Index of the frame that holds `name`, if any.
+    fn frame_of(&self, name: &str) -> Option<usize> {
+        (0..self.frames.len()).rev().find(|&i| self.frames[i].contains_key(name))
+    }
+
+    /// Mutable access to the variable `name` (after nameref resolution), creating it
+    /// (unset) in the global frame, or in the current frame if `local`.
+    pub fn entry(&mut self, name: &str, local: bool) -> &mut Var {
+        let idx = if local {
+            self.frames.len() - 1
+        } else {
+            self.frame_of(name).unwrap_or(0)
+        };
+        self.frames[idx].entry(name.to_owned()).or_default()
+    }
+
+    /// Whether the variable exists in the current (innermost function) frame.
+    pub fn is_local_here(&self, name: &str) -> bool {
+        self.frames.len() > 1 && self.frames.last().is_some_and(|f| f.contains_key(name))
+    }
+
+    /// Removes `name` from the innermost frame that has it. Returns false if readonly.
+    pub fn unset(&mut self, name: &str) -> Result<(), AssignError> {
+        let Some(idx) = self.frame_of(name) else {
+            return Ok(());
+        };
+        if let Some(v) = self.frames[idx].get(name) {
+            if v.attrs.has(Attrs::READONLY) {
+                return Err(AssignError::Readonly(name.to_owned()));
+            }
+        }
+        if idx > 0 && idx == self.frames.len() - 1 {
+            // Unsetting a local leaves it declared-but-unset in this scope (bash keeps
+            // the local shadowing the global).
+            if let Some(v) = self.frames[idx].get_mut(name) {
+                v.value = None;
+                v.attrs = Attrs::default();
+            }
+        } else {
+            self.frames[idx].remove(name);
+        }
+        Ok(())
+    }
+
+    /// Every visible variable, sorted by name.
+    pub fn all(&self) -> Vec<(String, Var)> {
+        let mut m: std::collections::BTreeMap<String, Var> = std::collections::BTreeMap::new();
+        for f in &self.frames {
+            for (k, v) in f.iter() {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        m.into_iter().collect()
+    }
+
+    /// Exported variables with a scalar value.
+    pub fn exported(&self) -> std::collections::BTreeMap<String, String> {
+        let mut m = std::collections::BTreeMap::new();
+        for (k, v) in self.all() {
+            if v.attrs.has(Attrs::EXPORT) {
+                if let Some(s) = v.as_scalar() {
+                    m.insert(k, s);
+                }
+            }
+        }
+        m
+    }
+}
+
+/// Applies case attributes to a value being assigned.
+pub fn apply_case(attrs: Attrs, s: String) -> String {
+    if attrs.has(Attrs::UPPER) {
+        s.to_uppercase()
+    } else if attrs.has(Attrs::LOWER) {
+        s.to_lowercase()
+    } else {
+        s
+    }
+}
+
+/// Sets element `key` of an indexed array (converting a scalar to an array).
+pub fn set_indexed(var: &mut Var, idx: i64, value: String) {
+    match &mut var.value {
+        Some(Value::Indexed(a)) => {
+            a.insert(idx, value);
+        }
+        Some(Value::Str(s)) => {
+            let mut a = imbl::OrdMap::new();
+            a.insert(0, std::mem::take(s));
+            a.insert(idx, value);
+            var.value = Some(Value::Indexed(a));
+        }
+        Some(Value::Assoc(a)) => {
+            a.insert(idx.to_string(), value);
+        }
+        None => {
+            let mut a = imbl::OrdMap::new();
+            a.insert(idx, value);
+            var.value = Some(Value::Indexed(a));
+        }
+    }
+}
+
+/// Sets key `key` of an associative array.
+pub fn set_assoc(var: &mut Var, key: String, value: String) {
+    match &mut var.value {
+        Some(Value::Assoc(a)) => a.insert(key, value),
+        _ => {
+            let mut a = Assoc::default();
+            a.insert(key, value);
+            var.value = Some(Value::Assoc(a));
+        }
+    }
+}
