@@ -114,8 +114,12 @@ impl Fs {
         };
         // Components still to resolve, next one last; symlink targets are spliced in.
         let mut pending: Vec<&'a str> = components(path).rev().collect();
-        let mut chain: Vec<(Ino, &'a str)> = Vec::new();
+        let mut chain: Vec<(Ino, &'a str)> = Vec::with_capacity(pending.len());
+        let root_inode = self.inode(ROOT_INO)?;
+        // The directory being searched, and its inode (carried along, not looked up
+        // again on every component).
         let mut dir = ROOT_INO;
+        let mut dir_inode = root_inode;
         let mut links = 0;
         let done = |chain, dir, last, ino| {
             Ok(Walk {
@@ -128,7 +132,6 @@ impl Fs {
         };
         while let Some(comp) = pending.pop() {
             let is_last = pending.is_empty();
-            let dir_inode = self.inode(dir)?;
             let Some(entries) = dir_inode.entries() else {
                 return Err(Errno::ENOTDIR.into());
             };
@@ -144,6 +147,7 @@ impl Fs {
                 ".." => {
                     if chain.pop().is_some() {
                         dir = chain.last().map_or(ROOT_INO, |(ino, _)| *ino);
+                        dir_inode = self.inode(dir)?;
                     }
                     if is_last {
                         return done(chain, dir, Last::DotDot, Some(dir));
@@ -172,6 +176,7 @@ impl Fs {
                             if target.starts_with('/') {
                                 chain.clear();
                                 dir = ROOT_INO;
+                                dir_inode = root_inode;
                             }
                             pending.extend(components(target).rev());
                         }
@@ -182,6 +187,7 @@ impl Fs {
                             }
                             chain.push((child, name));
                             dir = child;
+                            dir_inode = child_inode;
                         }
                         _ => return Err(Errno::ENOTDIR.into()),
                     }
