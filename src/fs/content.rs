@@ -147,7 +147,11 @@ impl Fs {
     /// writing is EISDIR; opening a device returns its inode.
     ///
     /// `create` with `exclusive` does not follow a final symlink (EEXIST even if it
-    /// dangles). Truncation applies only when opening for writing.
+    /// dangles). Truncation applies only when opening for writing. `create` on an
+    /// existing directory is EISDIR, as on Linux.
+    ///
+    /// The filesystem keeps no open-file table: an inode is freed as soon as its last
+    /// link is removed, after which the `*_ino` calls on it are EBADF.
     ///
     /// ```
     /// # use shellbox::fs::{Clock, Fs, OpenOptions};
@@ -185,7 +189,7 @@ impl Fs {
             R
         };
         match &inode.node {
-            Node::Dir(_) if writing => return Err(Errno::EISDIR.into()),
+            Node::Dir(_) if writing || opts.create => return Err(Errno::EISDIR.into()),
             Node::Symlink(_) => return Err(Errno::ELOOP.into()),
             Node::File(_) | Node::Device(_) if trailing_slash => {
                 return Err(Errno::ENOTDIR.into());
@@ -636,6 +640,7 @@ mod tests {
             ("/workspace/d/", "r", Ok(()), None),
             ("/workspace/d", "w", Err(Errno::EISDIR), None),
             ("/workspace/d", "wc", Err(Errno::EISDIR), None),
+            ("/workspace/d", "rc", Err(Errno::EISDIR), None),
             ("/workspace/d/g", "r", Err(Errno::EACCES), None),
             ("/workspace/d/g", "w", Err(Errno::EACCES), None),
             ("/etc/passwd", "r", Ok(()), None),

@@ -16,7 +16,7 @@
 //! # Ok::<(), shellbox::fs::FsError>(())
 //! ```
 //!
-//! Layout of this module: [`inode`] (what an inode holds, the permission rule),
+//! Layout of this module: `inode` (what an inode holds, the permission rule),
 //! `resolve` (path resolution), `content` (file data: read, write, open, truncate),
 //! `namespace` (directory entries: mkdir, unlink, rename, links), `attrs` (chmod, chown,
 //! times), `layout` (the default tree) and [`model`] (a reference model for tests).
