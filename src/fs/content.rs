@@ -548,7 +548,9 @@ mod tests {
             ..FsLimits::default()
         });
         type Op = fn(&mut Fs) -> FsResult<()>;
-        let ops: [(&str, Op, [Result<(), Errno>; 3]); 8] = [
+        /// Outcomes under the per-file, total-bytes and inode-count limits.
+        type Wants = [Result<(), Errno>; 3];
+        let ops: [(&str, Op, Wants); 8] = [
             (
                 "write 9",
                 |fs| fs.write_file("/workspace/n", b"123456789"),
