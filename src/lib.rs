@@ -8,5 +8,14 @@
 pub mod commands;
 pub mod expand;
 pub mod fs;
+pub mod interp;
+pub mod limits;
+pub mod posix_regex;
+pub mod session;
 pub mod syntax;
 pub mod text;
+pub mod timefmt;
+
+pub use interp::ExecOutput;
+pub use limits::Limits;
+pub use session::{Shell, ShellBuilder};

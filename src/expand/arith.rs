@@ -63,16 +63,16 @@ fn eval_str_depth<H: ArithHost + ?Sized>(
     depth: usize,
 ) -> Result<i64, ArithFail> {
     let expr = parse_arith(text).map_err(|e| from_parse_error(text, e))?;
-    let mut ev = Eval {
-        host,
-        text,
-        depth,
-    };
+    let mut ev = Eval { host, text, depth };
     ev.eval(&expr)
 }
 
 /// Evaluates a parsed expression (`text` is its source, for messages).
-pub fn eval<H: ArithHost + ?Sized>(expr: &ArithExpr, text: &str, host: &mut H) -> Result<i64, ArithFail> {
+pub fn eval<H: ArithHost + ?Sized>(
+    expr: &ArithExpr,
+    text: &str,
+    host: &mut H,
+) -> Result<i64, ArithFail> {
     let mut ev = Eval {
         host,
         text,
@@ -89,7 +89,9 @@ struct Eval<'h, 't, H: ArithHost + ?Sized> {
 
 impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
     fn fail(&self, message: &str, token: Option<String>) -> ArithFail {
-        let expr = self.text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+        let expr = self
+            .text
+            .trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
         ArithFail::new(expr, message, token)
     }
 
@@ -305,6 +307,9 @@ mod tests {
     fn division_by_zero_message() {
         let mut h = Vars(HashMap::new());
         let e = eval_str("1/0", &mut h).err().map(|e| e.render());
-        assert_eq!(e.as_deref(), Some("1/0: division by 0 (error token is \"0\")"));
+        assert_eq!(
+            e.as_deref(),
+            Some("1/0: division by 0 (error token is \"0\")")
+        );
     }
 }

@@ -190,7 +190,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     pub fn word_into(&mut self, w: &Word, out: &mut Vec<String>) -> ExpResult<()> {
         // Fast path: a plain literal word.
         if let [WordPart::Lit(s)] = w.parts.as_slice() {
-            if !s.contains(['{', '*', '?', '[', '\\']) && !(self.host.opts().extglob && s.contains('(')) {
+            if !s.contains(['{', '*', '?', '[', '\\'])
+                && !(self.host.opts().extglob && s.contains('('))
+            {
                 out.push(s.clone());
                 return Ok(());
             }
@@ -280,7 +282,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             }
             WordPart::Tilde(user) => {
                 let text = match user.as_str() {
-                    "+" => Some(self.host.var("PWD").and_then(|v| v.as_scalar()).unwrap_or_else(|| self.host.cwd())),
+                    "+" => Some(
+                        self.host
+                            .var("PWD")
+                            .and_then(|v| v.as_scalar())
+                            .unwrap_or_else(|| self.host.cwd()),
+                    ),
                     "-" => self.host.var("OLDPWD").and_then(|v| v.as_scalar()),
                     "" => match self.host.var("HOME") {
                         Some(v) => v.as_scalar(),

@@ -92,10 +92,16 @@ pub fn expand<H: Host + ?Sized>(
         let base = lookup(ex, pe)?;
         let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
             if ex.host.opts().nounset {
-                return Err(ExpandError::fatal(format!("{}: unbound variable", param_text(pe))));
+                return Err(ExpandError::fatal(format!(
+                    "{}: unbound variable",
+                    param_text(pe)
+                )));
             }
             if matches!(pe.op, ParamOp::None) {
-                return Err(ExpandError::abort(format!("{}: invalid indirect expansion", param_text(pe))));
+                return Err(ExpandError::abort(format!(
+                    "{}: invalid indirect expansion",
+                    param_text(pe)
+                )));
             }
             return finish(ex, pe, PVal::scalar(None), in_dq);
         };
@@ -241,7 +247,11 @@ fn list_pieces<H: Host + ?Sized>(
     let mut out = Vec::new();
     if in_dq && star {
         let sep = match ex.host.var("IFS") {
-            Some(v) => v.as_scalar().and_then(|s| s.chars().next()).map(String::from).unwrap_or_default(),
+            Some(v) => v
+                .as_scalar()
+                .and_then(|s| s.chars().next())
+                .map(String::from)
+                .unwrap_or_default(),
             None => " ".to_owned(),
         };
         out.push(Piece::Text(vals.join(&sep), Q::Quoted));
@@ -270,7 +280,10 @@ fn finish<H: Host + ?Sized>(
         let exempt = matches!(pe.param, Param::Special('@') | Param::Special('*'))
             || (pv.is_list() && !pe.length);
         if !exempt || (pe.length && !pv.is_list()) {
-            return Err(ExpandError::fatal(format!("{}: unbound variable", param_text(pe))));
+            return Err(ExpandError::fatal(format!(
+                "{}: unbound variable",
+                param_text(pe)
+            )));
         }
     }
     if pe.length {
@@ -279,7 +292,10 @@ fn finish<H: Host + ?Sized>(
         } else {
             pv.vals.first().map(|v| v.chars().count()).unwrap_or(0)
         };
-        return Ok(vec![Piece::Text(n.to_string(), if in_dq { Q::Quoted } else { Q::Exp })]);
+        return Ok(vec![Piece::Text(
+            n.to_string(),
+            if in_dq { Q::Quoted } else { Q::Exp },
+        )]);
     }
     match &pe.op {
         ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
@@ -402,7 +418,10 @@ fn finish<H: Host + ?Sized>(
                 let start = if off < 0 { n + off } else { off };
                 if let Some(l) = len {
                     if l < 0 {
-                        return Err(ExpandError::abort(format!("{}: substring expression < 0", l)));
+                        return Err(ExpandError::abort(format!(
+                            "{}: substring expression < 0",
+                            l
+                        )));
                     }
                 }
                 if start < 0 || start > n {
@@ -468,7 +487,9 @@ fn finish<H: Host + ?Sized>(
                 }
                 'a' => {
                     let flags = match &pe.param {
-                        Param::Name(n) => ex.host.var(n).map(|v| attr_flags(&v)).unwrap_or_default(),
+                        Param::Name(n) => {
+                            ex.host.var(n).map(|v| attr_flags(&v)).unwrap_or_default()
+                        }
                         _ => String::new(),
                     };
                     let count = pv.vals.len().max(1);
@@ -652,7 +673,9 @@ fn change_case(v: &str, upper: bool, all: bool, p: Option<&Pattern>) -> String {
 
 /// Quotes a value the way `${x@Q}` and `declare -p` do.
 pub fn quote(s: &str) -> String {
-    if s.chars().any(|c| c.is_control() || crate::text::raw_byte(c).is_some()) {
+    if s.chars()
+        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
+    {
         return ansi_c_quote(s);
     }
     let mut out = String::from("'");
@@ -695,7 +718,9 @@ pub fn ansi_c_quote(s: &str) -> String {
 
 /// Double-quotes a value for `declare -p` (escaping `"`, `\`, `$`, `` ` ``).
 pub fn dquote(s: &str) -> String {
-    if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t' || crate::text::raw_byte(c).is_some()) {
+    if s.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' || crate::text::raw_byte(c).is_some())
+    {
         return ansi_c_quote(s);
     }
     let mut out = String::from("\"");
@@ -747,16 +772,26 @@ pub fn attr_flags(v: &Var) -> String {
 /// `declare -a name=([0]="x" ...)` for an array (the text of `declare -p` and `@A`).
 pub fn declare_line(name: &str, v: &Var) -> String {
     let flags = attr_flags(v);
-    let flags = if flags.is_empty() { "-".to_owned() } else { flags };
+    let flags = if flags.is_empty() {
+        "-".to_owned()
+    } else {
+        flags
+    };
     match &v.value {
         Some(Value::Indexed(a)) => {
-            let items: Vec<String> = a.iter().map(|(k, x)| format!("[{k}]={}", dquote(x))).collect();
+            let items: Vec<String> = a
+                .iter()
+                .map(|(k, x)| format!("[{k}]={}", dquote(x)))
+                .collect();
             if items.is_empty() {
                 format!("declare -{flags} {name}=()")
             } else {
                 format!("declare -{flags} {name}=({} )", items.join(" "))
                     .replace(" )", ")")
-                    .replace(&format!("({} )", items.join(" ")), &format!("({})", items.join(" ")))
+                    .replace(
+                        &format!("({} )", items.join(" ")),
+                        &format!("({})", items.join(" ")),
+                    )
             }
         }
         Some(Value::Assoc(a)) => {
@@ -777,7 +812,10 @@ pub fn declare_line(name: &str, v: &Var) -> String {
 }
 
 fn assoc_key(k: &str) -> String {
-    if k.chars().any(|c| " \t\n\"'\\$`[]|&;()<>*?~!#{}".contains(c)) || k.is_empty() {
+    if k.chars()
+        .any(|c| " \t\n\"'\\$`[]|&;()<>*?~!#{}".contains(c))
+        || k.is_empty()
+    {
         dquote(k)
     } else {
         k.to_owned()

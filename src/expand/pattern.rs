@@ -13,8 +13,14 @@ enum Tok {
     Char(char),
     Any,
     Star,
-    Class { negated: bool, items: Vec<ClassItem> },
-    Group { kind: char, alts: Vec<Vec<Tok>> },
+    Class {
+        negated: bool,
+        items: Vec<ClassItem>,
+    },
+    Group {
+        kind: char,
+        alts: Vec<Vec<Tok>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -87,7 +93,10 @@ pub fn unescape(pat: &str) -> String {
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if matches!(c, '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '!' | '@' | '+') {
+        if matches!(
+            c,
+            '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '!' | '@' | '+'
+        ) {
             out.push('\\');
         }
         out.push(c);
@@ -179,7 +188,9 @@ impl Pattern {
             budget: 5_000_000,
         };
         if longest {
-            (start..=s.len()).rev().find(|&end| self.match_range(&mut m, start, end))
+            (start..=s.len())
+                .rev()
+                .find(|&end| self.match_range(&mut m, start, end))
         } else {
             (start..=s.len()).find(|&end| self.match_range(&mut m, start, end))
         }
@@ -196,7 +207,9 @@ impl Pattern {
         if longest {
             (0..=end).find(|&st| self.match_range(&mut m, st, end))
         } else {
-            (0..=end).rev().find(|&st| self.match_range(&mut m, st, end))
+            (0..=end)
+                .rev()
+                .find(|&st| self.match_range(&mut m, st, end))
         }
     }
 
@@ -482,7 +495,8 @@ impl Matcher<'_> {
                         })
                     }
                     '!' => (si..=end).any(|k| {
-                        !alts.iter().any(|a| self.seq(a, 0, si, k)) && self.seq(toks, ti + 1, k, end)
+                        !alts.iter().any(|a| self.seq(a, 0, si, k))
+                            && self.seq(toks, ti + 1, k, end)
                     }),
                     _ => false,
                 }
@@ -491,7 +505,14 @@ impl Matcher<'_> {
     }
 
     /// More repetitions of a `*(...)`/`+(...)` group from `si`, then the rest.
-    fn repeat(&mut self, alts: &[Vec<Tok>], toks: &[Tok], ti: usize, si: usize, end: usize) -> bool {
+    fn repeat(
+        &mut self,
+        alts: &[Vec<Tok>],
+        toks: &[Tok],
+        ti: usize,
+        si: usize,
+        end: usize,
+    ) -> bool {
         if self.budget == 0 {
             return false;
         }
@@ -545,7 +566,13 @@ mod tests {
 
     #[test]
     fn hostile_pattern_terminates() {
-        let p = Pattern::new("*(*(a))b", MatchOpts { extglob: true, ..MatchOpts::default() });
+        let p = Pattern::new(
+            "*(*(a))b",
+            MatchOpts {
+                extglob: true,
+                ..MatchOpts::default()
+            },
+        );
         assert!(!p.matches(&"a".repeat(40)));
     }
 }

@@ -54,7 +54,11 @@ impl Assoc {
     }
     /// Keys in the order bash lists them.
     pub fn keys(&self) -> Vec<String> {
-        let nbuckets: u32 = if self.map.len() > 1024 * 2 { 4096 } else { 1024 };
+        let nbuckets: u32 = if self.map.len() > 1024 * 2 {
+            4096
+        } else {
+            1024
+        };
         let mut ks: Vec<(u32, u64, &String)> = self
             .map
             .iter()

@@ -127,7 +127,10 @@ impl Interp {
     /// Runs trap handlers for signals sent by `kill` to this shell.
     pub(crate) fn run_pending_signals(&mut self) -> Result<(), Flow> {
         let pending: Vec<i32> = {
-            let mut p = self.pending_signals.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = self
+                .pending_signals
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             std::mem::take(&mut *p)
         };
         for sig in pending {
@@ -333,7 +336,12 @@ impl Interp {
         }
         statuses.push(last);
         let status = if self.set.pipefail {
-            statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0)
+            statuses
+                .iter()
+                .rev()
+                .find(|&&s| s != 0)
+                .copied()
+                .unwrap_or(0)
         } else {
             last
         };
@@ -345,7 +353,9 @@ impl Interp {
         self.reserve_thread()?;
         let mut child = self.fork_subshell()?;
         // A background job's stdin is /dev/null when job control is off.
-        child.fds.set(0, Some(Arc::new(OpenFile::Device(crate::fs::Device::Null))));
+        child
+            .fds
+            .set(0, Some(Arc::new(OpenFile::Device(crate::fs::Device::Null))));
         let pid = child.bashpid;
         let a = a.clone();
         let budget = self.budget.clone();
@@ -777,6 +787,31 @@ impl Interp {
         Ok(r)
     }
 
+    /// Expands a simple command's words; declaration-builtin assignment arguments are
+    /// passed through as markers (see `declare::ASSIGN_MARK`).
+    fn expand_command_words(&mut self, words: &[Word]) -> Result<Vec<String>, ExpandError> {
+        let has_decl = words.iter().any(|w| {
+            matches!(w.parts.as_slice(), [WordPart::Param(p)] if matches!(p.op, ParamOp::AssignWord(_)))
+        });
+        if !has_decl {
+            return self.expand_words(words);
+        }
+        self.decl_assigns.clear();
+        let mut out = Vec::new();
+        for w in words {
+            if let [WordPart::Param(p)] = w.parts.as_slice() {
+                if let ParamOp::AssignWord(a) = &p.op {
+                    let m = self.stash_decl_assign(a);
+                    out.push(m);
+                    continue;
+                }
+            }
+            let mut v = self.expand_words(std::slice::from_ref(w))?;
+            out.append(&mut v);
+        }
+        Ok(out)
+    }
+
     /// Prints a `set -x` line with PS4.
     pub(crate) fn xtrace_line(&mut self, text: &str) {
         let ps4 = self.get_str("PS4").unwrap_or_else(|| "+ ".to_owned());
@@ -799,7 +834,9 @@ impl Interp {
         let _ = &mut p;
         let parsed = crate::syntax::parse(&format!("x=\"{}\"", s.replace('"', "\\\"")));
         if let Ok(script) = parsed {
-            if let Some(ListItem { and_or, .. }) = script.commands.first().and_then(|l| l.items.first()) {
+            if let Some(ListItem { and_or, .. }) =
+                script.commands.first().and_then(|l| l.items.first())
+            {
                 if let Some(Command {
                     kind: CommandKind::Simple(sc),
                     ..
@@ -812,7 +849,9 @@ impl Interp {
                     {
                         let saved = self.set.xtrace;
                         self.set.xtrace = false;
-                        let r = Expander::new(self).string(w).unwrap_or_else(|_| s.to_owned());
+                        let r = Expander::new(self)
+                            .string(w)
+                            .unwrap_or_else(|_| s.to_owned());
                         self.set.xtrace = saved;
                         return r;
                     }
@@ -825,7 +864,7 @@ impl Interp {
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {
         self.line = c.line;
         self.charge()?;
-        let words = match self.expand_words(&s.words) {
+        let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
         };
@@ -848,17 +887,13 @@ impl Interp {
             parts.extend(words.iter().map(|w| xtrace_quote(w)));
             self.xtrace_line(&parts.join(" "));
         }
-        let name = words[0].clone();
-        let result = self.run_words(c, words, &temp);
-        // `$_` is the last argument of the last simple command.
-        result
+        self.run_words(c, words, &temp)
     }
 
     /// Runs expanded words with redirections and temporary assignments.
     fn run_words(&mut self, c: &Command, words: Vec<String>, temp: &[(&Assign, Vec<String>)]) -> R {
         let name = words[0].as_str();
-        let special = super::builtins::is_special_name(name)
-            && !self.funcs.contains_key(name);
+        let special = super::builtins::is_special_name(name) && !self.funcs.contains_key(name);
         // Temporary assignments: special builtins keep them (POSIX); others restore.
         let mut saved_vars = Vec::new();
         for (a, v) in temp {
@@ -872,7 +907,10 @@ impl Interp {
                 return Ok(1);
             }
             if !special {
-                self.vars.entry(&a.name, false).attrs.set(crate::expand::Attrs::EXPORT, true);
+                self.vars
+                    .entry(&a.name, false)
+                    .attrs
+                    .set(crate::expand::Attrs::EXPORT, true);
             }
         }
         let saved_fds = self.fds.clone();
@@ -932,9 +970,15 @@ impl Interp {
                 self.budget.limits.max_call_depth
             )));
         }
-        if let Some(max) = self.get_str("FUNCNEST").and_then(|s| s.parse::<usize>().ok()) {
+        if let Some(max) = self
+            .get_str("FUNCNEST")
+            .and_then(|s| s.parse::<usize>().ok())
+        {
             if max > 0 && self.call_depth >= max {
-                self.error(&format!("{}: maximum function nesting level exceeded ({max})", f.name));
+                self.error(&format!(
+                    "{}: maximum function nesting level exceeded ({max})",
+                    f.name
+                ));
                 return Err(Flow::Abort);
             }
         }
@@ -989,7 +1033,11 @@ impl Interp {
             Err(e) => {
                 let msg = e.to_string();
                 self.error(&format!("{name}: {msg}"));
-                return Ok(if e.errno == crate::fs::Errno::ENOENT { 127 } else { 126 });
+                return Ok(if e.errno == crate::fs::Errno::ENOENT {
+                    127
+                } else {
+                    126
+                });
             }
             Ok(m) if m.file_type == crate::fs::FileType::Dir => {
                 self.error(&format!("{name}: Is a directory"));
@@ -1001,7 +1049,12 @@ impl Interp {
             self.error(&format!("{name}: Permission denied"));
             return Ok(126);
         }
-        let content = self.fs.lock().read_file(&path).map(|c| c.to_vec()).unwrap_or_default();
+        let content = self
+            .fs
+            .lock()
+            .read_file(&path)
+            .map(|c| c.to_vec())
+            .unwrap_or_default();
         if let Some(util) = stub_name(&content) {
             return self.run_utility(&util, words);
         }
@@ -1031,7 +1084,9 @@ impl Interp {
             let dir = if dir.is_empty() { "." } else { dir };
             let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
             if let Ok(m) = fs.stat(&full) {
-                if m.file_type != crate::fs::FileType::Dir && fs.access(&full, false, false, true).is_ok() {
+                if m.file_type != crate::fs::FileType::Dir
+                    && fs.access(&full, false, false, true).is_ok()
+                {
                     return Some(full);
                 }
             }
@@ -1066,10 +1121,13 @@ impl Interp {
         child.status = 0;
         let _ = path;
         let src = crate::text::decode(content);
-        let src = src.strip_prefix("#!").map(|rest| match rest.find('\n') {
-            Some(i) => format!("\n{}", &rest[i + 1..]),
-            None => String::new(),
-        }).unwrap_or(src);
+        let src = src
+            .strip_prefix("#!")
+            .map(|rest| match rest.find('\n') {
+                Some(i) => format!("\n{}", &rest[i + 1..]),
+                None => String::new(),
+            })
+            .unwrap_or(src);
         let r = child.run_source(&src, false);
         child.finish_subshell(r)
     }
@@ -1128,7 +1186,9 @@ impl Interp {
     pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
         let cap = Capture::new(self.budget.limits.max_output_bytes);
         let mut child = self.fork_subshell().map_err(flow_to_expand)?;
-        child.fds.set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
+        child
+            .fds
+            .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
         if !self.shopt.get("inherit_errexit") {
             child.set.errexit = false;
         }
@@ -1169,7 +1229,11 @@ impl Interp {
                             t.push_str(&crate::syntax::printer::word_to_string(i));
                             t.push(']');
                         }
-                        format!("{t}{}={}", if a.append { "+" } else { "" }, xtrace_quote(&v.join(" ")))
+                        format!(
+                            "{t}{}={}",
+                            if a.append { "+" } else { "" },
+                            xtrace_quote(&v.join(" "))
+                        )
                     }
                 };
                 self.xtrace_line(&shown);
@@ -1343,7 +1407,10 @@ impl Interp {
         }
         if arr.len() > self.budget.limits.max_words {
             return Err(ExpandError::passthrough(
-                format!("\u{0}array size limit exceeded ({} elements)", self.budget.limits.max_words),
+                format!(
+                    "\u{0}array size limit exceeded ({} elements)",
+                    self.budget.limits.max_words
+                ),
                 ErrorKind::Fatal(126),
             ));
         }
@@ -1377,7 +1444,8 @@ fn flow_to_expand(f: Flow) -> ExpandError {
 fn stub_name(content: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(content).ok()?;
     let line = text.lines().nth(1)?;
-    line.strip_prefix("# shellbox builtin: ").map(|s| s.trim().to_owned())
+    line.strip_prefix("# shellbox builtin: ")
+        .map(|s| s.trim().to_owned())
 }
 
 /// Quotes a word for `set -x` output the way bash does.
@@ -1389,7 +1457,27 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
         c.is_whitespace()
             || matches!(
                 c,
-                '\'' | '"' | '\\' | '$' | '`' | '*' | '?' | '[' | ']' | '|' | '&' | ';' | '<' | '>' | '(' | ')' | '{' | '}' | '!' | '#' | '~' | '^'
+                '\'' | '"'
+                    | '\\'
+                    | '$'
+                    | '`'
+                    | '*'
+                    | '?'
+                    | '['
+                    | ']'
+                    | '|'
+                    | '&'
+                    | ';'
+                    | '<'
+                    | '>'
+                    | '('
+                    | ')'
+                    | '{'
+                    | '}'
+                    | '!'
+                    | '#'
+                    | '~'
+                    | '^'
             )
             || c.is_control()
     });
@@ -1415,7 +1503,6 @@ impl crate::commands::Host for UtilHost<'_> {
         if argv.is_empty() {
             return Ok(0);
         }
-        let mut input = Vec::new();
         let _ = stdin;
         let mut child = match self.sh.fork_subshell() {
             Ok(c) => c,
@@ -1424,9 +1511,12 @@ impl crate::commands::Host for UtilHost<'_> {
         };
         let out = Capture::new(self.sh.budget.limits.max_output_bytes);
         let err = Capture::new(self.sh.budget.limits.max_output_bytes);
-        input.clear();
-        child.fds.set(1, Some(Arc::new(OpenFile::Capture(out.clone()))));
-        child.fds.set(2, Some(Arc::new(OpenFile::Capture(err.clone()))));
+        child
+            .fds
+            .set(1, Some(Arc::new(OpenFile::Capture(out.clone()))));
+        child
+            .fds
+            .set(2, Some(Arc::new(OpenFile::Capture(err.clone()))));
         let cmd = Command {
             kind: CommandKind::Simple(SimpleCommand::default()),
             redirects: Vec::new(),

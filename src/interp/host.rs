@@ -86,13 +86,17 @@ impl ArithHost for Interp {
             Some(sub) => {
                 let Some(v) = var else { return Ok(None) };
                 if v.is_assoc() {
-                    let key = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                    let key = self
+                        .expand_subscript_text(sub)
+                        .map_err(|e| ArithFail::new(sub, e.message, None))?;
                     return Ok(match &v.value {
                         Some(Value::Assoc(a)) => a.get(&key).cloned(),
                         _ => None,
                     });
                 }
-                let text = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                let text = self
+                    .expand_subscript_text(sub)
+                    .map_err(|e| ArithFail::new(sub, e.message, None))?;
                 let i = crate::expand::arith::eval_str(&text, self)?;
                 let idx = if i < 0 {
                     let max = match &v.value {
@@ -121,7 +125,9 @@ impl ArithHost for Interp {
         let r = match index {
             None => self.assign_scalar(name, value.to_string(), false),
             Some(sub) => {
-                let key = self.expand_subscript_text(sub).map_err(|e| ArithFail::new(sub, e.message, None))?;
+                let key = self
+                    .expand_subscript_text(sub)
+                    .map_err(|e| ArithFail::new(sub, e.message, None))?;
                 self.assign_element(name, &key, value.to_string(), false)
             }
         };
@@ -146,14 +152,17 @@ impl Interp {
         if !sub.contains(['$', '`', '"', '\'']) {
             return Ok(sub.to_owned());
         }
-        let script = crate::syntax::parse(&format!("x[{sub}]=")).map_err(|e| ExpandError::abort(e.to_string()))?;
+        let script = crate::syntax::parse(&format!("x[{sub}]="))
+            .map_err(|e| ExpandError::abort(e.to_string()))?;
         let word = script
             .commands
             .first()
             .and_then(|l| l.items.first())
             .and_then(|i| i.and_or.first.commands.first())
             .and_then(|c| match &c.kind {
-                crate::syntax::CommandKind::Simple(s) => s.assigns.first().and_then(|a| a.index.clone()),
+                crate::syntax::CommandKind::Simple(s) => {
+                    s.assigns.first().and_then(|a| a.index.clone())
+                }
                 _ => None,
             });
         match word {
@@ -197,11 +206,13 @@ impl Host for Interp {
     }
 
     fn assign(&mut self, name: &str, value: String) -> ExpResult<()> {
-        self.assign_scalar(name, value, false).map_err(ExpandError::abort)
+        self.assign_scalar(name, value, false)
+            .map_err(ExpandError::abort)
     }
 
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()> {
-        self.assign_element(name, key, value, false).map_err(ExpandError::abort)
+        self.assign_element(name, key, value, false)
+            .map_err(ExpandError::abort)
     }
 
     fn var_names(&mut self, prefix: &str) -> Vec<String> {
@@ -237,7 +248,9 @@ impl Host for Interp {
 
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String> {
         let (r, w) = pipe();
-        let mut child = self.fork_subshell().map_err(|_| ExpandError::abort("process substitution failed"))?;
+        let mut child = self
+            .fork_subshell()
+            .map_err(|_| ExpandError::abort("process substitution failed"))?;
         let fd;
         if input {
             child.fds.set(1, Some(Arc::new(OpenFile::PipeW(w))));
@@ -341,7 +354,10 @@ impl Interp {
     /// `$-`: the single-letter options that are on.
     pub fn dash_flags(&self) -> String {
         let mut s = String::new();
-        let order = ['a', 'e', 'f', 'h', 'k', 'm', 'n', 'p', 't', 'u', 'v', 'x', 'B', 'C', 'E', 'H', 'P', 'T'];
+        let order = [
+            'a', 'e', 'f', 'h', 'k', 'm', 'n', 'p', 't', 'u', 'v', 'x', 'B', 'C', 'E', 'H', 'P',
+            'T',
+        ];
         let mut opts = self.set;
         for l in order {
             if let Some(b) = opts.by_letter(l) {

@@ -246,8 +246,7 @@ impl OpenFile {
             OpenFile::Device(_) => Ok(()),
             OpenFile::HostOut(w) => {
                 let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-                w.write_all(data)?;
-                w.flush()
+                w.write_all(data)
             }
             _ => Err(io::Error::from_raw_os_error(9)),
         }
@@ -262,7 +261,9 @@ impl OpenFile {
                 }
                 let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
                 let g = fs.lock();
-                let content = g.content(*ino).map_err(|e| io::Error::other(e.to_string()))?;
+                let content = g
+                    .content(*ino)
+                    .map_err(|e| io::Error::other(e.to_string()))?;
                 let start = (*pos as usize).min(content.len());
                 let n = out.len().min(content.len() - start);
                 out[..n].copy_from_slice(&content[start..start + n]);
@@ -335,7 +336,9 @@ impl FdTable {
     }
     /// Open descriptors, ascending.
     pub fn open_fds(&self) -> Vec<i32> {
-        (0..self.fds.len() as i32).filter(|&fd| self.get(fd).is_some()).collect()
+        (0..self.fds.len() as i32)
+            .filter(|&fd| self.get(fd).is_some())
+            .collect()
     }
 }
 

@@ -325,6 +325,10 @@ pub struct Interp {
     /// Whether `exit` was requested in a non-interactive way by `return` at top level.
     pub sourcing: u32,
     pub errexit_checked: bool,
+    /// Status of the last command substitution (for assignment-only commands).
+    pub last_subst_status: Option<i32>,
+    /// ASTs of `declare name=(...)`-style arguments of the running command.
+    pub decl_assigns: Vec<crate::syntax::Assign>,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -392,6 +396,8 @@ impl Interp {
             seconds_offset: 0,
             sourcing: 0,
             errexit_checked: false,
+            last_subst_status: None,
+            decl_assigns: Vec::new(),
         };
         sh.init_vars();
         sh
@@ -439,13 +445,25 @@ impl Interp {
             var.attrs.set(Attrs::READONLY, true);
         }
         let mut info = imbl::OrdMap::new();
-        for (i, v) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"].iter().enumerate() {
+        for (i, v) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
+            .iter()
+            .enumerate()
+        {
             info.insert(i as i64, (*v).to_owned());
         }
         let var = self.vars.entry("BASH_VERSINFO", false);
         var.value = Some(Value::Indexed(info));
         var.attrs.set(Attrs::READONLY, true);
         self.update_shellopts();
+    }
+
+    /// Re-creates default variables in a new process's shell, keeping exported values.
+    pub fn init_vars_keep(&mut self) {
+        let env = self.vars.clone();
+        self.init_vars();
+        for (k, v) in env.all() {
+            *self.vars.entry(&k, false) = v;
+        }
     }
 
     /// Refreshes `SHELLOPTS` after an option change.
@@ -563,7 +581,11 @@ impl Interp {
             )));
         }
         let mut parser = Parser::new(src, self.parse_options());
-        let base_line = if nested { self.line.saturating_sub(1) } else { 0 };
+        let base_line = if nested {
+            self.line.saturating_sub(1)
+        } else {
+            0
+        };
         let mut status = self.status;
         loop {
             parser.set_options(self.parse_options());
@@ -580,7 +602,9 @@ impl Interp {
                         format!("{}: -c: line {}: ", self.shell_name, line)
                     };
                     self.errln(&format!("{prefix}{e}"));
-                    if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) = (&e.source_line, &e.kind) {
+                    if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
+                        (&e.source_line, &e.kind)
+                    {
                         if !nested {
                             self.errln(&format!("{prefix}`{src_line}'"));
                         }
@@ -659,7 +683,10 @@ impl Interp {
         let attrs = existing.as_ref().map(|v| v.attrs).unwrap_or_default();
         let mut value = if attrs.has(Attrs::INTEGER) {
             let base = if append {
-                existing.as_ref().and_then(|v| v.as_scalar()).unwrap_or_default()
+                existing
+                    .as_ref()
+                    .and_then(|v| v.as_scalar())
+                    .unwrap_or_default()
             } else {
                 String::new()
             };
@@ -671,7 +698,10 @@ impl Interp {
                 n.to_string()
             }
         } else if append {
-            let mut b = existing.as_ref().and_then(|v| v.as_scalar()).unwrap_or_default();
+            let mut b = existing
+                .as_ref()
+                .and_then(|v| v.as_scalar())
+                .unwrap_or_default();
             b.push_str(&value);
             b
         } else {
@@ -720,7 +750,13 @@ impl Interp {
 
     /// Assigns `name[key]` (key already expanded; evaluated as arithmetic for indexed
     /// arrays).
-    pub fn assign_element(&mut self, name: &str, key: &str, value: String, append: bool) -> Result<(), String> {
+    pub fn assign_element(
+        &mut self,
+        name: &str,
+        key: &str,
+        value: String,
+        append: bool,
+    ) -> Result<(), String> {
         let name = self.vars.resolve_name(name);
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing {
@@ -733,7 +769,10 @@ impl Interp {
         if var.is_assoc() {
             let mut value = value;
             if attrs.has(Attrs::INTEGER) {
-                value = self.eval_arith_str(&value).map_err(|e| e.render())?.to_string();
+                value = self
+                    .eval_arith_str(&value)
+                    .map_err(|e| e.render())?
+                    .to_string();
             }
             if append {
                 let old = match &var.value {
@@ -813,7 +852,12 @@ impl Interp {
     }
 
     /// Replaces stdin/stdout/stderr.
-    pub fn set_stdio(&mut self, stdin: Arc<OpenFile>, stdout: Arc<OpenFile>, stderr: Arc<OpenFile>) {
+    pub fn set_stdio(
+        &mut self,
+        stdin: Arc<OpenFile>,
+        stdout: Arc<OpenFile>,
+        stderr: Arc<OpenFile>,
+    ) {
         self.fds.set(0, Some(stdin));
         self.fds.set(1, Some(stdout));
         self.fds.set(2, Some(stderr));

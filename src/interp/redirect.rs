@@ -54,7 +54,8 @@ impl Interp {
                 Some(fd) => fd,
                 None => return Ok(false),
             };
-            self.fds.set(fd, Some(OpenFile::bytes(crate::text::encode(&text))));
+            self.fds
+                .set(fd, Some(OpenFile::bytes(crate::text::encode(&text))));
             return Ok(true);
         }
         let RedirTarget::Word(w) = &r.target else {
@@ -140,7 +141,13 @@ impl Interp {
         }
     }
 
-    fn open_redirect(&mut self, target: &str, op: RedirOp, fd: &Option<RedirFd>, default_fd: i32) -> Result<bool, Flow> {
+    fn open_redirect(
+        &mut self,
+        target: &str,
+        op: RedirOp,
+        fd: &Option<RedirFd>,
+        default_fd: i32,
+    ) -> Result<bool, Flow> {
         if target.is_empty() {
             self.error(": No such file or directory");
             return Ok(false);
@@ -151,7 +158,9 @@ impl Interp {
             "/dev/stdin" => Some(0),
             "/dev/stdout" => Some(1),
             "/dev/stderr" => Some(2),
-            p => p.strip_prefix("/dev/fd/").and_then(|n| n.parse::<i32>().ok()),
+            p => p
+                .strip_prefix("/dev/fd/")
+                .and_then(|n| n.parse::<i32>().ok()),
         };
         let file: Arc<OpenFile> = if let Some(src) = dup_of {
             match self.fds.get(src).cloned() {
@@ -183,7 +192,8 @@ impl Interp {
                     write: true,
                     create: true,
                     truncate: true,
-                    exclusive: self.set.noclobber && matches!(op, RedirOp::Write | RedirOp::WriteBoth),
+                    exclusive: self.set.noclobber
+                        && matches!(op, RedirOp::Write | RedirOp::WriteBoth),
                     ..OpenOptions::default()
                 },
             };
@@ -203,8 +213,14 @@ impl Interp {
                     if !existed && opts.create {
                         let _ = fs.chmod(&path, 0o666 & !self.umask);
                     }
-                    let ft = fs.stat_ino(ino).map(|m| m.file_type).unwrap_or(crate::fs::FileType::File);
-                    if let crate::fs::FileType::Device(Device::Stdin | Device::Stdout | Device::Stderr) = ft {
+                    let ft = fs
+                        .stat_ino(ino)
+                        .map(|m| m.file_type)
+                        .unwrap_or(crate::fs::FileType::File);
+                    if let crate::fs::FileType::Device(
+                        Device::Stdin | Device::Stdout | Device::Stderr,
+                    ) = ft
+                    {
                         drop(fs);
                         return Ok(true);
                     }

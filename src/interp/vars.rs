@@ -78,7 +78,9 @@ impl Scopes {
 
     /// Index of the frame that holds `name`, if any.
     fn frame_of(&self, name: &str) -> Option<usize> {
-        (0..self.frames.len()).rev().find(|&i| self.frames[i].contains_key(name))
+        (0..self.frames.len())
+            .rev()
+            .find(|&i| self.frames[i].contains_key(name))
     }
 
     /// Mutable access to the variable `name` (after nameref resolution), creating it

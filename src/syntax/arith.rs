@@ -74,7 +74,9 @@ fn number_literal(t: &str) -> Res<i64> {
         return Err(invalid());
     }
     let (base, digits) = if let Some((b, d)) = t.split_once('#') {
-        let base: u32 = b.parse().map_err(|_| ArithError::new("invalid number", t))?;
+        let base: u32 = b
+            .parse()
+            .map_err(|_| ArithError::new("invalid number", t))?;
         if !(2..=64).contains(&base) {
             return Err(ArithError::new("invalid arithmetic base", t));
         }
@@ -135,7 +137,9 @@ impl ArithParser<'_> {
     }
 
     fn at_str(&self, s: &str) -> bool {
-        s.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn eat(&mut self, s: &str) -> bool {
@@ -336,7 +340,11 @@ impl ArithParser<'_> {
                 } else {
                     self.pos = save + 1;
                     let e = self.unary()?;
-                    let op = if c == '-' { UnaryOp::Neg } else { UnaryOp::Plus };
+                    let op = if c == '-' {
+                        UnaryOp::Neg
+                    } else {
+                        UnaryOp::Plus
+                    };
                     Ok(ArithExpr::Unary(op, Box::new(e)))
                 }
             }
@@ -429,7 +437,10 @@ impl ArithParser<'_> {
     fn primary(&mut self) -> Res<ArithExpr> {
         self.skip_ws();
         match self.peek() {
-            None => Err(ArithError::new("syntax error: operand expected", self.rest())),
+            None => Err(ArithError::new(
+                "syntax error: operand expected",
+                self.rest(),
+            )),
             Some('(') => {
                 self.pos += 1;
                 let e = self.comma()?;
@@ -448,7 +459,10 @@ impl ArithParser<'_> {
                         break;
                     }
                 }
-                let text: String = self.chars[start..self.pos].iter().map(|&(_, c)| c).collect();
+                let text: String = self.chars[start..self.pos]
+                    .iter()
+                    .map(|&(_, c)| c)
+                    .collect();
                 number_literal(&text).map(ArithExpr::Num)
             }
             Some(_) => {

@@ -327,7 +327,10 @@ pub enum WordPart {
     /// `$(( ... ))`
     Arith(Box<Arith>),
     /// `<(...)` (`input` true) or `>(...)`.
-    ProcSub { input: bool, body: Arc<Script> },
+    ProcSub {
+        input: bool,
+        body: Arc<Script>,
+    },
 }
 
 /// The parameter a `$` expansion names.

@@ -7,5 +7,5 @@ pub mod parser;
 pub mod printer;
 
 pub use ast::*;
-pub use printer::arith_to_string as printer_arith;
 pub use parser::{ParseError, ParseErrorKind, ParseOptions, Parser, is_name, parse, parse_with};
+pub use printer::arith_to_string as printer_arith;

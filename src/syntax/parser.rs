@@ -106,7 +106,10 @@ pub struct Parser {
 }
 
 fn is_meta(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>')
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>'
+    )
 }
 
 fn is_name_start(c: char) -> bool {
@@ -170,7 +173,9 @@ impl Parser {
     }
 
     fn at_str(&self, s: &str) -> bool {
-        s.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn bump(&mut self) -> Option<char> {
@@ -1322,8 +1327,7 @@ impl Parser {
                     break;
                 }
             }
-            if matches!(self.chars.get(i), Some('<' | '>')) && self.chars.get(i + 1) != Some(&'(')
-            {
+            if matches!(self.chars.get(i), Some('<' | '>')) && self.chars.get(i + 1) != Some(&'(') {
                 fd = Some(RedirFd::Number(n.parse().unwrap_or(i32::MAX)));
                 self.bump_n(n.len());
             } else {
@@ -2250,7 +2254,11 @@ impl Parser {
         } else if self.peek() == Some('!') {
             match self.peek_at(1) {
                 Some('}') => {}
-                Some(c) if is_name_start(c) || c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') => {
+                Some(c)
+                    if is_name_start(c)
+                        || c.is_ascii_digit()
+                        || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+                {
                     self.bump();
                     indirect = true;
                 }
@@ -2295,7 +2303,8 @@ impl Parser {
         let mut index = None;
         if matches!(param, Param::Name(_)) && self.peek() == Some('[') {
             self.bump();
-            if (self.peek() == Some('@') || self.peek() == Some('*')) && self.peek_at(1) == Some(']')
+            if (self.peek() == Some('@') || self.peek() == Some('*'))
+                && self.peek_at(1) == Some(']')
             {
                 index = Some(if self.peek() == Some('@') {
                     Subscript::At
@@ -2447,7 +2456,12 @@ impl Parser {
     /// The word after a `${x<op>` operator, up to the closing `}` (consumed). With
     /// `stop_at_slash`, also stops at an unquoted `/` (consumed; see
     /// `last_stop_was_slash`).
-    fn param_word(&mut self, in_dquote: bool, default_op: bool, stop_at_slash: bool) -> PResult<Word> {
+    fn param_word(
+        &mut self,
+        in_dquote: bool,
+        default_op: bool,
+        stop_at_slash: bool,
+    ) -> PResult<Word> {
         self.last_stop_was_slash = false;
         let mut parts = Vec::new();
         let mut lit = String::new();

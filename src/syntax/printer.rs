@@ -560,7 +560,12 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
             format!("{o}{}", arith_to_string(x))
         }
         ArithExpr::Binary(op, a, b) => {
-            format!("{}{}{}", arith_to_string(a), op.as_str(), arith_to_string(b))
+            format!(
+                "{}{}{}",
+                arith_to_string(a),
+                op.as_str(),
+                arith_to_string(b)
+            )
         }
         ArithExpr::Assign(op, n, i, r) => {
             let target = match i {
@@ -571,10 +576,7 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
             format!("{target}{o}={}", arith_to_string(r))
         }
         ArithExpr::IncDec {
-            name,
-            inc,
-            prefix,
-            ..
+            name, inc, prefix, ..
         } => {
             let o = if *inc { "++" } else { "--" };
             if *prefix {
@@ -591,4 +593,264 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
         ),
         ArithExpr::Comma(a, b) => format!("{},{}", arith_to_string(a), arith_to_string(b)),
     }
+}
+
+/// Prints a function definition the way `declare -f` and `type` do.
+pub fn function_to_string(f: &FunctionDef) -> String {
+    let mut out = format!("{} () \n", f.name);
+    out.push_str(&cmd_ml(&f.body, 0));
+    out
+}
+
+fn indent(n: usize) -> String {
+    " ".repeat(n)
+}
+
+/// A list laid out one command per line (the first line's indent is the caller's).
+fn list_ml(l: &List, ind: usize) -> String {
+    let mut s = String::new();
+    let n = l.items.len();
+    for (i, item) in l.items.iter().enumerate() {
+        s.push_str(&and_or_ml(&item.and_or, ind));
+        if i + 1 < n {
+            s.push_str(if item.background { " &\n" } else { ";\n" });
+            s.push_str(&indent(ind));
+        } else if item.background {
+            s.push_str(" &");
+        }
+    }
+    s
+}
+
+fn and_or_ml(a: &AndOr, ind: usize) -> String {
+    let mut s = pipeline_ml(&a.first, ind);
+    for (op, p) in &a.rest {
+        s.push_str(match op {
+            AndOrOp::And => " && ",
+            AndOrOp::Or => " || ",
+        });
+        s.push_str(&pipeline_ml(p, ind));
+    }
+    s
+}
+
+fn pipeline_ml(p: &Pipeline, ind: usize) -> String {
+    let mut s = String::new();
+    match p.time {
+        Some(TimeFlag::Default) => s.push_str("time "),
+        Some(TimeFlag::Posix) => s.push_str("time -p "),
+        None => {}
+    }
+    if p.negated {
+        s.push_str("! ");
+    }
+    for (i, c) in p.commands.iter().enumerate() {
+        if i > 0 {
+            s.push_str(if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
+                " |& "
+            } else {
+                " | "
+            });
+        }
+        s.push_str(&cmd_ml(c, ind));
+    }
+    s
+}
+
+fn body_ml(l: &List, ind: usize) -> String {
+    format!("{}{};\n", indent(ind + 4), list_ml(l, ind + 4))
+}
+
+fn redirects_ml(c: &Command) -> (String, String) {
+    let mut s = String::new();
+    let mut docs = String::new();
+    for r in &c.redirects {
+        s.push(' ');
+        redirect(r, &mut s);
+        if let RedirTarget::HereDoc(h) = &r.target {
+            docs.push('\n');
+            docs.push_str(&heredoc_text(h));
+            docs.push_str(&h.delimiter);
+            docs.push('\n');
+        }
+    }
+    (s, docs)
+}
+
+fn heredoc_text(h: &HereDoc) -> String {
+    let mut s = String::new();
+    for p in &h.body().parts {
+        match p {
+            WordPart::Quoted(t) => s.push_str(t),
+            WordPart::DQuoted(inner) => {
+                for q in inner {
+                    match q {
+                        WordPart::Lit(t) => s.push_str(t),
+                        WordPart::Quoted(t) => {
+                            for c in t.chars() {
+                                if matches!(c, '$' | '`' | '\\') {
+                                    s.push('\\');
+                                }
+                                s.push(c);
+                            }
+                        }
+                        other => part(other, &mut s, false),
+                    }
+                }
+            }
+            other => part(other, &mut s, false),
+        }
+    }
+    s
+}
+
+fn cmd_ml(c: &Command, ind: usize) -> String {
+    let (redirs, docs) = redirects_ml(c);
+    let body = match &c.kind {
+        CommandKind::Simple(sc) => {
+            let mut s = String::new();
+            let mut first = true;
+            for a in &sc.assigns {
+                if !first {
+                    s.push(' ');
+                }
+                first = false;
+                assign(a, &mut s);
+            }
+            for w in &sc.words {
+                if !first {
+                    s.push(' ');
+                }
+                first = false;
+                word(w, &mut s);
+            }
+            let redirs = redirs.trim_start().to_owned();
+            if !redirs.is_empty() {
+                if !first {
+                    s.push(' ');
+                }
+                s.push_str(&redirs);
+            }
+            s.push_str(&docs);
+            return s;
+        }
+        CommandKind::BraceGroup(l) => format!(
+            "{{ \n{}{}\n{}}}",
+            indent(ind + 4),
+            list_ml(l, ind + 4),
+            indent(ind)
+        ),
+        CommandKind::Subshell(l) => format!("( {} )", list_ml(l, ind)),
+        CommandKind::If(i) => if_ml(&i.cond, &i.then, &i.elifs, i.else_.as_ref(), ind),
+        CommandKind::While(w) => format!(
+            "{} {}; do\n{}{}done",
+            if w.until { "until" } else { "while" },
+            list_ml(&w.cond, ind),
+            body_ml(&w.body, ind),
+            indent(ind)
+        ),
+        CommandKind::For(f) | CommandKind::Select(f) => {
+            let kw = if matches!(c.kind, CommandKind::For(_)) {
+                "for"
+            } else {
+                "select"
+            };
+            let words = match &f.words {
+                Some(ws) => ws.iter().map(word_to_string).collect::<Vec<_>>().join(" "),
+                None => "\"$@\"".to_owned(),
+            };
+            format!(
+                "{kw} {} in {};\n{}do\n{}{}done",
+                f.var,
+                words,
+                indent(ind),
+                body_ml(&f.body, ind),
+                indent(ind)
+            )
+        }
+        CommandKind::ArithFor(f) => {
+            let p = |a: &Option<Arith>| {
+                let mut s = String::new();
+                if let Some(a) = a {
+                    arith_src(a, &mut s);
+                }
+                s.trim().to_owned()
+            };
+            format!(
+                "for (({}; {}; {}))\n{}do\n{}{}done",
+                p(&f.init),
+                p(&f.cond),
+                p(&f.step),
+                indent(ind),
+                body_ml(&f.body, ind),
+                indent(ind)
+            )
+        }
+        CommandKind::Case(cc) => {
+            let mut s = format!("case {} in \n", word_to_string(&cc.word));
+            for item in &cc.items {
+                let pats: Vec<String> = item.patterns.iter().map(word_to_string).collect();
+                s.push_str(&format!("{}{})\n", indent(ind + 4), pats.join(" | ")));
+                if !item.body.items.is_empty() {
+                    s.push_str(&format!(
+                        "{}{}\n",
+                        indent(ind + 8),
+                        list_ml(&item.body, ind + 8)
+                    ));
+                }
+                s.push_str(&format!(
+                    "{}{}\n",
+                    indent(ind + 4),
+                    match item.terminator {
+                        CaseTerminator::Break => ";;",
+                        CaseTerminator::FallThrough => ";&",
+                        CaseTerminator::Continue => ";;&",
+                    }
+                ));
+            }
+            s.push_str(&indent(ind));
+            s.push_str("esac");
+            s
+        }
+        CommandKind::Arith(a) => {
+            let mut s = String::new();
+            arith_src(a, &mut s);
+            format!("(( {} ))", s.trim())
+        }
+        CommandKind::Cond(e) => {
+            let mut s = String::from("[[ ");
+            cond(e, &mut s);
+            s.push_str(" ]]");
+            s
+        }
+        CommandKind::FunctionDef(f) => {
+            let mut s = format!("{} () \n", f.name);
+            s.push_str(&indent(ind));
+            s.push_str(&cmd_ml(&f.body, ind));
+            s
+        }
+        CommandKind::Coproc(cp) => format!(
+            "coproc {}{}",
+            cp.name
+                .as_ref()
+                .map(|n| format!("{n} "))
+                .unwrap_or_default(),
+            cmd_ml(&cp.body, ind)
+        ),
+    };
+    format!("{body}{redirs}{docs}")
+}
+
+fn if_ml(c: &List, t: &List, elifs: &[(List, List)], e: Option<&List>, ind: usize) -> String {
+    let mut s = format!("if {}; then\n{}", list_ml(c, ind), body_ml(t, ind));
+    if let Some(((c2, t2), rest)) = elifs.split_first() {
+        s.push_str(&format!("{}else\n{}", indent(ind), indent(ind + 4)));
+        s.push_str(&if_ml(c2, t2, rest, e, ind + 4));
+        s.push_str(";\n");
+    } else if let Some(e) = e {
+        s.push_str(&format!("{}else\n{}", indent(ind), body_ml(e, ind)));
+    }
+    s.push_str(&indent(ind));
+    s.push_str("fi");
+    s
 }

@@ -121,7 +121,10 @@ pub fn echo(sh: &mut Interp, args: &[String]) -> R {
     let mut i = 1;
     while i < args.len() {
         let a = &args[i];
-        if a.len() < 2 || !a.starts_with('-') || !a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
+        if a.len() < 2
+            || !a.starts_with('-')
+            || !a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E'))
+        {
             break;
         }
         for c in a[1..].chars() {
@@ -172,7 +175,10 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
         }
     }
     let dir = if physical {
-        sh.fs.lock().canonicalize(&sh.cwd).unwrap_or_else(|_| sh.cwd.clone())
+        sh.fs
+            .lock()
+            .canonicalize(&sh.cwd)
+            .unwrap_or_else(|_| sh.cwd.clone())
     } else {
         sh.cwd.clone()
     };
@@ -234,7 +240,10 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
     if !target.starts_with('/') && !target.starts_with('.') {
         if let Some(cdpath) = sh.get_str("CDPATH") {
             for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
-                candidates.push((crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")), true));
+                candidates.push((
+                    crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")),
+                    true,
+                ));
             }
         }
     }
@@ -303,7 +312,10 @@ pub fn exit(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn return_(sh: &mut Interp, args: &[String]) -> R {
     if sh.call_depth == 0 && sh.sourcing == 0 {
-        sh.builtin_error("return", "can only `return' from a function or sourced script");
+        sh.builtin_error(
+            "return",
+            "can only `return' from a function or sourced script",
+        );
         return Ok(1);
     }
     let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
@@ -377,7 +389,8 @@ pub fn shift(sh: &mut Interp, args: &[String]) -> R {
 /// Quotes a value for `set` / `alias` listings (single quotes when needed).
 pub fn shell_quote(s: &str) -> String {
     if !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-+=/.,:@%^".contains(c))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-+=/.,:@%^".contains(c))
     {
         return s.to_owned();
     }
@@ -450,7 +463,10 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
             match sh.set.by_letter(c) {
                 Some(b) => *b = on,
                 None => {
-                    sh.builtin_error("set", &format!("{}{c}: invalid option", if on { '-' } else { '+' }));
+                    sh.builtin_error(
+                        "set",
+                        &format!("{}{c}: invalid option", if on { '-' } else { '+' }),
+                    );
                     sh.errln("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
                     return Ok(2);
                 }
@@ -564,12 +580,24 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
                 if !quiet {
                     if print {
                         if o_mode {
-                            out.push_str(&format!("set {}o {}\n", if current { '-' } else { '+' }, name));
+                            out.push_str(&format!(
+                                "set {}o {}\n",
+                                if current { '-' } else { '+' },
+                                name
+                            ));
                         } else {
-                            out.push_str(&format!("shopt {} {}\n", if current { "-s" } else { "-u" }, name));
+                            out.push_str(&format!(
+                                "shopt {} {}\n",
+                                if current { "-s" } else { "-u" },
+                                name
+                            ));
                         }
                     } else {
-                        out.push_str(&format!("{:<15}\t{}\n", name, if current { "on" } else { "off" }));
+                        out.push_str(&format!(
+                            "{:<15}\t{}\n",
+                            name,
+                            if current { "on" } else { "off" }
+                        ));
                     }
                 }
             }
@@ -581,13 +609,24 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     let args: Vec<&String> = args[1..].iter().collect();
-    let args: &[&String] = if args.first().is_some_and(|a| *a == "--") { &args[1..] } else { &args };
-    let src = args.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ");
+    let args: &[&String] = if args.first().is_some_and(|a| *a == "--") {
+        &args[1..]
+    } else {
+        &args
+    };
+    let src = args
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     if src.trim().is_empty() {
         return Ok(0);
     }
     if sh.call_depth >= sh.budget.limits.max_call_depth {
-        return Err(Flow::Fatal(format!("eval nesting limit exceeded ({})", sh.budget.limits.max_call_depth)));
+        return Err(Flow::Fatal(format!(
+            "eval nesting limit exceeded ({})",
+            sh.budget.limits.max_call_depth
+        )));
     }
     sh.call_depth += 1;
     let r = sh.run_source(&src, true);
@@ -602,7 +641,10 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     }
     let Some(file) = rest.first() else {
         sh.builtin_error(&args[0], "filename argument required");
-        sh.errln(&format!("{}: usage: {} filename [arguments]", args[0], args[0]));
+        sh.errln(&format!(
+            "{}: usage: {} filename [arguments]",
+            args[0], args[0]
+        ));
         return Ok(2);
     };
     let mut path = crate::fs::path::join(&sh.cwd, file);
@@ -611,7 +653,10 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
             let fs = sh.fs.lock();
             for d in dirs.split(':') {
                 let p = crate::fs::path::join(&sh.cwd, &format!("{d}/{file}"));
-                if fs.stat(&p).is_ok_and(|m| m.file_type == crate::fs::FileType::File) {
+                if fs
+                    .stat(&p)
+                    .is_ok_and(|m| m.file_type == crate::fs::FileType::File)
+                {
                     path = p;
                     break;
                 }
@@ -626,11 +671,17 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         }
     };
     if sh.call_depth >= sh.budget.limits.max_call_depth {
-        return Err(Flow::Fatal(format!("source nesting limit exceeded ({})", sh.budget.limits.max_call_depth)));
+        return Err(Flow::Fatal(format!(
+            "source nesting limit exceeded ({})",
+            sh.budget.limits.max_call_depth
+        )));
     }
     let src = crate::text::decode(&content);
     let saved_pos = if rest.len() > 1 {
-        Some(std::mem::replace(&mut sh.positional, Arc::new(rest[1..].to_vec())))
+        Some(std::mem::replace(
+            &mut sh.positional,
+            Arc::new(rest[1..].to_vec()),
+        ))
     } else {
         None
     };
@@ -668,7 +719,11 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
         let mut names: Vec<&String> = sh.aliases.keys().collect();
         names.sort();
         for n in names {
-            out.push_str(&format!("alias {}={}\n", n, crate::expand::param::quote(&sh.aliases[n])));
+            out.push_str(&format!(
+                "alias {}={}\n",
+                n,
+                crate::expand::param::quote(&sh.aliases[n])
+            ));
         }
         if rest.is_empty() {
             sh.out(out.as_bytes())?;
@@ -682,7 +737,9 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
                 Arc::make_mut(&mut sh.aliases).insert(name.to_owned(), value.to_owned());
             }
             None => match sh.aliases.get(a) {
-                Some(v) => out.push_str(&format!("alias {}={}\n", a, crate::expand::param::quote(v))),
+                Some(v) => {
+                    out.push_str(&format!("alias {}={}\n", a, crate::expand::param::quote(v)))
+                }
                 None => {
                     sh.builtin_error("alias", &format!("{a}: not found"));
                     status = 1;
@@ -746,8 +803,13 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
     } else if let Some(path) = sh.get_str("PATH") {
         let fs = sh.fs.lock();
         for dir in path.split(':') {
-            let full = crate::fs::path::join(&sh.cwd, &format!("{}/{name}", if dir.is_empty() { "." } else { dir }));
-            if fs.stat(&full).is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
+            let full = crate::fs::path::join(
+                &sh.cwd,
+                &format!("{}/{name}", if dir.is_empty() { "." } else { dir }),
+            );
+            if fs
+                .stat(&full)
+                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
                 && fs.access(&full, false, false, true).is_ok()
             {
                 out.push(("file", full));
@@ -880,13 +942,18 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
                         match *kind {
                             "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
                             "keyword" => out.push_str(&format!("{name} is a shell keyword\n")),
-                            "function" => out.push_str(&format!("{name} is a function\n{detail}\n")),
+                            "function" => {
+                                out.push_str(&format!("{name} is a function\n{detail}\n"))
+                            }
                             "builtin" => out.push_str(&format!("{name} is a shell builtin\n")),
                             _ => out.push_str(&format!("{name} is {detail}\n")),
                         }
                     } else {
                         match *kind {
-                            "alias" => out.push_str(&format!("alias {name}={}\n", crate::expand::param::quote(detail))),
+                            "alias" => out.push_str(&format!(
+                                "alias {name}={}\n",
+                                crate::expand::param::quote(detail)
+                            )),
                             "file" => out.push_str(&format!("{detail}\n")),
                             _ => out.push_str(&format!("{name}\n")),
                         }
@@ -1034,9 +1101,16 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
     };
     let silent = optstring.starts_with(':');
     let spec = optstring.trim_start_matches(':');
-    let mut optind: usize = sh.get_str("OPTIND").and_then(|s| s.trim().parse().ok()).unwrap_or(1).max(1);
+    let mut optind: usize = sh
+        .get_str("OPTIND")
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(1)
+        .max(1);
     // Position inside a cluster of options (`-abc`), kept between calls.
-    let mut sub: usize = sh.get_str("__SHELLBOX_OPTPOS").and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut sub: usize = sh
+        .get_str("__SHELLBOX_OPTPOS")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let finish = |sh: &mut Interp, optind: usize, sub: usize| {
         let _ = sh.assign_scalar("OPTIND", optind.to_string(), false);
         let var = sh.vars.entry("__SHELLBOX_OPTPOS", false);
@@ -1109,7 +1183,10 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                             let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
                             let _ = sh.assign_scalar(&name, ":".to_owned(), false);
                         } else {
-                            sh.errln(&format!("{}: option requires an argument -- {c}", sh.arg0_for_errors()));
+                            sh.errln(&format!(
+                                "{}: option requires an argument -- {c}",
+                                sh.arg0_for_errors()
+                            ));
                             let _ = sh.vars.unset("OPTARG");
                             let _ = sh.assign_scalar(&name, "?".to_owned(), false);
                         }
@@ -1158,29 +1235,31 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
     }
     if rest.is_empty() || print {
         let mut out = String::new();
-        let wanted: Vec<String> = rest
-            .iter()
-            .filter_map(|s| trap_name(s))
-            .collect();
+        let wanted: Vec<String> = rest.iter().filter_map(|s| trap_name(s)).collect();
         for (sig, action) in sh.traps.iter() {
             if !wanted.is_empty() && !wanted.contains(sig) {
                 continue;
             }
-            out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), sig));
+            out.push_str(&format!(
+                "trap -- {} {}\n",
+                crate::expand::param::quote(action),
+                sig
+            ));
         }
         sh.out(out.as_bytes())?;
         return Ok(0);
     }
     // `trap N sig...` with a number first resets those signals.
-    let (action, sigs): (Option<String>, &[String]) = if rest.len() == 1 || signal_like_reset(&rest[0]) {
-        if rest.len() == 1 {
-            (None, &rest[..])
+    let (action, sigs): (Option<String>, &[String]) =
+        if rest.len() == 1 || signal_like_reset(&rest[0]) {
+            if rest.len() == 1 {
+                (None, &rest[..])
+            } else {
+                (None, &rest[..])
+            }
         } else {
-            (None, &rest[..])
-        }
-    } else {
-        (Some(rest[0].clone()), &rest[1..])
-    };
+            (Some(rest[0].clone()), &rest[1..])
+        };
     let action = match action {
         Some(a) if a == "-" => None,
         other => other,
@@ -1234,7 +1313,10 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
                         match super::SIGNALS.iter().find(|(x, _)| *x == k) {
                             Some((_, name)) => out.push_str(&format!("{name}\n")),
                             None => {
-                                sh.builtin_error("kill", &format!("{n}: invalid signal specification"));
+                                sh.builtin_error(
+                                    "kill",
+                                    &format!("{n}: invalid signal specification"),
+                                );
                                 return Ok(1);
                             }
                         }
@@ -1259,7 +1341,13 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
             match args.get(2).and_then(|s| super::signal_number(s)) {
                 Some(n) => sig = n,
                 None => {
-                    sh.builtin_error("kill", &format!("{}: invalid signal specification", args.get(2).cloned().unwrap_or_default()));
+                    sh.builtin_error(
+                        "kill",
+                        &format!(
+                            "{}: invalid signal specification",
+                            args.get(2).cloned().unwrap_or_default()
+                        ),
+                    );
                     return Ok(1);
                 }
             }
@@ -1295,13 +1383,19 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
             target.parse().ok()
         };
         let Some(pid) = pid else {
-            sh.builtin_error("kill", &format!("{target}: arguments must be process or job IDs"));
+            sh.builtin_error(
+                "kill",
+                &format!("{target}: arguments must be process or job IDs"),
+            );
             status = 1;
             continue;
         };
         if pid == sh.pid || pid == sh.bashpid {
             if sig != 0 {
-                sh.pending_signals.lock().unwrap_or_else(|e| e.into_inner()).push(sig);
+                sh.pending_signals
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(sig);
             }
             continue;
         }
@@ -1363,7 +1457,11 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
     if rest.is_empty() {
         let pids: Vec<u32> = {
             let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            jt.jobs.iter().filter(|j| j.status.is_none() || j.handle.is_some()).map(|j| j.pid).collect()
+            jt.jobs
+                .iter()
+                .filter(|j| j.status.is_none() || j.handle.is_some())
+                .map(|j| j.pid)
+                .collect()
         };
         if any {
             let Some(&first) = pids.first() else {
@@ -1424,13 +1522,26 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
                 continue;
             }
             let done = j.handle.as_ref().is_some_and(|h| h.is_finished()) || j.status.is_some();
-            let mark = if i + 1 == n { '+' } else if i + 2 == n { '-' } else { ' ' };
+            let mark = if i + 1 == n {
+                '+'
+            } else if i + 2 == n {
+                '-'
+            } else {
+                ' '
+            };
             if pids_only {
                 out.push_str(&format!("{}\n", j.pid));
             } else {
                 let state = if done { "Done" } else { "Running" };
-                let pid = if long { format!("{} ", j.pid) } else { String::new() };
-                out.push_str(&format!("[{}]{}  {}{:<24}{} &\n", j.id, mark, pid, state, j.command));
+                let pid = if long {
+                    format!("{} ", j.pid)
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!(
+                    "[{}]{}  {}{:<24}{} &\n",
+                    j.id, mark, pid, state, j.command
+                ));
             }
         }
     }
@@ -1512,7 +1623,10 @@ pub fn umask(sh: &mut Interp, args: &[String]) -> R {
                 Ok(0)
             }
             None => {
-                let c = spec.chars().find(|c| !"ugoa+-=rwxXst,".contains(*c)).unwrap_or('?');
+                let c = spec
+                    .chars()
+                    .find(|c| !"ugoa+-=rwxXst,".contains(*c))
+                    .unwrap_or('?');
                 sh.builtin_error("umask", &format!("`{c}': invalid symbolic mode operator"));
                 Ok(1)
             }
@@ -1592,11 +1706,19 @@ pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
     let mut all = vec![sh.cwd.clone()];
     all.extend(sh.dir_stack.iter().rev().cloned());
     let text = if verbose {
-        all.iter().enumerate().map(|(i, d)| format!("{i:2}  {}\n", show(d))).collect::<String>()
+        all.iter()
+            .enumerate()
+            .map(|(i, d)| format!("{i:2}  {}\n", show(d)))
+            .collect::<String>()
     } else if per_line {
-        all.iter().map(|d| format!("{}\n", show(d))).collect::<String>()
+        all.iter()
+            .map(|d| format!("{}\n", show(d)))
+            .collect::<String>()
     } else {
-        format!("{}\n", all.iter().map(|d| show(d)).collect::<Vec<_>>().join(" "))
+        format!(
+            "{}\n",
+            all.iter().map(|d| show(d)).collect::<Vec<_>>().join(" ")
+        )
     };
     sh.out(text.as_bytes())?;
     Ok(0)
@@ -1730,7 +1852,11 @@ pub fn compgen(sh: &mut Interp, args: &[String]) -> R {
                 i += 1;
                 if let Some(w) = args.get(i) {
                     let ifs = sh.get_str("IFS").unwrap_or_else(|| " \t\n".to_owned());
-                    words.extend(w.split(|c| ifs.contains(c)).filter(|s| !s.is_empty()).map(String::from));
+                    words.extend(
+                        w.split(|c| ifs.contains(c))
+                            .filter(|s| !s.is_empty())
+                            .map(String::from),
+                    );
                 }
             }
             "-A" => {
@@ -1755,8 +1881,13 @@ pub fn compgen(sh: &mut Interp, args: &[String]) -> R {
         }
         i += 1;
     }
-    let mut matched: Vec<String> = words.into_iter().filter(|w| w.starts_with(&prefix)).collect();
-    if args.iter().any(|a| a == "-A" || a == "-v" || a == "-f" || a == "-b" || a == "-a" || a == "-k" || a == "-e") {
+    let mut matched: Vec<String> = words
+        .into_iter()
+        .filter(|w| w.starts_with(&prefix))
+        .collect();
+    if args.iter().any(|a| {
+        a == "-A" || a == "-v" || a == "-f" || a == "-b" || a == "-a" || a == "-k" || a == "-e"
+    }) {
         matched.sort();
         matched.dedup();
     }

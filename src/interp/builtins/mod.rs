@@ -80,8 +80,8 @@ const TABLE: &[(&str, Builtin)] = &[
 
 /// POSIX special builtins.
 const SPECIAL: &[&str] = &[
-    "break", ":", ".", "continue", "eval", "exec", "exit", "export", "readonly", "return",
-    "set", "shift", "times", "trap", "unset", "source",
+    "break", ":", ".", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
+    "shift", "times", "trap", "unset", "source",
 ];
 
 /// Finds a builtin by name.

@@ -1,0 +1,628 @@
+//! `declare`/`typeset`, `local`, `export`, `readonly` and `unset` (bash manual, "Bash
+//! Builtins"): attributes, array declarations and bash's listing formats.
+
+use super::super::{Interp, R};
+use crate::expand::param::{declare_line, dquote};
+use crate::expand::{Attrs, Value, Var};
+use crate::syntax::{Assign, AssignValue};
+
+/// Prefix that marks an assignment argument whose AST travels beside the words.
+pub const ASSIGN_MARK: &str = "\u{0}assign:";
+
+#[derive(Default)]
+struct Flags {
+    set: u16,
+    unset: u16,
+    print: bool,
+    funcs: bool,
+    func_names: bool,
+    global: bool,
+}
+
+fn flag_bit(c: char) -> Option<u16> {
+    Some(match c {
+        'a' => Attrs::ARRAY,
+        'A' => Attrs::ASSOC,
+        'i' => Attrs::INTEGER,
+        'l' => Attrs::LOWER,
+        'u' => Attrs::UPPER,
+        'n' => Attrs::NAMEREF,
+        'r' => Attrs::READONLY,
+        'x' => Attrs::EXPORT,
+        't' => Attrs::TRACE,
+        _ => return None,
+    })
+}
+
+/// Prints one variable in `declare -p` form.
+pub fn print_var(name: &str, v: &Var) -> String {
+    let mut line = declare_line(name, v);
+    if let Some(Value::Assoc(a)) = &v.value {
+        if !a.is_empty() {
+            return line;
+        }
+    }
+    if line.ends_with(" )") {
+        line = line.replace(" )", ")");
+    }
+    line
+}
+
+fn parse_flags(sh: &mut Interp, name: &str, args: &[String]) -> Result<(Flags, usize), R> {
+    let mut f = Flags::default();
+    let mut i = 1;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let (on, rest) = if let Some(r) = a.strip_prefix('-') {
+            (true, r)
+        } else if let Some(r) = a.strip_prefix('+') {
+            (false, r)
+        } else {
+            break;
+        };
+        if rest.is_empty() {
+            break;
+        }
+        for c in rest.chars() {
+            match c {
+                'p' => f.print = true,
+                'f' => f.funcs = true,
+                'F' => f.func_names = true,
+                'g' => f.global = true,
+                'I' => {}
+                _ => match flag_bit(c) {
+                    Some(b) => {
+                        if on {
+                            f.set |= b;
+                        } else {
+                            f.unset |= b;
+                        }
+                    }
+                    None => {
+                        sh.builtin_error(name, &format!("-{c}: invalid option"));
+                        sh.errln(&format!(
+                            "{name}: usage: {name} [-aAfFgiIlnrtux] [name[=value] ...] or {name} -p [-aAfFilnrtux] [name ...]"
+                        ));
+                        return Err(Ok(2));
+                    }
+                },
+            }
+        }
+        i += 1;
+    }
+    Ok((f, i))
+}
+
+pub fn declare(sh: &mut Interp, args: &[String]) -> R {
+    declare_impl(sh, args, &args[0].clone(), false)
+}
+
+pub fn local(sh: &mut Interp, args: &[String]) -> R {
+    if sh.call_depth == 0 || sh.frames.is_empty() {
+        sh.builtin_error("local", "can only be used in a function");
+        return Ok(1);
+    }
+    declare_impl(sh, args, "local", true)
+}
+
+fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool) -> R {
+    let (f, start) = match parse_flags(sh, name, args) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let operands = &args[start..];
+    if f.funcs || f.func_names {
+        return print_functions(sh, operands, f.func_names);
+    }
+    if operands.is_empty() {
+        // List variables with the requested attributes.
+        let mut out = String::new();
+        for (k, v) in sh.vars.all() {
+            if f.set != 0
+                && v.attrs.0 & f.set == 0
+                && !(f.set & Attrs::ARRAY != 0 && v.is_array())
+                && !(f.set & Attrs::ASSOC != 0 && v.is_assoc())
+            {
+                continue;
+            }
+            if k.starts_with("__SHELLBOX") {
+                continue;
+            }
+            if f.print || f.set != 0 {
+                out.push_str(&print_var(&k, &v));
+            } else {
+                match &v.value {
+                    Some(Value::Str(s)) => {
+                        out.push_str(&format!("{k}={}", super::misc::shell_quote(s)))
+                    }
+                    Some(_) => {
+                        let l = print_var(&k, &v);
+                        out.push_str(
+                            l.split_once(' ')
+                                .map(|x| x.1)
+                                .and_then(|r| r.split_once(' ').map(|x| x.1))
+                                .unwrap_or(&l),
+                        );
+                    }
+                    None => continue,
+                }
+            }
+            out.push('\n');
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
+    if f.print {
+        let mut status = 0;
+        let mut out = String::new();
+        for n in operands {
+            match sh.vars.get_raw(n) {
+                Some(v) => {
+                    out.push_str(&print_var(n, v));
+                    out.push('\n');
+                }
+                None => {
+                    sh.builtin_error(name, &format!("{n}: not found"));
+                    status = 1;
+                }
+            }
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(status);
+    }
+    let local = (force_local || sh.call_depth > 0 && !sh.frames.is_empty()) && !f.global;
+    let mut status = 0;
+    for op in operands {
+        if let Err(s) = declare_one(sh, name, op, &f, local) {
+            status = s;
+        }
+    }
+    Ok(status)
+}
+
+/// Declares one operand: `name`, `name=value`, or a marked assignment.
+fn declare_one(
+    sh: &mut Interp,
+    builtin: &str,
+    op: &str,
+    f: &Flags,
+    local: bool,
+) -> Result<(), i32> {
+    let assign: Option<Assign> = match op.strip_prefix(ASSIGN_MARK) {
+        Some(idx) => idx
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| sh.decl_assigns.get(i).cloned()),
+        None => None,
+    };
+    let (vname, index_text, rest): (String, Option<String>, Option<(bool, String)>) = match &assign
+    {
+        Some(a) => (a.name.clone(), None, None),
+        None => match op.split_once('=') {
+            Some((lhs, v)) => {
+                let (lhs, append) = match lhs.strip_suffix('+') {
+                    Some(l) => (l, true),
+                    None => (lhs, false),
+                };
+                let (n, idx) = match lhs.find('[') {
+                    Some(p) if lhs.ends_with(']') => (
+                        lhs[..p].to_owned(),
+                        Some(lhs[p + 1..lhs.len() - 1].to_owned()),
+                    ),
+                    _ => (lhs.to_owned(), None),
+                };
+                (n, idx, Some((append, v.to_owned())))
+            }
+            None => (op.to_owned(), None, None),
+        },
+    };
+    if !crate::syntax::is_name(&vname) {
+        sh.builtin_error(builtin, &format!("`{op}': not a valid identifier"));
+        return Err(1);
+    }
+    // Creating the variable in the right scope.
+    let exists_here = if local {
+        sh.vars.is_local_here(&vname)
+    } else {
+        sh.vars.get_raw(&vname).is_some()
+    };
+    let current = sh.vars.get_raw(&vname).cloned();
+    if let Some(cur) = &current {
+        if cur.attrs.has(Attrs::READONLY)
+            && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
+        {
+            sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+            return Err(1);
+        }
+    }
+    if local && !exists_here {
+        let mut v = Var::default();
+        // `local x` inherits nothing; namerefs and attributes start fresh.
+        if let Some(cur) = &current {
+            if f.set & Attrs::NAMEREF == 0 && cur.attrs.has(Attrs::EXPORT) {
+                v.attrs.set(Attrs::EXPORT, false);
+            }
+        }
+        *sh.vars.entry(&vname, true) = v;
+    } else if !local && current.is_none() {
+        *sh.vars.entry(&vname, false) = Var::default();
+    } else if f.global && !sh.vars.get_raw(&vname).is_some() {
+        *sh.vars.entry(&vname, false) = Var::default();
+    }
+    // Apply attributes.
+    {
+        let var = sh.vars.entry(&vname, local);
+        if f.set & Attrs::ARRAY != 0 && !var.is_array() {
+            if let Some(Value::Str(s)) = &var.value {
+                let mut a = imbl::OrdMap::new();
+                a.insert(0, s.clone());
+                var.value = Some(Value::Indexed(a));
+            }
+            var.attrs.set(Attrs::ARRAY, true);
+        }
+        if f.set & Attrs::ASSOC != 0 && !var.is_assoc() {
+            match &var.value {
+                Some(Value::Str(s)) => {
+                    let mut a = crate::expand::Assoc::default();
+                    a.insert("0".to_owned(), s.clone());
+                    var.value = Some(Value::Assoc(a));
+                }
+                Some(Value::Indexed(_)) => {
+                    let _ = builtin;
+                }
+                _ => {}
+            }
+            var.attrs.set(Attrs::ASSOC, true);
+        }
+        let plain = f.set & !(Attrs::ARRAY | Attrs::ASSOC | Attrs::READONLY);
+        var.attrs.0 |= plain;
+        if plain & Attrs::UPPER != 0 {
+            var.attrs.set(Attrs::LOWER, false);
+        }
+        if plain & Attrs::LOWER != 0 {
+            var.attrs.set(Attrs::UPPER, false);
+        }
+        var.attrs.0 &= !(f.unset & !(Attrs::ARRAY | Attrs::ASSOC));
+    }
+    // Assign.
+    let result = if let Some(a) = &assign {
+        match &a.value {
+            AssignValue::Array(elems) => {
+                if f.set & Attrs::NAMEREF != 0 {
+                    Ok(())
+                } else {
+                    match sh.assign_array(&vname, elems, a.append) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = sh.expand_error(e);
+                            return Err(1);
+                        }
+                    }
+                }
+            }
+            AssignValue::Scalar(_) => {
+                let v = match sh.eval_assign_value(a) {
+                    Ok(v) => v.into_iter().next().unwrap_or_default(),
+                    Err(e) => {
+                        let _ = sh.expand_error(e);
+                        return Err(1);
+                    }
+                };
+                match &a.index {
+                    Some(iw) => match sh.subscript_key(&vname, iw) {
+                        Ok(k) => sh.assign_element(&vname, &k, v, a.append),
+                        Err(e) => {
+                            let _ = sh.expand_error(e);
+                            return Err(1);
+                        }
+                    },
+                    None => assign_value(sh, &vname, v, a.append, f),
+                }
+            }
+        }
+    } else if let Some((append, v)) = rest {
+        match index_text {
+            Some(k) => sh.assign_element(&vname, &k, v, append),
+            None => assign_value(sh, &vname, v, append, f),
+        }
+    } else {
+        Ok(())
+    };
+    if let Err(m) = result {
+        sh.builtin_error(builtin, &m);
+        return Err(1);
+    }
+    if f.set & Attrs::READONLY != 0 {
+        sh.vars
+            .entry(&vname, local)
+            .attrs
+            .set(Attrs::READONLY, true);
+    }
+    Ok(())
+}
+
+fn assign_value(
+    sh: &mut Interp,
+    name: &str,
+    v: String,
+    append: bool,
+    f: &Flags,
+) -> Result<(), String> {
+    if f.set & Attrs::NAMEREF != 0
+        || sh
+            .vars
+            .get_raw(name)
+            .is_some_and(|x| x.attrs.has(Attrs::NAMEREF))
+    {
+        if f.set & Attrs::NAMEREF != 0 {
+            let var = sh.vars.entry(name, sh.vars.is_local_here(name));
+            var.value = Some(Value::Str(v));
+            return Ok(());
+        }
+    }
+    let is_array = sh
+        .vars
+        .get(name)
+        .is_some_and(|x| x.is_array() || x.is_assoc());
+    if is_array && v.starts_with('(') && v.ends_with(')') {
+        // `declare -a x='(1 2)'` re-parses the value as a compound assignment.
+        if let Ok(script) = crate::syntax::parse(&format!("__x={v}")) {
+            if let Some(a) = first_assign(&script) {
+                if let AssignValue::Array(elems) = a.value {
+                    return match sh.assign_array(name, &elems, append) {
+                        Ok(r) => r,
+                        Err(e) => Err(e.message),
+                    };
+                }
+            }
+        }
+    }
+    if is_array {
+        return sh.assign_element(name, "0", v, append);
+    }
+    sh.assign_scalar(name, v, append)
+}
+
+fn first_assign(s: &crate::syntax::Script) -> Option<Assign> {
+    let c = s
+        .commands
+        .first()?
+        .items
+        .first()?
+        .and_or
+        .first
+        .commands
+        .first()?;
+    match &c.kind {
+        crate::syntax::CommandKind::Simple(sc) => sc.assigns.first().cloned(),
+        _ => None,
+    }
+}
+
+fn print_functions(sh: &mut Interp, names: &[String], names_only: bool) -> R {
+    let mut out = String::new();
+    let mut status = 0;
+    let list: Vec<String> = if names.is_empty() {
+        let mut v: Vec<String> = sh.funcs.keys().cloned().collect();
+        v.sort();
+        v
+    } else {
+        names.to_vec()
+    };
+    for n in list {
+        match sh.funcs.get(&n) {
+            Some(f) => {
+                if names_only {
+                    out.push_str(&format!("declare -f {n}\n"));
+                } else {
+                    out.push_str(&crate::syntax::printer::function_to_string(f));
+                    out.push('\n');
+                }
+            }
+            None => status = 1,
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
+pub fn export(sh: &mut Interp, args: &[String]) -> R {
+    attr_builtin(sh, args, "export", Attrs::EXPORT, "-x")
+}
+
+pub fn readonly(sh: &mut Interp, args: &[String]) -> R {
+    attr_builtin(sh, args, "readonly", Attrs::READONLY, "-r")
+}
+
+/// `export` and `readonly`: set an attribute (optionally assigning), or list.
+fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &str) -> R {
+    let mut i = 1;
+    let mut remove = false;
+    let mut funcs = false;
+    let mut extra = 0u16;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        if args[i] == "--" {
+            i += 1;
+            break;
+        }
+        for c in args[i][1..].chars() {
+            match c {
+                'n' => remove = true,
+                'f' => funcs = true,
+                'p' => {}
+                'a' => extra |= Attrs::ARRAY,
+                'A' => extra |= Attrs::ASSOC,
+                _ => {
+                    sh.builtin_error(name, &format!("-{c}: invalid option"));
+                    sh.errln(&format!(
+                        "{name}: usage: {name} [-fn] [name[=value] ...] or {name} -p"
+                    ));
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let operands = &args[i..];
+    if operands.is_empty() {
+        let mut out = String::new();
+        for (k, v) in sh.vars.all() {
+            if v.attrs.has(bit) {
+                out.push_str(&print_var(&k, &v));
+                out.push('\n');
+            }
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
+    if funcs {
+        return Ok(0);
+    }
+    let mut status = 0;
+    for op in operands {
+        if remove {
+            let n = op.split('=').next().unwrap_or(op);
+            if let Some(_v) = sh.vars.get_raw(n) {
+                sh.vars.entry(n, false).attrs.set(bit, false);
+            }
+            continue;
+        }
+        let mut fl = Flags {
+            set: bit | extra,
+            ..Flags::default()
+        };
+        fl.global = false;
+        let _ = flag;
+        let local = false;
+        if let Err(s) = declare_one(sh, name, op, &fl, local) {
+            status = s;
+        }
+    }
+    Ok(status)
+}
+
+pub fn unset(sh: &mut Interp, args: &[String]) -> R {
+    let mut funcs = false;
+    let mut vars_only = false;
+    let mut nameref = false;
+    let mut i = 1;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        if args[i] == "--" {
+            i += 1;
+            break;
+        }
+        for c in args[i][1..].chars() {
+            match c {
+                'f' => funcs = true,
+                'v' => vars_only = true,
+                'n' => nameref = true,
+                _ => {
+                    sh.builtin_error("unset", &format!("-{c}: invalid option"));
+                    sh.errln("unset: usage: unset [-f] [-v] [-n] [name ...]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut status = 0;
+    for n in &args[i..] {
+        if funcs {
+            sh.funcs.remove(n);
+            continue;
+        }
+        if let Some(open) = n.find('[') {
+            if n.ends_with(']') {
+                let base = &n[..open];
+                let sub = &n[open + 1..n.len() - 1];
+                if let Err(m) = unset_element(sh, base, sub) {
+                    sh.builtin_error("unset", &m);
+                    status = 1;
+                }
+                continue;
+            }
+        }
+        if !crate::syntax::is_name(n) {
+            sh.builtin_error("unset", &format!("`{n}': not a valid identifier"));
+            status = 1;
+            continue;
+        }
+        let target = if nameref {
+            n.clone()
+        } else {
+            sh.vars.resolve_name(n)
+        };
+        if sh.vars.get_raw(&target).is_none() && !vars_only {
+            if sh.funcs.remove(n.as_str()).is_some() {
+                continue;
+            }
+        }
+        if let Err(super::super::vars::AssignError::Readonly(v)) = sh.vars.unset(&target) {
+            sh.builtin_error("unset", &format!("{v}: cannot unset: readonly variable"));
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
+    let base = sh.vars.resolve_name(base);
+    let Some(var) = sh.vars.get(&base).cloned() else {
+        return Ok(());
+    };
+    if var.attrs.has(Attrs::READONLY) {
+        return Err(format!("{base}: cannot unset: readonly variable"));
+    }
+    if sub == "@" || sub == "*" {
+        let _ = sh.vars.unset(&base);
+        return Ok(());
+    }
+    if var.is_assoc() {
+        if let Some(Value::Assoc(a)) = &mut sh.vars.entry(&base, false).value {
+            a.remove(sub);
+        }
+        return Ok(());
+    }
+    let idx = sh.eval_arith_str(sub).map_err(|e| e.render())?;
+    let max = match &var.value {
+        Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
+        Some(Value::Str(_)) => 0,
+        _ => -1,
+    };
+    let idx = if idx < 0 {
+        if max + 1 + idx < 0 {
+            return Err(format!("[{sub}]: bad array subscript"));
+        }
+        max + 1 + idx
+    } else {
+        idx
+    };
+    let var = sh.vars.entry(&base, false);
+    match &mut var.value {
+        Some(Value::Indexed(a)) => {
+            a.remove(&idx);
+        }
+        Some(Value::Str(_)) if idx == 0 => {
+            var.value = None;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Quotes for `export -p` style lines (kept for other listings).
+pub fn quoted(s: &str) -> String {
+    dquote(s)
+}
+
+impl Interp {
+    /// Replaces declaration-argument words with markers pointing at their ASTs.
+    pub(crate) fn stash_decl_assign(&mut self, a: &Assign) -> String {
+        self.decl_assigns.push(a.clone());
+        format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1)
+    }
+}

@@ -1,0 +1,679 @@
+//! The `printf` builtin (bash manual, "Bash Builtins"): C-style conversions plus `%b`,
+//! `%q` and `%(fmt)T`, format reuse while arguments remain, and `-v var`.
+
+use super::super::{Interp, R};
+
+/// The result of formatting: output text and whether an argument was not a valid number.
+pub struct Formatted {
+    pub text: String,
+    pub bad_number: bool,
+    /// `%b` met `\c`: stop all output.
+    pub stopped: bool,
+    pub error: Option<String>,
+}
+
+pub fn printf(sh: &mut Interp, args: &[String]) -> R {
+    let mut i = 1;
+    let mut var = None;
+    while i < args.len() {
+        match args[i].as_str() {
+            "-v" => {
+                var = args.get(i + 1).cloned();
+                if var.is_none() {
+                    sh.builtin_error("printf", "-v: option requires an argument");
+                    sh.errln("printf: usage: printf [-v var] format [arguments]");
+                    return Ok(2);
+                }
+                i += 2;
+            }
+            "--" => {
+                i += 1;
+                break;
+            }
+            s if s.starts_with("-v") && s.len() > 2 => {
+                var = Some(s[2..].to_owned());
+                i += 1;
+            }
+            s if s.starts_with('-') && s.len() > 1 && i == 1 => {
+                sh.builtin_error("printf", &format!("{}: invalid option", &s[..2]));
+                sh.errln("printf: usage: printf [-v var] format [arguments]");
+                return Ok(2);
+            }
+            _ => break,
+        }
+    }
+    let Some(fmt) = args.get(i) else {
+        sh.errln("printf: usage: printf [-v var] format [arguments]");
+        return Ok(2);
+    };
+    let now = sh.fs.lock().clock().now();
+    let f = format(fmt, &args[i + 1..], now.secs, sh.start_time);
+    for m in &f.errors() {
+        sh.builtin_error("printf", m);
+    }
+    let status = if f.bad_number || f.error.is_some() {
+        1
+    } else {
+        0
+    };
+    match var {
+        Some(v) => {
+            let target = v.clone();
+            let r = if let Some(open) = target.find('[') {
+                if target.ends_with(']') {
+                    let key = target[open + 1..target.len() - 1].to_owned();
+                    sh.assign_element(&target[..open], &key, f.text, false)
+                } else {
+                    Err(format!("`{target}': not a valid identifier"))
+                }
+            } else if crate::syntax::is_name(&target) {
+                sh.assign_scalar(&target, f.text, false)
+            } else {
+                Err(format!("`{target}': not a valid identifier"))
+            };
+            if let Err(m) = r {
+                sh.builtin_error("printf", &m);
+                return Ok(1);
+            }
+            Ok(status)
+        }
+        None => {
+            let bytes = crate::text::encode(&f.text);
+            let s = sh.out_status("printf", &bytes)?;
+            Ok(if s != 0 { s } else { status })
+        }
+    }
+}
+
+impl Formatted {
+    fn errors(&self) -> Vec<String> {
+        self.error.iter().cloned().collect()
+    }
+}
+
+/// Decodes escapes of a printf format string (not `%b` arguments).
+fn format_escape(cs: &[char], i: &mut usize, out: &mut String) {
+    // cs[*i] is the char after the backslash.
+    let Some(&e) = cs.get(*i) else {
+        out.push('\\');
+        return;
+    };
+    *i += 1;
+    match e {
+        'a' => out.push('\x07'),
+        'b' => out.push('\x08'),
+        'e' | 'E' => out.push('\x1b'),
+        'f' => out.push('\x0c'),
+        'n' => out.push('\n'),
+        'r' => out.push('\r'),
+        't' => out.push('\t'),
+        'v' => out.push('\x0b'),
+        '\\' => out.push('\\'),
+        '"' => out.push('"'),
+        '\'' => out.push('\''),
+        '?' => out.push('?'),
+        '0'..='7' => {
+            let mut v = e as u32 - '0' as u32;
+            let mut n = 1;
+            while n < 3 {
+                match cs.get(*i) {
+                    Some(&d @ '0'..='7') => {
+                        v = v * 8 + (d as u32 - '0' as u32);
+                        *i += 1;
+                        n += 1;
+                    }
+                    _ => break,
+                }
+            }
+            push_byte(out, (v & 0xff) as u8);
+        }
+        'x' => {
+            let mut v = 0u32;
+            let mut n = 0;
+            while n < 2 {
+                match cs.get(*i).and_then(|d| d.to_digit(16)) {
+                    Some(d) => {
+                        v = v * 16 + d;
+                        *i += 1;
+                        n += 1;
+                    }
+                    None => break,
+                }
+            }
+            if n == 0 {
+                out.push_str("\\x");
+            } else {
+                push_byte(out, v as u8);
+            }
+        }
+        'u' | 'U' => {
+            let max = if e == 'u' { 4 } else { 8 };
+            let mut v = 0u32;
+            let mut n = 0;
+            while n < max {
+                match cs.get(*i).and_then(|d| d.to_digit(16)) {
+                    Some(d) => {
+                        v = v.wrapping_mul(16).wrapping_add(d);
+                        *i += 1;
+                        n += 1;
+                    }
+                    None => break,
+                }
+            }
+            if n == 0 {
+                out.push('\\');
+                out.push(e);
+            } else {
+                out.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+            }
+        }
+        other => {
+            out.push('\\');
+            out.push(other);
+        }
+    }
+}
+
+fn push_byte(s: &mut String, b: u8) {
+    if b < 0x80 {
+        s.push(b as char);
+    } else {
+        s.push(crate::text::raw_char(b));
+    }
+}
+
+/// Parses a numeric argument as printf does: `'c` gives the character code.
+fn parse_int(s: &str) -> Result<i64, i64> {
+    let t = s.trim_start();
+    if let Some(rest) = t.strip_prefix('\'').or_else(|| t.strip_prefix('"')) {
+        return Ok(rest
+            .chars()
+            .next()
+            .map(|c| crate::text::raw_byte(c).map(i64::from).unwrap_or(c as i64))
+            .unwrap_or(0));
+    }
+    if t.is_empty() {
+        return Ok(0);
+    }
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (radix, digits) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (16, h)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (8, &body[1..])
+        } else {
+            (10, body)
+        };
+    let end = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
+    let v = u64::from_str_radix(&digits[..end], radix)
+        .map(|v| v as i64)
+        .unwrap_or(if end == 0 { 0 } else { i64::MAX });
+    let v = if neg { v.wrapping_neg() } else { v };
+    if end != digits.len() || (end == 0 && radix != 8) {
+        return Err(v);
+    }
+    Ok(v)
+}
+
+fn parse_float(s: &str) -> Result<f64, f64> {
+    let t = s.trim();
+    if let Some(rest) = t.strip_prefix('\'').or_else(|| t.strip_prefix('"')) {
+        return Ok(rest.chars().next().map(|c| c as u32 as f64).unwrap_or(0.0));
+    }
+    if t.is_empty() {
+        return Ok(0.0);
+    }
+    t.parse::<f64>()
+        .or_else(|_| parse_int(t).map(|v| v as f64).map_err(|v| v as f64))
+}
+
+struct Spec {
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: Option<usize>,
+    prec: Option<usize>,
+}
+
+fn pad(spec: &Spec, body: String, numeric: bool) -> String {
+    let w = spec.width.unwrap_or(0);
+    let len = body.chars().count();
+    if len >= w {
+        return body;
+    }
+    let fill = w - len;
+    if spec.left {
+        format!("{body}{}", " ".repeat(fill))
+    } else if spec.zero && numeric {
+        let (sign, digits) = match body.chars().next() {
+            Some(c @ ('-' | '+' | ' ')) => (c.to_string(), body[1..].to_owned()),
+            _ => (String::new(), body.clone()),
+        };
+        let (prefix, digits) = if digits.starts_with("0x") || digits.starts_with("0X") {
+            (digits[..2].to_owned(), digits[2..].to_owned())
+        } else {
+            (String::new(), digits)
+        };
+        format!("{sign}{prefix}{}{digits}", "0".repeat(fill))
+    } else {
+        format!("{}{body}", " ".repeat(fill))
+    }
+}
+
+/// Formats a C float conversion (`f e g a` and upper-case forms).
+fn fmt_float(spec: &Spec, conv: char, v: f64) -> String {
+    let prec = spec.prec.unwrap_or(6);
+    let mut s = if v.is_nan() {
+        "nan".to_owned()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "inf".to_owned()
+        } else {
+            "-inf".to_owned()
+        }
+    } else {
+        match conv.to_ascii_lowercase() {
+            'f' => format!("{:.*}", prec, v),
+            'e' => c_exp(v, prec),
+            'g' => {
+                let p = if prec == 0 { 1 } else { prec };
+                let exp = if v == 0.0 {
+                    0
+                } else {
+                    v.abs().log10().floor() as i32
+                };
+                let mut r = if exp < -4 || exp >= p as i32 {
+                    c_exp(v, p - 1)
+                } else {
+                    format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, v)
+                };
+                if !spec.alt {
+                    r = strip_zeros(&r);
+                }
+                r
+            }
+            _ => format!("{v}"),
+        }
+    };
+    if conv.is_ascii_uppercase() {
+        s = s.to_uppercase();
+    }
+    if v >= 0.0 && !s.starts_with('-') {
+        if spec.plus {
+            s.insert(0, '+');
+        } else if spec.space {
+            s.insert(0, ' ');
+        }
+    }
+    pad(spec, s, true)
+}
+
+fn strip_zeros(s: &str) -> String {
+    match s.find(['e', 'E']) {
+        Some(p) => {
+            let (m, e) = s.split_at(p);
+            let m = if m.contains('.') {
+                m.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                m
+            };
+            format!("{m}{e}")
+        }
+        None => {
+            if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_owned()
+            } else {
+                s.to_owned()
+            }
+        }
+    }
+}
+
+fn c_exp(v: f64, prec: usize) -> String {
+    let s = format!("{:.*e}", prec, v);
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let (sign, digits) = match e.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', e),
+            };
+            format!("{m}e{sign}{digits:0>2}")
+        }
+        None => s,
+    }
+}
+
+/// Shell-quotes for `%q` (backslashes, or `$'...'` for control characters).
+pub fn q_quote(s: &str) -> String {
+    if s.is_empty() {
+        return "''".to_owned();
+    }
+    if s.chars()
+        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
+    {
+        return crate::expand::param::ansi_c_quote(s);
+    }
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if " \t\n'\"\\$`*?[]|&;<>(){}!#^,".contains(c)
+            || (c == '~' && i == 0)
+            || (c == '=' && false)
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Formats `fmt` with `args`, reusing the format while arguments remain.
+pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
+    let cs: Vec<char> = fmt.chars().collect();
+    let mut out = String::new();
+    let mut ai = 0usize;
+    let mut bad = false;
+    let mut error = None;
+    loop {
+        let mut consumed = false;
+        let mut i = 0;
+        while i < cs.len() {
+            let c = cs[i];
+            if c == '\\' {
+                i += 1;
+                format_escape(&cs, &mut i, &mut out);
+                continue;
+            }
+            if c != '%' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            if cs.get(i) == Some(&'%') {
+                out.push('%');
+                i += 1;
+                continue;
+            }
+            let mut spec = Spec {
+                left: false,
+                plus: false,
+                space: false,
+                alt: false,
+                zero: false,
+                width: None,
+                prec: None,
+            };
+            while let Some(&f) = cs.get(i) {
+                match f {
+                    '-' => spec.left = true,
+                    '+' => spec.plus = true,
+                    ' ' => spec.space = true,
+                    '#' => spec.alt = true,
+                    '0' => spec.zero = true,
+                    '\'' => {}
+                    _ => break,
+                }
+                i += 1;
+            }
+            let mut next_arg = |ai: &mut usize| -> Option<String> {
+                let a = args.get(*ai).cloned();
+                if a.is_some() {
+                    *ai += 1;
+                }
+                a
+            };
+            if cs.get(i) == Some(&'*') {
+                i += 1;
+                consumed = true;
+                let w = next_arg(&mut ai)
+                    .map(|a| parse_int(&a).unwrap_or(0))
+                    .unwrap_or(0);
+                if w < 0 {
+                    spec.left = true;
+                }
+                spec.width = Some(w.unsigned_abs() as usize);
+            } else {
+                let mut w = String::new();
+                while let Some(&d) = cs.get(i).filter(|d| d.is_ascii_digit()) {
+                    w.push(d);
+                    i += 1;
+                }
+                if !w.is_empty() {
+                    spec.width = w.parse().ok();
+                }
+            }
+            if cs.get(i) == Some(&'.') {
+                i += 1;
+                if cs.get(i) == Some(&'*') {
+                    i += 1;
+                    consumed = true;
+                    let p = next_arg(&mut ai)
+                        .map(|a| parse_int(&a).unwrap_or(0))
+                        .unwrap_or(0);
+                    spec.prec = if p < 0 { None } else { Some(p as usize) };
+                } else {
+                    let mut p = String::new();
+                    while let Some(&d) = cs.get(i).filter(|d| d.is_ascii_digit()) {
+                        p.push(d);
+                        i += 1;
+                    }
+                    spec.prec = Some(p.parse().unwrap_or(0));
+                }
+            }
+            // Length modifiers are accepted and ignored.
+            while matches!(cs.get(i), Some('h' | 'l' | 'L' | 'q' | 'j' | 'z' | 't')) {
+                i += 1;
+            }
+            let Some(&conv) = cs.get(i) else {
+                error = Some(format!(
+                    "`{}': missing format character",
+                    &fmt[fmt.len().min(fmt.len())..]
+                ));
+                out.push('%');
+                break;
+            };
+            i += 1;
+            if conv == '(' {
+                // %(fmt)T
+                let mut tf = String::new();
+                while let Some(&d) = cs.get(i) {
+                    i += 1;
+                    if d == ')' {
+                        break;
+                    }
+                    tf.push(d);
+                }
+                if cs.get(i) == Some(&'T') {
+                    i += 1;
+                }
+                consumed = true;
+                let arg = next_arg(&mut ai);
+                let t = match arg.as_deref() {
+                    None | Some("") | Some("-1") => now,
+                    Some("-2") => start,
+                    Some(a) => match parse_int(a) {
+                        Ok(v) => v,
+                        Err(v) => {
+                            bad = true;
+                            error.get_or_insert(format!("{a}: invalid number"));
+                            v
+                        }
+                    },
+                };
+                let s = crate::timefmt::strftime(&tf, t, 0);
+                let s = match spec.prec {
+                    Some(p) => s.chars().take(p).collect(),
+                    None => s,
+                };
+                out.push_str(&pad(&spec, s, false));
+                continue;
+            }
+            consumed = true;
+            let arg = next_arg(&mut ai);
+            match conv {
+                's' => {
+                    let s = arg.unwrap_or_default();
+                    let s = match spec.prec {
+                        Some(p) => s.chars().take(p).collect(),
+                        None => s,
+                    };
+                    out.push_str(&pad(&spec, s, false));
+                }
+                'b' => {
+                    let (s, stop) = super::misc::echo_escapes(&b_escapes(&arg.unwrap_or_default()));
+                    let s = match spec.prec {
+                        Some(p) => s.chars().take(p).collect(),
+                        None => s,
+                    };
+                    out.push_str(&pad(&spec, s, false));
+                    if stop {
+                        return Formatted {
+                            text: out,
+                            bad_number: bad,
+                            stopped: true,
+                            error,
+                        };
+                    }
+                }
+                'q' => {
+                    let s = q_quote(&arg.unwrap_or_default());
+                    out.push_str(&pad(&spec, s, false));
+                }
+                'c' => {
+                    let s: String = arg.unwrap_or_default().chars().take(1).collect();
+                    out.push_str(&pad(&spec, s, false));
+                }
+                'd' | 'i' | 'o' | 'u' | 'x' | 'X' => {
+                    let a = arg.unwrap_or_default();
+                    let v = match parse_int(&a) {
+                        Ok(v) => v,
+                        Err(v) => {
+                            bad = true;
+                            error.get_or_insert(format!("{a}: invalid number"));
+                            v
+                        }
+                    };
+                    let mut digits = match conv {
+                        'd' | 'i' => v.unsigned_abs().to_string(),
+                        'o' => format!("{:o}", v as u64),
+                        'u' => (v as u64).to_string(),
+                        'x' => format!("{:x}", v as u64),
+                        _ => format!("{:X}", v as u64),
+                    };
+                    if let Some(p) = spec.prec {
+                        if digits.len() < p {
+                            digits = format!("{}{digits}", "0".repeat(p - digits.len()));
+                        }
+                        if p == 0 && v == 0 {
+                            digits.clear();
+                        }
+                    }
+                    if spec.alt {
+                        match conv {
+                            'o' if !digits.starts_with('0') => digits.insert(0, '0'),
+                            'x' if v != 0 => digits.insert_str(0, "0x"),
+                            'X' if v != 0 => digits.insert_str(0, "0X"),
+                            _ => {}
+                        }
+                    }
+                    let sign = if matches!(conv, 'd' | 'i') {
+                        if v < 0 {
+                            "-"
+                        } else if spec.plus {
+                            "+"
+                        } else if spec.space {
+                            " "
+                        } else {
+                            ""
+                        }
+                    } else {
+                        ""
+                    };
+                    let mut sp = spec;
+                    if sp.prec.is_some() {
+                        sp.zero = false;
+                    }
+                    out.push_str(&pad(&sp, format!("{sign}{digits}"), true));
+                }
+                'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
+                    let a = arg.unwrap_or_default();
+                    let v = match parse_float(&a) {
+                        Ok(v) => v,
+                        Err(v) => {
+                            bad = true;
+                            error.get_or_insert(format!("{a}: invalid number"));
+                            v
+                        }
+                    };
+                    out.push_str(&fmt_float(&spec, conv, v));
+                }
+                other => {
+                    error = Some(format!("%{other}: invalid format character"));
+                    return Formatted {
+                        text: out,
+                        bad_number: bad,
+                        stopped: true,
+                        error,
+                    };
+                }
+            }
+        }
+        if !consumed || ai >= args.len() {
+            break;
+        }
+    }
+    Formatted {
+        text: out,
+        bad_number: bad,
+        stopped: false,
+        error,
+    }
+}
+
+/// `%b` accepts `\NNN` octal without the leading zero that `echo -e` requires.
+fn b_escapes(s: &str) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < cs.len() {
+        if cs[i] == '\\' && matches!(cs.get(i + 1), Some('1'..='7')) {
+            out.push_str("\\0");
+            i += 1;
+            continue;
+        }
+        out.push(cs[i]);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(fmt: &str, args: &[&str], want: &str) {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        assert_eq!(format(fmt, &args, 0, 0).text, want, "{fmt}");
+    }
+
+    #[test]
+    fn conversions() {
+        check("%s-%s\\n", &["a", "b"], "a-b\n");
+        check("%5s|%-5s|", &["ab", "cd"], "   ab|cd   |");
+        check("%d %05d %x %o", &["42", "-7", "255", "8"], "42 -0007 ff 10");
+        check("%.3f %e", &["3.14159", "1234.5"], "3.142 1.234500e+03");
+        check("%s\\n", &["a", "b", "c"], "a\nb\nc\n");
+        check("%c%c", &["hello", "world"], "hw");
+        check("%d", &["'A"], "65");
+        check("%b", &["a\\tb"], "a\tb");
+        check("%q", &["a b'c"], "a\\ b\\'c");
+        check("%g %g", &["0.0001", "123456789"], "0.0001 1.23457e+08");
+    }
+}

@@ -1,0 +1,394 @@
+//! `read` and `mapfile`/`readarray`: reading lines or fields from a descriptor, with
+//! bash's backslash and IFS rules.
+
+use super::super::{Interp, R};
+use crate::expand::Value;
+
+/// Reads one byte from `fd`; `None` at end of input or on error.
+fn read_byte(sh: &Interp, fd: i32) -> Option<u8> {
+    let f = sh.fds.get(fd)?.clone();
+    let mut b = [0u8; 1];
+    match f.read(&sh.fs, &mut b, &sh.budget.cancel) {
+        Ok(1) => Some(b[0]),
+        _ => None,
+    }
+}
+
+/// Reads a line (without its newline) from `fd`; `None` at end of input.
+pub fn read_line_fd(sh: &mut Interp, fd: i32) -> Option<String> {
+    let mut buf = Vec::new();
+    loop {
+        match read_byte(sh, fd) {
+            Some(b'\n') => break,
+            Some(b) => buf.push(b),
+            None => {
+                if buf.is_empty() {
+                    return None;
+                }
+                break;
+            }
+        }
+    }
+    Some(crate::text::decode(&buf))
+}
+
+pub fn read(sh: &mut Interp, args: &[String]) -> R {
+    let mut raw = false;
+    let mut array: Option<String> = None;
+    let mut delim: Option<u8> = Some(b'\n');
+    let mut nchars: Option<usize> = None;
+    let mut exact = false;
+    let mut fd = 0;
+    let mut timeout: Option<f64> = None;
+    let mut i = 1;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a.len() < 2 {
+            break;
+        }
+        let cs: Vec<char> = a[1..].chars().collect();
+        let mut k = 0;
+        while k < cs.len() {
+            let c = cs[k];
+            let takes = matches!(c, 'a' | 'd' | 'n' | 'N' | 'p' | 't' | 'u' | 'i');
+            let val = if takes {
+                if k + 1 < cs.len() {
+                    let v: String = cs[k + 1..].iter().collect();
+                    k = cs.len();
+                    Some(v)
+                } else {
+                    i += 1;
+                    match args.get(i) {
+                        Some(v) => Some(v.clone()),
+                        None => {
+                            sh.builtin_error("read", &format!("-{c}: option requires an argument"));
+                            sh.errln("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]");
+                            return Ok(2);
+                        }
+                    }
+                }
+            } else {
+                None
+            };
+            match (c, val) {
+                ('r', _) => raw = true,
+                ('s' | 'e', _) => {}
+                ('a', Some(v)) => array = Some(v),
+                ('d', Some(v)) => delim = v.bytes().next().or(Some(0)),
+                ('n', Some(v)) | ('N', Some(v)) => {
+                    match v.parse::<usize>() {
+                        Ok(n) => nchars = Some(n),
+                        Err(_) => {
+                            sh.builtin_error("read", &format!("{v}: invalid number"));
+                            return Ok(2);
+                        }
+                    }
+                    exact = c == 'N';
+                }
+                ('p', Some(_)) | ('i', Some(_)) => {}
+                ('t', Some(v)) => match v.parse::<f64>() {
+                    Ok(t) if t >= 0.0 => timeout = Some(t),
+                    _ => {
+                        sh.builtin_error("read", &format!("{v}: invalid timeout specification"));
+                        return Ok(1);
+                    }
+                },
+                ('u', Some(v)) => match v.parse::<i32>() {
+                    Ok(n) if sh.fds.get(n).is_some() => fd = n,
+                    _ => {
+                        sh.builtin_error(
+                            "read",
+                            &format!("{v}: invalid file descriptor specification"),
+                        );
+                        return Ok(1);
+                    }
+                },
+                _ => {
+                    sh.builtin_error("read", &format!("-{c}: invalid option"));
+                    sh.errln("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]");
+                    return Ok(2);
+                }
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    let names: Vec<String> = args[i..].to_vec();
+    for n in &names {
+        if !crate::syntax::is_name(n) {
+            sh.builtin_error("read", &format!("`{n}': not a valid identifier"));
+            return Ok(1);
+        }
+    }
+    if timeout == Some(0.0) {
+        return Ok(if sh.fds.get(fd).is_some() { 0 } else { 1 });
+    }
+    if sh.fds.get(fd).is_none() {
+        sh.builtin_error(
+            "read",
+            &format!("{fd}: invalid file descriptor: Bad file descriptor"),
+        );
+        return Ok(1);
+    }
+    // Read the raw text, tracking which characters were escaped by a backslash.
+    let mut buf: Vec<u8> = Vec::new();
+    let mut escaped: Vec<bool> = Vec::new();
+    let mut eof = false;
+    let mut count = 0usize;
+    loop {
+        if let Some(n) = nchars {
+            if count >= n {
+                break;
+            }
+        }
+        let Some(b) = read_byte(sh, fd) else {
+            eof = true;
+            break;
+        };
+        if b == 0 && delim != Some(0) {
+            continue;
+        }
+        if !exact && Some(b) == delim {
+            break;
+        }
+        if !raw && !exact && b == b'\\' {
+            match read_byte(sh, fd) {
+                None => {
+                    eof = true;
+                    break;
+                }
+                Some(b'\n') => continue,
+                Some(n) => {
+                    buf.push(n);
+                    escaped.push(true);
+                    count += 1;
+                    continue;
+                }
+            }
+        }
+        buf.push(b);
+        escaped.push(false);
+        // Count characters, not bytes, for -n.
+        if b < 0x80 || b >= 0xC0 {
+            count += 1;
+        }
+    }
+    let text = crate::text::decode(&buf);
+    // Map escape flags from bytes to chars.
+    let mut esc_chars = Vec::new();
+    {
+        let mut bi = 0;
+        for c in text.chars() {
+            esc_chars.push(escaped.get(bi).copied().unwrap_or(false));
+            bi += match crate::text::raw_byte(c) {
+                Some(_) => 1,
+                None => c.len_utf8(),
+            };
+        }
+    }
+    let status = if eof { 1 } else { 0 };
+    let ifs = sh.get_str("IFS").unwrap_or_else(|| {
+        if sh.vars.get("IFS").is_some() {
+            String::new()
+        } else {
+            " \t\n".to_owned()
+        }
+    });
+    if let Some(arr) = array {
+        let fields = split_fields(&text, &esc_chars, &ifs, usize::MAX);
+        let mut m = imbl::OrdMap::new();
+        for (k, f) in fields.into_iter().enumerate() {
+            m.insert(k as i64, f);
+        }
+        if let Some(v) = sh.vars.get(&arr) {
+            if v.attrs.has(crate::expand::Attrs::READONLY) {
+                sh.builtin_error("read", &format!("{arr}: readonly variable"));
+                return Ok(1);
+            }
+        }
+        let var = sh.vars.entry(&arr, false);
+        var.value = Some(Value::Indexed(m));
+        return Ok(status);
+    }
+    if names.is_empty() {
+        if let Err(m) = sh.assign_scalar("REPLY", text, false) {
+            sh.builtin_error("read", &m);
+            return Ok(1);
+        }
+        return Ok(status);
+    }
+    let fields = split_fields(&text, &esc_chars, &ifs, names.len());
+    for (k, n) in names.iter().enumerate() {
+        let v = fields.get(k).cloned().unwrap_or_default();
+        if let Err(m) = sh.assign_scalar(n, v, false) {
+            sh.builtin_error("read", &m);
+            return Ok(1);
+        }
+    }
+    Ok(status)
+}
+
+/// Splits `text` on IFS into at most `max` fields; the last field keeps the rest of the
+/// line (minus trailing IFS whitespace). Escaped characters never split.
+fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> {
+    let cs: Vec<char> = text.chars().collect();
+    let is_ws = |c: char| matches!(c, ' ' | '\t' | '\n') && ifs.contains(c);
+    let is_sep = |i: usize| !esc.get(i).copied().unwrap_or(false) && ifs.contains(cs[i]);
+    let mut fields = Vec::new();
+    let mut i = 0;
+    // Leading IFS whitespace.
+    while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+        i += 1;
+    }
+    while i < cs.len() {
+        if fields.len() + 1 == max {
+            // The rest, with trailing IFS whitespace removed.
+            let mut end = cs.len();
+            while end > i && is_sep(end - 1) && is_ws(cs[end - 1]) {
+                end -= 1;
+            }
+            fields.push(cs[i..end].iter().collect());
+            return fields;
+        }
+        let start = i;
+        while i < cs.len() && !is_sep(i) {
+            i += 1;
+        }
+        fields.push(cs[start..i].iter().collect());
+        // Skip one delimiter: whitespace run, optional non-ws char, whitespace run.
+        while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+            i += 1;
+        }
+        if i < cs.len() && is_sep(i) && !is_ws(cs[i]) {
+            i += 1;
+            while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+                i += 1;
+            }
+            if i >= cs.len() && fields.len() < max {
+                // A trailing non-whitespace delimiter ends an (empty) field.
+            }
+        }
+    }
+    fields
+}
+
+pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
+    let mut delim = b'\n';
+    let mut count: Option<usize> = None;
+    let mut origin: i64 = 0;
+    let mut skip = 0usize;
+    let mut strip = false;
+    let mut fd = 0;
+    let mut i = 1;
+    let mut keep = false;
+    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
+        let a = args[i].clone();
+        let c = a.chars().nth(1).unwrap_or(' ');
+        let val = if a.len() > 2 {
+            Some(a[2..].to_owned())
+        } else if matches!(c, 'd' | 'n' | 'O' | 's' | 'u' | 'C' | 'c') {
+            i += 1;
+            args.get(i).cloned()
+        } else {
+            None
+        };
+        match (c, val) {
+            ('t', _) => strip = true,
+            ('d', Some(v)) => delim = v.bytes().next().unwrap_or(0),
+            ('n', Some(v)) => count = v.parse().ok().filter(|&n: &usize| n > 0),
+            ('O', Some(v)) => {
+                origin = v.parse().unwrap_or(0);
+                keep = true;
+            }
+            ('s', Some(v)) => skip = v.parse().unwrap_or(0),
+            ('u', Some(v)) => fd = v.parse().unwrap_or(0),
+            ('C', _) | ('c', _) => {}
+            _ => {
+                sh.builtin_error(&args[0], &format!("{a}: invalid option"));
+                return Ok(2);
+            }
+        }
+        i += 1;
+    }
+    let name = args.get(i).cloned().unwrap_or_else(|| "MAPFILE".to_owned());
+    if sh.fds.get(fd).is_none() {
+        sh.builtin_error(
+            &args[0],
+            &format!("{fd}: invalid file descriptor: Bad file descriptor"),
+        );
+        return Ok(1);
+    }
+    let mut arr = if keep {
+        match sh.vars.get(&name).and_then(|v| v.value.clone()) {
+            Some(Value::Indexed(a)) => a,
+            _ => imbl::OrdMap::new(),
+        }
+    } else {
+        imbl::OrdMap::new()
+    };
+    let mut idx = origin;
+    let mut n = 0usize;
+    let mut skipped = 0usize;
+    loop {
+        if count.is_some_and(|c| n >= c) {
+            break;
+        }
+        let mut line = Vec::new();
+        let mut got = false;
+        let mut ended = false;
+        loop {
+            match read_byte(sh, fd) {
+                Some(b) => {
+                    got = true;
+                    if b == delim {
+                        if !strip {
+                            line.push(b);
+                        }
+                        ended = true;
+                        break;
+                    }
+                    line.push(b);
+                }
+                None => break,
+            }
+        }
+        if !got {
+            break;
+        }
+        if skipped < skip {
+            skipped += 1;
+            continue;
+        }
+        arr.insert(idx, crate::text::decode(&line));
+        idx += 1;
+        n += 1;
+        if !ended {
+            break;
+        }
+    }
+    let var = sh.vars.entry(&name, false);
+    var.value = Some(Value::Indexed(arr));
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_fields;
+
+    fn check(text: &str, ifs: &str, max: usize, want: &[&str]) {
+        let esc = vec![false; text.chars().count()];
+        assert_eq!(split_fields(text, &esc, ifs, max), want, "{text:?}");
+    }
+
+    #[test]
+    fn ifs_splitting_for_read() {
+        check("  a  b  c  ", " \t\n", 2, &["a", "b  c"]);
+        check("a:b:c", ":", 2, &["a", "b:c"]);
+        check("a::b", ":", 3, &["a", "", "b"]);
+        check(" x ", " ", 1, &["x"]);
+    }
+}

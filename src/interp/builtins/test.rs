@@ -1,0 +1,481 @@
+//! Conditional expressions (bash manual, "Bash Conditional Expressions"): the `test` and
+//! `[` builtins with POSIX argument-count rules, and `[[ ]]` with patterns and regexes.
+
+use super::super::{Interp, R};
+use crate::expand::pattern::{MatchOpts, Pattern};
+use crate::expand::{ExpandError, Expander, Value};
+use crate::fs::{Device, FileType};
+use crate::syntax::{CondExpr, Word, WordPart};
+
+pub fn test(sh: &mut Interp, args: &[String]) -> R {
+    run_test(sh, "test", &args[1..])
+}
+
+pub fn bracket(sh: &mut Interp, args: &[String]) -> R {
+    if args.last().map(String::as_str) != Some("]") {
+        sh.builtin_error("[", "missing `]'");
+        return Ok(2);
+    }
+    run_test(sh, "[", &args[1..args.len() - 1])
+}
+
+fn run_test(sh: &mut Interp, name: &str, args: &[String]) -> R {
+    let mut p = TestParser {
+        sh,
+        args,
+        pos: 0,
+        name,
+    };
+    match p.eval_top() {
+        Ok(b) => Ok((!b) as i32),
+        Err(msg) => {
+            p.sh.builtin_error(name, &msg);
+            Ok(2)
+        }
+    }
+}
+
+struct TestParser<'a> {
+    sh: &'a mut Interp,
+    args: &'a [String],
+    pos: usize,
+    name: &'a str,
+}
+
+fn is_unary(op: &str) -> bool {
+    matches!(
+        op,
+        "-a" | "-b"
+            | "-c"
+            | "-d"
+            | "-e"
+            | "-f"
+            | "-g"
+            | "-h"
+            | "-k"
+            | "-p"
+            | "-r"
+            | "-s"
+            | "-t"
+            | "-u"
+            | "-w"
+            | "-x"
+            | "-G"
+            | "-L"
+            | "-N"
+            | "-O"
+            | "-S"
+            | "-z"
+            | "-n"
+            | "-o"
+            | "-v"
+            | "-R"
+    )
+}
+
+fn is_binary(op: &str) -> bool {
+    matches!(
+        op,
+        "=" | "=="
+            | "!="
+            | "<"
+            | ">"
+            | "-eq"
+            | "-ne"
+            | "-lt"
+            | "-le"
+            | "-gt"
+            | "-ge"
+            | "-nt"
+            | "-ot"
+            | "-ef"
+    )
+}
+
+impl TestParser<'_> {
+    fn eval_top(&mut self) -> Result<bool, String> {
+        let n = self.args.len();
+        let a = self.args;
+        match n {
+            0 => Ok(false),
+            1 => Ok(!a[0].is_empty()),
+            2 => {
+                if a[0] == "!" {
+                    return Ok(a[1].is_empty());
+                }
+                if is_unary(&a[0]) {
+                    return unary(self.sh, &a[0], &a[1]);
+                }
+                Err(format!("{}: unary operator expected", a[0]))
+            }
+            3 => {
+                if is_binary(&a[1]) {
+                    return binary(self.sh, &a[0], &a[1], &a[2], false);
+                }
+                if a[1] == "-a" {
+                    return Ok(!a[0].is_empty() && !a[2].is_empty());
+                }
+                if a[1] == "-o" {
+                    return Ok(!a[0].is_empty() || !a[2].is_empty());
+                }
+                if a[0] == "!" {
+                    let mut sub = TestParser {
+                        sh: self.sh,
+                        args: &a[1..],
+                        pos: 0,
+                        name: self.name,
+                    };
+                    return sub.eval_top().map(|b| !b);
+                }
+                if a[0] == "(" && a[2] == ")" {
+                    return Ok(!a[1].is_empty());
+                }
+                Err(format!("{}: binary operator expected", a[1]))
+            }
+            4 => {
+                if a[0] == "!" {
+                    let mut sub = TestParser {
+                        sh: self.sh,
+                        args: &a[1..],
+                        pos: 0,
+                        name: self.name,
+                    };
+                    return sub.eval_top().map(|b| !b);
+                }
+                if a[0] == "(" && a[3] == ")" {
+                    let mut sub = TestParser {
+                        sh: self.sh,
+                        args: &a[1..3],
+                        pos: 0,
+                        name: self.name,
+                    };
+                    return sub.eval_top();
+                }
+                self.full()
+            }
+            _ => self.full(),
+        }
+    }
+
+    fn full(&mut self) -> Result<bool, String> {
+        let r = self.or()?;
+        if self.pos < self.args.len() {
+            return Err(format!("{}: binary operator expected", self.args[self.pos]));
+        }
+        Ok(r)
+    }
+
+    fn peek(&self) -> Option<&str> {
+        self.args.get(self.pos).map(String::as_str)
+    }
+
+    fn or(&mut self) -> Result<bool, String> {
+        let mut v = self.and()?;
+        while self.peek() == Some("-o") {
+            self.pos += 1;
+            let r = self.and()?;
+            v = v || r;
+        }
+        Ok(v)
+    }
+
+    fn and(&mut self) -> Result<bool, String> {
+        let mut v = self.not()?;
+        while self.peek() == Some("-a") {
+            self.pos += 1;
+            let r = self.not()?;
+            v = v && r;
+        }
+        Ok(v)
+    }
+
+    fn not(&mut self) -> Result<bool, String> {
+        if self.peek() == Some("!") {
+            self.pos += 1;
+            return self.not().map(|b| !b);
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<bool, String> {
+        let Some(a) = self.peek().map(str::to_owned) else {
+            return Err("argument expected".to_owned());
+        };
+        if a == "(" {
+            self.pos += 1;
+            let v = self.or()?;
+            if self.peek() != Some(")") {
+                return Err("`)' expected".to_owned());
+            }
+            self.pos += 1;
+            return Ok(v);
+        }
+        if let Some(op) = self.args.get(self.pos + 1) {
+            if is_binary(op) && self.pos + 2 < self.args.len() {
+                let (l, op, r) = (a.clone(), op.clone(), self.args[self.pos + 2].clone());
+                self.pos += 3;
+                return binary(self.sh, &l, &op, &r, false);
+            }
+        }
+        if is_unary(&a) && self.pos + 1 < self.args.len() {
+            let arg = self.args[self.pos + 1].clone();
+            self.pos += 2;
+            return unary(self.sh, &a, &arg);
+        }
+        self.pos += 1;
+        Ok(!a.is_empty())
+    }
+}
+
+/// A unary test.
+pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
+    match op {
+        "-z" => return Ok(arg.is_empty()),
+        "-n" => return Ok(!arg.is_empty()),
+        "-o" => return Ok(sh.set.get(arg).unwrap_or(false)),
+        "-v" => return Ok(var_is_set(sh, arg)),
+        "-R" => {
+            return Ok(sh
+                .vars
+                .get_raw(arg)
+                .is_some_and(|v| v.attrs.has(crate::expand::Attrs::NAMEREF)));
+        }
+        "-t" => return Ok(false),
+        _ => {}
+    }
+    if arg.is_empty() {
+        return Ok(false);
+    }
+    let path = if let Some(n) = arg.strip_prefix("/dev/fd/") {
+        return Ok(n.parse::<i32>().is_ok_and(|fd| sh.fds.get(fd).is_some()));
+    } else {
+        crate::fs::path::join(&sh.cwd, arg)
+    };
+    let fs = sh.fs.lock();
+    let follow = !matches!(op, "-h" | "-L");
+    let meta = if follow {
+        fs.stat(&path)
+    } else {
+        fs.lstat(&path)
+    };
+    let Ok(m) = meta else { return Ok(false) };
+    Ok(match op {
+        "-e" | "-a" => true,
+        "-f" => m.file_type == FileType::File,
+        "-d" => m.file_type == FileType::Dir,
+        "-h" | "-L" => m.file_type == FileType::Symlink,
+        "-b" => false,
+        "-c" => matches!(m.file_type, FileType::Device(_)),
+        "-p" => false,
+        "-S" => false,
+        "-s" => m.size > 0,
+        "-r" => fs.access(&path, true, false, false).is_ok(),
+        "-w" => {
+            fs.access(&path, false, true, false).is_ok()
+                && !matches!(m.file_type, FileType::Device(Device::Full))
+                || matches!(m.file_type, FileType::Device(_))
+        }
+        "-x" => fs.access(&path, false, false, true).is_ok(),
+        "-g" => m.mode & 0o2000 != 0,
+        "-u" => m.mode & 0o4000 != 0,
+        "-k" => m.mode & 0o1000 != 0,
+        "-O" => m.uid == fs.user().0,
+        "-G" => m.gid == fs.user().1,
+        "-N" => m.mtime > m.atime,
+        _ => false,
+    })
+}
+
+fn var_is_set(sh: &mut Interp, name: &str) -> bool {
+    if let Some(open) = name.find('[') {
+        if name.ends_with(']') {
+            let base = &name[..open];
+            let sub = &name[open + 1..name.len() - 1];
+            let Some(v) = crate::expand::Host::var(sh, base) else {
+                return false;
+            };
+            if sub == "@" || sub == "*" {
+                return v.value.is_some() && !v.values().is_empty();
+            }
+            if v.is_assoc() {
+                return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
+            }
+            let Ok(i) = sh.eval_arith_str(sub) else {
+                return false;
+            };
+            return match &v.value {
+                Some(Value::Indexed(a)) => {
+                    let idx = if i < 0 {
+                        let max = a.keys().next_back().copied().unwrap_or(-1);
+                        if max + 1 + i < 0 {
+                            sh.error(&format!("{base}: bad array subscript"));
+                            return false;
+                        }
+                        max + 1 + i
+                    } else {
+                        i
+                    };
+                    a.contains_key(&idx)
+                }
+                Some(Value::Str(_)) => i == 0,
+                _ => false,
+            };
+        }
+    }
+    match crate::expand::Host::var(sh, name) {
+        Some(v) => match &v.value {
+            Some(Value::Indexed(a)) => a.contains_key(&0),
+            Some(Value::Assoc(a)) => a.get("0").is_some(),
+            Some(_) => true,
+            None => false,
+        },
+        None => false,
+    }
+}
+
+fn int_arg(sh: &mut Interp, s: &str, arith: bool) -> Result<i64, String> {
+    if arith {
+        return sh.eval_arith_str(s).map_err(|e| e.render());
+    }
+    let t = s.trim();
+    t.parse::<i64>()
+        .map_err(|_| format!("{s}: integer expression expected"))
+}
+
+/// A binary test (`arith` evaluates numeric operands as expressions, as `[[ ]]` does).
+pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str, arith: bool) -> Result<bool, String> {
+    Ok(match op {
+        "=" | "==" => l == r,
+        "!=" => l != r,
+        "<" => l < r,
+        ">" => l > r,
+        "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {
+            let a = int_arg(sh, l, arith)?;
+            let b = int_arg(sh, r, arith)?;
+            match op {
+                "-eq" => a == b,
+                "-ne" => a != b,
+                "-lt" => a < b,
+                "-le" => a <= b,
+                "-gt" => a > b,
+                _ => a >= b,
+            }
+        }
+        "-nt" | "-ot" | "-ef" => {
+            let fs = sh.fs.lock();
+            let a = fs.stat(&crate::fs::path::join(&sh.cwd, l));
+            let b = fs.stat(&crate::fs::path::join(&sh.cwd, r));
+            match op {
+                "-nt" => match (a, b) {
+                    (Ok(a), Ok(b)) => a.mtime > b.mtime,
+                    (Ok(_), Err(_)) => true,
+                    _ => false,
+                },
+                "-ot" => match (a, b) {
+                    (Ok(a), Ok(b)) => a.mtime < b.mtime,
+                    (Err(_), Ok(_)) => true,
+                    _ => false,
+                },
+                _ => matches!((a, b), (Ok(a), Ok(b)) if a.ino == b.ino),
+            }
+        }
+        _ => return Err(format!("{op}: binary operator expected")),
+    })
+}
+
+/// Evaluates a `[[ ]]` expression.
+pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
+    match e {
+        CondExpr::Word(w) => Ok(!Expander::new(sh).string(w)?.is_empty()),
+        CondExpr::Not(e) => Ok(!eval_cond(sh, e)?),
+        CondExpr::And(a, b) => Ok(eval_cond(sh, a)? && eval_cond(sh, b)?),
+        CondExpr::Or(a, b) => Ok(eval_cond(sh, a)? || eval_cond(sh, b)?),
+        CondExpr::Group(e) => eval_cond(sh, e),
+        CondExpr::Unary(op, w) => {
+            let arg = Expander::new(sh).string(w)?;
+            unary(sh, op, &arg).map_err(ExpandError::abort)
+        }
+        CondExpr::Binary(op, l, r) => {
+            let lv = Expander::new(sh).string(l)?;
+            if matches!(op.as_str(), "==" | "=" | "!=") {
+                let pat = Expander::new(sh).pattern(r)?;
+                let p = Pattern::new(
+                    &pat,
+                    MatchOpts {
+                        extglob: true,
+                        nocase: sh.shopt.get("nocasematch"),
+                        dot_special: false,
+                    },
+                );
+                let m = p.matches(&lv);
+                return Ok(if op == "!=" { !m } else { m });
+            }
+            let rv = Expander::new(sh).string(r)?;
+            binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
+                message: m,
+                kind: crate::expand::ErrorKind::Command,
+            })
+        }
+        CondExpr::Regex(l, r) => {
+            let lv = Expander::new(sh).string(l)?;
+            let re = regex_source(sh, r)?;
+            let re = if sh.shopt.get("nocasematch") {
+                format!("(?i){re}")
+            } else {
+                re
+            };
+            let compiled = match regex::Regex::new(&crate::posix_regex::ere_to_rust(&re)) {
+                Ok(c) => c,
+                Err(_) => {
+                    return Err(ExpandError {
+                        message: String::new(),
+                        kind: crate::expand::ErrorKind::Command,
+                    });
+                }
+            };
+            match compiled.captures(&lv) {
+                Some(caps) => {
+                    let mut arr = imbl::OrdMap::new();
+                    for (i, c) in caps.iter().enumerate() {
+                        arr.insert(
+                            i as i64,
+                            c.map(|m| m.as_str().to_owned()).unwrap_or_default(),
+                        );
+                    }
+                    let var = sh.vars.entry("BASH_REMATCH", false);
+                    var.value = Some(Value::Indexed(arr));
+                    Ok(true)
+                }
+                None => {
+                    let var = sh.vars.entry("BASH_REMATCH", false);
+                    var.value = Some(Value::Indexed(imbl::OrdMap::new()));
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
+
+/// The regex text of `=~`'s right side: quoted parts are matched literally.
+fn regex_source(sh: &mut Interp, w: &Word) -> Result<String, ExpandError> {
+    let mut out = String::new();
+    for p in &w.parts {
+        match p {
+            WordPart::Lit(s) => out.push_str(s),
+            WordPart::Quoted(s) => out.push_str(&regex::escape(s)),
+            WordPart::DQuoted(_) => {
+                let s = Expander::new(sh).string(&Word {
+                    parts: vec![p.clone()],
+                })?;
+                out.push_str(&regex::escape(&s));
+            }
+            other => {
+                let s = Expander::new(sh).string(&Word {
+                    parts: vec![other.clone()],
+                })?;
+                out.push_str(&s);
+            }
+        }
+    }
+    Ok(out)
+}
