@@ -103,7 +103,7 @@ impl Budget {
                 self.limits.max_commands
             ));
         }
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             self.check()?;
         }
         Ok(())
@@ -118,7 +118,7 @@ impl Budget {
                 self.limits.max_loop_iterations
             ));
         }
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             self.check()?;
         }
         Ok(())
@@ -129,10 +129,10 @@ impl Budget {
         if self.cancel.load(Ordering::Relaxed) {
             return Err("cancelled".to_owned());
         }
-        if let Some(d) = self.deadline {
-            if Instant::now() > d {
-                return Err("time limit exceeded".to_owned());
-            }
+        if let Some(d) = self.deadline
+            && Instant::now() > d
+        {
+            return Err("time limit exceeded".to_owned());
         }
         Ok(())
     }

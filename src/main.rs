@@ -125,13 +125,13 @@ fn copy_host_dir(
         } else if ft.is_file() {
             let data = std::fs::read(e.path())?;
             let _ = fs.write_file(&vpath, &data);
-        } else if ft.is_symlink() {
-            if let Ok(t) = std::fs::read_link(e.path()) {
-                let _ = fs.symlink(
-                    &shellbox::text::decode(t.as_os_str().as_encoded_bytes()),
-                    &vpath,
-                );
-            }
+        } else if ft.is_symlink()
+            && let Ok(t) = std::fs::read_link(e.path())
+        {
+            let _ = fs.symlink(
+                &shellbox::text::decode(t.as_os_str().as_encoded_bytes()),
+                &vpath,
+            );
         }
     }
     Ok(())

@@ -90,11 +90,11 @@ pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
         }
         // Optional flag (`-` no padding, `_` space padding, `0` zero padding).
         let mut pad: Option<char> = None;
-        if let Some(&f) = cs.peek() {
-            if matches!(f, '-' | '_' | '0' | '^' | '#') {
-                pad = Some(f);
-                cs.next();
-            }
+        if let Some(&f) = cs.peek()
+            && matches!(f, '-' | '_' | '0' | '^' | '#')
+        {
+            pad = Some(f);
+            cs.next();
         }
         let Some(conv) = cs.next() else {
             out.push('%');
@@ -114,7 +114,11 @@ pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
                 }
             }
         };
-        let hour12 = if t.hour % 12 == 0 { 12 } else { t.hour % 12 };
+        let hour12 = if t.hour.is_multiple_of(12) {
+            12
+        } else {
+            t.hour % 12
+        };
         let s = match conv {
             'Y' => t.year.to_string(),
             'C' => num(t.year / 100, 2, '0'),

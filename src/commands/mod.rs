@@ -86,10 +86,13 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![]
 }
 
+/// A registered command: the built-in function or a host closure.
+pub type CommandRef = Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>;
+
 /// A registry of commands: the built-in table plus whatever a host registers.
 #[derive(Clone, Default)]
 pub struct Registry {
-    map: BTreeMap<String, Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>>,
+    map: BTreeMap<String, CommandRef>,
 }
 
 impl Registry {
@@ -110,7 +113,7 @@ impl Registry {
         self.map.insert(name.into(), Arc::new(f));
     }
     /// Looks a command up.
-    pub fn get(&self, name: &str) -> Option<Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>> {
+    pub fn get(&self, name: &str) -> Option<CommandRef> {
         self.map.get(name).cloned()
     }
     /// Names of every registered command, sorted.

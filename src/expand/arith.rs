@@ -118,15 +118,15 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
         if t.is_empty() {
             return Ok(0);
         }
-        if let Ok(n) = t.parse::<i64>() {
-            if !t.starts_with('0') || t == "0" {
-                return Ok(n);
-            }
+        if let Ok(n) = t.parse::<i64>()
+            && (!t.starts_with('0') || t == "0")
+        {
+            return Ok(n);
         }
-        if t.starts_with(|c: char| c.is_ascii_digit()) {
-            if let Ok(n) = parse_number(t) {
-                return Ok(n);
-            }
+        if t.starts_with(|c: char| c.is_ascii_digit())
+            && let Ok(n) = parse_number(t)
+        {
+            return Ok(n);
         }
         if self.depth >= MAX_RECURSION {
             return Err(self.fail("expression recursion level exceeded", Some(t.to_owned())));

@@ -71,42 +71,40 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
             // `${` is a parameter, never a brace expression (already parsed as a part);
             // a literal `$` before `{` still prevents it.
             let after_dollar = i > 0 && matches!(toks[i - 1], Tok::C('$'));
-            if !after_dollar {
-                if let Some((close, commas)) = find_close(toks, i) {
-                    let prefix = &toks[..i];
-                    let suffix = &toks[close + 1..];
-                    let alts: Vec<Vec<Tok>> = if commas.is_empty() {
-                        match sequence(&toks[i + 1..close]) {
-                            Some(items) => items
-                                .into_iter()
-                                .map(|s| s.chars().map(Tok::C).collect())
-                                .collect(),
-                            None => {
-                                i += 1;
-                                continue;
-                            }
-                        }
-                    } else {
-                        let mut alts = Vec::new();
-                        let mut start = i + 1;
-                        for &c in &commas {
-                            alts.push(toks[start..c].to_vec());
-                            start = c + 1;
-                        }
-                        alts.push(toks[start..close].to_vec());
-                        alts
-                    };
-                    for alt in alts {
-                        let mut combined = prefix.to_vec();
-                        combined.extend(alt);
-                        combined.extend_from_slice(suffix);
-                        expand_toks(&combined, out);
-                        if out.len() >= MAX_RESULTS {
-                            return;
+            if !after_dollar && let Some((close, commas)) = find_close(toks, i) {
+                let prefix = &toks[..i];
+                let suffix = &toks[close + 1..];
+                let alts: Vec<Vec<Tok>> = if commas.is_empty() {
+                    match sequence(&toks[i + 1..close]) {
+                        Some(items) => items
+                            .into_iter()
+                            .map(|s| s.chars().map(Tok::C).collect())
+                            .collect(),
+                        None => {
+                            i += 1;
+                            continue;
                         }
                     }
-                    return;
+                } else {
+                    let mut alts = Vec::new();
+                    let mut start = i + 1;
+                    for &c in &commas {
+                        alts.push(toks[start..c].to_vec());
+                        start = c + 1;
+                    }
+                    alts.push(toks[start..close].to_vec());
+                    alts
+                };
+                for alt in alts {
+                    let mut combined = prefix.to_vec();
+                    combined.extend(alt);
+                    combined.extend_from_slice(suffix);
+                    expand_toks(&combined, out);
+                    if out.len() >= MAX_RESULTS {
+                        return;
+                    }
                 }
+                return;
             }
         }
         i += 1;

@@ -189,13 +189,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Expands one word into fields (appended to `out`).
     pub fn word_into(&mut self, w: &Word, out: &mut Vec<String>) -> ExpResult<()> {
         // Fast path: a plain literal word.
-        if let [WordPart::Lit(s)] = w.parts.as_slice() {
-            if !s.contains(['{', '*', '?', '[', '\\'])
-                && !(self.host.opts().extglob && s.contains('('))
-            {
-                out.push(s.clone());
-                return Ok(());
-            }
+        if let [WordPart::Lit(s)] = w.parts.as_slice()
+            && !s.contains(['{', '*', '?', '[', '\\'])
+            && !(self.host.opts().extglob && s.contains('('))
+        {
+            out.push(s.clone());
+            return Ok(());
         }
         for w in brace::expand(w) {
             let pieces = self.parts(&w.parts, false)?;

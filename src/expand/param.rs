@@ -80,13 +80,14 @@ pub fn expand<H: Host + ?Sized>(
         return Ok(list_pieces(ex, names, *at, !*at, in_dq));
     }
     // `${!a[@]}`: the keys of an array.
-    if pe.indirect && matches!(pe.index, Some(Subscript::At | Subscript::Star)) {
-        if let Param::Name(n) = &pe.param {
-            let keys = ex.host.var(n).map(|v| v.keys()).unwrap_or_default();
-            let at = matches!(pe.index, Some(Subscript::At));
-            let pv = PVal::list(keys, at, true);
-            return finish(ex, pe, pv, in_dq);
-        }
+    if pe.indirect
+        && matches!(pe.index, Some(Subscript::At | Subscript::Star))
+        && let Param::Name(n) = &pe.param
+    {
+        let keys = ex.host.var(n).map(|v| v.keys()).unwrap_or_default();
+        let at = matches!(pe.index, Some(Subscript::At));
+        let pv = PVal::list(keys, at, true);
+        return finish(ex, pe, pv, in_dq);
     }
     let pv = if pe.indirect {
         let base = lookup(ex, pe)?;
@@ -416,13 +417,13 @@ fn finish<H: Host + ?Sized>(
                 }
                 let n = vals.len() as i64;
                 let start = if off < 0 { n + off } else { off };
-                if let Some(l) = len {
-                    if l < 0 {
-                        return Err(ExpandError::abort(format!(
-                            "{}: substring expression < 0",
-                            l
-                        )));
-                    }
+                if let Some(l) = len
+                    && l < 0
+                {
+                    return Err(ExpandError::abort(format!(
+                        "{}: substring expression < 0",
+                        l
+                    )));
                 }
                 if start < 0 || start > n {
                     pv.vals = Vec::new();
@@ -520,33 +521,33 @@ fn finish<H: Host + ?Sized>(
                     }
                 }
                 'K' | 'k' => {
-                    if let Param::Name(n) = &pe.param {
-                        if let Some(v) = ex.host.var(n) {
-                            if v.is_array() || v.is_assoc() {
-                                let keys = v.keys();
-                                let vals = v.values();
-                                let mut out = Vec::new();
-                                for (k, val) in keys.iter().zip(vals.iter()) {
-                                    if t == 'k' {
-                                        out.push(k.clone());
-                                        out.push(val.clone());
-                                    } else {
-                                        let key = if v.is_assoc() { quote(k) } else { k.clone() };
-                                        out.push(format!("{key} {}", quote(val)));
-                                    }
-                                }
-                                if t == 'K' {
-                                    pv.vals = vec![out.join(" ")];
-                                    if pe.index.is_some() {
-                                        pv.vals = out;
-                                    }
+                    if let Param::Name(n) = &pe.param
+                        && let Some(v) = ex.host.var(n)
+                    {
+                        if v.is_array() || v.is_assoc() {
+                            let keys = v.keys();
+                            let vals = v.values();
+                            let mut out = Vec::new();
+                            for (k, val) in keys.iter().zip(vals.iter()) {
+                                if t == 'k' {
+                                    out.push(k.clone());
+                                    out.push(val.clone());
                                 } else {
+                                    let key = if v.is_assoc() { quote(k) } else { k.clone() };
+                                    out.push(format!("{key} {}", quote(val)));
+                                }
+                            }
+                            if t == 'K' {
+                                pv.vals = vec![out.join(" ")];
+                                if pe.index.is_some() {
                                     pv.vals = out;
                                 }
                             } else {
-                                for val in pv.vals.iter_mut() {
-                                    *val = quote(val);
-                                }
+                                pv.vals = out;
+                            }
+                        } else {
+                            for val in pv.vals.iter_mut() {
+                                *val = quote(val);
                             }
                         }
                     }

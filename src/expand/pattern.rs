@@ -58,10 +58,8 @@ pub fn has_meta(pat: &str, extglob: bool) -> bool {
         match cs[i] {
             '\\' => i += 1,
             '*' | '?' => return true,
-            '[' => {
-                if class_end(&cs, i).is_some() {
-                    return true;
-                }
+            '[' if class_end(&cs, i).is_some() => {
+                return true;
             }
             '+' | '@' | '!' if extglob && cs.get(i + 1) == Some(&'(') => return true,
             _ => {}
@@ -159,10 +157,10 @@ impl Pattern {
 
     /// Whether the whole of `s` matches.
     pub fn matches(&self, s: &str) -> bool {
-        if let Some(l) = &self.literal {
-            if !self.nocase {
-                return l == s;
-            }
+        if let Some(l) = &self.literal
+            && !self.nocase
+        {
+            return l == s;
         }
         let chars: Vec<char> = s.chars().collect();
         let mut m = Matcher {
@@ -217,26 +215,26 @@ impl Pattern {
     /// matches only (an empty pattern never matches).
     pub fn find_all(&self, s: &[char], all: bool) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        if let Some(l) = &self.literal {
-            if !self.nocase {
-                let lc: Vec<char> = l.chars().collect();
-                if lc.is_empty() {
-                    return out;
-                }
-                let mut i = 0;
-                while i + lc.len() <= s.len() {
-                    if s[i..i + lc.len()] == lc[..] {
-                        out.push((i, i + lc.len()));
-                        if !all {
-                            return out;
-                        }
-                        i += lc.len();
-                    } else {
-                        i += 1;
-                    }
-                }
+        if let Some(l) = &self.literal
+            && !self.nocase
+        {
+            let lc: Vec<char> = l.chars().collect();
+            if lc.is_empty() {
                 return out;
             }
+            let mut i = 0;
+            while i + lc.len() <= s.len() {
+                if s[i..i + lc.len()] == lc[..] {
+                    out.push((i, i + lc.len()));
+                    if !all {
+                        return out;
+                    }
+                    i += lc.len();
+                } else {
+                    i += 1;
+                }
+            }
+            return out;
         }
         let mut m = Matcher {
             s,

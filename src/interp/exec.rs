@@ -531,10 +531,10 @@ impl Interp {
                 r
             }
             CommandKind::ArithFor(f) => {
-                if let Some(init) = &f.init {
-                    if let Err(e) = self.eval_arith(init) {
-                        return self.expand_error(e);
-                    }
+                if let Some(init) = &f.init
+                    && let Err(e) = self.eval_arith(init)
+                {
+                    return self.expand_error(e);
                 }
                 let mut status = 0;
                 self.loop_depth += 1;
@@ -563,10 +563,10 @@ impl Interp {
                             }
                             Err(e) => return Err(e),
                         }
-                        if let Some(step) = &f.step {
-                            if let Err(e) = self.eval_arith(step) {
-                                return self.expand_error(e);
-                            }
+                        if let Some(step) = &f.step
+                            && let Err(e) = self.eval_arith(step)
+                        {
+                            return self.expand_error(e);
                         }
                     }
                     Ok(status)
@@ -799,12 +799,12 @@ impl Interp {
         self.decl_assigns.clear();
         let mut out = Vec::new();
         for w in words {
-            if let [WordPart::Param(p)] = w.parts.as_slice() {
-                if let ParamOp::AssignWord(a) = &p.op {
-                    let m = self.stash_decl_assign(a);
-                    out.push(m);
-                    continue;
-                }
+            if let [WordPart::Param(p)] = w.parts.as_slice()
+                && let ParamOp::AssignWord(a) = &p.op
+            {
+                let m = self.stash_decl_assign(a);
+                out.push(m);
+                continue;
             }
             let mut v = self.expand_words(std::slice::from_ref(w))?;
             out.append(&mut v);
@@ -833,30 +833,25 @@ impl Interp {
         let mut p = Parser::new(s, self.parse_options());
         let _ = &mut p;
         let parsed = crate::syntax::parse(&format!("x=\"{}\"", s.replace('"', "\\\"")));
-        if let Ok(script) = parsed {
-            if let Some(ListItem { and_or, .. }) =
+        if let Ok(script) = parsed
+            && let Some(ListItem { and_or, .. }) =
                 script.commands.first().and_then(|l| l.items.first())
-            {
-                if let Some(Command {
-                    kind: CommandKind::Simple(sc),
-                    ..
-                }) = and_or.first.commands.first()
-                {
-                    if let Some(Assign {
-                        value: AssignValue::Scalar(w),
-                        ..
-                    }) = sc.assigns.first()
-                    {
-                        let saved = self.set.xtrace;
-                        self.set.xtrace = false;
-                        let r = Expander::new(self)
-                            .string(w)
-                            .unwrap_or_else(|_| s.to_owned());
-                        self.set.xtrace = saved;
-                        return r;
-                    }
-                }
-            }
+            && let Some(Command {
+                kind: CommandKind::Simple(sc),
+                ..
+            }) = and_or.first.commands.first()
+            && let Some(Assign {
+                value: AssignValue::Scalar(w),
+                ..
+            }) = sc.assigns.first()
+        {
+            let saved = self.set.xtrace;
+            self.set.xtrace = false;
+            let r = Expander::new(self)
+                .string(w)
+                .unwrap_or_else(|_| s.to_owned());
+            self.set.xtrace = saved;
+            return r;
         }
         s.to_owned()
     }
@@ -973,14 +968,14 @@ impl Interp {
         if let Some(max) = self
             .get_str("FUNCNEST")
             .and_then(|s| s.parse::<usize>().ok())
+            && max > 0
+            && self.call_depth >= max
         {
-            if max > 0 && self.call_depth >= max {
-                self.error(&format!(
-                    "{}: maximum function nesting level exceeded ({max})",
-                    f.name
-                ));
-                return Err(Flow::Abort);
-            }
+            self.error(&format!(
+                "{}: maximum function nesting level exceeded ({max})",
+                f.name
+            ));
+            return Err(Flow::Abort);
         }
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
         self.vars.push_frame();
@@ -1003,10 +998,10 @@ impl Interp {
         self.positional = saved_pos;
         self.line = saved_line;
         if let Ok(s) = r {
-            if let Some(action) = self.traps.get("RETURN").cloned() {
-                if self.set.functrace {
-                    let _ = self.run_source(&action, true);
-                }
+            if let Some(action) = self.traps.get("RETURN").cloned()
+                && self.set.functrace
+            {
+                let _ = self.run_source(&action, true);
             }
             self.status = s;
         }
@@ -1083,12 +1078,11 @@ impl Interp {
         for dir in path.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
             let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
-            if let Ok(m) = fs.stat(&full) {
-                if m.file_type != crate::fs::FileType::Dir
-                    && fs.access(&full, false, false, true).is_ok()
-                {
-                    return Some(full);
-                }
+            if let Ok(m) = fs.stat(&full)
+                && m.file_type != crate::fs::FileType::Dir
+                && fs.access(&full, false, false, true).is_ok()
+            {
+                return Some(full);
             }
         }
         None

@@ -174,32 +174,32 @@ impl Interp {
 
 impl Host for Interp {
     fn var(&mut self, name: &str) -> Option<Var> {
-        if let Some(v) = self.vars.get(name) {
-            if name != "_" || self.vars.get_raw("_").is_some() {
-                // Namerefs to array elements resolve to that element.
-                if let Some(raw) = self.vars.get_raw(name) {
-                    if raw.attrs.has(crate::expand::Attrs::NAMEREF) {
-                        let target = self.vars.resolve_name(name);
-                        if let Some(open) = target.find('[') {
-                            if target.ends_with(']') {
-                                let base = target[..open].to_owned();
-                                let sub = target[open + 1..target.len() - 1].to_owned();
-                                let val = self.arith_get(&base, Some(&sub)).ok().flatten();
-                                return val.map(Var::scalar);
-                            }
-                        }
-                        if target == name {
-                            return None;
-                        }
-                        if let Some(d) = self.dynamic_var(&target) {
-                            return Some(d);
-                        }
-                        return self.vars.get(&target).cloned();
-                    }
+        if let Some(v) = self.vars.get(name)
+            && (name != "_" || self.vars.get_raw("_").is_some())
+        {
+            // Namerefs to array elements resolve to that element.
+            if let Some(raw) = self.vars.get_raw(name)
+                && raw.attrs.has(crate::expand::Attrs::NAMEREF)
+            {
+                let target = self.vars.resolve_name(name);
+                if let Some(open) = target.find('[')
+                    && target.ends_with(']')
+                {
+                    let base = target[..open].to_owned();
+                    let sub = target[open + 1..target.len() - 1].to_owned();
+                    let val = self.arith_get(&base, Some(&sub)).ok().flatten();
+                    return val.map(Var::scalar);
                 }
-                if !matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID") {
-                    return Some(v.clone());
+                if target == name {
+                    return None;
                 }
+                if let Some(d) = self.dynamic_var(&target) {
+                    return Some(d);
+                }
+                return self.vars.get(&target).cloned();
+            }
+            if !matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID") {
+                return Some(v.clone());
             }
         }
         self.dynamic_var(name)
@@ -360,10 +360,10 @@ impl Interp {
         ];
         let mut opts = self.set;
         for l in order {
-            if let Some(b) = opts.by_letter(l) {
-                if *b {
-                    s.push(l);
-                }
+            if let Some(b) = opts.by_letter(l)
+                && *b
+            {
+                s.push(l);
             }
         }
         if self.command_string_mode {

@@ -604,10 +604,9 @@ impl Interp {
                     self.errln(&format!("{prefix}{e}"));
                     if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
                         (&e.source_line, &e.kind)
+                        && !nested
                     {
-                        if !nested {
-                            self.errln(&format!("{prefix}`{src_line}'"));
-                        }
+                        self.errln(&format!("{prefix}`{src_line}'"));
                     }
                     self.status = 2;
                     if nested {
@@ -662,12 +661,12 @@ impl Interp {
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
         let target = self.vars.resolve_name(name);
-        if let Some(open) = target.find('[') {
-            if target.ends_with(']') {
-                let base = target[..open].to_owned();
-                let key = target[open + 1..target.len() - 1].to_owned();
-                return self.assign_element(&base, &key, value, append);
-            }
+        if let Some(open) = target.find('[')
+            && target.ends_with(']')
+        {
+            let base = target[..open].to_owned();
+            let key = target[open + 1..target.len() - 1].to_owned();
+            return self.assign_element(&base, &key, value, append);
         }
         let name = target.as_str();
         if self.special_assign(name, &value) {
@@ -675,10 +674,10 @@ impl Interp {
         }
         let allexport = self.set.allexport;
         let existing = self.vars.get(name).cloned();
-        if let Some(v) = &existing {
-            if v.attrs.has(Attrs::READONLY) {
-                return Err(format!("{name}: readonly variable"));
-            }
+        if let Some(v) = &existing
+            && v.attrs.has(Attrs::READONLY)
+        {
+            return Err(format!("{name}: readonly variable"));
         }
         let attrs = existing.as_ref().map(|v| v.attrs).unwrap_or_default();
         let mut value = if attrs.has(Attrs::INTEGER) {
@@ -759,10 +758,10 @@ impl Interp {
     ) -> Result<(), String> {
         let name = self.vars.resolve_name(name);
         let existing = self.vars.get(&name).cloned();
-        if let Some(v) = &existing {
-            if v.attrs.has(Attrs::READONLY) {
-                return Err(format!("{name}: readonly variable"));
-            }
+        if let Some(v) = &existing
+            && v.attrs.has(Attrs::READONLY)
+        {
+            return Err(format!("{name}: readonly variable"));
         }
         let var = existing.unwrap_or_default();
         let attrs = var.attrs;

@@ -34,9 +34,6 @@ impl Interp {
         // Here-documents and here-strings.
         if let RedirTarget::HereDoc(h) = &r.target {
             let text = if h.quoted {
-                crate::syntax::printer::word_to_string(h.body())
-                    .trim_start_matches('\'')
-                    .to_owned();
                 match h.body().parts.first() {
                     Some(crate::syntax::WordPart::Quoted(s)) => s.clone(),
                     _ => String::new(),
@@ -200,12 +197,11 @@ impl Interp {
             let mut fs = self.fs.lock();
             // noclobber still allows writing to non-regular files (/dev/null).
             let mut opts = opts;
-            if opts.exclusive {
-                if let Ok(m) = fs.stat(&path) {
-                    if m.file_type != crate::fs::FileType::File {
-                        opts.exclusive = false;
-                    }
-                }
+            if opts.exclusive
+                && let Ok(m) = fs.stat(&path)
+                && m.file_type != crate::fs::FileType::File
+            {
+                opts.exclusive = false;
             }
             let existed = fs.exists(&path);
             match fs.open(&path, opts) {

@@ -104,10 +104,10 @@ impl Scopes {
         let Some(idx) = self.frame_of(name) else {
             return Ok(());
         };
-        if let Some(v) = self.frames[idx].get(name) {
-            if v.attrs.has(Attrs::READONLY) {
-                return Err(AssignError::Readonly(name.to_owned()));
-            }
+        if let Some(v) = self.frames[idx].get(name)
+            && v.attrs.has(Attrs::READONLY)
+        {
+            return Err(AssignError::Readonly(name.to_owned()));
         }
         if idx > 0 && idx == self.frames.len() - 1 {
             // Unsetting a local leaves it declared-but-unset in this scope (bash keeps
@@ -137,10 +137,10 @@ impl Scopes {
     pub fn exported(&self) -> std::collections::BTreeMap<String, String> {
         let mut m = std::collections::BTreeMap::new();
         for (k, v) in self.all() {
-            if v.attrs.has(Attrs::EXPORT) {
-                if let Some(s) = v.as_scalar() {
-                    m.insert(k, s);
-                }
+            if v.attrs.has(Attrs::EXPORT)
+                && let Some(s) = v.as_scalar()
+            {
+                m.insert(k, s);
             }
         }
         m

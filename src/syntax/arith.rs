@@ -480,7 +480,7 @@ mod tests {
     fn num(s: &str) -> i64 {
         match parse_number(s) {
             Ok(n) => n,
-            Err(e) => panic!("{s}: {e:?}"),
+            Err(e) => unreachable!("{s}: {e:?}"),
         }
     }
 

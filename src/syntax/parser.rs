@@ -379,10 +379,10 @@ impl Parser {
         if self.eof() {
             return Ok(None);
         }
-        if let Some(op) = self.peek_operator() {
-            if op != "(" {
-                return Err(self.unexpected());
-            }
+        if let Some(op) = self.peek_operator()
+            && op != "("
+        {
+            return Err(self.unexpected());
         }
         let mut list = List::default();
         loop {
@@ -409,10 +409,10 @@ impl Parser {
                 }
                 _ => {}
             }
-            if let Some(op) = self.peek_operator() {
-                if op != "(" {
-                    return Err(self.unexpected());
-                }
+            if let Some(op) = self.peek_operator()
+                && op != "("
+            {
+                return Err(self.unexpected());
             }
         }
         if !self.pending_heredocs.is_empty() {
@@ -431,10 +431,10 @@ impl Parser {
             if self.eof() {
                 break;
             }
-            if let Some(w) = self.peek_reserved() {
-                if LIST_END.contains(&w) {
-                    break;
-                }
+            if let Some(w) = self.peek_reserved()
+                && LIST_END.contains(&w)
+            {
+                break;
             }
             match self.peek_operator() {
                 Some(")") | Some(";;") | Some(";&") | Some(";;&") => break,
@@ -588,10 +588,7 @@ impl Parser {
                 _ => None,
             }
         } else if self.at_str("((") {
-            match self.try_arith_command()? {
-                Some(a) => Some(CommandKind::Arith(a)),
-                None => None,
-            }
+            self.try_arith_command()?.map(CommandKind::Arith)
         } else {
             None
         };
@@ -646,10 +643,10 @@ impl Parser {
             if end == self.pos {
                 return Ok(());
             }
-            if let Some(&c) = self.chars.get(end) {
-                if !is_meta(c) {
-                    return Ok(());
-                }
+            if let Some(&c) = self.chars.get(end)
+                && !is_meta(c)
+            {
+                return Ok(());
             }
             let name: String = self.chars[self.pos..end].iter().collect();
             if self.alias_active.iter().any(|(n, _)| *n == name) {
@@ -1046,29 +1043,30 @@ impl Parser {
         // `coproc NAME compound` names it; otherwise the command follows directly.
         let save = (self.pos, self.line);
         let mut name = None;
-        if let Some(c) = self.peek() {
-            if is_name_start(c) && self.peek_reserved().is_none() {
-                let mut n = String::new();
-                while let Some(c) = self.peek() {
-                    if is_name_char(c) {
-                        n.push(c);
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
-                self.skip_blanks();
-                let compound_next = matches!(self.peek(), Some('(' | '{'))
-                    || matches!(
-                        self.peek_reserved(),
-                        Some("if" | "while" | "until" | "for" | "case" | "[[" | "select")
-                    );
-                if compound_next && self.peek_at(0) != Some('\n') {
-                    name = Some(n);
+        if let Some(c) = self.peek()
+            && is_name_start(c)
+            && self.peek_reserved().is_none()
+        {
+            let mut n = String::new();
+            while let Some(c) = self.peek() {
+                if is_name_char(c) {
+                    n.push(c);
+                    self.bump();
                 } else {
-                    self.pos = save.0;
-                    self.line = save.1;
+                    break;
                 }
+            }
+            self.skip_blanks();
+            let compound_next = matches!(self.peek(), Some('(' | '{'))
+                || matches!(
+                    self.peek_reserved(),
+                    Some("if" | "while" | "until" | "for" | "case" | "[[" | "select")
+                );
+            if compound_next && self.peek_at(0) != Some('\n') {
+                name = Some(n);
+            } else {
+                self.pos = save.0;
+                self.line = save.1;
             }
         }
         let body = self.command()?;
@@ -1115,17 +1113,17 @@ impl Parser {
                 }
                 break;
             }
-            if cmd.words.is_empty() || decl_builtin {
-                if let Some(a) = self.try_assignment()? {
-                    if cmd.words.is_empty() {
-                        cmd.assigns.push(a);
-                    } else {
-                        cmd.words.push(Word {
-                            parts: vec![WordPart::Param(Box::new(assign_marker(a)))],
-                        });
-                    }
-                    continue;
+            if (cmd.words.is_empty() || decl_builtin)
+                && let Some(a) = self.try_assignment()?
+            {
+                if cmd.words.is_empty() {
+                    cmd.assigns.push(a);
+                } else {
+                    cmd.words.push(Word {
+                        parts: vec![WordPart::Param(Box::new(assign_marker(a)))],
+                    });
                 }
+                continue;
             }
             match self.read_word(WordMode::Normal)? {
                 Some(w) => {
@@ -1432,8 +1430,7 @@ impl Parser {
     fn heredoc_delimiter(&mut self) -> PResult<(String, bool)> {
         let mut text = String::new();
         let mut quoted = false;
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             if is_meta(c) {
                 break;
             }
@@ -1626,18 +1623,18 @@ impl Parser {
         }
         let first = self.cond_word()?;
         // Unary operators: `-f file` etc.
-        if let Some(op) = first.as_literal() {
-            if is_cond_unary(op) {
-                self.cond_skip();
-                let at_end = self.peek_reserved() == Some("]]")
-                    || self.at_str("&&")
-                    || self.at_str("||")
-                    || self.peek() == Some(')');
-                if !at_end {
-                    let op = op.to_owned();
-                    let arg = self.cond_word()?;
-                    return Ok(CondExpr::Unary(op, arg));
-                }
+        if let Some(op) = first.as_literal()
+            && is_cond_unary(op)
+        {
+            self.cond_skip();
+            let at_end = self.peek_reserved() == Some("]]")
+                || self.at_str("&&")
+                || self.at_str("||")
+                || self.peek() == Some(')');
+            if !at_end {
+                let op = op.to_owned();
+                let arg = self.cond_word()?;
+                return Ok(CondExpr::Unary(op, arg));
             }
         }
         self.cond_skip();
@@ -1682,8 +1679,7 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut depth = 0usize;
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' if depth == 0 => break,
                 '(' => {
@@ -1727,8 +1723,7 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let start = self.pos;
-        loop {
-            let Some(c) = self.peek() else { break };
+        while let Some(c) = self.peek() {
             // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
             // assignment values.
             if c == '~' && parts.is_empty() {
@@ -1736,19 +1731,19 @@ impl Parser {
                 let after_colon = mode == WordMode::Assign && lit.ends_with(':');
                 let after_eq = lit.ends_with('=')
                     && (mode == WordMode::Assign || is_name(&lit[..lit.len() - 1]));
-                if at_start || after_colon || after_eq {
-                    if let Some(user) = self.tilde_prefix(mode) {
-                        flush_lit(&mut parts, &mut lit);
-                        parts.push(WordPart::Tilde(user));
-                        continue;
-                    }
+                if (at_start || after_colon || after_eq)
+                    && let Some(user) = self.tilde_prefix(mode)
+                {
+                    flush_lit(&mut parts, &mut lit);
+                    parts.push(WordPart::Tilde(user));
+                    continue;
                 }
             }
             if c == '\\' && self.peek_at(1) == Some('\n') {
                 self.bump_n(2);
                 continue;
             }
-            if self.at_extglob() && (mode != WordMode::Cond || true) {
+            if self.at_extglob() {
                 self.extglob_group(&mut parts, &mut lit)?;
                 continue;
             }
@@ -2334,12 +2329,15 @@ impl Parser {
         if length {
             return Ok(None);
         }
-        if indirect && matches!(exp.param, Param::Name(_)) && exp.index.is_none() {
-            if (c == '*' || c == '@') && self.peek_at(1) == Some('}') {
-                self.bump_n(2);
-                exp.op = ParamOp::Names { at: c == '@' };
-                return Ok(Some(exp));
-            }
+        if indirect
+            && matches!(exp.param, Param::Name(_))
+            && exp.index.is_none()
+            && (c == '*' || c == '@')
+            && self.peek_at(1) == Some('}')
+        {
+            self.bump_n(2);
+            exp.op = ParamOp::Names { at: c == '@' };
+            return Ok(Some(exp));
         }
         let op = match c {
             ':' => {
@@ -2479,11 +2477,13 @@ impl Parser {
                 self.last_stop_was_slash = true;
                 break;
             }
-            if c == '~' && self.pos == start && !in_dquote {
-                if let Some(user) = self.tilde_prefix_in_param() {
-                    parts.push(WordPart::Tilde(user));
-                    continue;
-                }
+            if c == '~'
+                && self.pos == start
+                && !in_dquote
+                && let Some(user) = self.tilde_prefix_in_param()
+            {
+                parts.push(WordPart::Tilde(user));
+                continue;
             }
             if in_dquote {
                 // Inside double quotes single quotes are ordinary in `${x:-'a'}` but
@@ -2692,10 +2692,10 @@ fn split_arith_for(text: &str) -> Vec<String> {
 }
 
 fn first_word_text(c: &Command) -> String {
-    if let CommandKind::Simple(s) = &c.kind {
-        if let Some(w) = s.words.first() {
-            return super::printer::word_to_string(w);
-        }
+    if let CommandKind::Simple(s) = &c.kind
+        && let Some(w) = s.words.first()
+    {
+        return super::printer::word_to_string(w);
     }
     String::from("newline")
 }

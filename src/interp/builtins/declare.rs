@@ -37,10 +37,10 @@ fn flag_bit(c: char) -> Option<u16> {
 /// Prints one variable in `declare -p` form.
 pub fn print_var(name: &str, v: &Var) -> String {
     let mut line = declare_line(name, v);
-    if let Some(Value::Assoc(a)) = &v.value {
-        if !a.is_empty() {
-            return line;
-        }
+    if let Some(Value::Assoc(a)) = &v.value
+        && !a.is_empty()
+    {
+        return line;
     }
     if line.ends_with(" )") {
         line = line.replace(" )", ")");
@@ -231,26 +231,24 @@ fn declare_one(
         sh.vars.get_raw(&vname).is_some()
     };
     let current = sh.vars.get_raw(&vname).cloned();
-    if let Some(cur) = &current {
-        if cur.attrs.has(Attrs::READONLY)
-            && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
-        {
-            sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
-            return Err(1);
-        }
+    if let Some(cur) = &current
+        && cur.attrs.has(Attrs::READONLY)
+        && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
+    {
+        sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+        return Err(1);
     }
     if local && !exists_here {
         let mut v = Var::default();
         // `local x` inherits nothing; namerefs and attributes start fresh.
-        if let Some(cur) = &current {
-            if f.set & Attrs::NAMEREF == 0 && cur.attrs.has(Attrs::EXPORT) {
-                v.attrs.set(Attrs::EXPORT, false);
-            }
+        if let Some(cur) = &current
+            && f.set & Attrs::NAMEREF == 0
+            && cur.attrs.has(Attrs::EXPORT)
+        {
+            v.attrs.set(Attrs::EXPORT, false);
         }
         *sh.vars.entry(&vname, true) = v;
-    } else if !local && current.is_none() {
-        *sh.vars.entry(&vname, false) = Var::default();
-    } else if f.global && !sh.vars.get_raw(&vname).is_some() {
+    } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
         *sh.vars.entry(&vname, false) = Var::default();
     }
     // Apply attributes.
@@ -352,17 +350,10 @@ fn assign_value(
     append: bool,
     f: &Flags,
 ) -> Result<(), String> {
-    if f.set & Attrs::NAMEREF != 0
-        || sh
-            .vars
-            .get_raw(name)
-            .is_some_and(|x| x.attrs.has(Attrs::NAMEREF))
-    {
-        if f.set & Attrs::NAMEREF != 0 {
-            let var = sh.vars.entry(name, sh.vars.is_local_here(name));
-            var.value = Some(Value::Str(v));
-            return Ok(());
-        }
+    if f.set & Attrs::NAMEREF != 0 {
+        let var = sh.vars.entry(name, sh.vars.is_local_here(name));
+        var.value = Some(Value::Str(v));
+        return Ok(());
     }
     let is_array = sh
         .vars
@@ -370,15 +361,14 @@ fn assign_value(
         .is_some_and(|x| x.is_array() || x.is_assoc());
     if is_array && v.starts_with('(') && v.ends_with(')') {
         // `declare -a x='(1 2)'` re-parses the value as a compound assignment.
-        if let Ok(script) = crate::syntax::parse(&format!("__x={v}")) {
-            if let Some(a) = first_assign(&script) {
-                if let AssignValue::Array(elems) = a.value {
-                    return match sh.assign_array(name, &elems, append) {
-                        Ok(r) => r,
-                        Err(e) => Err(e.message),
-                    };
-                }
-            }
+        if let Ok(script) = crate::syntax::parse(&format!("__x={v}"))
+            && let Some(a) = first_assign(&script)
+            && let AssignValue::Array(elems) = a.value
+        {
+            return match sh.assign_array(name, &elems, append) {
+                Ok(r) => r,
+                Err(e) => Err(e.message),
+            };
         }
     }
     if is_array {
@@ -535,16 +525,16 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             sh.funcs.remove(n);
             continue;
         }
-        if let Some(open) = n.find('[') {
-            if n.ends_with(']') {
-                let base = &n[..open];
-                let sub = &n[open + 1..n.len() - 1];
-                if let Err(m) = unset_element(sh, base, sub) {
-                    sh.builtin_error("unset", &m);
-                    status = 1;
-                }
-                continue;
+        if let Some(open) = n.find('[')
+            && n.ends_with(']')
+        {
+            let base = &n[..open];
+            let sub = &n[open + 1..n.len() - 1];
+            if let Err(m) = unset_element(sh, base, sub) {
+                sh.builtin_error("unset", &m);
+                status = 1;
             }
+            continue;
         }
         if !crate::syntax::is_name(n) {
             sh.builtin_error("unset", &format!("`{n}': not a valid identifier"));
@@ -556,10 +546,9 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         } else {
             sh.vars.resolve_name(n)
         };
-        if sh.vars.get_raw(&target).is_none() && !vars_only {
-            if sh.funcs.remove(n.as_str()).is_some() {
-                continue;
-            }
+        if sh.vars.get_raw(&target).is_none() && !vars_only && sh.funcs.remove(n.as_str()).is_some()
+        {
+            continue;
         }
         if let Err(super::super::vars::AssignError::Readonly(v)) = sh.vars.unset(&target) {
             sh.builtin_error("unset", &format!("{v}: cannot unset: readonly variable"));

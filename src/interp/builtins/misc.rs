@@ -237,14 +237,15 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
         return Ok(0);
     }
     let mut candidates = Vec::new();
-    if !target.starts_with('/') && !target.starts_with('.') {
-        if let Some(cdpath) = sh.get_str("CDPATH") {
-            for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
-                candidates.push((
-                    crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")),
-                    true,
-                ));
-            }
+    if !target.starts_with('/')
+        && !target.starts_with('.')
+        && let Some(cdpath) = sh.get_str("CDPATH")
+    {
+        for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
+            candidates.push((
+                crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")),
+                true,
+            ));
         }
     }
     candidates.push((crate::fs::path::join(&sh.cwd, &target), false));
@@ -648,18 +649,19 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         return Ok(2);
     };
     let mut path = crate::fs::path::join(&sh.cwd, file);
-    if !file.contains('/') && sh.shopt.get("sourcepath") {
-        if let Some(dirs) = sh.get_str("PATH") {
-            let fs = sh.fs.lock();
-            for d in dirs.split(':') {
-                let p = crate::fs::path::join(&sh.cwd, &format!("{d}/{file}"));
-                if fs
-                    .stat(&p)
-                    .is_ok_and(|m| m.file_type == crate::fs::FileType::File)
-                {
-                    path = p;
-                    break;
-                }
+    if !file.contains('/')
+        && sh.shopt.get("sourcepath")
+        && let Some(dirs) = sh.get_str("PATH")
+    {
+        let fs = sh.fs.lock();
+        for d in dirs.split(':') {
+            let p = crate::fs::path::join(&sh.cwd, &format!("{d}/{file}"));
+            if fs
+                .stat(&p)
+                .is_ok_and(|m| m.file_type == crate::fs::FileType::File)
+            {
+                path = p;
+                break;
             }
         }
     }
@@ -1101,13 +1103,13 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
     };
     let silent = optstring.starts_with(':');
     let spec = optstring.trim_start_matches(':');
-    let mut optind: usize = sh
+    let optind: usize = sh
         .get_str("OPTIND")
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(1)
         .max(1);
     // Position inside a cluster of options (`-abc`), kept between calls.
-    let mut sub: usize = sh
+    let sub: usize = sh
         .get_str("__SHELLBOX_OPTPOS")
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
@@ -1252,11 +1254,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
     // `trap N sig...` with a number first resets those signals.
     let (action, sigs): (Option<String>, &[String]) =
         if rest.len() == 1 || signal_like_reset(&rest[0]) {
-            if rest.len() == 1 {
-                (None, &rest[..])
-            } else {
-                (None, &rest[..])
-            }
+            (None, &rest[..])
         } else {
             (Some(rest[0].clone()), &rest[1..])
         };
@@ -1352,17 +1350,18 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
                 }
             }
             i = 3;
-        } else if let Some(s) = a.strip_prefix('-') {
-            if !s.is_empty() && s != "-" {
-                match super::signal_number(s) {
-                    Some(n) => sig = n,
-                    None => {
-                        sh.builtin_error("kill", &format!("{s}: invalid signal specification"));
-                        return Ok(1);
-                    }
+        } else if let Some(s) = a.strip_prefix('-')
+            && !s.is_empty()
+            && s != "-"
+        {
+            match super::signal_number(s) {
+                Some(n) => sig = n,
+                None => {
+                    sh.builtin_error("kill", &format!("{s}: invalid signal specification"));
+                    return Ok(1);
                 }
-                i = 2;
             }
+            i = 2;
         }
     }
     if i >= args.len() {

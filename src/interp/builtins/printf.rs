@@ -362,10 +362,7 @@ pub fn q_quote(s: &str) -> String {
     }
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if " \t\n'\"\\$`*?[]|&;<>(){}!#^,".contains(c)
-            || (c == '~' && i == 0)
-            || (c == '=' && false)
-        {
+        if " \t\n'\"\\$`*?[]|&;<>(){}!#^,".contains(c) || (c == '~' && i == 0) {
             out.push('\\');
         }
         out.push(c);
@@ -422,7 +419,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 }
                 i += 1;
             }
-            let mut next_arg = |ai: &mut usize| -> Option<String> {
+            let next_arg = |ai: &mut usize| -> Option<String> {
                 let a = args.get(*ai).cloned();
                 if a.is_some() {
                     *ai += 1;
@@ -468,7 +465,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 }
             }
             // Length modifiers are accepted and ignored.
-            while matches!(cs.get(i), Some('h' | 'l' | 'L' | 'q' | 'j' | 'z' | 't')) {
+            while matches!(cs.get(i), Some('h' | 'l' | 'L' | 'j' | 'z' | 't')) {
                 i += 1;
             }
             let Some(&conv) = cs.get(i) else {

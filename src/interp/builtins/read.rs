@@ -140,10 +140,10 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     let mut eof = false;
     let mut count = 0usize;
     loop {
-        if let Some(n) = nchars {
-            if count >= n {
-                break;
-            }
+        if let Some(n) = nchars
+            && count >= n
+        {
+            break;
         }
         let Some(b) = read_byte(sh, fd) else {
             eof = true;
@@ -173,7 +173,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         buf.push(b);
         escaped.push(false);
         // Count characters, not bytes, for -n.
-        if b < 0x80 || b >= 0xC0 {
+        if !(0x80..0xC0).contains(&b) {
             count += 1;
         }
     }
@@ -204,11 +204,11 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         for (k, f) in fields.into_iter().enumerate() {
             m.insert(k as i64, f);
         }
-        if let Some(v) = sh.vars.get(&arr) {
-            if v.attrs.has(crate::expand::Attrs::READONLY) {
-                sh.builtin_error("read", &format!("{arr}: readonly variable"));
-                return Ok(1);
-            }
+        if let Some(v) = sh.vars.get(&arr)
+            && v.attrs.has(crate::expand::Attrs::READONLY)
+        {
+            sh.builtin_error("read", &format!("{arr}: readonly variable"));
+            return Ok(1);
         }
         let var = sh.vars.entry(&arr, false);
         var.value = Some(Value::Indexed(m));
@@ -340,21 +340,16 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         let mut line = Vec::new();
         let mut got = false;
         let mut ended = false;
-        loop {
-            match read_byte(sh, fd) {
-                Some(b) => {
-                    got = true;
-                    if b == delim {
-                        if !strip {
-                            line.push(b);
-                        }
-                        ended = true;
-                        break;
-                    }
+        while let Some(b) = read_byte(sh, fd) {
+            got = true;
+            if b == delim {
+                if !strip {
                     line.push(b);
                 }
-                None => break,
+                ended = true;
+                break;
             }
+            line.push(b);
         }
         if !got {
             break;

@@ -210,12 +210,13 @@ impl TestParser<'_> {
             self.pos += 1;
             return Ok(v);
         }
-        if let Some(op) = self.args.get(self.pos + 1) {
-            if is_binary(op) && self.pos + 2 < self.args.len() {
-                let (l, op, r) = (a.clone(), op.clone(), self.args[self.pos + 2].clone());
-                self.pos += 3;
-                return binary(self.sh, &l, &op, &r, false);
-            }
+        if let Some(op) = self.args.get(self.pos + 1)
+            && is_binary(op)
+            && self.pos + 2 < self.args.len()
+        {
+            let (l, op, r) = (a.clone(), op.clone(), self.args[self.pos + 2].clone());
+            self.pos += 3;
+            return binary(self.sh, &l, &op, &r, false);
         }
         if is_unary(&a) && self.pos + 1 < self.args.len() {
             let arg = self.args[self.pos + 1].clone();
@@ -287,40 +288,40 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
 }
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {
-    if let Some(open) = name.find('[') {
-        if name.ends_with(']') {
-            let base = &name[..open];
-            let sub = &name[open + 1..name.len() - 1];
-            let Some(v) = crate::expand::Host::var(sh, base) else {
-                return false;
-            };
-            if sub == "@" || sub == "*" {
-                return v.value.is_some() && !v.values().is_empty();
-            }
-            if v.is_assoc() {
-                return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
-            }
-            let Ok(i) = sh.eval_arith_str(sub) else {
-                return false;
-            };
-            return match &v.value {
-                Some(Value::Indexed(a)) => {
-                    let idx = if i < 0 {
-                        let max = a.keys().next_back().copied().unwrap_or(-1);
-                        if max + 1 + i < 0 {
-                            sh.error(&format!("{base}: bad array subscript"));
-                            return false;
-                        }
-                        max + 1 + i
-                    } else {
-                        i
-                    };
-                    a.contains_key(&idx)
-                }
-                Some(Value::Str(_)) => i == 0,
-                _ => false,
-            };
+    if let Some(open) = name.find('[')
+        && name.ends_with(']')
+    {
+        let base = &name[..open];
+        let sub = &name[open + 1..name.len() - 1];
+        let Some(v) = crate::expand::Host::var(sh, base) else {
+            return false;
+        };
+        if sub == "@" || sub == "*" {
+            return v.value.is_some() && !v.values().is_empty();
         }
+        if v.is_assoc() {
+            return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
+        }
+        let Ok(i) = sh.eval_arith_str(sub) else {
+            return false;
+        };
+        return match &v.value {
+            Some(Value::Indexed(a)) => {
+                let idx = if i < 0 {
+                    let max = a.keys().next_back().copied().unwrap_or(-1);
+                    if max + 1 + i < 0 {
+                        sh.error(&format!("{base}: bad array subscript"));
+                        return false;
+                    }
+                    max + 1 + i
+                } else {
+                    i
+                };
+                a.contains_key(&idx)
+            }
+            Some(Value::Str(_)) => i == 0,
+            _ => false,
+        };
     }
     match crate::expand::Host::var(sh, name) {
         Some(v) => match &v.value {
