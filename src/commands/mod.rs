@@ -9,6 +9,20 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+pub mod args;
+#[cfg(test)]
+pub mod testing;
+pub mod util;
+
+mod cut;
+mod head;
+mod sort;
+mod tail;
+mod tr;
+mod uniq;
+mod wc;
+mod yes;
+
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
 /// writing stdout becomes status 141 (SIGPIPE) without a message; an error made by
 /// [`fatal`] ends the whole script (a limit or cancellation).
@@ -83,13 +97,25 @@ impl Ctx<'_> {
 
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
-    vec![]
+    vec![
+        ("cut", cut::cut),
+        ("head", head::head),
+        ("sort", sort::sort),
+        ("tail", tail::tail),
+        ("tr", tr::tr),
+        ("uniq", uniq::uniq),
+        ("wc", wc::wc),
+        ("yes", yes::yes),
+    ]
 }
+
+/// A command as the registry stores it (built-in or registered by a host).
+pub type DynCommand = Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>;
 
 /// A registry of commands: the built-in table plus whatever a host registers.
 #[derive(Clone, Default)]
 pub struct Registry {
-    map: BTreeMap<String, Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>>,
+    map: BTreeMap<String, DynCommand>,
 }
 
 impl Registry {
@@ -110,7 +136,7 @@ impl Registry {
         self.map.insert(name.into(), Arc::new(f));
     }
     /// Looks a command up.
-    pub fn get(&self, name: &str) -> Option<Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>> {
+    pub fn get(&self, name: &str) -> Option<DynCommand> {
         self.map.get(name).cloned()
     }
     /// Names of every registered command, sorted.
