@@ -3,15 +3,50 @@
 //!
 //! All paths given to [`Fs`] are absolute virtual paths (`/workspace/a.txt`); callers
 //! resolve relative paths against their cwd first (see [`path::join`]).
-// SKELETON: the public API below is the contract; bodies are being implemented.
-#![allow(unused_variables, dead_code, clippy::todo)]
+//!
+//! ```
+//! use shellbox::fs::{Clock, Errno, Fs};
+//! let mut fs = Fs::new(Clock::virtual_at(0));
+//! fs.write_file("/workspace/a.txt", b"one\n")?;
+//! let before = fs.snapshot();
+//! fs.append_file("/workspace/a.txt", b"two\n")?;
+//! assert_eq!(fs.read_file("/workspace/a.txt")?.as_slice(), b"one\ntwo\n");
+//! assert_eq!(before.read_file("/workspace/a.txt")?.as_slice(), b"one\n");
+//! assert_eq!(fs.read_file("/workspace/nope").map_err(|e| e.errno), Err(Errno::ENOENT));
+//! # Ok::<(), shellbox::fs::FsError>(())
+//! ```
+//!
+//! Layout of this module: `inode` (what an inode holds, the permission rule),
+//! `resolve` (path resolution), `content` (file data: read, write, open, truncate),
+//! `namespace` (directory entries: mkdir, unlink, rename, links), `attrs` (chmod, chown,
+//! times), `layout` (the default tree) and [`model`] (a reference model for tests).
 
+mod attrs;
+mod content;
+mod errno;
+mod inode;
+mod layout;
+pub mod model;
+mod namespace;
 pub mod path;
+mod resolve;
 
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use imbl::OrdMap;
+
+pub use errno::{Errno, FsError, FsResult};
+use inode::{Inode, Node};
+use resolve::Follow;
 
 /// An inode number.
 pub type Ino = u64;
+
+/// The inode number of `/`.
+pub const ROOT_INO: Ino = 1;
+
+const NANOS_PER_SEC: i64 = 1_000_000_000;
 
 /// A point in virtual time: seconds and nanoseconds since the Unix epoch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -20,75 +55,72 @@ pub struct Timestamp {
     pub nanos: u32,
 }
 
+impl Timestamp {
+    /// A timestamp `secs` seconds after the epoch.
+    ///
+    /// ```
+    /// let t = shellbox::fs::Timestamp::from_secs(5);
+    /// assert_eq!((t.secs, t.nanos), (5, 0));
+    /// ```
+    pub fn from_secs(secs: i64) -> Timestamp {
+        Timestamp { secs, nanos: 0 }
+    }
+
+    /// The timestamp `nanos` nanoseconds after the epoch (negative: before it).
+    ///
+    /// ```
+    /// let t = shellbox::fs::Timestamp::from_nanos(-1);
+    /// assert_eq!((t.secs, t.nanos), (-1, 999_999_999));
+    /// ```
+    pub fn from_nanos(nanos: i64) -> Timestamp {
+        Timestamp {
+            secs: nanos.div_euclid(NANOS_PER_SEC),
+            nanos: u32::try_from(nanos.rem_euclid(NANOS_PER_SEC)).unwrap_or(0),
+        }
+    }
+
+    /// Nanoseconds since the epoch, saturating at the ends of `i64` (years ±292).
+    pub fn as_nanos(self) -> i64 {
+        self.secs
+            .saturating_mul(NANOS_PER_SEC)
+            .saturating_add(i64::from(self.nanos))
+    }
+}
+
 /// The clock that stamps mtimes; shared by every clone of a filesystem and by the shell.
+///
+/// ```
+/// use shellbox::fs::{Clock, Timestamp};
+/// let clock = Clock::virtual_at(100);
+/// clock.advance(1_500_000_000);
+/// assert_eq!(clock.now(), Timestamp { secs: 101, nanos: 500_000_000 });
+/// ```
 #[derive(Clone, Debug)]
-pub struct Clock(Arc<std::sync::atomic::AtomicI64>);
+pub struct Clock(Arc<AtomicI64>);
 
 impl Clock {
     /// A virtual clock starting at `secs` since the epoch.
     pub fn virtual_at(secs: i64) -> Clock {
-        todo!()
+        Clock(Arc::new(AtomicI64::new(secs.saturating_mul(NANOS_PER_SEC))))
     }
     /// The current virtual time.
     pub fn now(&self) -> Timestamp {
-        todo!()
+        Timestamp::from_nanos(self.0.load(Ordering::Relaxed))
     }
     /// Moves the clock forward by `nanos` (sleep).
     pub fn advance(&self, nanos: i64) {
-        todo!()
+        // The closure always returns Some, so the update cannot fail.
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                Some(t.saturating_add(nanos))
+            });
     }
     /// Sets the clock.
     pub fn set(&self, t: Timestamp) {
-        todo!()
+        self.0.store(t.as_nanos(), Ordering::Relaxed);
     }
 }
-
-/// POSIX error kinds, displayed with strerror's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Errno {
-    ENOENT,
-    EEXIST,
-    ENOTDIR,
-    EISDIR,
-    ENOTEMPTY,
-    EACCES,
-    EPERM,
-    ELOOP,
-    EINVAL,
-    ENOSPC,
-    EFBIG,
-    ENAMETOOLONG,
-    EXDEV,
-    EBUSY,
-    EBADF,
-}
-
-impl Errno {
-    /// strerror(3) text, e.g. "No such file or directory".
-    pub fn strerror(self) -> &'static str {
-        todo!()
-    }
-}
-
-/// A failed filesystem operation: the error kind (the path is the caller's to print).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FsError {
-    pub errno: Errno,
-}
-impl std::fmt::Display for FsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.errno.strerror())
-    }
-}
-impl std::error::Error for FsError {}
-impl From<Errno> for FsError {
-    fn from(errno: Errno) -> FsError {
-        FsError { errno }
-    }
-}
-
-pub type FsResult<T> = Result<T, FsError>;
 
 /// Special files under /dev.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +136,41 @@ pub enum Device {
     Tty,
 }
 
+impl Device {
+    /// Every device, in the order `/dev` lists them.
+    pub const ALL: [Device; 9] = [
+        Device::Full,
+        Device::Null,
+        Device::Random,
+        Device::Stderr,
+        Device::Stdin,
+        Device::Stdout,
+        Device::Tty,
+        Device::Urandom,
+        Device::Zero,
+    ];
+
+    /// The name under `/dev`.
+    ///
+    /// ```
+    /// assert_eq!(shellbox::fs::Device::Urandom.name(), "urandom");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Null => "null",
+            Device::Zero => "zero",
+            Device::Full => "full",
+            Device::Random => "random",
+            Device::Urandom => "urandom",
+            Device::Stdin => "stdin",
+            Device::Stdout => "stdout",
+            Device::Stderr => "stderr",
+            Device::Tty => "tty",
+        }
+    }
+}
+
+/// The kind of an inode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileType {
     File,
@@ -112,7 +179,36 @@ pub enum FileType {
     Device(Device),
 }
 
+impl FileType {
+    pub fn is_file(self) -> bool {
+        self == FileType::File
+    }
+    pub fn is_dir(self) -> bool {
+        self == FileType::Dir
+    }
+    pub fn is_symlink(self) -> bool {
+        self == FileType::Symlink
+    }
+    /// The type letter `ls -l` prints (`-`, `d`, `l`, `c`).
+    ///
+    /// ```
+    /// use shellbox::fs::{Device, FileType};
+    /// assert_eq!(FileType::Device(Device::Null).ls_char(), 'c');
+    /// ```
+    pub fn ls_char(self) -> char {
+        match self {
+            FileType::File => '-',
+            FileType::Dir => 'd',
+            FileType::Symlink => 'l',
+            FileType::Device(_) => 'c',
+        }
+    }
+}
+
 /// What stat(2) reports.
+///
+/// Sizes: a regular file's length, 4096 for a directory, the target's length for a
+/// symlink, 0 for a device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metadata {
     pub ino: Ino,
@@ -128,6 +224,18 @@ pub struct Metadata {
     pub ctime: Timestamp,
 }
 
+impl Metadata {
+    pub fn is_file(&self) -> bool {
+        self.file_type.is_file()
+    }
+    pub fn is_dir(&self) -> bool {
+        self.file_type.is_dir()
+    }
+    pub fn is_symlink(&self) -> bool {
+        self.file_type.is_symlink()
+    }
+}
+
 /// One directory entry, as returned (sorted by name) by [`Fs::read_dir`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirEntry {
@@ -137,6 +245,8 @@ pub struct DirEntry {
 }
 
 /// How [`Fs::open`] opens a file (O_RDONLY, O_WRONLY|O_CREAT|O_TRUNC, ...).
+///
+/// Neither `write` nor `append` means read-only (O_RDONLY is 0), whatever `read` says.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OpenOptions {
     pub read: bool,
@@ -148,8 +258,40 @@ pub struct OpenOptions {
     pub exclusive: bool,
 }
 
+impl OpenOptions {
+    /// `<`: O_RDONLY.
+    pub fn read() -> OpenOptions {
+        OpenOptions {
+            read: true,
+            ..OpenOptions::default()
+        }
+    }
+    /// `>`: O_WRONLY|O_CREAT|O_TRUNC.
+    pub fn write_truncate() -> OpenOptions {
+        OpenOptions {
+            write: true,
+            create: true,
+            truncate: true,
+            ..OpenOptions::default()
+        }
+    }
+    /// `>>`: O_WRONLY|O_CREAT|O_APPEND.
+    pub fn append() -> OpenOptions {
+        OpenOptions {
+            write: true,
+            append: true,
+            create: true,
+            ..OpenOptions::default()
+        }
+    }
+}
+
 /// Size limits enforced by the filesystem.
-#[derive(Clone, Copy, Debug)]
+///
+/// Exceeding `max_total_bytes` or `max_files` gives ENOSPC, `max_file_bytes` EFBIG, and
+/// `max_path_depth` (components of a canonical path) or `max_name_len` (bytes of one
+/// component) ENAMETOOLONG; the failing operation changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FsLimits {
     pub max_total_bytes: u64,
     pub max_file_bytes: u64,
@@ -158,151 +300,164 @@ pub struct FsLimits {
     pub max_name_len: usize,
 }
 
+impl Default for FsLimits {
+    /// 1 GiB in total, 256 MiB per file, a million inodes, 256 levels, 255-byte names.
+    fn default() -> FsLimits {
+        FsLimits {
+            max_total_bytes: 1 << 30,
+            max_file_bytes: 256 << 20,
+            max_files: 1_000_000,
+            max_path_depth: 256,
+            max_name_len: 255,
+        }
+    }
+}
+
 /// The filesystem. Cloning is O(1) and the clone is fully isolated from later writes.
-#[derive(Clone, Debug)]
-pub struct Fs {}
+#[derive(Clone)]
+pub struct Fs {
+    inodes: OrdMap<Ino, Inode>,
+    next_ino: Ino,
+    /// Bytes held by regular files (kept incrementally for `usage`).
+    file_bytes: u64,
+    /// Inodes in the table.
+    inode_count: u64,
+    limits: FsLimits,
+    clock: Clock,
+    uid: u32,
+    gid: u32,
+}
+
+impl std::fmt::Debug for Fs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fs")
+            .field("inodes", &self.inode_count)
+            .field("file_bytes", &self.file_bytes)
+            .field("uid", &self.uid)
+            .field("gid", &self.gid)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default acting user and group.
+pub const DEFAULT_UID: u32 = 1000;
+/// The default acting group.
+pub const DEFAULT_GID: u32 = 1000;
 
 impl Fs {
-    /// An empty filesystem holding only `/` (mode 0755).
+    /// An empty filesystem holding only `/` (mode 0755, owned by root); the acting user
+    /// is 1000/1000, so populate it as root (`set_user(0, 0)`) first.
     pub fn empty(clock: Clock) -> Fs {
-        todo!()
+        let root = Inode::new(Node::Dir(OrdMap::new()), 0o755, 0, 0, clock.now());
+        Fs {
+            inodes: OrdMap::unit(ROOT_INO, root),
+            next_ino: ROOT_INO + 1,
+            file_bytes: 0,
+            inode_count: 1,
+            limits: FsLimits::default(),
+            clock,
+            uid: DEFAULT_UID,
+            gid: DEFAULT_GID,
+        }
     }
     /// The default layout: /workspace, /home/user, /tmp (1777), /dev/{null,zero,full,random,
     /// urandom,stdin,stdout,stderr,tty}, /bin, /usr/bin, /etc, /proc/self (minimal).
     /// Files are owned by uid/gid 1000 except system dirs owned by 0.
+    ///
+    /// Also `/usr/local/bin`, `/dev/fd` (an empty directory: the interpreter resolves
+    /// `/dev/fd/N` itself), `/etc/passwd`, `/etc/group`, `/etc/hostname` and `/root`.
+    /// `/bin` and `/usr/bin` stay empty until [`Fs::install_commands`].
     pub fn new(clock: Clock) -> Fs {
-        todo!()
+        layout::default_layout(clock)
     }
-    pub fn with_limits(self, limits: FsLimits) -> Fs {
-        todo!()
+    /// The same filesystem with other limits (existing content is not re-checked).
+    pub fn with_limits(mut self, limits: FsLimits) -> Fs {
+        self.limits = limits;
+        self
     }
     pub fn limits(&self) -> FsLimits {
-        todo!()
+        self.limits
     }
     /// An O(1) read-only copy of the current state.
     pub fn snapshot(&self) -> Fs {
         self.clone()
     }
+    /// An O(1) writable copy: changes to either side are invisible to the other (the
+    /// same as `clone`, named for readers of session code).
+    ///
+    /// ```
+    /// # use shellbox::fs::{Clock, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// let mut fork = fs.fork();
+    /// fork.write_file("/tmp/x", b"fork only")?;
+    /// assert!(!fs.exists("/tmp/x"));
+    /// # Ok::<(), shellbox::fs::FsError>(())
+    /// ```
+    pub fn fork(&self) -> Fs {
+        self.clone()
+    }
     pub fn clock(&self) -> &Clock {
-        todo!()
+        &self.clock
     }
     /// The acting user for permission checks (default 1000/1000; uid 0 bypasses checks).
     pub fn set_user(&mut self, uid: u32, gid: u32) {
-        todo!()
+        self.uid = uid;
+        self.gid = gid;
     }
+    /// The acting user and group.
+    pub fn user(&self) -> (u32, u32) {
+        (self.uid, self.gid)
+    }
+    /// stat(2): follows symlinks.
     pub fn stat(&self, path: &str) -> FsResult<Metadata> {
-        todo!()
+        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        self.stat_ino(ino)
     }
+    /// lstat(2): a symlink in the final component is described, not followed (unless
+    /// the path ends in `/`).
     pub fn lstat(&self, path: &str) -> FsResult<Metadata> {
-        todo!()
+        let (_, ino) = self.walk_existing(path, Follow::No)?;
+        self.stat_ino(ino)
     }
+    /// fstat(2): EBADF if no inode has that number (any more).
     pub fn stat_ino(&self, ino: Ino) -> FsResult<Metadata> {
-        todo!()
+        Ok(self.inode(ino)?.metadata(ino))
     }
     pub fn exists(&self, path: &str) -> bool {
         self.stat(path).is_ok()
     }
     /// Whether the acting user may read/write/execute `path` (access(2)); follows symlinks.
+    ///
+    /// With all three false it only checks that the path resolves (F_OK).
     pub fn access(&self, path: &str, read: bool, write: bool, exec: bool) -> FsResult<()> {
-        todo!()
-    }
-    /// The whole content of a regular file (EISDIR for directories).
-    pub fn read_file(&self, path: &str) -> FsResult<Arc<Vec<u8>>> {
-        todo!()
-    }
-    /// Creates or truncates `path` and writes `data` (mode 0644 for a new file).
-    pub fn write_file(&mut self, path: &str, data: &[u8]) -> FsResult<()> {
-        todo!()
-    }
-    /// Appends to `path`, creating it if needed.
-    pub fn append_file(&mut self, path: &str, data: &[u8]) -> FsResult<()> {
-        todo!()
-    }
-    /// open(2): resolves (creating/truncating as asked, checking permissions) and returns
-    /// the inode; later I/O goes through the `*_ino` calls. Opening a directory for
-    /// writing is EISDIR; opening a device returns its inode.
-    pub fn open(&mut self, path: &str, opts: OpenOptions) -> FsResult<Ino> {
-        todo!()
-    }
-    /// Reads up to `len` bytes at `offset` of a regular file inode.
-    pub fn read_at(&self, ino: Ino, offset: u64, len: usize) -> FsResult<&[u8]> {
-        todo!()
-    }
-    /// The content of a regular file inode.
-    pub fn content(&self, ino: Ino) -> FsResult<Arc<Vec<u8>>> {
-        todo!()
-    }
-    /// Writes at `offset` (zero-filling any gap); returns the new end offset.
-    pub fn write_at(&mut self, ino: Ino, offset: u64, data: &[u8]) -> FsResult<u64> {
-        todo!()
-    }
-    pub fn truncate(&mut self, path: &str, len: u64) -> FsResult<()> {
-        todo!()
-    }
-    pub fn truncate_ino(&mut self, ino: Ino, len: u64) -> FsResult<()> {
-        todo!()
-    }
-    /// mkdir(2): EEXIST if present, ENOENT if the parent is missing.
-    pub fn mkdir(&mut self, path: &str, mode: u32) -> FsResult<()> {
-        todo!()
-    }
-    /// mkdir -p: creates missing parents; Ok if it already is a directory.
-    pub fn mkdir_all(&mut self, path: &str, mode: u32) -> FsResult<()> {
-        todo!()
-    }
-    /// Entries of a directory sorted by name (no `.`/`..`).
-    pub fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
-        todo!()
-    }
-    /// unlink(2) (EISDIR on a directory).
-    pub fn remove_file(&mut self, path: &str) -> FsResult<()> {
-        todo!()
-    }
-    /// rmdir(2) (ENOTEMPTY unless empty).
-    pub fn remove_dir(&mut self, path: &str) -> FsResult<()> {
-        todo!()
-    }
-    /// rm -rf of one path (does not follow a symlink at `path`).
-    pub fn remove_all(&mut self, path: &str) -> FsResult<()> {
-        todo!()
-    }
-    /// rename(2) with POSIX rules (replace a file or empty dir, EINVAL into itself, ...).
-    pub fn rename(&mut self, from: &str, to: &str) -> FsResult<()> {
-        todo!()
-    }
-    /// link(2): a hard link to a non-directory.
-    pub fn link(&mut self, existing: &str, new: &str) -> FsResult<()> {
-        todo!()
-    }
-    /// symlink(2): `linkpath` pointing at `target` (stored verbatim).
-    pub fn symlink(&mut self, target: &str, linkpath: &str) -> FsResult<()> {
-        todo!()
-    }
-    pub fn readlink(&self, path: &str) -> FsResult<String> {
-        todo!()
-    }
-    /// realpath(3): the canonical absolute path, all symlinks resolved; must exist.
-    pub fn canonicalize(&self, path: &str) -> FsResult<String> {
-        todo!()
-    }
-    pub fn chmod(&mut self, path: &str, mode: u32) -> FsResult<()> {
-        todo!()
-    }
-    pub fn chown(&mut self, path: &str, uid: Option<u32>, gid: Option<u32>) -> FsResult<()> {
-        todo!()
-    }
-    /// Sets atime/mtime (None = now).
-    pub fn set_times(
-        &mut self,
-        path: &str,
-        atime: Option<Timestamp>,
-        mtime: Option<Timestamp>,
-    ) -> FsResult<()> {
-        todo!()
+        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        let want = (u32::from(read) * inode::R) | (u32::from(write) * inode::W) | u32::from(exec);
+        if self.may(self.inode(ino)?, want) {
+            Ok(())
+        } else {
+            Err(Errno::EACCES.into())
+        }
     }
     /// Total bytes stored in regular files and the number of inodes (for limits and df).
     pub fn usage(&self) -> (u64, u64) {
-        todo!()
+        (self.file_bytes, self.inode_count)
+    }
+
+    fn inode(&self, ino: Ino) -> FsResult<&Inode> {
+        self.inodes.get(&ino).ok_or_else(|| Errno::EBADF.into())
+    }
+
+    fn inode_mut(&mut self, ino: Ino) -> FsResult<&mut Inode> {
+        self.inodes.get_mut(&ino).ok_or_else(|| Errno::EBADF.into())
+    }
+
+    /// Whether the acting user has the permissions in `want` on `inode`.
+    fn may(&self, inode: &Inode, want: u32) -> bool {
+        inode.permits(self.uid, self.gid, want)
+    }
+
+    fn now(&self) -> Timestamp {
+        self.clock.now()
     }
 }
 
@@ -324,5 +479,212 @@ impl SharedFs {
     /// An O(1) copy of the current state.
     pub fn snapshot(&self) -> Fs {
         self.lock().clone()
+    }
+}
+
+/// Fixtures shared by the unit tests of the fs modules.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Clock, Errno, Fs, FsResult};
+
+    /// The virtual time fixtures start at.
+    pub(crate) const T0: i64 = 1_700_000_000;
+
+    /// `Fs::new` acting as user 1000, plus under /workspace: `f` ("hello"), `d/`,
+    /// `d/g` ("x"), `link -> f`, `dlink -> d`, `dangling -> nope`, `abs -> /workspace/d`.
+    pub(crate) fn fixture() -> Fs {
+        let mut fs = Fs::new(Clock::virtual_at(T0));
+        let built = (|| -> FsResult<()> {
+            fs.write_file("/workspace/f", b"hello")?;
+            fs.mkdir("/workspace/d", 0o755)?;
+            fs.write_file("/workspace/d/g", b"x")?;
+            fs.symlink("f", "/workspace/link")?;
+            fs.symlink("d", "/workspace/dlink")?;
+            fs.symlink("nope", "/workspace/dangling")?;
+            fs.symlink("/workspace/d", "/workspace/abs")?;
+            Ok(())
+        })();
+        assert_eq!(built, Ok(()));
+        fs
+    }
+
+    /// A result with only the errno kept, for comparing against tables.
+    pub(crate) fn errno<T>(r: FsResult<T>) -> Result<T, Errno> {
+        r.map_err(|e| e.errno)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{T0, errno, fixture};
+    use super::*;
+
+    #[test]
+    fn clock_is_virtual_and_shared() {
+        let clock = Clock::virtual_at(10);
+        let other = clock.clone();
+        assert_eq!(clock.now(), Timestamp::from_secs(10));
+        other.advance(2_500_000_000);
+        assert_eq!(
+            clock.now(),
+            Timestamp {
+                secs: 12,
+                nanos: 500_000_000
+            }
+        );
+        clock.set(Timestamp::from_secs(-3));
+        assert_eq!(other.now(), Timestamp::from_secs(-3));
+        clock.set(Timestamp::from_secs(i64::MAX));
+        clock.advance(i64::MAX);
+        assert!(clock.now().secs > 0, "saturates instead of wrapping");
+    }
+
+    #[test]
+    fn timestamp_nanos_round_trip() {
+        for nanos in [
+            0,
+            1,
+            -1,
+            999_999_999,
+            -1_000_000_001,
+            1_700_000_000_123_456_789,
+        ] {
+            assert_eq!(Timestamp::from_nanos(nanos).as_nanos(), nanos);
+        }
+    }
+
+    #[test]
+    fn stat_follows_and_lstat_does_not() {
+        let fs = fixture();
+        let check = |path: &str, follow: bool, want: Result<(FileType, u64), Errno>| {
+            let got = errno(if follow {
+                fs.stat(path)
+            } else {
+                fs.lstat(path)
+            });
+            assert_eq!(got.map(|m| (m.file_type, m.size)), want, "{path} {follow}");
+        };
+        check("/workspace/f", true, Ok((FileType::File, 5)));
+        check("/workspace/link", true, Ok((FileType::File, 5)));
+        check("/workspace/link", false, Ok((FileType::Symlink, 1)));
+        check("/workspace/dlink/", false, Ok((FileType::Dir, 4096)));
+        check("/workspace/dangling", true, Err(Errno::ENOENT));
+        check("/workspace/dangling", false, Ok((FileType::Symlink, 4)));
+        check("/workspace/f/", true, Err(Errno::ENOTDIR));
+        check("/workspace/link/", false, Err(Errno::ENOTDIR));
+        check("/dev/null", true, Ok((FileType::Device(Device::Null), 0)));
+        check("", true, Err(Errno::ENOENT));
+    }
+
+    #[test]
+    fn stat_reports_owner_mode_links_and_times() -> FsResult<()> {
+        let fs = fixture();
+        let m = fs.stat("/workspace/f")?;
+        assert_eq!((m.mode, m.uid, m.gid, m.nlink), (0o644, 1000, 1000, 1));
+        assert_eq!(m.mtime, Timestamp::from_secs(T0));
+        let d = fs.stat("/workspace/d")?;
+        assert_eq!((d.mode, d.nlink), (0o755, 2));
+        assert_eq!(fs.stat("/workspace")?.nlink, 3);
+        assert_eq!(fs.stat_ino(m.ino)?, m);
+        assert_eq!(errno(fs.stat_ino(999_999)), Err(Errno::EBADF));
+        Ok(())
+    }
+
+    #[test]
+    fn access_checks_the_acting_user() -> FsResult<()> {
+        let mut fs = fixture();
+        fs.chmod("/workspace/f", 0o640)?;
+        let check = |fs: &Fs, rwx: (bool, bool, bool), want: Result<(), Errno>| {
+            assert_eq!(errno(fs.access("/workspace/f", rwx.0, rwx.1, rwx.2)), want);
+        };
+        check(&fs, (true, true, false), Ok(()));
+        check(&fs, (false, false, true), Err(Errno::EACCES));
+        check(&fs, (false, false, false), Ok(()));
+        fs.set_user(1001, 1000);
+        check(&fs, (true, false, false), Ok(()));
+        check(&fs, (false, true, false), Err(Errno::EACCES));
+        fs.set_user(1001, 1001);
+        check(&fs, (true, false, false), Err(Errno::EACCES));
+        fs.set_user(0, 0);
+        check(&fs, (true, true, false), Ok(()));
+        check(&fs, (false, false, true), Err(Errno::EACCES));
+        assert_eq!(fs.user(), (0, 0));
+        assert_eq!(
+            errno(fs.access("/workspace/nope", false, false, false)),
+            Err(Errno::ENOENT)
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn clones_are_isolated_both_ways() -> FsResult<()> {
+        let mut fs = fixture();
+        let snap = fs.snapshot();
+        let mut fork = fs.clone();
+        fs.append_file("/workspace/f", b" world")?;
+        fs.remove_all("/workspace/d")?;
+        fork.write_file("/workspace/f", b"fork")?;
+        fork.mkdir("/workspace/new", 0o700)?;
+        assert_eq!(fs.read_file("/workspace/f")?.as_slice(), b"hello world");
+        assert_eq!(fork.read_file("/workspace/f")?.as_slice(), b"fork");
+        assert_eq!(snap.read_file("/workspace/f")?.as_slice(), b"hello");
+        assert!(snap.exists("/workspace/d/g") && fork.exists("/workspace/d/g"));
+        assert!(!fs.exists("/workspace/d") && !snap.exists("/workspace/new"));
+        for fs in [&fs, &snap, &fork] {
+            model::check_invariants(fs).map_err(|_| Errno::EINVAL)?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn filesystems_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Fs>();
+        send_sync::<SharedFs>();
+        send_sync::<FsError>();
+    }
+
+    #[test]
+    fn usage_counts_file_bytes_and_inodes() -> FsResult<()> {
+        let mut fs = fixture();
+        let (bytes, inodes) = fs.usage();
+        fs.write_file("/workspace/n", b"12345")?;
+        assert_eq!(fs.usage(), (bytes + 5, inodes + 1));
+        fs.append_file("/workspace/n", b"67")?;
+        fs.link("/workspace/n", "/workspace/n2")?;
+        assert_eq!(fs.usage(), (bytes + 7, inodes + 1));
+        fs.remove_file("/workspace/n")?;
+        assert_eq!(fs.usage(), (bytes + 7, inodes + 1));
+        fs.remove_file("/workspace/n2")?;
+        assert_eq!(fs.usage(), (bytes, inodes));
+        fs.remove_all("/workspace/d")?;
+        assert_eq!(fs.usage(), (bytes - 1, inodes - 2));
+        Ok(())
+    }
+
+    #[test]
+    fn limits_round_trip() {
+        let limits = FsLimits {
+            max_files: 7,
+            ..FsLimits::default()
+        };
+        let fs = Fs::empty(Clock::virtual_at(0)).with_limits(limits);
+        assert_eq!(fs.limits(), limits);
+        assert_eq!(FsLimits::default().max_total_bytes, 1 << 30);
+        assert_eq!(fs.clock().now(), Timestamp::from_secs(0));
+        assert_eq!(fs.usage(), (0, 1));
+    }
+
+    #[test]
+    fn shared_fs_locks_and_snapshots() -> FsResult<()> {
+        let shared = SharedFs::new(fixture());
+        let snap = shared.snapshot();
+        shared.lock().write_file("/workspace/f", b"new")?;
+        assert_eq!(snap.read_file("/workspace/f")?.as_slice(), b"hello");
+        assert_eq!(
+            shared.clone().lock().read_file("/workspace/f")?.as_slice(),
+            b"new"
+        );
+        Ok(())
     }
 }
