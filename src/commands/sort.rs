@@ -654,11 +654,11 @@ fn parse_tab(ctx: &mut Ctx, t: &str) -> Result<u8, i32> {
 }
 
 pub fn sort(ctx: &mut Ctx) -> CmdResult {
-    let parsed =
-        match super::args::parse(&Spec::new("bdfghiMnRrVc::CmuszS:T:t:k:o:", LONG), ctx.args) {
-            Ok(p) => p,
-            Err(msg) => return usage_error(ctx, &msg, 2),
-        };
+    let parsed = match super::args::parse(&Spec::new("bdfghiMnRrVcCmuszS:T:t:k:o:", LONG), ctx.args)
+    {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 2),
+    };
     let mut global = KeyOpts::default();
     let mut keys = Vec::new();
     let mut tab = None;
@@ -751,7 +751,7 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
             key.opts = global;
         }
     }
-    if keys.is_empty() && !global.is_default() {
+    if keys.is_empty() {
         keys.push(Key {
             sword: 0,
             schar: 0,
@@ -862,7 +862,7 @@ fn read_one(ctx: &mut Ctx, name: &str) -> std::io::Result<Result<Arc<Vec<u8>>, i
 #[cfg(test)]
 mod tests {
     use super::version_cmp;
-    use crate::commands::testing::check;
+    use crate::commands::testing::{check, fs_with, run_in};
     use std::cmp::Ordering;
 
     #[test]
@@ -985,9 +985,63 @@ mod tests {
                 2,
             ),
             ("sort -o out f", "", "", "", 0),
+            (
+                "sort -r -k1,1 -s",
+                "a 2\nb 1\na 1\n",
+                "b 1\na 2\na 1\n",
+                "",
+                0,
+            ),
+            ("sort -k1,1 -r", "a 1\na 2\nb 0\n", "b 0\na 2\na 1\n", "", 0),
+            (
+                "sort -k1,1n -k2r",
+                "1 a\n1 b\n0 c\n",
+                "0 c\n1 b\n1 a\n",
+                "",
+                0,
+            ),
+            ("sort -n", "1,000\n2\n", "1,000\n2\n", "", 0),
+            (
+                "sort -n",
+                "0.5\n.4\n-.3\n00.6\n",
+                "-.3\n.4\n0.5\n00.6\n",
+                "",
+                0,
+            ),
+            (
+                "sort -t: -k2.2,2.3",
+                "a:xbc:1\nb:ycd:2\nc:aab\n",
+                "c:aab\na:xbc:1\nb:ycd:2\n",
+                "",
+                0,
+            ),
+            ("sort -d", "b-b\na_c\nab\n", "ab\na_c\nb-b\n", "", 0),
+            ("sort -k3", "a b\nc\n", "a b\nc\n", "", 0),
+            ("sort -u -k1,1", "a 2\na 1\nb 3\n", "a 2\nb 3\n", "", 0),
+            ("sort -R -u", "a\na\n", "a\n", "", 0),
+            ("sort", "b\na", "a\nb\n", "", 0),
+            ("sort", "", "", "", 0),
+            ("sort -h", "-1K\n-1M\n0\n1k\n", "-1M\n-1K\n0\n1k\n", "", 0),
+            (
+                "sort -V",
+                "1.0-rc1\n1.0\n1.0~rc1\n",
+                "1.0~rc1\n1.0\n1.0-rc1\n",
+                "",
+                0,
+            ),
+            ("sort -bk2", "x  b\ny a\n", "y a\nx  b\n", "", 0),
         ] {
             check(files, line, stdin, (out, err, status));
         }
+    }
+
+    #[test]
+    fn output_file_may_be_an_input() {
+        let fs = fs_with(&[("f", "b\na\n")]);
+        let (out, _, status) = run_in(&fs, "sort -o f f", b"");
+        assert_eq!((out.as_slice(), status), (&b""[..], 0));
+        let got = fs.lock().read_file("/workspace/f").map(|d| d.to_vec());
+        assert_eq!(got, Ok(b"a\nb\n".to_vec()));
     }
 
     #[test]
