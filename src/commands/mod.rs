@@ -14,10 +14,18 @@ pub mod args;
 pub mod testing;
 pub mod util;
 
+mod cat;
+mod cp;
 mod cut;
 mod head;
+mod ls;
+mod mkdir;
+mod mv;
+mod rm;
+mod rmdir;
 mod sort;
 mod tail;
+mod touch;
 mod tr;
 mod uniq;
 mod wc;
@@ -98,10 +106,18 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("cat", cat::cat),
+        ("cp", cp::cp),
         ("cut", cut::cut),
         ("head", head::head),
+        ("ls", ls::ls),
+        ("mkdir", mkdir::mkdir),
+        ("mv", mv::mv),
+        ("rm", rm::rm),
+        ("rmdir", rmdir::rmdir),
         ("sort", sort::sort),
         ("tail", tail::tail),
+        ("touch", touch::touch),
         ("tr", tr::tr),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
