@@ -9,6 +9,28 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+pub mod args;
+#[cfg(test)]
+pub mod testing;
+pub mod util;
+
+mod cat;
+mod cp;
+mod cut;
+mod head;
+mod ls;
+mod mkdir;
+mod mv;
+mod rm;
+mod rmdir;
+mod sort;
+mod tail;
+mod touch;
+mod tr;
+mod uniq;
+mod wc;
+mod yes;
+
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
 /// writing stdout becomes status 141 (SIGPIPE) without a message; an error made by
 /// [`fatal`] ends the whole script (a limit or cancellation).
@@ -83,16 +105,33 @@ impl Ctx<'_> {
 
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
-    vec![]
+    vec![
+        ("cat", cat::cat),
+        ("cp", cp::cp),
+        ("cut", cut::cut),
+        ("head", head::head),
+        ("ls", ls::ls),
+        ("mkdir", mkdir::mkdir),
+        ("mv", mv::mv),
+        ("rm", rm::rm),
+        ("rmdir", rmdir::rmdir),
+        ("sort", sort::sort),
+        ("tail", tail::tail),
+        ("touch", touch::touch),
+        ("tr", tr::tr),
+        ("uniq", uniq::uniq),
+        ("wc", wc::wc),
+        ("yes", yes::yes),
+    ]
 }
 
-/// A registered command: the built-in function or a host closure.
-pub type CommandRef = Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>;
+/// A command as the registry stores it (built-in or registered by a host).
+pub type DynCommand = Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>;
 
 /// A registry of commands: the built-in table plus whatever a host registers.
 #[derive(Clone, Default)]
 pub struct Registry {
-    map: BTreeMap<String, CommandRef>,
+    map: BTreeMap<String, DynCommand>,
 }
 
 impl Registry {
@@ -113,7 +152,7 @@ impl Registry {
         self.map.insert(name.into(), Arc::new(f));
     }
     /// Looks a command up.
-    pub fn get(&self, name: &str) -> Option<CommandRef> {
+    pub fn get(&self, name: &str) -> Option<DynCommand> {
         self.map.get(name).cloned()
     }
     /// Names of every registered command, sorted.

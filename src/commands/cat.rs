@@ -1,0 +1,253 @@
+//! `cat`: concatenates inputs to stdout, streaming, optionally numbering lines (`-n`,
+//! `-b`), squeezing blank lines (`-s`) and showing ends, tabs and non-printing bytes.
+
+use std::io::Read;
+
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::util::quotef;
+use super::{CmdResult, Ctx};
+
+const LONG: &[LongOpt] = &[
+    long("show-all", HasArg::No, "A"),
+    long("number-nonblank", HasArg::No, "b"),
+    long("show-ends", HasArg::No, "E"),
+    long("number", HasArg::No, "n"),
+    long("squeeze-blank", HasArg::No, "s"),
+    long("show-tabs", HasArg::No, "T"),
+    long("show-nonprinting", HasArg::No, "v"),
+];
+
+#[derive(Default)]
+struct Format {
+    number: bool,
+    nonblank: bool,
+    squeeze: bool,
+    ends: bool,
+    tabs: bool,
+    nonprinting: bool,
+}
+
+impl Format {
+    fn plain(&self) -> bool {
+        !(self.number || self.squeeze || self.ends || self.tabs || self.nonprinting)
+    }
+}
+
+/// Line state carried across chunks and files, as GNU cat does.
+struct State {
+    line_no: u64,
+    at_start: bool,
+    blank_run: u32,
+}
+
+fn push_visible(out: &mut Vec<u8>, b: u8) {
+    let (meta, c) = if b >= 128 {
+        (true, b - 128)
+    } else {
+        (false, b)
+    };
+    if meta {
+        out.extend_from_slice(b"M-");
+    }
+    match c {
+        0..=31 => {
+            out.push(b'^');
+            out.push(c + 64);
+        }
+        127 => out.extend_from_slice(b"^?"),
+        c => out.push(c),
+    }
+}
+
+fn format_chunk(f: &Format, st: &mut State, data: &[u8], out: &mut Vec<u8>) {
+    for &b in data {
+        if st.at_start {
+            if b == b'\n' {
+                st.blank_run += 1;
+                if f.squeeze && st.blank_run > 1 {
+                    continue;
+                }
+                if f.number && !f.nonblank {
+                    st.line_no += 1;
+                    out.extend_from_slice(format!("{:>6}\t", st.line_no).as_bytes());
+                }
+                if f.ends {
+                    out.push(b'$');
+                }
+                out.push(b'\n');
+                continue;
+            }
+            st.blank_run = 0;
+            if f.number {
+                st.line_no += 1;
+                out.extend_from_slice(format!("{:>6}\t", st.line_no).as_bytes());
+            }
+            st.at_start = false;
+        }
+        match b {
+            b'\n' => {
+                if f.ends {
+                    out.push(b'$');
+                }
+                out.push(b'\n');
+                st.at_start = true;
+            }
+            b'\t' if f.tabs => out.extend_from_slice(b"^I"),
+            b'\t' => out.push(b),
+            _ if f.nonprinting => push_visible(out, b),
+            _ => out.push(b),
+        }
+    }
+}
+
+pub fn cat(ctx: &mut Ctx) -> CmdResult {
+    let parsed = match super::args::parse(&Spec::new("AbeEnstTuv", LONG), ctx.args) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 1),
+    };
+    let mut f = Format::default();
+    for (k, _) in &parsed.opts {
+        match k.as_str() {
+            "A" => {
+                f.nonprinting = true;
+                f.ends = true;
+                f.tabs = true;
+            }
+            "b" => {
+                f.number = true;
+                f.nonblank = true;
+            }
+            "e" => {
+                f.nonprinting = true;
+                f.ends = true;
+            }
+            "E" => f.ends = true,
+            "n" => f.number = true,
+            "s" => f.squeeze = true,
+            "t" => {
+                f.nonprinting = true;
+                f.tabs = true;
+            }
+            "T" => f.tabs = true,
+            "v" => f.nonprinting = true,
+            _ => {}
+        }
+    }
+    let files = if parsed.operands.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        parsed.operands
+    };
+    let mut st = State {
+        line_no: 0,
+        at_start: true,
+        blank_run: 0,
+    };
+    let mut status = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut out = Vec::new();
+    for name in &files {
+        let input = match ctx.open_input(name) {
+            Ok(i) => i,
+            Err(e) => {
+                ctx.err(format!("{}: {e}", quotef(name)))?;
+                status = 1;
+                continue;
+            }
+        };
+        if let Some(data) = input.in_memory() {
+            if f.plain() {
+                ctx.stdout.write_all(data)?;
+            } else {
+                out.clear();
+                format_chunk(&f, &mut st, data, &mut out);
+                ctx.stdout.write_all(&out)?;
+            }
+            continue;
+        }
+        let mut r = input.reader(&mut *ctx.stdin);
+        loop {
+            let n = r.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            ctx.host.check()?;
+            let chunk = buf.get(..n).unwrap_or(&[]);
+            if f.plain() {
+                ctx.stdout.write_all(chunk)?;
+            } else {
+                out.clear();
+                format_chunk(&f, &mut st, chunk, &mut out);
+                ctx.stdout.write_all(&out)?;
+            }
+        }
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::{check, run_endless};
+
+    const FILES: &[(&str, &str)] = &[("a", "x\n\n\n\ny\tz\n"), ("b", "no newline"), ("d/", "")];
+
+    #[test]
+    fn cat_table() {
+        for (line, stdin, out, err, status) in [
+            ("cat a b", "", "x\n\n\n\ny\tz\nno newline", "", 0),
+            ("cat - b", "in\n", "in\nno newline", "", 0),
+            (
+                "cat -n a",
+                "",
+                "     1\tx\n     2\t\n     3\t\n     4\t\n     5\ty\tz\n",
+                "",
+                0,
+            ),
+            ("cat -b a", "", "     1\tx\n\n\n\n     2\ty\tz\n", "", 0),
+            ("cat -s a", "", "x\n\ny\tz\n", "", 0),
+            (
+                "cat -sn a",
+                "",
+                "     1\tx\n     2\t\n     3\ty\tz\n",
+                "",
+                0,
+            ),
+            ("cat -E a", "", "x$\n$\n$\n$\ny\tz$\n", "", 0),
+            ("cat -T a", "", "x\n\n\n\ny^Iz\n", "", 0),
+            ("cat -A", "a\x01\x7f\u{e9}\t\n", "a^A^?M-CM-)^I$\n", "", 0),
+            ("cat -v", "\x1b[0m\n", "^[[0m\n", "", 0),
+            (
+                "cat -n b a",
+                "",
+                "     1\tno newlinex\n     2\t\n     3\t\n     4\t\n     5\ty\tz\n",
+                "",
+                0,
+            ),
+            (
+                "cat nosuch a",
+                "",
+                "x\n\n\n\ny\tz\n",
+                "cat: nosuch: No such file or directory\n",
+                1,
+            ),
+            ("cat d", "", "", "cat: d: Is a directory\n", 1),
+            (
+                "cat -z",
+                "",
+                "",
+                "cat: invalid option -- 'z'\nTry 'cat --help' for more information.\n",
+                1,
+            ),
+        ] {
+            check(FILES, line, stdin, (out, err, status));
+        }
+    }
+
+    #[test]
+    fn streams() {
+        let (out, status, _) = run_endless("cat", b"y\n", 6);
+        assert_eq!((out.as_slice(), status), (&b"y\ny\ny\n"[..], 141));
+        let (out, _, _) = run_endless("cat -n", b"y\n", 16);
+        assert_eq!(out, b"     1\ty\n     2\t");
+    }
+}

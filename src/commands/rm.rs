@@ -1,0 +1,279 @@
+//! `rm`: removes files, and directories with `-r` (depth first) or `-d` (empty ones);
+//! `-f` ignores missing operands, `-v` reports each removal, `-i` is accepted without
+//! prompting. Refuses `/`, `.` and `..` like GNU.
+
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::util::quote;
+use super::{CmdResult, Ctx};
+use crate::fs::{Errno, Fs};
+
+const LONG: &[LongOpt] = &[
+    long("force", HasArg::No, "f"),
+    long("interactive", HasArg::Optional, "i"),
+    long("recursive", HasArg::No, "r"),
+    long("dir", HasArg::No, "d"),
+    long("verbose", HasArg::No, "v"),
+    long("no-preserve-root", HasArg::No, "no-preserve-root"),
+    long("preserve-root", HasArg::Optional, "preserve-root"),
+    long("one-file-system", HasArg::No, "one-file-system"),
+];
+
+struct Opts {
+    force: bool,
+    recursive: bool,
+    dir: bool,
+    verbose: bool,
+    preserve_root: bool,
+}
+
+/// One removal step: its shown name, absolute path and whether it is a directory.
+struct Step {
+    shown: String,
+    path: String,
+    is_dir: bool,
+}
+
+/// Post-order list of everything under (and including) a directory, children in
+/// directory order, as fts visits them.
+fn walk(fs: &Fs, shown: &str, path: &str, out: &mut Vec<Step>) {
+    enum Visit {
+        Enter,
+        Leave,
+        File,
+    }
+    let mut stack = vec![(shown.to_owned(), path.to_owned(), Visit::Enter)];
+    while let Some((shown, path, visit)) = stack.pop() {
+        match visit {
+            Visit::File | Visit::Leave => out.push(Step {
+                shown,
+                path,
+                is_dir: matches!(visit, Visit::Leave),
+            }),
+            Visit::Enter => {
+                let entries = fs.read_dir(&path).unwrap_or_default();
+                stack.push((shown.clone(), path.clone(), Visit::Leave));
+                for e in entries.iter().rev() {
+                    let cs = if shown.ends_with('/') {
+                        format!("{shown}{}", e.name)
+                    } else {
+                        format!("{shown}/{}", e.name)
+                    };
+                    let cp = format!("{}/{}", path.trim_end_matches('/'), e.name);
+                    let kind = if e.file_type.is_dir() {
+                        Visit::Enter
+                    } else {
+                        Visit::File
+                    };
+                    stack.push((cs, cp, kind));
+                }
+            }
+        }
+    }
+}
+
+pub fn rm(ctx: &mut Ctx) -> CmdResult {
+    let parsed = match super::args::parse(&Spec::new("fiIrRdv", LONG), ctx.args) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 1),
+    };
+    let mut o = Opts {
+        force: false,
+        recursive: false,
+        dir: false,
+        verbose: false,
+        preserve_root: true,
+    };
+    for (k, _) in &parsed.opts {
+        match k.as_str() {
+            "f" => o.force = true,
+            "i" | "I" => o.force = false,
+            "r" | "R" => o.recursive = true,
+            "d" => o.dir = true,
+            "v" => o.verbose = true,
+            "no-preserve-root" => o.preserve_root = false,
+            _ => {}
+        }
+    }
+    if parsed.operands.is_empty() {
+        if o.force {
+            return Ok(0);
+        }
+        return usage_error(ctx, "missing operand", 1);
+    }
+    let mut status = 0;
+    for name in &parsed.operands {
+        ctx.host.check()?;
+        let base = name.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+        if o.recursive && (base == "." || base == "..") {
+            ctx.err(format!(
+                "refusing to remove '.' or '..' directory: skipping {}",
+                quote(name)
+            ))?;
+            status = 1;
+            continue;
+        }
+        let path = ctx.path(name);
+        if o.recursive && o.preserve_root && path == "/" {
+            ctx.err(format!(
+                "it is dangerous to operate recursively on {}",
+                quote(name)
+            ))?;
+            ctx.err("use --no-preserve-root to override this failsafe")?;
+            status = 1;
+            continue;
+        }
+        let fs = ctx.fs.snapshot();
+        let meta = match fs.lstat(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                if !(o.force && e.errno == Errno::ENOENT) {
+                    ctx.err(format!("cannot remove {}: {e}", quote(name)))?;
+                    status = 1;
+                }
+                continue;
+            }
+        };
+        let mut steps = Vec::new();
+        if meta.is_dir() {
+            if o.recursive {
+                walk(&fs, name, &path, &mut steps);
+            } else if o.dir {
+                steps.push(Step {
+                    shown: name.clone(),
+                    path,
+                    is_dir: true,
+                });
+            } else {
+                ctx.err(format!("cannot remove {}: Is a directory", quote(name)))?;
+                status = 1;
+                continue;
+            }
+        } else {
+            steps.push(Step {
+                shown: name.clone(),
+                path,
+                is_dir: false,
+            });
+        }
+        drop(fs);
+        let mut messages = Vec::new();
+        {
+            let mut fs = ctx.fs.lock();
+            // A directory whose contents could not all be removed is left alone, and
+            // so are its ancestors (rmdir would fail with ENOTEMPTY anyway).
+            for step in &steps {
+                let res = if step.is_dir {
+                    fs.remove_dir(&step.path)
+                } else {
+                    fs.remove_file(&step.path)
+                };
+                match res {
+                    Ok(()) => {
+                        if o.verbose {
+                            let what = if step.is_dir {
+                                "removed directory "
+                            } else {
+                                "removed "
+                            };
+                            messages.push((false, format!("{what}{}", quote(&step.shown))));
+                        }
+                    }
+                    Err(e) if e.errno == Errno::ENOTEMPTY && status == 1 => {}
+                    Err(e) => {
+                        messages.push((true, format!("cannot remove {}: {e}", quote(&step.shown))));
+                        status = 1;
+                    }
+                }
+            }
+        }
+        for (is_err, msg) in messages {
+            if is_err {
+                ctx.err(msg)?;
+            } else {
+                writeln!(ctx.stdout, "{msg}")?;
+            }
+        }
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::check;
+
+    const FILES: &[(&str, &str)] = &[
+        ("r/s/t", ""),
+        ("r/u", ""),
+        ("f2", ""),
+        ("e/", ""),
+        ("l", "->r"),
+    ];
+
+    #[test]
+    fn rm_table() {
+        for (line, out, err, status) in [
+            (
+                "rm nosuch",
+                "",
+                "rm: cannot remove 'nosuch': No such file or directory\n",
+                1,
+            ),
+            ("rm -f nosuch", "", "", 0),
+            ("rm r", "", "rm: cannot remove 'r': Is a directory\n", 1),
+            (
+                "rm -d r",
+                "",
+                "rm: cannot remove 'r': Directory not empty\n",
+                1,
+            ),
+            ("rm -d e", "", "", 0),
+            (
+                "rm -rv r",
+                "removed 'r/s/t'\nremoved directory 'r/s'\nremoved 'r/u'\nremoved directory 'r'\n",
+                "",
+                0,
+            ),
+            (
+                "rm -rv r/",
+                "removed 'r/s/t'\nremoved directory 'r/s'\nremoved 'r/u'\nremoved directory 'r/'\n",
+                "",
+                0,
+            ),
+            ("rm -v f2 l", "removed 'f2'\nremoved 'l'\n", "", 0),
+            (
+                "rm -r /",
+                "",
+                "rm: it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe\n",
+                1,
+            ),
+            (
+                "rm -r .",
+                "",
+                "rm: refusing to remove '.' or '..' directory: skipping '.'\n",
+                1,
+            ),
+            (
+                "rm -rf ..",
+                "",
+                "rm: refusing to remove '.' or '..' directory: skipping '..'\n",
+                1,
+            ),
+            (
+                "rm -r ./.",
+                "",
+                "rm: refusing to remove '.' or '..' directory: skipping './.'\n",
+                1,
+            ),
+            (
+                "rm",
+                "",
+                "rm: missing operand\nTry 'rm --help' for more information.\n",
+                1,
+            ),
+            ("rm -f", "", "", 0),
+            ("rm -i f2", "", "", 0),
+        ] {
+            check(FILES, line, "", (out, err, status));
+        }
+    }
+}

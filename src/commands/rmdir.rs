@@ -1,0 +1,107 @@
+//! `rmdir`: removes empty directories (`-p` also removes the now-empty parents named in
+//! the path; `-v`; `--ignore-fail-on-non-empty`).
+
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::util::quote;
+use super::{CmdResult, Ctx};
+use crate::fs::Errno;
+
+const LONG: &[LongOpt] = &[
+    long("parents", HasArg::No, "p"),
+    long("verbose", HasArg::No, "v"),
+    long("ignore-fail-on-non-empty", HasArg::No, "ignore"),
+];
+
+pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
+    let parsed = match super::args::parse(&Spec::new("pv", LONG), ctx.args) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 1),
+    };
+    if parsed.operands.is_empty() {
+        return usage_error(ctx, "missing operand", 1);
+    }
+    let parents = parsed.has("p");
+    let verbose = parsed.has("v");
+    let ignore = parsed.has("ignore");
+    let mut status = 0;
+    for name in &parsed.operands {
+        let mut current = name.clone();
+        loop {
+            if verbose {
+                writeln!(ctx.stdout, "rmdir: removing directory, {}", quote(&current))?;
+            }
+            let path = ctx.path(&current);
+            let res = ctx.fs.lock().remove_dir(&path);
+            if let Err(e) = res {
+                if !(ignore && e.errno == Errno::ENOTEMPTY) {
+                    ctx.err(format!("failed to remove {}: {e}", quote(&current)))?;
+                    status = 1;
+                }
+                break;
+            }
+            if !parents {
+                break;
+            }
+            match current.trim_end_matches('/').rsplit_once('/') {
+                Some((parent, _)) => {
+                    let parent = parent.trim_end_matches('/');
+                    if parent.is_empty() {
+                        break;
+                    }
+                    current = parent.to_owned();
+                }
+                None => break,
+            }
+        }
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::check;
+
+    const FILES: &[(&str, &str)] = &[("f", ""), ("d/", ""), ("e/f/", ""), ("x/y/", "")];
+
+    #[test]
+    fn rmdir_table() {
+        for (line, out, err, status) in [
+            ("rmdir d", "", "", 0),
+            (
+                "rmdir nosuch",
+                "",
+                "rmdir: failed to remove 'nosuch': No such file or directory\n",
+                1,
+            ),
+            (
+                "rmdir e",
+                "",
+                "rmdir: failed to remove 'e': Directory not empty\n",
+                1,
+            ),
+            ("rmdir --ignore-fail-on-non-empty e", "", "", 0),
+            ("rmdir -p e/f", "", "", 0),
+            (
+                "rmdir f",
+                "",
+                "rmdir: failed to remove 'f': Not a directory\n",
+                1,
+            ),
+            ("rmdir -v x/y", "rmdir: removing directory, 'x/y'\n", "", 0),
+            (
+                "rmdir -pv x/y/",
+                "rmdir: removing directory, 'x/y/'\nrmdir: removing directory, 'x'\n",
+                "",
+                0,
+            ),
+            (
+                "rmdir",
+                "",
+                "rmdir: missing operand\nTry 'rmdir --help' for more information.\n",
+                1,
+            ),
+        ] {
+            check(FILES, line, "", (out, err, status));
+        }
+    }
+}

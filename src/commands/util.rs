@@ -1,0 +1,784 @@
+//! Helpers the utilities share: GNU's shell-escape quoting of names in diagnostics,
+//! opening an input operand (file, device or `-` for stdin) and line reading over bytes.
+
+use std::io::{self, BufRead, Read};
+use std::sync::Arc;
+
+use super::Ctx;
+use crate::fs::{Device, FileType, FsError};
+
+/// Whether a name needs quoting under GNU's shell-escape style.
+fn needs_quote(s: &str) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    s.char_indices().any(|(i, c)| match c {
+        '#' | '~' => i == 0,
+        ' ' | '!' | '"' | '$' | '&' | '\'' | '(' | ')' | '*' | ';' | '<' | '=' | '>' | '?'
+        | '[' | '\\' | '^' | '`' | '|' | ':' => true,
+        c => c.is_control() || crate::text::raw_byte(c).is_some(),
+    })
+}
+
+/// GNU `quote()`: always quoted (`'x'`), as `ls: cannot access 'x'` prints.
+pub fn quote(s: &str) -> String {
+    shell_quote(s)
+}
+
+/// GNU `quotef()`: quoted only when needed (`cat: x: ...`, `cat: 'a b': ...`).
+pub fn quotef(s: &str) -> String {
+    if needs_quote(s) {
+        shell_quote(s)
+    } else {
+        s.to_owned()
+    }
+}
+
+fn escape_char(c: char, out: &mut String) {
+    match c {
+        '\x07' => out.push_str("\\a"),
+        '\x08' => out.push_str("\\b"),
+        '\x0c' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\x0b' => out.push_str("\\v"),
+        c => {
+            let b = crate::text::raw_byte(c).unwrap_or(c as u32 as u8);
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    let special = |c: char| c.is_control() || crate::text::raw_byte(c).is_some();
+    if s.contains('\'') && !s.chars().any(|c| special(c) || "\"$`\\!".contains(c)) {
+        return format!("\"{s}\"");
+    }
+    let mut out = String::from("'");
+    let mut in_escape = false;
+    for c in s.chars() {
+        if special(c) {
+            if !in_escape {
+                out.push_str("'$'");
+                in_escape = true;
+            }
+            escape_char(c, &mut out);
+            continue;
+        }
+        if in_escape {
+            out.push_str("''");
+            in_escape = false;
+        }
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// An opened input: stdin, a file's bytes, or an endless device.
+#[derive(Clone)]
+pub enum Input {
+    Stdin,
+    Bytes(Arc<Vec<u8>>),
+    Zero,
+    Random,
+}
+
+/// A reader over an [`Input`].
+pub enum Reader<'s> {
+    Stdin(&'s mut dyn Read),
+    Bytes(Arc<Vec<u8>>, usize),
+    Zero,
+    /// Deterministic pseudo-random bytes (xorshift).
+    Random(u64),
+}
+
+impl Read for Reader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Reader::Stdin(r) => r.read(buf),
+            Reader::Bytes(data, pos) => {
+                let rest = data.get(*pos..).unwrap_or(&[]);
+                let n = rest.len().min(buf.len());
+                buf[..n].copy_from_slice(&rest[..n]);
+                *pos += n;
+                Ok(n)
+            }
+            Reader::Zero => {
+                buf.fill(0);
+                Ok(buf.len())
+            }
+            Reader::Random(state) => {
+                for b in buf.iter_mut() {
+                    *state ^= *state << 13;
+                    *state ^= *state >> 7;
+                    *state ^= *state << 17;
+                    *b = (*state >> 24) as u8;
+                }
+                Ok(buf.len())
+            }
+        }
+    }
+}
+
+impl Input {
+    /// The whole content if it is already in memory.
+    pub fn in_memory(&self) -> Option<&[u8]> {
+        match self {
+            Input::Bytes(d) => Some(d),
+            _ => None,
+        }
+    }
+    /// A reader, borrowing stdin if this input is stdin.
+    pub fn reader(self, stdin: &mut dyn Read) -> Reader<'_> {
+        match self {
+            Input::Stdin => Reader::Stdin(stdin),
+            Input::Bytes(d) => Reader::Bytes(d, 0),
+            Input::Zero => Reader::Zero,
+            Input::Random => Reader::Random(0x2545_F491_4F6C_DD1D),
+        }
+    }
+    /// Reads everything (an endless device is an error rather than a hang).
+    pub fn read_all(self, stdin: &mut dyn Read) -> io::Result<Arc<Vec<u8>>> {
+        match self {
+            Input::Bytes(d) => Ok(d),
+            Input::Zero | Input::Random => Err(super::fatal("memory exhausted")),
+            Input::Stdin => {
+                let mut v = Vec::new();
+                stdin.read_to_end(&mut v)?;
+                Ok(Arc::new(v))
+            }
+        }
+    }
+}
+
+/// Why an input could not be opened.
+pub enum OpenError {
+    Fs(FsError),
+}
+
+impl OpenError {
+    /// Whether this is the given errno.
+    pub fn is(&self, errno: crate::fs::Errno) -> bool {
+        match self {
+            OpenError::Fs(e) => e.errno == errno,
+        }
+    }
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Fs(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Opens an input operand: `-` is stdin; `/dev/stdin`, `/dev/null`, `/dev/zero` and
+    /// `/dev/urandom` behave like those devices; anything else is read from the fs
+    /// (a directory gives EISDIR).
+    pub fn open_input(&self, operand: &str) -> Result<Input, OpenError> {
+        if operand == "-" {
+            return Ok(Input::Stdin);
+        }
+        let path = self.path(operand);
+        let fs = self.fs.lock();
+        let meta = fs.stat(&path).map_err(OpenError::Fs)?;
+        match meta.file_type {
+            FileType::Device(Device::Stdin) => Ok(Input::Stdin),
+            FileType::Device(Device::Zero) => Ok(Input::Zero),
+            FileType::Device(Device::Random | Device::Urandom) => Ok(Input::Random),
+            FileType::Device(_) => Ok(Input::Bytes(Arc::new(Vec::new()))),
+            _ => {
+                let data = fs.read_file(&path).map_err(OpenError::Fs)?;
+                Ok(Input::Bytes(data))
+            }
+        }
+    }
+
+    /// Reads a whole operand (see [`Ctx::open_input`]).
+    pub fn read_input(&mut self, operand: &str) -> io::Result<Result<Arc<Vec<u8>>, OpenError>> {
+        match self.open_input(operand) {
+            Ok(input) => Ok(Ok(input.read_all(&mut *self.stdin)?)),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+}
+
+/// Reads one record ending in `delim` (kept) into `buf`, which is cleared first;
+/// returns false at end of input.
+pub fn read_record(r: &mut dyn BufRead, delim: u8, buf: &mut Vec<u8>) -> io::Result<bool> {
+    buf.clear();
+    Ok(r.read_until(delim, buf)? > 0)
+}
+
+/// Splits bytes into records ending in `delim`; the last may lack it.
+pub fn records(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
+    let mut rest = data;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|&b| b == delim)
+            .map_or(rest.len(), |p| p + 1);
+        let (rec, tail) = rest.split_at(end);
+        rest = tail;
+        Some(rec)
+    })
+}
+
+/// A record without its trailing delimiter.
+pub fn chomp(rec: &[u8], delim: u8) -> &[u8] {
+    rec.strip_suffix(&[delim]).unwrap_or(rec)
+}
+
+/// Parses a GNU size/count with an optional multiplier suffix (`b` 512, `kB` 1000,
+/// `K`/`KiB` 1024, `M`, `G`, ... as head and tail accept them). Returns None when
+/// invalid; saturates on overflow.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let digits_end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, suffix) = s.split_at(digits_end);
+    if num.is_empty() {
+        return None;
+    }
+    let n: u64 = num.parse().unwrap_or(u64::MAX);
+    let mult: u64 = match suffix {
+        "" => 1,
+        "b" => 512,
+        _ => {
+            let mut chars = suffix.chars();
+            let pow: u32 = match chars.next()? {
+                'k' | 'K' => 1,
+                'm' | 'M' => 2,
+                'G' => 3,
+                'T' => 4,
+                'P' => 5,
+                'E' => 6,
+                'Z' => 7,
+                'Y' => 8,
+                'R' => 9,
+                'Q' => 10,
+                _ => return None,
+            };
+            let base: u64 = match chars.as_str() {
+                "" | "iB" => 1024,
+                "B" => 1000,
+                _ => return None,
+            };
+            base.checked_pow(pow).unwrap_or(u64::MAX)
+        }
+    };
+    Some(n.saturating_mul(mult))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_like_gnu() {
+        for (name, f, q) in [
+            ("a", "a", "'a'"),
+            ("a b", "'a b'", "'a b'"),
+            ("a'b", "\"a'b\"", "\"a'b\""),
+            ("a'b$", "'a'\\''b$'", "'a'\\''b$'"),
+            ("a\nb", "'a'$'\\n''b'", "'a'$'\\n''b'"),
+            ("", "''", "''"),
+            ("a~", "a~", "'a~'"),
+            ("~a", "'~a'", "'~a'"),
+            ("a:b", "'a:b'", "'a:b'"),
+        ] {
+            assert_eq!(quotef(name), f, "{name:?}");
+            assert_eq!(quote(name), q, "{name:?}");
+        }
+        assert_eq!(quotef(&crate::text::decode(b"\xff")), "''$'\\377'");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("10"), Some(10));
+        assert_eq!(parse_size("1K"), Some(1024));
+        assert_eq!(parse_size("1kB"), Some(1000));
+        assert_eq!(parse_size("2b"), Some(1024));
+        assert_eq!(parse_size("1KiB"), Some(1024));
+        assert_eq!(parse_size("1x"), None);
+        assert_eq!(parse_size("k"), None);
+        assert_eq!(parse_size("1g"), None);
+        assert_eq!(parse_size("1m"), Some(1 << 20));
+    }
+}
+
+/// A UTC calendar time broken down from seconds since the epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Civil {
+    pub year: i64,
+    /// 1..=12
+    pub month: u32,
+    /// 1..=31
+    pub day: u32,
+    pub hour: u32,
+    pub min: u32,
+    pub sec: u32,
+}
+
+/// Breaks `secs` since the epoch into a UTC calendar time (proleptic Gregorian).
+pub fn civil(secs: i64) -> Civil {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    Civil {
+        year,
+        month,
+        day,
+        hour: (rem / 3600) as u32,
+        min: (rem % 3600 / 60) as u32,
+        sec: (rem % 60) as u32,
+    }
+}
+
+/// Seconds since the epoch of a UTC calendar time (fields may be out of range).
+pub fn epoch(year: i64, month: u32, day: u32, hour: u32, min: u32, sec: u32) -> i64 {
+    let (y, m) = if month <= 2 {
+        (year - 1, i64::from(month) + 9)
+    } else {
+        (year, i64::from(month) - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let doy = (153 * m + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    days * 86_400 + i64::from(hour) * 3600 + i64::from(min) * 60 + i64::from(sec)
+}
+
+/// Abbreviated English month names.
+pub const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// The user (or group) name for an id, as /etc/passwd of the default layout has them.
+pub fn user_name(id: u32) -> String {
+    match id {
+        0 => "root".to_owned(),
+        1000 => "user".to_owned(),
+        n => n.to_string(),
+    }
+}
+
+/// `ls -l`-style permission string (`drwxr-xr-x`) for a type letter and mode.
+pub fn mode_string(type_char: char, mode: u32) -> String {
+    let mut s = String::with_capacity(10);
+    s.push(type_char);
+    let bit = |m: u32, c: char| if mode & m != 0 { c } else { '-' };
+    let special = |x: bool, set: bool, on: char, off: char| match (set, x) {
+        (true, true) => on,
+        (true, false) => off,
+        (false, true) => 'x',
+        (false, false) => '-',
+    };
+    s.push(bit(0o400, 'r'));
+    s.push(bit(0o200, 'w'));
+    s.push(special(mode & 0o100 != 0, mode & 0o4000 != 0, 's', 'S'));
+    s.push(bit(0o040, 'r'));
+    s.push(bit(0o020, 'w'));
+    s.push(special(mode & 0o010 != 0, mode & 0o2000 != 0, 's', 'S'));
+    s.push(bit(0o004, 'r'));
+    s.push(bit(0o002, 'w'));
+    s.push(special(mode & 0o001 != 0, mode & 0o1000 != 0, 't', 'T'));
+    s
+}
+
+/// GNU `-h` size: bytes below 1024, else one decimal under 10 and whole numbers above,
+/// always rounded up, with a K/M/G... suffix.
+pub fn human_size(n: u64) -> String {
+    if n < 1024 {
+        return n.to_string();
+    }
+    const SUFFIX: &[u8] = b"KMGTPEZYRQ";
+    let mut k = 0usize;
+    let mut unit: u128 = 1024;
+    while u128::from(n) >= unit * 1024 && k + 1 < SUFFIX.len() {
+        unit *= 1024;
+        k += 1;
+    }
+    let n = u128::from(n);
+    let tenths = (n * 10).div_ceil(unit);
+    let suffix = |k: usize| SUFFIX.get(k).map_or('?', |&c| c as char);
+    if tenths < 100 {
+        return format!("{}.{}{}", tenths / 10, tenths % 10, suffix(k));
+    }
+    let whole = n.div_ceil(unit);
+    if whole >= 1024 && k + 1 < SUFFIX.len() {
+        return format!("1.0{}", suffix(k + 1));
+    }
+    format!("{whole}{}", suffix(k))
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+
+    #[test]
+    fn calendar_round_trip() {
+        let c = civil(1_700_000_000);
+        assert_eq!(
+            c,
+            Civil {
+                year: 2023,
+                month: 11,
+                day: 14,
+                hour: 22,
+                min: 13,
+                sec: 20
+            }
+        );
+        assert_eq!(epoch(2023, 11, 14, 22, 13, 20), 1_700_000_000);
+        assert_eq!(civil(0).year, 1970);
+        assert_eq!(epoch(2020, 1, 1, 0, 0, 0), 1_577_836_800);
+    }
+
+    #[test]
+    fn human_sizes() {
+        for (n, s) in [
+            (5, "5"),
+            (1024, "1.0K"),
+            (1025, "1.1K"),
+            (5000, "4.9K"),
+            (4096, "4.0K"),
+            (10240, "10K"),
+            (12345, "13K"),
+            (1_048_575, "1.0M"),
+            (1_048_576, "1.0M"),
+        ] {
+            assert_eq!(human_size(n), s, "{n}");
+        }
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(mode_string('d', 0o755), "drwxr-xr-x");
+        assert_eq!(mode_string('d', 0o1777), "drwxrwxrwt");
+        assert_eq!(mode_string('-', 0o4644), "-rwSr--r--");
+    }
+}
+
+/// The umask commands assume for new files and directories.
+pub const UMASK: u32 = 0o022;
+
+/// Applies a chmod-style mode (`755`, `u+x,go-w`, `a=rX`) to `base`; `None` if invalid.
+/// Clauses without a who letter leave the bits set in `umask` untouched, as chmod does.
+pub fn apply_mode(spec: &str, base: u32, is_dir: bool, umask: u32) -> Option<u32> {
+    if !spec.is_empty() && spec.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        let v = u32::from_str_radix(spec, 8).ok()?;
+        if v > 0o7777 {
+            return None;
+        }
+        // GNU keeps a directory's set-id bits unless an octal mode of 5+ digits clears them.
+        let keep = if is_dir && spec.len() < 5 {
+            base & 0o6000
+        } else {
+            0
+        };
+        return Some(v | keep);
+    }
+    let mut mode = base;
+    for clause in spec.split(',') {
+        let bytes = clause.as_bytes();
+        let mut i = 0;
+        let mut who = 0u32;
+        while let Some(&c) = bytes.get(i) {
+            match c {
+                b'u' => who |= 0o4700,
+                b'g' => who |= 0o2070,
+                b'o' => who |= 0o1007,
+                b'a' => who |= 0o7777,
+                _ => break,
+            }
+            i += 1;
+        }
+        let implicit = who == 0;
+        if implicit {
+            who = 0o7777;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        while let Some(&op) = bytes.get(i) {
+            if !matches!(op, b'+' | b'-' | b'=') {
+                return None;
+            }
+            i += 1;
+            let mut perm = 0u32;
+            while let Some(&c) = bytes.get(i) {
+                let add = match c {
+                    b'r' => 0o444,
+                    b'w' => 0o222,
+                    b'x' => 0o111,
+                    b'X' => {
+                        if is_dir || mode & 0o111 != 0 {
+                            0o111
+                        } else {
+                            0
+                        }
+                    }
+                    b's' => 0o6000,
+                    b't' => 0o1000,
+                    b'u' => {
+                        let u = (mode >> 6) & 7;
+                        u * 0o111
+                    }
+                    b'g' => {
+                        let g = (mode >> 3) & 7;
+                        g * 0o111
+                    }
+                    b'o' => (mode & 7) * 0o111,
+                    _ => break,
+                };
+                perm |= add;
+                i += 1;
+            }
+            let mask = if implicit { who & !umask } else { who };
+            match op {
+                b'+' => mode |= perm & mask,
+                b'-' => mode &= !(perm & mask),
+                _ => mode = (mode & !who) | (perm & mask),
+            }
+        }
+    }
+    Some(mode)
+}
+
+#[cfg(test)]
+mod mode_tests {
+    use super::apply_mode;
+
+    #[test]
+    fn modes() {
+        assert_eq!(apply_mode("700", 0o777, true, 0o022), Some(0o700));
+        assert_eq!(apply_mode("u=rwx,g=rx", 0o777, true, 0o022), Some(0o757));
+        assert_eq!(apply_mode("+x", 0o644, false, 0o022), Some(0o755));
+        assert_eq!(apply_mode("go-w", 0o666, false, 0o022), Some(0o644));
+        assert_eq!(apply_mode("a=r", 0o755, false, 0o022), Some(0o444));
+        assert_eq!(apply_mode("u+s", 0o755, false, 0o022), Some(0o4755));
+        assert_eq!(apply_mode("bad", 0o755, false, 0o022), None);
+        assert_eq!(apply_mode("8", 0o755, false, 0o022), None);
+    }
+}
+
+/// Parses the date forms scripts commonly give `touch -d` and `date -d` (UTC):
+/// `@SECS`, `YYYY-MM-DD[ T]HH:MM[:SS[.frac]]` (optional `Z`/`UTC`), `YYYY-MM-DD`,
+/// `MM/DD/YYYY`, `now`/`today`/`yesterday`/`tomorrow`, and relative offsets such as
+/// `2 days ago`, `-1 hour`, `+3 weeks` (alone or after a date). Returns (secs, nanos).
+pub fn parse_date(s: &str, now: crate::fs::Timestamp) -> Option<(i64, u32)> {
+    let t = s.trim();
+    if let Some(rest) = t.strip_prefix('@') {
+        let (int, frac) = rest.split_once('.').unwrap_or((rest, ""));
+        let secs: i64 = int.parse().ok()?;
+        return Some((secs, parse_frac(frac)?));
+    }
+    let lower = t.to_ascii_lowercase();
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    let mut base: Option<(i64, u32)> = None;
+    // An absolute date first, possibly followed by a time.
+    if let Some(first) = words.first().copied() {
+        let date = if let Some((y, rest)) = first.split_once('-').filter(|(y, _)| y.len() == 4) {
+            let (m, d) = rest.split_once('-')?;
+            let (d, time) = match d.split_once('t') {
+                Some((d, time)) => (d, Some(time)),
+                None => (d, None),
+            };
+            Some((
+                y.parse::<i64>().ok()?,
+                m.parse::<u32>().ok()?,
+                d.parse::<u32>().ok()?,
+                time,
+            ))
+        } else if let [m, d, y] = first.split('/').collect::<Vec<_>>().as_slice() {
+            Some((
+                y.parse::<i64>().ok()?,
+                m.parse::<u32>().ok()?,
+                d.parse::<u32>().ok()?,
+                None,
+            ))
+        } else {
+            None
+        };
+        if let Some((y, m, d, time)) = date {
+            if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+                return None;
+            }
+            words.remove(0);
+            let time = match time {
+                Some(tm) => Some(tm.to_owned()),
+                None if words.first().is_some_and(|w| w.contains(':')) => {
+                    Some(words.remove(0).to_owned())
+                }
+                None => None,
+            };
+            let (mut hh, mut mm, mut ss, mut nanos) = (0, 0, 0, 0);
+            if let Some(tm) = time {
+                let tm = tm.trim_end_matches('z');
+                let tm = tm.strip_suffix("+00:00").unwrap_or(tm);
+                let parts: Vec<&str> = tm.split(':').collect();
+                hh = parts.first()?.parse().ok()?;
+                mm = parts.get(1)?.parse().ok()?;
+                if let Some(sec) = parts.get(2) {
+                    let (si, sf) = sec.split_once('.').unwrap_or((sec, ""));
+                    ss = si.parse().ok()?;
+                    nanos = parse_frac(sf)?;
+                }
+                if hh > 23 || mm > 59 || ss > 60 {
+                    return None;
+                }
+            }
+            if words
+                .first()
+                .is_some_and(|w| *w == "utc" || *w == "z" || *w == "+0000")
+            {
+                words.remove(0);
+            }
+            base = Some((epoch(y, m, d, hh, mm, ss), nanos));
+        }
+    }
+    let mut secs_nanos = base.unwrap_or((now.secs, now.nanos));
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let day_start = |s: i64| s - s.rem_euclid(86_400);
+        match w {
+            "now" => {}
+            "today" => secs_nanos = (day_start(secs_nanos.0), 0),
+            "yesterday" => secs_nanos = (day_start(secs_nanos.0) - 86_400, 0),
+            "tomorrow" => secs_nanos = (day_start(secs_nanos.0) + 86_400, 0),
+            _ => {
+                let (n, unit_idx) = match w.parse::<i64>() {
+                    Ok(n) => (n, i + 1),
+                    Err(_) => (1, i),
+                };
+                let unit = words.get(unit_idx)?.trim_end_matches('s');
+                let mult = match unit {
+                    "sec" | "second" => 1,
+                    "min" | "minute" => 60,
+                    "hour" => 3600,
+                    "day" => 86_400,
+                    "week" => 604_800,
+                    "fortnight" => 1_209_600,
+                    "month" => 30 * 86_400,
+                    "year" => 365 * 86_400,
+                    _ => return None,
+                };
+                let mut delta = n.checked_mul(mult)?;
+                i = unit_idx;
+                if words.get(i + 1) == Some(&"ago") {
+                    delta = -delta;
+                    i += 1;
+                }
+                secs_nanos.0 = secs_nanos.0.checked_add(delta)?;
+            }
+        }
+        i += 1;
+    }
+    Some(secs_nanos)
+}
+
+fn parse_frac(f: &str) -> Option<u32> {
+    if f.is_empty() {
+        return Some(0);
+    }
+    if !f.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut digits: String = f.chars().take(9).collect();
+    while digits.len() < 9 {
+        digits.push('0');
+    }
+    digits.parse().ok()
+}
+
+/// Parses `touch -t` stamps: `[[CC]YY]MMDDhhmm[.ss]`.
+pub fn parse_touch_stamp(s: &str, now: crate::fs::Timestamp) -> Option<i64> {
+    let (main, ss) = match s.split_once('.') {
+        Some((m, ss)) if ss.len() == 2 => (m, ss.parse::<u32>().ok()?),
+        Some(_) => return None,
+        None => (s, 0),
+    };
+    if !main.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| main.get(r).and_then(|x| x.parse::<u32>().ok());
+    let (year, rest) = match main.len() {
+        8 => (civil(now.secs).year, 0),
+        10 => {
+            let yy = i64::from(num(0..2)?);
+            (if yy < 69 { 2000 + yy } else { 1900 + yy }, 2)
+        }
+        12 => (i64::from(num(0..4)?), 4),
+        _ => return None,
+    };
+    let (mo, d, h, mi) = (
+        num(rest..rest + 2)?,
+        num(rest + 2..rest + 4)?,
+        num(rest + 4..rest + 6)?,
+        num(rest + 6..rest + 8)?,
+    );
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || ss > 60 {
+        return None;
+    }
+    Some(epoch(year, mo, d, h, mi, ss))
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+    use crate::fs::Timestamp;
+
+    #[test]
+    fn dates() {
+        let now = Timestamp {
+            secs: 1_700_000_000,
+            nanos: 0,
+        };
+        assert_eq!(
+            parse_date("2020-01-02 03:04:05", now),
+            Some((1_577_934_245, 0))
+        );
+        assert_eq!(
+            parse_date("2020-01-02T03:04:05Z", now),
+            Some((1_577_934_245, 0))
+        );
+        assert_eq!(parse_date("2020-01-02", now), Some((1_577_923_200, 0)));
+        assert_eq!(parse_date("@100", now), Some((100, 0)));
+        assert_eq!(
+            parse_date("2 days ago", now),
+            Some((1_700_000_000 - 172_800, 0))
+        );
+        assert_eq!(parse_date("-1 hour", now), Some((1_700_000_000 - 3600, 0)));
+        assert_eq!(parse_date("xyz", now), None);
+        assert_eq!(
+            parse_touch_stamp("202001020304.05", now),
+            Some(1_577_934_245)
+        );
+        assert_eq!(
+            parse_touch_stamp("01020304", now),
+            Some(epoch(2023, 1, 2, 3, 4, 0))
+        );
+        assert_eq!(parse_touch_stamp("2x", now), None);
+    }
+}
