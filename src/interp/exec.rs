@@ -1128,7 +1128,16 @@ impl Interp {
 
     /// Runs a registered utility with the current fds.
     pub(crate) fn run_utility(&mut self, name: &str, words: &[String]) -> R {
+        if name == "bash" || name == "sh" {
+            return self.run_bash(words);
+        }
         let Some(f) = self.registry.get(name) else {
+            // Builtins that also exist as programs (`env echo`, `/bin/true`).
+            if let Some(b) = super::builtins::lookup(name) {
+                let mut child = self.fork_subshell()?;
+                let r = b(&mut child, words);
+                return child.finish_subshell(r);
+            }
             return self.command_not_found(name, words);
         };
         let env = self.env();

@@ -3,6 +3,7 @@
 //! structures, so a subshell or pipeline stage forks it in O(1).
 
 pub mod builtins;
+mod child;
 mod exec;
 mod host;
 pub mod io;
@@ -329,6 +330,8 @@ pub struct Interp {
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
     pub decl_assigns: Vec<crate::syntax::Assign>,
+    /// Functions marked with `export -f` (inherited by child shells).
+    pub exported_funcs: imbl::OrdSet<String>,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -398,6 +401,7 @@ impl Interp {
             errexit_checked: false,
             last_subst_status: None,
             decl_assigns: Vec::new(),
+            exported_funcs: imbl::OrdSet::new(),
         };
         sh.init_vars();
         sh

@@ -470,7 +470,20 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         return Ok(0);
     }
     if funcs {
-        return Ok(0);
+        let mut status = 0;
+        for op in operands {
+            if sh.funcs.contains_key(op.as_str()) {
+                if remove {
+                    sh.exported_funcs.remove(op);
+                } else {
+                    sh.exported_funcs.insert(op.clone());
+                }
+            } else {
+                sh.builtin_error(name, &format!("{op}: not a function"));
+                status = 1;
+            }
+        }
+        return Ok(status);
     }
     let mut status = 0;
     for op in operands {
