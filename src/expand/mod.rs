@@ -162,7 +162,7 @@ impl Field {
     fn has_glob(&self, extglob: bool) -> bool {
         self.frags
             .iter()
-            .any(|(t, q)| *q != Q::Quoted && pattern::has_meta(t, extglob))
+            .any(|(t, q)| *q != Q::Quoted && t.contains(['*', '?', '[', '(']))
             && pattern::has_meta(&self.pattern(), extglob)
     }
 }
