@@ -952,3 +952,18 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod stream_tests {
+    use crate::commands::testing::run_endless;
+
+    #[test]
+    fn endless_input_ends() {
+        let (out, status, _) = run_endless("grep -m2 y", b"y\nn\n", 1 << 20);
+        assert_eq!((out.as_slice(), status), (&b"y\ny\n"[..], 0));
+        let (_, status, _) = run_endless("grep -q n", b"y\nn\n", 1 << 20);
+        assert_eq!(status, 0);
+        let (out, status, _) = run_endless("grep y", b"y\nn\n", 10_000);
+        assert_eq!((out.len(), status), (10_000, 141));
+    }
+}
