@@ -90,21 +90,18 @@ pub fn expand<H: Host + ?Sized>(
         return finish(ex, pe, pv, in_dq);
     }
     let pv = if pe.indirect {
+        // `${!ref}` on a nameref gives the name it refers to.
+        if let (Param::Name(n), None) = (&pe.param, &pe.index) {
+            if let Some(target) = ex.host.nameref_target(n) {
+                return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
+            }
+        }
         let base = lookup(ex, pe)?;
         let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
-            if ex.host.opts().nounset {
-                return Err(ExpandError::fatal(format!(
-                    "{}: unbound variable",
-                    param_text(pe)
-                )));
-            }
-            if matches!(pe.op, ParamOp::None) {
-                return Err(ExpandError::abort(format!(
-                    "{}: invalid indirect expansion",
-                    param_text(pe)
-                )));
-            }
-            return finish(ex, pe, PVal::scalar(None), in_dq);
+            return Err(ExpandError::abort(format!(
+                "{}: invalid indirect expansion",
+                param_text(pe)
+            )));
         };
         lookup_ref(ex, &target)?
     } else {
