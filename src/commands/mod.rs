@@ -17,6 +17,9 @@ pub mod util;
 mod cat;
 mod cp;
 mod cut;
+mod find;
+pub mod fnmatch;
+mod grep;
 mod head;
 mod ls;
 mod mkdir;
@@ -109,6 +112,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("cat", cat::cat),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("find", find::find),
+        ("grep", grep::grep),
         ("head", head::head),
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),

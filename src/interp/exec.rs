@@ -830,30 +830,18 @@ impl Interp {
         if !s.contains(['$', '`', '\\']) {
             return s.to_owned();
         }
-        let mut p = Parser::new(s, self.parse_options());
-        let _ = &mut p;
-        let parsed = crate::syntax::parse(&format!("x=\"{}\"", s.replace('"', "\\\"")));
-        if let Ok(script) = parsed
-            && let Some(ListItem { and_or, .. }) =
-                script.commands.first().and_then(|l| l.items.first())
-            && let Some(Command {
-                kind: CommandKind::Simple(sc),
-                ..
-            }) = and_or.first.commands.first()
-            && let Some(Assign {
-                value: AssignValue::Scalar(w),
-                ..
-            }) = sc.assigns.first()
-        {
-            let saved = self.set.xtrace;
-            self.set.xtrace = false;
-            let r = Expander::new(self)
-                .string(w)
-                .unwrap_or_else(|_| s.to_owned());
-            self.set.xtrace = saved;
-            return r;
+        match crate::syntax::parser::parse_template(s, self.parse_options()) {
+            Ok(w) => {
+                let saved = self.set.xtrace;
+                self.set.xtrace = false;
+                let r = Expander::new(self)
+                    .string(&w)
+                    .unwrap_or_else(|_| s.to_owned());
+                self.set.xtrace = saved;
+                r
+            }
+            Err(_) => s.to_owned(),
         }
-        s.to_owned()
     }
 
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {

@@ -86,6 +86,14 @@ pub fn parse_with(src: &str, opts: ParseOptions) -> PResult<Script> {
     Ok(Script { commands })
 }
 
+/// Parses text the way a here-document body is read: `$` expansions, backquotes and
+/// backslash escapes of `$`, `` ` `` and `\`; everything else is literal (prompt strings,
+/// `PS4`).
+pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let mut p = Parser::new(src, opts);
+    p.heredoc_word()
+}
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -2737,6 +2745,9 @@ pub fn ansi_c_unescape(src: &str) -> String {
                         _ => break,
                     }
                 }
+                if v & 0xff == 0 {
+                    return s;
+                }
                 push_byte(&mut s, (v & 0xff) as u8);
             }
             'x' => {
@@ -2754,6 +2765,8 @@ pub fn ansi_c_unescape(src: &str) -> String {
                 }
                 if n == 0 {
                     s.push_str("\\x");
+                } else if v == 0 {
+                    return s;
                 } else {
                     push_byte(&mut s, v as u8);
                 }
@@ -2775,6 +2788,8 @@ pub fn ansi_c_unescape(src: &str) -> String {
                 if n == 0 {
                     s.push('\\');
                     s.push(e);
+                } else if v == 0 {
+                    return s;
                 } else {
                     s.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
                 }
