@@ -111,8 +111,44 @@ impl Interp {
         Ok(status)
     }
 
+    /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
+    /// functions unless `set -E` / `set -T`.
+    pub(crate) fn trap_active(&self, name: &str) -> bool {
+        if self.in_trap || !self.traps.contains_key(name) {
+            return false;
+        }
+        if self.frames.is_empty() {
+            return true;
+        }
+        match name {
+            "ERR" => self.set.errtrace,
+            "DEBUG" | "RETURN" => self.set.functrace,
+            _ => true,
+        }
+    }
+
+    /// Runs the DEBUG trap before a command (its status is not kept).
+    pub(crate) fn run_debug_trap(&mut self) -> Result<(), Flow> {
+        if !self.trap_active("DEBUG") {
+            return Ok(());
+        }
+        let Some(action) = self.traps.get("DEBUG").cloned() else {
+            return Ok(());
+        };
+        let saved = self.status;
+        self.in_trap = true;
+        let r = self.run_source(&action, true);
+        self.in_trap = false;
+        self.status = saved;
+        match r {
+            Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
+            Err(Flow::Fatal(m)) => Err(Flow::Fatal(m)),
+            _ => Ok(()),
+        }
+    }
+
     fn run_err_trap(&mut self) {
-        if self.in_trap {
+        if !self.trap_active("ERR") {
             return;
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
@@ -158,6 +194,7 @@ impl Interp {
     }
 
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
+        self.line = p.line;
         let start = if p.time.is_some() {
             Some(std::time::Instant::now())
         } else {
@@ -215,13 +252,20 @@ impl Interp {
         c.subshell += 1;
         c.bashpid = self.new_pid();
         c.in_subshell = true;
-        // Traps other than ignored ones are reset in subshells.
+        // Traps other than ignored ones are reset in subshells (ERR survives with
+        // `set -E`, DEBUG and RETURN with `set -T`); `trap -p` still lists the parent's.
+        let keep = |k: &str, v: &str| {
+            v.is_empty()
+                || (k == "ERR" && self.set.errtrace)
+                || (matches!(k, "DEBUG" | "RETURN") && self.set.functrace)
+        };
         c.traps = self
             .traps
             .iter()
-            .filter(|(_, v)| v.is_empty())
+            .filter(|(k, v)| keep(k, v))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        c.parent_traps = self.traps.clone();
         Ok(c)
     }
 
@@ -252,6 +296,14 @@ impl Interp {
 
     fn exec_multi(&mut self, p: &Pipeline) -> R {
         let n = p.commands.len();
+        if self.trap_active("DEBUG") {
+            for c in &p.commands {
+                if matches!(c.kind, CommandKind::Simple(_)) {
+                    self.line = c.line;
+                    self.run_debug_trap()?;
+                }
+            }
+        }
         let mut handles = Vec::new();
         let mut prev = None;
         let mut last_status = Ok(0);
@@ -492,6 +544,7 @@ impl Interp {
                 r
             }
             CommandKind::For(f) => {
+                let line = c.line;
                 let items = match &f.words {
                     Some(ws) => match self.expand_words(ws) {
                         Ok(v) => v,
@@ -504,6 +557,8 @@ impl Interp {
                 let r = (|| {
                     for it in items {
                         self.charge_loop()?;
+                        self.line = line;
+                        self.run_debug_trap()?;
                         if let Err(m) = self.assign_scalar(&f.var, it, false) {
                             self.error(&m);
                             return Err(Flow::Abort);
@@ -531,6 +586,8 @@ impl Interp {
                 r
             }
             CommandKind::ArithFor(f) => {
+                let line = c.line;
+                self.run_debug_trap()?;
                 if let Some(init) = &f.init
                     && let Err(e) = self.eval_arith(init)
                 {
@@ -541,6 +598,8 @@ impl Interp {
                 let r = (|| {
                     loop {
                         self.charge_loop()?;
+                        self.line = line;
+                        self.run_debug_trap()?;
                         if let Some(cond) = &f.cond {
                             match self.eval_arith(cond) {
                                 Ok(0) => break,
@@ -563,6 +622,8 @@ impl Interp {
                             }
                             Err(e) => return Err(e),
                         }
+                        self.line = line;
+                        self.run_debug_trap()?;
                         if let Some(step) = &f.step
                             && let Err(e) = self.eval_arith(step)
                         {
@@ -577,6 +638,7 @@ impl Interp {
             CommandKind::Select(f) => self.exec_select(f),
             CommandKind::Case(cc) => self.exec_case(cc),
             CommandKind::Arith(a) => {
+                self.run_debug_trap()?;
                 if self.set.xtrace {
                     let text = match self.expander_arith_text(&a.word) {
                         Ok(t) => t,
@@ -597,6 +659,7 @@ impl Interp {
                 }
             }
             CommandKind::Cond(e) => {
+                self.run_debug_trap()?;
                 if self.set.xtrace {
                     let text = crate::syntax::printer::command_to_string(c);
                     self.xtrace_line(&text);
@@ -619,6 +682,7 @@ impl Interp {
     }
 
     fn exec_case(&mut self, cc: &CaseClause) -> R {
+        self.run_debug_trap()?;
         let word = match Expander::new(self).string(&cc.word) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -847,6 +911,9 @@ impl Interp {
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {
         self.line = c.line;
         self.charge()?;
+        if !self.traps.is_empty() {
+            self.run_debug_trap()?;
+        }
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),

@@ -332,6 +332,8 @@ pub struct Interp {
     pub decl_assigns: Vec<crate::syntax::Assign>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
+    /// The parent's traps, which `trap -p` in a subshell still lists.
+    pub parent_traps: imbl::OrdMap<String, String>,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -402,6 +404,7 @@ impl Interp {
             last_subst_status: None,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
+            parent_traps: imbl::OrdMap::new(),
         };
         sh.init_vars();
         sh

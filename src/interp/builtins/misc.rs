@@ -1238,7 +1238,11 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
     if rest.is_empty() || print {
         let mut out = String::new();
         let wanted: Vec<String> = rest.iter().filter_map(|s| trap_name(s)).collect();
-        for (sig, action) in sh.traps.iter() {
+        let mut shown = sh.parent_traps.clone();
+        for (k, v) in sh.traps.iter() {
+            shown.insert(k.clone(), v.clone());
+        }
+        for (sig, action) in shown.iter() {
             if !wanted.is_empty() && !wanted.contains(sig) {
                 continue;
             }
@@ -1263,6 +1267,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         other => other,
     };
     let mut status = 0;
+    sh.parent_traps = imbl::OrdMap::new();
     for s in sigs {
         let Some(name) = trap_name(s) else {
             sh.builtin_error("trap", &format!("{s}: invalid signal specification"));
