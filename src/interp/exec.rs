@@ -266,6 +266,31 @@ impl Interp {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         c.parent_traps = self.traps.clone();
+        // A subshell has its own jobs; it still lists the parent's (without owning them).
+        let listed: Vec<Job> = {
+            let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs
+                .iter()
+                .filter(|j| j.id > 0)
+                .map(|j| Job {
+                    id: j.id,
+                    pid: j.pid,
+                    command: j.command.clone(),
+                    handle: None,
+                    status: j.status.or(if j.handle.as_ref().is_some_and(|h| h.is_finished()) {
+                        Some(0)
+                    } else {
+                        None
+                    }),
+                    reported: true,
+                    foreign: true,
+                })
+                .collect()
+        };
+        c.jobs = Arc::new(std::sync::Mutex::new(super::JobTable {
+            jobs: listed,
+            next_pid: 0,
+        }));
         Ok(c)
     }
 
@@ -436,6 +461,7 @@ impl Interp {
             handle: Some(handle),
             status: None,
             reported: false,
+            foreign: false,
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -823,6 +849,7 @@ impl Interp {
             handle: Some(handle),
             status: None,
             reported: false,
+            foreign: false,
         });
         self.last_bg = Some(pid);
         Ok(0)

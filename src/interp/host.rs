@@ -284,6 +284,7 @@ impl Host for Interp {
             handle: Some(handle),
             status: None,
             reported: true,
+            foreign: false,
         });
         Ok(format!("/dev/fd/{fd}"))
     }

@@ -254,6 +254,8 @@ pub struct Job {
     pub handle: Option<std::thread::JoinHandle<i32>>,
     pub status: Option<i32>,
     pub reported: bool,
+    /// Listed from a parent shell: not waitable here.
+    pub foreign: bool,
 }
 
 /// Jobs shared by a shell and its forks.

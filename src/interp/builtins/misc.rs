@@ -1375,14 +1375,8 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     }
     let mut status = 0;
     for target in &args[i..] {
-        let pid: Option<u32> = if let Some(j) = target.strip_prefix('%') {
-            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            let id: usize = if j.is_empty() || j == "%" || j == "+" {
-                jt.jobs.iter().map(|j| j.id).max().unwrap_or(0)
-            } else {
-                j.parse().unwrap_or(0)
-            };
-            jt.jobs.iter().find(|x| x.id == id && id > 0).map(|x| x.pid)
+        let pid: Option<u32> = if target.starts_with('%') {
+            job_pid(sh, target)
         } else {
             target.parse().ok()
         };
@@ -1425,11 +1419,39 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// The pid of a job spec: `%N`, `%+`/`%%`/`%` (current), `%-` (previous), `%name`
+/// (command prefix), `%?text` (command contains).
+fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
+    let j = spec.strip_prefix('%')?;
+    let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    let jobs: Vec<&super::super::Job> = jt.jobs.iter().filter(|x| x.id > 0).collect();
+    let found = match j {
+        "" | "%" | "+" => jobs.last().copied(),
+        "-" => {
+            if jobs.len() >= 2 {
+                jobs.get(jobs.len() - 2).copied()
+            } else {
+                jobs.last().copied()
+            }
+        }
+        _ => {
+            if let Ok(n) = j.parse::<usize>() {
+                jobs.iter().find(|x| x.id == n).copied()
+            } else if let Some(text) = j.strip_prefix('?') {
+                jobs.iter().rev().find(|x| x.command.contains(text)).copied()
+            } else {
+                jobs.iter().rev().find(|x| x.command.starts_with(j)).copied()
+            }
+        }
+    };
+    found.map(|x| x.pid)
+}
+
 /// Waits for a job's thread and returns its status.
 fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
     let handle = {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
+        let j = jt.jobs.iter_mut().find(|j| j.pid == pid && !j.foreign)?;
         j.handle.take()
     };
     let result = handle.map(|h| h.join().unwrap_or(1));
@@ -1463,7 +1485,7 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs
                 .iter()
-                .filter(|j| j.status.is_none() || j.handle.is_some())
+                .filter(|j| !j.foreign && (j.status.is_none() || j.handle.is_some()))
                 .map(|j| j.pid)
                 .collect()
         };
@@ -1485,16 +1507,14 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
     }
     let mut status = 0;
     for t in rest {
-        let pid: Option<u32> = if let Some(j) = t.strip_prefix('%') {
-            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            let id: usize = j.parse().unwrap_or(0);
-            jt.jobs.iter().find(|x| x.id == id).map(|x| x.pid)
+        let pid: Option<u32> = if t.starts_with('%') {
+            job_pid(sh, t)
         } else {
             match t.parse::<u32>() {
                 Ok(p) => Some(p),
                 Err(_) => {
                     sh.builtin_error("wait", &format!("`{t}': not a pid or valid job spec"));
-                    status = 2;
+                    status = 1;
                     continue;
                 }
             }
