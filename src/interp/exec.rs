@@ -1395,7 +1395,9 @@ impl Interp {
         }
     }
 
-    /// `name=(...)` / `name+=(...)`.
+    /// `name=(...)` / `name+=(...)`. Values are expanded first, in order; then each
+    /// element is stored, its subscript evaluated against the array as it is being
+    /// built (bash's order).
     pub(crate) fn assign_array(
         &mut self,
         name: &str,
@@ -1408,36 +1410,65 @@ impl Interp {
             return Ok(Err(format!("{name}: readonly variable")));
         }
         let assoc = existing.is_assoc();
-        if assoc {
-            let mut map = match (&existing.value, append) {
-                (Some(Value::Assoc(a)), true) => a.clone(),
-                _ => crate::expand::Assoc::default(),
-            };
-            let mut pending_key: Option<String> = None;
-            for e in elems {
-                match &e.key {
-                    Some(k) => {
-                        let key = Expander::new(self).string(k)?;
-                        let mut val = Expander::new(self).assign_value(&e.value)?;
-                        if e.append {
-                            val = map.get(&key).cloned().unwrap_or_default() + &val;
-                        }
-                        map.insert(key, val);
-                    }
-                    None => {
-                        // bash 5.2: `(k1 v1 k2 v2)` pairs; otherwise an error.
-                        let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
-                        for v in vals {
-                            match pending_key.take() {
-                                None => pending_key = Some(v),
-                                Some(k) => map.insert(k, v),
-                            }
-                        }
-                    }
+        let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
+        // 1. Expand every value (and, for associative arrays, every key).
+        let mut items: Vec<(Option<&Word>, Option<String>, bool, Vec<String>)> = Vec::new();
+        for e in elems {
+            match &e.key {
+                Some(k) => {
+                    let value = if assoc {
+                        Expander::new(self).assign_value(&untilde(&e.value))?
+                    } else {
+                        Expander::new(self).assign_value(&e.value)?
+                    };
+                    let key = if assoc {
+                        Some(Expander::new(self).string(k)?)
+                    } else {
+                        None
+                    };
+                    items.push((Some(k), key, e.append, vec![value]));
+                }
+                None => {
+                    let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
+                    items.push((None, None, false, vals));
                 }
             }
-            if let Some(k) = pending_key {
-                map.insert(k, String::new());
+        }
+        if assoc {
+            let old = match &existing.value {
+                Some(Value::Assoc(a)) => a.clone(),
+                _ => crate::expand::Assoc::default(),
+            };
+            let mut map = if append { old.clone() } else { crate::expand::Assoc::default() };
+            let all_plain = items.iter().all(|(k, ..)| k.is_none());
+            if all_plain {
+                // bash 5.2: `(k1 v1 k2 v2 ...)`.
+                let flat: Vec<String> = items.into_iter().flat_map(|(.., v)| v).collect();
+                let mut it = flat.into_iter();
+                while let Some(k) = it.next() {
+                    let v = it.next().unwrap_or_default();
+                    map.insert(k, v);
+                }
+            } else {
+                for (k, key, app, vals) in items {
+                    let Some(key) = key.filter(|_| k.is_some()) else {
+                        for v in vals {
+                            self.error(&format!(
+                                "{name}: {v}: must use subscript when assigning associative array"
+                            ));
+                        }
+                        continue;
+                    };
+                    let mut v = vals.into_iter().next().unwrap_or_default();
+                    if app {
+                        let base = if append { map.get(&key) } else { old.get(&key) };
+                        v = base.cloned().unwrap_or_default() + &v;
+                    }
+                    if integer {
+                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                    }
+                    map.insert(key, v);
+                }
             }
             let attrs = existing.attrs;
             let var = self.vars.entry(&name, false);
@@ -1445,21 +1476,35 @@ impl Interp {
             var.attrs = attrs;
             return Ok(Ok(()));
         }
-        let mut arr = match (&existing.value, append) {
-            (Some(Value::Indexed(a)), true) => a.clone(),
-            (Some(Value::Str(s)), true) => {
-                let mut m = imbl::OrdMap::new();
-                m.insert(0, s.clone());
-                m
+        // Indexed: store element by element into the live array.
+        {
+            let attrs = existing.attrs;
+            let var = self.vars.entry(&name, false);
+            let start = match (&existing.value, append) {
+                (Some(Value::Indexed(a)), true) => a.clone(),
+                (Some(Value::Str(s)), true) => {
+                    let mut m = imbl::OrdMap::new();
+                    m.insert(0, s.clone());
+                    m
+                }
+                _ => imbl::OrdMap::new(),
+            };
+            var.value = Some(Value::Indexed(start));
+            var.attrs = attrs;
+        }
+        let current = |sh: &Interp| -> imbl::OrdMap<i64, String> {
+            match sh.vars.get(&name).and_then(|v| v.value.clone()) {
+                Some(Value::Indexed(a)) => a,
+                _ => imbl::OrdMap::new(),
             }
-            _ => imbl::OrdMap::new(),
         };
-        let mut next = arr.keys().next_back().map(|k| k + 1).unwrap_or(0);
-        for e in elems {
-            match &e.key {
-                Some(k) => {
-                    let text = Expander::new(self).arith_text(k)?;
+        let mut next = current(self).keys().next_back().map(|k| k + 1).unwrap_or(0);
+        for (k, _, app, vals) in items {
+            match k {
+                Some(kw) => {
+                    let text = Expander::new(self).arith_text(kw)?;
                     let mut idx = crate::expand::arith::eval_str(&text, self)?;
+                    let arr = current(self);
                     if idx < 0 {
                         let max = arr.keys().next_back().copied().unwrap_or(-1);
                         idx += max + 1;
@@ -1468,29 +1513,28 @@ impl Interp {
                             continue;
                         }
                     }
-                    let mut val = Expander::new(self).assign_value(&e.value)?;
-                    if e.append {
-                        val = arr.get(&idx).cloned().unwrap_or_default() + &val;
+                    let mut v = vals.into_iter().next().unwrap_or_default();
+                    if app {
+                        v = arr.get(&idx).cloned().unwrap_or_default() + &v;
                     }
-                    if existing.attrs.has(crate::expand::Attrs::INTEGER) {
-                        val = crate::expand::arith::eval_str(&val, self)?.to_string();
+                    if integer {
+                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
-                    arr.insert(idx, val);
+                    super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
                 }
                 None => {
-                    let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
                     for mut v in vals {
-                        if existing.attrs.has(crate::expand::Attrs::INTEGER) {
+                        if integer {
                             v = crate::expand::arith::eval_str(&v, self)?.to_string();
                         }
-                        arr.insert(next, v);
+                        super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;
                     }
                 }
             }
         }
-        if arr.len() > self.budget.limits.max_words {
+        if current(self).len() > self.budget.limits.max_words {
             return Err(ExpandError::passthrough(
                 format!(
                     "\u{0}array size limit exceeded ({} elements)",
@@ -1499,11 +1543,22 @@ impl Interp {
                 ErrorKind::Fatal(126),
             ));
         }
-        let attrs = existing.attrs;
-        let var = self.vars.entry(&name, false);
-        var.value = Some(Value::Indexed(arr));
-        var.attrs = attrs;
         Ok(Ok(()))
+    }
+}
+
+/// A word with its tilde prefixes turned back into literal text (associative array
+/// values are not tilde-expanded).
+fn untilde(w: &Word) -> Word {
+    Word {
+        parts: w
+            .parts
+            .iter()
+            .map(|p| match p {
+                WordPart::Tilde(u) => WordPart::Lit(format!("~{u}")),
+                other => other.clone(),
+            })
+            .collect(),
     }
 }
 

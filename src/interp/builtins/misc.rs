@@ -776,6 +776,17 @@ pub fn unalias(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// How `type` shows a file found on PATH: relative PATH entries stay relative.
+fn display_path(dir: &str, name: &str, full: &str) -> String {
+    if dir.starts_with('/') {
+        full.to_owned()
+    } else if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{}/{name}", dir.trim_end_matches('/'))
+    }
+}
+
 const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
     "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
@@ -804,20 +815,29 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
         }
     } else if let Some(path) = sh.get_str("PATH") {
         let fs = sh.fs.lock();
+        let mut fallback = None;
+        let before = out.len();
         for dir in path.split(':') {
             let full = crate::fs::path::join(
                 &sh.cwd,
                 &format!("{}/{name}", if dir.is_empty() { "." } else { dir }),
             );
-            if fs
+            let is_file = fs
                 .stat(&full)
-                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
-                && fs.access(&full, false, false, true).is_ok()
-            {
-                out.push(("file", full));
+                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir);
+            if is_file && fs.access(&full, false, false, true).is_ok() {
+                out.push(("file", display_path(dir, name, &full)));
                 if !all {
                     break;
                 }
+            } else if is_file && fallback.is_none() {
+                fallback = Some(display_path(dir, name, &full));
+            }
+        }
+        // Like bash, a non-executable file is reported when nothing executable is.
+        if out.len() == before {
+            if let Some(f) = fallback {
+                out.push(("file", f));
             }
         }
     }
@@ -858,9 +878,12 @@ pub fn type_(sh: &mut Interp, args: &[String]) -> R {
     let mut status = 0;
     let mut out = String::new();
     for name in &args[i..] {
-        let mut kinds = classify(sh, name, all || force_path);
+        let mut kinds = classify(sh, name, all || force_path || no_funcs);
         if no_funcs {
             kinds.retain(|(k, _)| *k != "function");
+            if !all {
+                kinds.truncate(1);
+            }
         }
         if force_path {
             kinds.retain(|(k, _)| *k == "file");
