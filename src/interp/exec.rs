@@ -277,11 +277,13 @@ impl Interp {
                     pid: j.pid,
                     command: j.command.clone(),
                     handle: None,
-                    status: j.status.or(if j.handle.as_ref().is_some_and(|h| h.is_finished()) {
-                        Some(0)
-                    } else {
-                        None
-                    }),
+                    status: j
+                        .status
+                        .or(if j.handle.as_ref().is_some_and(|h| h.is_finished()) {
+                            Some(0)
+                        } else {
+                            None
+                        }),
                     reported: true,
                     foreign: true,
                 })
@@ -1439,7 +1441,11 @@ impl Interp {
                 Some(Value::Assoc(a)) => a.clone(),
                 _ => crate::expand::Assoc::default(),
             };
-            let mut map = if append { old.clone() } else { crate::expand::Assoc::default() };
+            let mut map = if append {
+                old.clone()
+            } else {
+                crate::expand::Assoc::default()
+            };
             let all_plain = items.iter().all(|(k, ..)| k.is_none());
             if all_plain {
                 // bash 5.2: `(k1 v1 k2 v2 ...)`.

@@ -254,11 +254,17 @@ fn declare_one(
     // An array's kind cannot change.
     if let Some(cur) = sh.vars.get_raw(&vname) {
         if f.set & Attrs::ASSOC != 0 && cur.is_array() {
-            sh.builtin_error(builtin, &format!("{vname}: cannot convert indexed to associative array"));
+            sh.builtin_error(
+                builtin,
+                &format!("{vname}: cannot convert indexed to associative array"),
+            );
             return Err(1);
         }
         if f.set & Attrs::ARRAY != 0 && cur.is_assoc() {
-            sh.builtin_error(builtin, &format!("{vname}: cannot convert associative to indexed array"));
+            sh.builtin_error(
+                builtin,
+                &format!("{vname}: cannot convert associative to indexed array"),
+            );
             return Err(1);
         }
     }

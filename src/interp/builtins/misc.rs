@@ -1461,9 +1461,15 @@ fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
             if let Ok(n) = j.parse::<usize>() {
                 jobs.iter().find(|x| x.id == n).copied()
             } else if let Some(text) = j.strip_prefix('?') {
-                jobs.iter().rev().find(|x| x.command.contains(text)).copied()
+                jobs.iter()
+                    .rev()
+                    .find(|x| x.command.contains(text))
+                    .copied()
             } else {
-                jobs.iter().rev().find(|x| x.command.starts_with(j)).copied()
+                jobs.iter()
+                    .rev()
+                    .find(|x| x.command.starts_with(j))
+                    .copied()
             }
         }
     };
