@@ -91,10 +91,10 @@ pub fn expand<H: Host + ?Sized>(
     }
     let pv = if pe.indirect {
         // `${!ref}` on a nameref gives the name it refers to.
-        if let (Param::Name(n), None) = (&pe.param, &pe.index) {
-            if let Some(target) = ex.host.nameref_target(n) {
-                return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
-            }
+        if let (Param::Name(n), None) = (&pe.param, &pe.index)
+            && let Some(target) = ex.host.nameref_target(n)
+        {
+            return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
         }
         let base = lookup(ex, pe)?;
         let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
@@ -253,10 +253,10 @@ fn list_pieces<H: Host + ?Sized>(
     in_dq: bool,
     empty_ifs: EmptyIfsJoin,
 ) -> Vec<Piece> {
-    let ifs: Option<String> = match ex.host.var("IFS") {
-        Some(v) => Some(v.as_scalar().unwrap_or_default()),
-        None => None,
-    };
+    let ifs: Option<String> = ex
+        .host
+        .var("IFS")
+        .map(|v| v.as_scalar().unwrap_or_default());
     let sep = match &ifs {
         Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
         None => " ".to_owned(),

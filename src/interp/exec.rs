@@ -1414,7 +1414,7 @@ impl Interp {
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
         // 1. Expand every value (and, for associative arrays, every key).
-        let mut items: Vec<(Option<&Word>, Option<String>, bool, Vec<String>)> = Vec::new();
+        let mut items: Vec<ExpandedElem> = Vec::new();
         for e in elems {
             match &e.key {
                 Some(k) => {
@@ -1552,6 +1552,10 @@ impl Interp {
         Ok(Ok(()))
     }
 }
+
+/// An array literal element after expansion: its subscript word (evaluated later for
+/// indexed arrays), its expanded key (associative arrays), `+=`, and its values.
+type ExpandedElem<'a> = (Option<&'a Word>, Option<String>, bool, Vec<String>);
 
 /// A word with its tilde prefixes turned back into literal text (associative array
 /// values are not tilde-expanded).

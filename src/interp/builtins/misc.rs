@@ -835,10 +835,10 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
             }
         }
         // Like bash, a non-executable file is reported when nothing executable is.
-        if out.len() == before {
-            if let Some(f) = fallback {
-                out.push(("file", f));
-            }
+        if out.len() == before
+            && let Some(f) = fallback
+        {
+            out.push(("file", f));
         }
     }
     if !all {
