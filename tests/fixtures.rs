@@ -24,6 +24,8 @@
 //! Blank lines just before a `===` header separate cases and are not part of the
 //! preceding section.
 
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+
 use std::path::Path;
 
 #[derive(Debug, Default, Clone)]
