@@ -46,7 +46,7 @@ impl PVal {
 fn param_text(p: &ParamExp) -> String {
     let name = match &p.param {
         Param::Name(n) => n.clone(),
-        Param::Positional(n) => n.to_string(),
+        Param::Positional(n) => format!("${n}"),
         Param::Special(c) => c.to_string(),
     };
     match &p.index {
@@ -786,26 +786,20 @@ pub fn attr_flags(v: &Var) -> String {
         s.push('A');
     }
     let a = v.attrs;
-    if a.has(A::INTEGER) {
-        s.push('i');
-    }
-    if a.has(A::LOWER) {
-        s.push('l');
-    }
-    if a.has(A::NAMEREF) {
-        s.push('n');
-    }
-    if a.has(A::READONLY) {
-        s.push('r');
-    }
-    if a.has(A::TRACE) {
-        s.push('t');
-    }
-    if a.has(A::UPPER) {
-        s.push('u');
-    }
-    if a.has(A::EXPORT) {
-        s.push('x');
+    // bash's order: a A i n r t x c l u.
+    for (bit, c) in [
+        (A::INTEGER, 'i'),
+        (A::NAMEREF, 'n'),
+        (A::READONLY, 'r'),
+        (A::TRACE, 't'),
+        (A::EXPORT, 'x'),
+        (A::CAPITALIZE, 'c'),
+        (A::LOWER, 'l'),
+        (A::UPPER, 'u'),
+    ] {
+        if a.has(bit) {
+            s.push(c);
+        }
     }
     s
 }

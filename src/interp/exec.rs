@@ -587,9 +587,16 @@ impl Interp {
                         self.charge_loop()?;
                         self.line = line;
                         self.run_debug_trap()?;
+                        if self.set.xtrace {
+                            let ws: Vec<String> = match &f.words {
+                                Some(ws) => ws.iter().map(crate::syntax::printer::word_to_string).collect(),
+                                None => vec!["\"$@\"".to_owned()],
+                            };
+                            self.xtrace_line(&format!("for {} in {}", f.var, ws.join(" ")));
+                        }
                         if let Err(m) = self.assign_scalar(&f.var, it, false) {
                             self.error(&m);
-                            return Err(Flow::Abort);
+                            return Ok(1);
                         }
                         match self.exec_list(&f.body) {
                             Ok(s) => status = s,
@@ -672,11 +679,14 @@ impl Interp {
                         Ok(t) => t,
                         Err(e) => return self.expand_error(e),
                     };
-                    self.xtrace_line(&format!("(( {} ))", text.trim()));
+                    self.xtrace_line(&format!("(( {text} ))"));
                 }
                 match self.eval_arith(a) {
                     Ok(v) => Ok((v == 0) as i32),
-                    Err(e) => {
+                    Err(mut e) => {
+                        if e.kind == ErrorKind::Abort {
+                            e.message = format!("((: {}", e.message);
+                        }
                         let _ = self.expand_error(e.clone());
                         if e.kind == ErrorKind::Abort {
                             // An error inside (( )) fails the command without aborting.
@@ -715,6 +725,9 @@ impl Interp {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
         };
+        if self.set.xtrace {
+            self.xtrace_line(&format!("case {} in", xtrace_quote(&word)));
+        }
         let mut i = 0;
         let mut status = 0;
         let mut fall = false;
@@ -913,7 +926,7 @@ impl Interp {
             Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
             None => (String::new(), String::new()),
         };
-        let depth = (self.subshell as usize + 1).max(1);
+        let depth = self.cmdsub_depth as usize + 1;
         let prefix = format!("{}{}", first.repeat(depth), rest);
         self.errln(&format!("{prefix}{text}"));
     }
@@ -1070,7 +1083,9 @@ impl Interp {
             call_line: self.line,
         });
         let saved_line = self.line;
+        let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let r = self.exec_command(&f.body);
+        self.loop_depth = saved_loops;
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
             other => other,
@@ -1276,6 +1291,7 @@ impl Interp {
         child
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
+        child.cmdsub_depth += 1;
         if !self.shopt.get("inherit_errexit") {
             child.set.errexit = false;
         }
@@ -1325,8 +1341,8 @@ impl Interp {
                 };
                 self.xtrace_line(&shown);
             }
-            if let Err(status) = self.apply_assign(a, v) {
-                return Ok(status);
+            if self.apply_assign(a, v).is_err() {
+                return Err(Flow::Abort);
             }
         }
         let status = self.last_subst_status.unwrap_or(0);
@@ -1603,6 +1619,9 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     if s.is_empty() {
         return "''".to_owned();
     }
+    if s.chars().any(|c| c.is_control() && c != '\t' && c != '\n') {
+        return crate::expand::param::ansi_c_quote(s);
+    }
     let special = s.chars().any(|c| {
         c.is_whitespace()
             || matches!(
@@ -1634,7 +1653,16 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     if !special {
         return s.to_owned();
     }
-    crate::expand::param::quote(s)
+    let mut out = String::from("'");
+    for c in s.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// The services utilities call back into: running commands and checking limits.

@@ -336,6 +336,8 @@ pub struct Interp {
     pub exported_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
     pub parent_traps: imbl::OrdMap<String, String>,
+    /// Nesting of command substitutions (the `+` repetition of `set -x`).
+    pub cmdsub_depth: u32,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -407,6 +409,7 @@ impl Interp {
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
+            cmdsub_depth: 0,
         };
         sh.init_vars();
         sh
@@ -639,6 +642,9 @@ impl Interp {
                     self.status = 1;
                     if nested {
                         return Err(Flow::Abort);
+                    }
+                    if self.set.errexit {
+                        return Err(Flow::Exit(1));
                     }
                 }
                 Err(e) => return Err(e),

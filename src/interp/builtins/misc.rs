@@ -632,7 +632,11 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     sh.call_depth += 1;
     let r = sh.run_source(&src, true);
     sh.call_depth -= 1;
-    r
+    // An error that abandons a command ends only the eval'd text.
+    match r {
+        Err(Flow::Abort) => Ok(1),
+        other => other,
+    }
 }
 
 pub fn source(sh: &mut Interp, args: &[String]) -> R {
@@ -1104,7 +1108,7 @@ pub fn let_(sh: &mut Interp, args: &[String]) -> R {
         match sh.eval_arith_str(a) {
             Ok(v) => last = v,
             Err(e) => {
-                sh.error(&e.render());
+                sh.error(&format!("let: {}", e.render()));
                 return Ok(1);
             }
         }
