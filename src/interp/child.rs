@@ -157,6 +157,7 @@ impl Interp {
             i += 1;
         }
         child.update_shellopts();
+        let argv0_override = self.argv0_override.take();
         let rest = &words[i.min(words.len())..];
         let script;
         if want_c {
@@ -166,7 +167,11 @@ impl Interp {
             };
             script = s.clone();
             child.command_string_mode = true;
-            child.arg0 = rest.get(1).cloned().unwrap_or_else(|| prog.clone());
+            child.arg0 = rest
+                .get(1)
+                .cloned()
+                .or(argv0_override)
+                .unwrap_or_else(|| prog.clone());
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);

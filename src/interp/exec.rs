@@ -1020,7 +1020,7 @@ impl Interp {
             Ok(1)
         };
         // `exec` with only redirections keeps them.
-        let keep_fds = name == "exec" && words.len() == 1;
+        let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
             self.fds = saved_fds;
         }

@@ -338,6 +338,10 @@ pub struct Interp {
     pub parent_traps: imbl::OrdMap<String, String>,
     /// Nesting of command substitutions (the `+` repetition of `set -x`).
     pub cmdsub_depth: u32,
+    /// `ulimit` values: resource letter -> (soft, hard); `None` is unlimited.
+    pub ulimits: std::collections::BTreeMap<char, (Option<u64>, Option<u64>)>,
+    /// `exec -a NAME`: the `$0` of the next child shell.
+    pub argv0_override: Option<String>,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -410,6 +414,8 @@ impl Interp {
             exported_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
+            ulimits: std::collections::BTreeMap::new(),
+            argv0_override: None,
         };
         sh.init_vars();
         sh
