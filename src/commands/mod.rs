@@ -9,26 +9,41 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+pub mod about;
 pub mod args;
 #[cfg(test)]
 pub mod testing;
 pub mod util;
 
+mod basename;
 mod cat;
 mod cp;
 mod cut;
+mod dirname;
+mod env;
+mod false_;
 mod head;
+mod hostname;
+mod id;
 mod ls;
 mod mkdir;
 mod mv;
+mod nproc;
+mod printenv;
+mod pwd;
 mod rm;
 mod rmdir;
+mod sleep;
 mod sort;
 mod tail;
+mod timeout;
 mod touch;
 mod tr;
+mod true_;
+mod uname;
 mod uniq;
 mod wc;
+mod whoami;
 mod yes;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -53,6 +68,21 @@ pub trait Host {
     /// Charges one unit of work and checks cancellation and the deadline; long loops in
     /// commands call it every so often.
     fn check(&mut self) -> io::Result<()>;
+    /// Runs a command line like [`Host::run`], but with `env` as its complete exported
+    /// environment instead of the caller's (`env -i`, `env NAME=VALUE cmd`). Hosts that
+    /// cannot change a command's environment may rely on the default, which ignores
+    /// `env` and calls [`Host::run`].
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        stdin: &mut dyn Read,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> CmdResult {
+        let _ = env;
+        self.run(argv, stdin, stdout, stderr)
+    }
 }
 
 /// Everything a command sees.
@@ -106,21 +136,35 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("basename", basename::basename),
         ("cat", cat::cat),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("dirname", dirname::dirname),
+        ("env", env::env),
+        ("false", false_::false_),
         ("head", head::head),
+        ("hostname", hostname::hostname),
+        ("id", id::id),
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),
         ("mv", mv::mv),
+        ("nproc", nproc::nproc),
+        ("printenv", printenv::printenv),
+        ("pwd", pwd::pwd),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
+        ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("tail", tail::tail),
+        ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),
+        ("true", true_::true_),
+        ("uname", uname::uname),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("whoami", whoami::whoami),
         ("yes", yes::yes),
     ]
 }

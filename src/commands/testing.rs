@@ -29,6 +29,17 @@ impl Host for TestHost {
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> CmdResult {
+        let env = self.env.clone();
+        self.run_env(argv, &env, stdin, stdout, stderr)
+    }
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        stdin: &mut dyn Read,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> CmdResult {
         let Some((name, args)) = argv.split_first() else {
             return Ok(0);
         };
@@ -37,7 +48,6 @@ impl Host for TestHost {
             return Ok(127);
         };
         let fs = self.fs.clone();
-        let env = self.env.clone();
         let cwd = self.cwd.clone();
         let mut ctx = Ctx {
             name,
@@ -45,7 +55,7 @@ impl Host for TestHost {
             stdin,
             stdout,
             stderr,
-            env: &env,
+            env,
             cwd: &cwd,
             fs: &fs,
             host: self,
