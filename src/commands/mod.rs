@@ -21,18 +21,23 @@ mod cp;
 mod cut;
 mod dirname;
 mod env;
+mod expr;
 mod false_;
 mod head;
 mod hostname;
 mod id;
 mod ls;
 mod mkdir;
+mod mktemp;
 mod mv;
 mod nproc;
 mod printenv;
 mod pwd;
+mod readlink;
+mod realpath;
 mod rm;
 mod rmdir;
+mod seq;
 mod sleep;
 mod sort;
 mod tail;
@@ -43,6 +48,7 @@ mod true_;
 mod uname;
 mod uniq;
 mod wc;
+mod which;
 mod whoami;
 mod yes;
 
@@ -142,18 +148,23 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("cut", cut::cut),
         ("dirname", dirname::dirname),
         ("env", env::env),
+        ("expr", expr::expr),
         ("false", false_::false_),
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),
+        ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
         ("nproc", nproc::nproc),
         ("printenv", printenv::printenv),
         ("pwd", pwd::pwd),
+        ("readlink", readlink::readlink),
+        ("realpath", realpath::realpath),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
+        ("seq", seq::seq),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("tail", tail::tail),
@@ -164,6 +175,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("uname", uname::uname),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("which", which::which),
         ("whoami", whoami::whoami),
         ("yes", yes::yes),
     ]
