@@ -19,6 +19,7 @@ mod basename;
 mod cat;
 mod cp;
 mod cut;
+mod date;
 mod dirname;
 mod env;
 mod expr;
@@ -146,6 +147,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("cat", cat::cat),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("date", date::date),
         ("dirname", dirname::dirname),
         ("env", env::env),
         ("expr", expr::expr),
