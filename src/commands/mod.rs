@@ -11,12 +11,15 @@ use crate::fs::SharedFs;
 
 pub mod about;
 pub mod args;
+pub mod digest;
 #[cfg(test)]
 pub mod testing;
 pub mod util;
 
+mod base64;
 mod basename;
 mod cat;
+mod cksum;
 mod cp;
 mod cut;
 mod date;
@@ -36,12 +39,16 @@ mod printenv;
 mod pwd;
 mod readlink;
 mod realpath;
+mod rev;
 mod rm;
 mod rmdir;
 mod seq;
 mod sleep;
 mod sort;
+mod sum;
+mod tac;
 mod tail;
+mod tee;
 mod timeout;
 mod touch;
 mod tr;
@@ -143,8 +150,10 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("base64", base64::base64),
         ("basename", basename::basename),
         ("cat", cat::cat),
+        ("cksum", cksum::cksum),
         ("cp", cp::cp),
         ("cut", cut::cut),
         ("date", date::date),
@@ -156,6 +165,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("hostname", hostname::hostname),
         ("id", id::id),
         ("ls", ls::ls),
+        ("md5sum", sum::md5sum),
         ("mkdir", mkdir::mkdir),
         ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
@@ -164,12 +174,20 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("pwd", pwd::pwd),
         ("readlink", readlink::readlink),
         ("realpath", realpath::realpath),
+        ("rev", rev::rev),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
         ("seq", seq::seq),
+        ("sha1sum", sum::sha1sum),
+        ("sha224sum", sum::sha224sum),
+        ("sha256sum", sum::sha256sum),
+        ("sha384sum", sum::sha384sum),
+        ("sha512sum", sum::sha512sum),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("tac", tac::tac),
         ("tail", tail::tail),
+        ("tee", tee::tee),
         ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),
