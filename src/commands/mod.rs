@@ -20,6 +20,7 @@ mod base64;
 mod basename;
 mod cat;
 mod cksum;
+mod comm;
 mod cp;
 mod cut;
 mod date;
@@ -27,6 +28,7 @@ mod dirname;
 mod env;
 mod expr;
 mod false_;
+mod fold;
 mod head;
 mod hostname;
 mod id;
@@ -34,7 +36,9 @@ mod ls;
 mod mkdir;
 mod mktemp;
 mod mv;
+mod nl;
 mod nproc;
+mod paste;
 mod printenv;
 mod pwd;
 mod readlink;
@@ -53,6 +57,7 @@ mod timeout;
 mod touch;
 mod tr;
 mod true_;
+mod truncate;
 mod uname;
 mod uniq;
 mod wc;
@@ -154,6 +159,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("basename", basename::basename),
         ("cat", cat::cat),
         ("cksum", cksum::cksum),
+        ("comm", comm::comm),
         ("cp", cp::cp),
         ("cut", cut::cut),
         ("date", date::date),
@@ -161,6 +167,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("env", env::env),
         ("expr", expr::expr),
         ("false", false_::false_),
+        ("fold", fold::fold),
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),
@@ -169,7 +176,9 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mkdir", mkdir::mkdir),
         ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
+        ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("paste", paste::paste),
         ("printenv", printenv::printenv),
         ("pwd", pwd::pwd),
         ("readlink", readlink::readlink),
@@ -192,6 +201,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("touch", touch::touch),
         ("tr", tr::tr),
         ("true", true_::true_),
+        ("truncate", truncate::truncate),
         ("uname", uname::uname),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
