@@ -379,3 +379,14 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod stream_tests {
+    use crate::commands::testing::run_endless;
+
+    #[test]
+    fn endless_input_ends() {
+        let (out, status, _) = run_endless("cut -c1", b"yz\n", 20_000);
+        assert_eq!((out.len(), status), (20_000, 141));
+    }
+}

@@ -28,7 +28,10 @@ mod dirname;
 mod env;
 mod expr;
 mod false_;
+mod find;
+pub mod fnmatch;
 mod fold;
+mod grep;
 mod head;
 mod hostname;
 mod id;
@@ -167,7 +170,9 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("env", env::env),
         ("expr", expr::expr),
         ("false", false_::false_),
+        ("find", find::find),
         ("fold", fold::fold),
+        ("grep", grep::grep),
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),

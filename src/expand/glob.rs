@@ -88,9 +88,13 @@ pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<
             if reads > MAX_DIR_READS {
                 break;
             }
-            let Some(entries) = host.read_dir(real) else {
+            let Some(mut entries) = host.read_dir(real) else {
                 continue;
             };
+            if explicit_dot && !opts.globskipdots {
+                entries.insert(0, ("..".to_owned(), true));
+                entries.insert(0, (".".to_owned(), true));
+            }
             for (name, is_dir) in entries {
                 if name.starts_with('.') && !explicit_dot && !opts.dotglob {
                     continue;

@@ -93,6 +93,8 @@ pub trait Host: ArithHost {
     fn assign(&mut self, name: &str, value: String) -> ExpResult<()>;
     /// Assigns an array element (`${a[k]:=word}`); `key` is the expanded subscript.
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()>;
+    /// The target of a nameref variable (`None` if `name` is not a nameref).
+    fn nameref_target(&mut self, name: &str) -> Option<String>;
     /// Names of set variables starting with `prefix`, sorted (`${!prefix*}`).
     fn var_names(&mut self, prefix: &str) -> Vec<String>;
     /// `$1`, `$2`, ...
@@ -162,7 +164,7 @@ impl Field {
     fn has_glob(&self, extglob: bool) -> bool {
         self.frags
             .iter()
-            .any(|(t, q)| *q != Q::Quoted && pattern::has_meta(t, extglob))
+            .any(|(t, q)| *q != Q::Quoted && t.contains(['*', '?', '[', '(']))
             && pattern::has_meta(&self.pattern(), extglob)
     }
 }
@@ -170,11 +172,16 @@ impl Field {
 /// The expander: a host and the expansion state of one word list.
 pub struct Expander<'h, H: Host + ?Sized> {
     pub host: &'h mut H,
+    /// Expanding an assignment value: `$*` joins with IFS, `$@` with spaces.
+    pub assign_ctx: bool,
 }
 
 impl<'h, H: Host + ?Sized> Expander<'h, H> {
     pub fn new(host: &'h mut H) -> Self {
-        Expander { host }
+        Expander {
+            host,
+            assign_ctx: false,
+        }
     }
 
     /// Expands command words into fields: all expansions, splitting and globbing.
@@ -219,7 +226,10 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Expands a word as an assignment value: like [`string`](Self::string), except that
     /// `"$@"` and `${a[@]}` join with spaces.
     pub fn assign_value(&mut self, w: &Word) -> ExpResult<String> {
-        self.string(w)
+        self.assign_ctx = true;
+        let r = self.string(w);
+        self.assign_ctx = false;
+        r
     }
 
     /// Expands a word into a pattern: quoted characters are escaped.
@@ -273,11 +283,16 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             )),
             WordPart::Quoted(s) => out.push(Piece::Text(s.clone(), Q::Quoted)),
             WordPart::DQuoted(inner) => {
-                // An empty "" still makes a (quoted, empty) field.
-                out.push(Piece::Text(String::new(), Q::Quoted));
+                // An empty "" still makes a (quoted, empty) field, but "$@" with no
+                // positional parameters makes none.
+                let mut sub = Vec::new();
                 for p in inner {
-                    self.part(p, true, out)?;
+                    self.part(p, true, &mut sub)?;
                 }
+                if !(sub.is_empty() && inner.iter().any(is_at_expansion)) {
+                    out.push(Piece::Text(String::new(), Q::Quoted));
+                }
+                out.extend(sub);
             }
             WordPart::Tilde(user) => {
                 let text = match user.as_str() {
@@ -450,4 +465,17 @@ pub fn join_pieces(pieces: &[Piece]) -> String {
         }
     }
     s
+}
+
+/// Whether a part is `$@`, `${a[@]}` or another expansion that yields separate words
+/// (and so nothing at all when empty, even inside double quotes).
+fn is_at_expansion(p: &WordPart) -> bool {
+    match p {
+        WordPart::Param(pe) => {
+            matches!(pe.param, crate::syntax::Param::Special('@'))
+                || matches!(pe.index, Some(crate::syntax::Subscript::At))
+                || matches!(pe.op, crate::syntax::ParamOp::Names { at: true })
+        }
+        _ => false,
+    }
 }

@@ -77,7 +77,7 @@ pub fn expand<H: Host + ?Sized>(
             return Ok(Vec::new());
         };
         let names = ex.host.var_names(prefix);
-        return Ok(list_pieces(ex, names, *at, !*at, in_dq));
+        return Ok(list_pieces(ex, names, !*at, in_dq, EmptyIfsJoin::Nothing));
     }
     // `${!a[@]}`: the keys of an array.
     if pe.indirect
@@ -90,21 +90,18 @@ pub fn expand<H: Host + ?Sized>(
         return finish(ex, pe, pv, in_dq);
     }
     let pv = if pe.indirect {
+        // `${!ref}` on a nameref gives the name it refers to.
+        if let (Param::Name(n), None) = (&pe.param, &pe.index)
+            && let Some(target) = ex.host.nameref_target(n)
+        {
+            return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
+        }
         let base = lookup(ex, pe)?;
         let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
-            if ex.host.opts().nounset {
-                return Err(ExpandError::fatal(format!(
-                    "{}: unbound variable",
-                    param_text(pe)
-                )));
-            }
-            if matches!(pe.op, ParamOp::None) {
-                return Err(ExpandError::abort(format!(
-                    "{}: invalid indirect expansion",
-                    param_text(pe)
-                )));
-            }
-            return finish(ex, pe, PVal::scalar(None), in_dq);
+            return Err(ExpandError::abort(format!(
+                "{}: invalid indirect expansion",
+                param_text(pe)
+            )));
         };
         lookup_ref(ex, &target)?
     } else {
@@ -237,34 +234,65 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
     }
 }
 
-/// Turns a list of values into pieces, honouring `@`/`*` and double quotes.
+/// How a `*`-style list joins when IFS is empty and it is not quoted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EmptyIfsJoin {
+    /// Separate words (`$*`, `${a[*]}`).
+    Separate,
+    /// Joined with nothing (`${!prefix*}`).
+    Nothing,
+    /// Joined with a space (`${!a[*]}`).
+    Space,
+}
+
+/// Turns a list of values into pieces, honouring `@`/`*`, double quotes and IFS.
 fn list_pieces<H: Host + ?Sized>(
     ex: &mut Expander<'_, H>,
     vals: Vec<String>,
-    at: bool,
     star: bool,
     in_dq: bool,
+    empty_ifs: EmptyIfsJoin,
 ) -> Vec<Piece> {
+    let ifs: Option<String> = ex
+        .host
+        .var("IFS")
+        .map(|v| v.as_scalar().unwrap_or_default());
+    let sep = match &ifs {
+        Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
+        None => " ".to_owned(),
+    };
+    if star && (in_dq || ex.assign_ctx) {
+        return vec![Piece::Text(vals.join(&sep), Q::Quoted)];
+    }
     let mut out = Vec::new();
-    if in_dq && star {
-        let sep = match ex.host.var("IFS") {
-            Some(v) => v
-                .as_scalar()
-                .and_then(|s| s.chars().next())
-                .map(String::from)
-                .unwrap_or_default(),
-            None => " ".to_owned(),
-        };
-        out.push(Piece::Text(vals.join(&sep), Q::Quoted));
+    if in_dq || ex.assign_ctx {
+        for (i, v) in vals.into_iter().enumerate() {
+            if i > 0 {
+                out.push(Piece::Break);
+            }
+            out.push(Piece::Text(v, Q::Quoted));
+        }
         return out;
     }
-    let q = if in_dq { Q::Quoted } else { Q::Exp };
-    let _ = at;
-    for (i, v) in vals.into_iter().enumerate() {
-        if i > 0 {
-            out.push(Piece::Break);
-        }
-        out.push(Piece::Text(v, q));
+    if vals.is_empty() {
+        return out;
+    }
+    match ifs.as_deref() {
+        Some("") => match empty_ifs {
+            EmptyIfsJoin::Nothing if star => out.push(Piece::Text(vals.concat(), Q::Exp)),
+            EmptyIfsJoin::Space if star => out.push(Piece::Text(vals.join(" "), Q::Exp)),
+            _ => {
+                for (i, v) in vals.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(Piece::Break);
+                    }
+                    out.push(Piece::Text(v, Q::Exp));
+                }
+            }
+        },
+        // Unquoted lists join on the first IFS character and are split again, so
+        // empty elements survive when IFS has non-whitespace delimiters.
+        _ => out.push(Piece::Text(vals.join(&sep), Q::Exp)),
     }
     out
 }
@@ -557,8 +585,13 @@ fn finish<H: Host + ?Sized>(
         }
     }
     if pv.is_list() {
-        let (at, star) = (pv.at, pv.star);
-        return Ok(list_pieces(ex, pv.vals, at, star, in_dq));
+        let star = pv.star;
+        let join = if pe.indirect && matches!(pe.index, Some(Subscript::Star)) {
+            EmptyIfsJoin::Space
+        } else {
+            EmptyIfsJoin::Separate
+        };
+        return Ok(list_pieces(ex, pv.vals, star, in_dq, join));
     }
     let q = if in_dq { Q::Quoted } else { Q::Exp };
     match pv.vals.into_iter().next() {
@@ -579,6 +612,13 @@ fn word_pieces<H: Host + ?Sized>(
     let mut pieces = ex.parts(&word.parts, in_dq)?;
     if in_dq {
         pieces.insert(0, Piece::Text(String::new(), Q::Quoted));
+    } else {
+        // The word's unquoted text is part of the expansion's result: it is split.
+        for p in pieces.iter_mut() {
+            if let Piece::Text(_, q @ Q::Lit) = p {
+                *q = Q::Exp;
+            }
+        }
     }
     Ok(pieces)
 }

@@ -3,6 +3,7 @@
 //! structures, so a subshell or pipeline stage forks it in O(1).
 
 pub mod builtins;
+mod child;
 mod exec;
 mod host;
 pub mod io;
@@ -253,6 +254,8 @@ pub struct Job {
     pub handle: Option<std::thread::JoinHandle<i32>>,
     pub status: Option<i32>,
     pub reported: bool,
+    /// Listed from a parent shell: not waitable here.
+    pub foreign: bool,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -329,6 +332,10 @@ pub struct Interp {
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
     pub decl_assigns: Vec<crate::syntax::Assign>,
+    /// Functions marked with `export -f` (inherited by child shells).
+    pub exported_funcs: imbl::OrdSet<String>,
+    /// The parent's traps, which `trap -p` in a subshell still lists.
+    pub parent_traps: imbl::OrdMap<String, String>,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -398,6 +405,8 @@ impl Interp {
             errexit_checked: false,
             last_subst_status: None,
             decl_assigns: Vec::new(),
+            exported_funcs: imbl::OrdSet::new(),
+            parent_traps: imbl::OrdMap::new(),
         };
         sh.init_vars();
         sh

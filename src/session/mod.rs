@@ -75,7 +75,7 @@ impl ShellBuilder {
                 let mut fs = Fs::new(Clock::virtual_at(DEFAULT_EPOCH));
                 let mut names: Vec<&str> = registry.names().collect();
                 for b in [
-                    "echo", "printf", "test", "[", "true", "false", "pwd", "kill",
+                    "echo", "printf", "test", "[", "true", "false", "pwd", "kill", "bash", "sh",
                 ] {
                     names.push(b);
                 }

@@ -86,6 +86,14 @@ pub fn parse_with(src: &str, opts: ParseOptions) -> PResult<Script> {
     Ok(Script { commands })
 }
 
+/// Parses text the way a here-document body is read: `$` expansions, backquotes and
+/// backslash escapes of `$`, `` ` `` and `\`; everything else is literal (prompt strings,
+/// `PS4`).
+pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let mut p = Parser::new(src, opts);
+    p.heredoc_word()
+}
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -1726,10 +1734,11 @@ impl Parser {
         while let Some(c) = self.peek() {
             // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
             // assignment values.
-            if c == '~' && parts.is_empty() {
+            if c == '~' {
                 let at_start = self.pos == start;
                 let after_colon = mode == WordMode::Assign && lit.ends_with(':');
-                let after_eq = lit.ends_with('=')
+                let after_eq = parts.is_empty()
+                    && lit.ends_with('=')
                     && (mode == WordMode::Assign || is_name(&lit[..lit.len() - 1]));
                 if (at_start || after_colon || after_eq)
                     && let Some(user) = self.tilde_prefix(mode)
@@ -2737,6 +2746,9 @@ pub fn ansi_c_unescape(src: &str) -> String {
                         _ => break,
                     }
                 }
+                if v & 0xff == 0 {
+                    return s;
+                }
                 push_byte(&mut s, (v & 0xff) as u8);
             }
             'x' => {
@@ -2754,6 +2766,8 @@ pub fn ansi_c_unescape(src: &str) -> String {
                 }
                 if n == 0 {
                     s.push_str("\\x");
+                } else if v == 0 {
+                    return s;
                 } else {
                     push_byte(&mut s, v as u8);
                 }
@@ -2775,6 +2789,8 @@ pub fn ansi_c_unescape(src: &str) -> String {
                 if n == 0 {
                     s.push('\\');
                     s.push(e);
+                } else if v == 0 {
+                    return s;
                 } else {
                     s.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
                 }

@@ -1,27 +1,43 @@
 //! Prompt string expansion (bash manual, "Controlling the Prompt"), used by `${x@P}` and
-//! `PS4`.
+//! `PS4`: backslash escapes first, then parameter expansion and command substitution
+//! (when `promptvars` is on).
 
 use super::super::Interp;
 
-/// Expands backslash escapes of a prompt string.
+/// Expands a prompt string.
 pub fn expand_prompt(sh: &mut Interp, s: &str) -> String {
+    let decoded = escapes(sh, s);
+    if sh.shopt.get("promptvars") {
+        sh.expand_prompt_string(&decoded)
+    } else {
+        decoded
+    }
+}
+
+/// Decodes the backslash escapes of a prompt string.
+fn escapes(sh: &mut Interp, s: &str) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let now = sh.fs.lock().clock().now();
     let mut out = String::new();
-    let mut cs = s.chars().peekable();
-    while let Some(c) = cs.next() {
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        i += 1;
         if c != '\\' {
             out.push(c);
             continue;
         }
-        let Some(e) = cs.next() else {
+        let Some(&e) = cs.get(i) else {
             out.push('\\');
             break;
         };
+        i += 1;
         match e {
             'u' => out.push_str("user"),
             'h' | 'H' => out.push_str("shellbox"),
             'w' | 'W' => {
                 let home = sh.get_str("HOME").unwrap_or_default();
-                let cwd = sh.cwd.clone();
+                let cwd = sh.get_str("PWD").unwrap_or_else(|| sh.cwd.clone());
                 if e == 'W' {
                     if cwd == home {
                         out.push('~');
@@ -49,6 +65,45 @@ pub fn expand_prompt(sh: &mut Interp, s: &str) -> String {
             'j' => out.push('0'),
             'l' => out.push_str("tty"),
             '#' | '!' => out.push('1'),
+            't' => out.push_str(&crate::timefmt::strftime("%H:%M:%S", now.secs, 0)),
+            'T' => out.push_str(&crate::timefmt::strftime("%I:%M:%S", now.secs, 0)),
+            '@' => out.push_str(&crate::timefmt::strftime("%I:%M %p", now.secs, 0)),
+            'A' => out.push_str(&crate::timefmt::strftime("%H:%M", now.secs, 0)),
+            'd' => out.push_str(&crate::timefmt::strftime("%a %b %d", now.secs, 0)),
+            'D' if cs.get(i) == Some(&'{') => {
+                let mut fmt = String::new();
+                i += 1;
+                while let Some(&d) = cs.get(i) {
+                    i += 1;
+                    if d == '}' {
+                        break;
+                    }
+                    fmt.push(d);
+                }
+                let fmt = if fmt.is_empty() { "%X".to_owned() } else { fmt };
+                out.push_str(&crate::timefmt::strftime(&fmt, now.secs, 0));
+            }
+            '0'..='7' => {
+                // Up to three octal digits, wrapped to a byte.
+                let mut v = e as u32 - '0' as u32;
+                let mut n = 1;
+                while n < 3 {
+                    match cs.get(i) {
+                        Some(&d @ '0'..='7') => {
+                            v = v * 8 + (d as u32 - '0' as u32);
+                            i += 1;
+                            n += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                let b = (v & 0xff) as u8;
+                if b < 0x80 {
+                    out.push(b as char);
+                } else {
+                    out.push(crate::text::raw_char(b));
+                }
+            }
             other => {
                 out.push('\\');
                 out.push(other);

@@ -1,0 +1,216 @@
+//! `bash` and `sh` as commands: a new shell process, simulated by a fresh interpreter
+//! that inherits only what a real child would (exported variables and functions, the
+//! working directory, open descriptors) and shares the filesystem.
+
+use std::sync::Arc;
+
+use super::{Flow, Interp, R, SetOpts, Shopts};
+use crate::expand::{Attrs, Value};
+
+impl Interp {
+    /// A fresh shell for a child process of this one.
+    pub(crate) fn child_process(&self) -> Result<Interp, Flow> {
+        let mut child = self.fork_subshell()?;
+        let mut fresh = super::vars::Scopes::new();
+        for (k, v) in self.vars.all() {
+            if v.attrs.has(Attrs::EXPORT)
+                && let Some(s) = v.as_scalar()
+            {
+                let var = fresh.entry(&k, false);
+                var.value = Some(Value::Str(s));
+                var.attrs.set(Attrs::EXPORT, true);
+            }
+        }
+        child.vars = fresh;
+        child.init_vars_keep();
+        let shlvl = self
+            .get_str("SHLVL")
+            .and_then(|s| s.parse::<i64>().ok())
+            .unwrap_or(0)
+            + 1;
+        let _ = child.assign_scalar("SHLVL", shlvl.to_string(), false);
+        child
+            .vars
+            .entry("SHLVL", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
+        let _ = child.assign_scalar("PWD", self.cwd.clone(), false);
+        child
+            .vars
+            .entry("PWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
+        child.funcs = self
+            .funcs
+            .iter()
+            .filter(|(k, _)| self.exported_funcs.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        child.exported_funcs = self.exported_funcs.clone();
+        child.set = SetOpts {
+            braceexpand: true,
+            hashall: true,
+            interactive_comments: true,
+            ..SetOpts::default()
+        };
+        child.shopt = Shopts::default();
+        child.aliases = Arc::new(Default::default());
+        child.traps = imbl::OrdMap::new();
+        child.positional = Arc::new(Vec::new());
+        child.frames = Vec::new();
+        child.call_depth = 0;
+        child.loop_depth = 0;
+        child.no_errexit = 0;
+        child.sourcing = 0;
+        child.subshell = 0;
+        child.in_subshell = false;
+        child.script_name = None;
+        child.status = 0;
+        child.dir_stack = Vec::new();
+        child.jobs = Arc::new(std::sync::Mutex::new(super::JobTable {
+            jobs: Vec::new(),
+            next_pid: 0,
+        }));
+        child.pid = child.bashpid;
+        child.last_bg = None;
+        child.start_time = self.fs.lock().clock().now().secs;
+        child.seconds_offset = 0;
+        Ok(child)
+    }
+
+    /// Runs `bash [options] [-c script [name args] | file args]`.
+    pub(crate) fn run_bash(&mut self, words: &[String]) -> R {
+        let prog = words[0].clone();
+        let mut child = self.child_process()?;
+        if prog == "sh" || prog.ends_with("/sh") {
+            child.set.posix = true;
+        }
+        let mut i = 1;
+        let mut want_c = false;
+        let mut read_stdin = false;
+        while i < words.len() {
+            let a = words[i].as_str();
+            match a {
+                "--" | "-" => {
+                    i += 1;
+                    break;
+                }
+                "--norc" | "--noprofile" | "--noediting" | "--login" => {}
+                "--posix" => child.set.posix = true,
+                "--version" => {
+                    let _ = self.write_fd(
+                        1,
+                        b"GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n",
+                    );
+                    return Ok(0);
+                }
+                "-o" | "+o" => {
+                    i += 1;
+                    let Some(name) = words.get(i) else {
+                        self.errln(&format!("{prog}: -o: option requires an argument"));
+                        return Ok(2);
+                    };
+                    match child.set.get_mut(name) {
+                        Some(b) => *b = a == "-o",
+                        None => {
+                            self.errln(&format!("{prog}: {name}: invalid option name"));
+                            return Ok(2);
+                        }
+                    }
+                }
+                "-O" | "+O" => {
+                    i += 1;
+                    if let Some(name) = words.get(i)
+                        && !child.shopt.set(name, a == "-O")
+                    {
+                        self.errln(&format!("{prog}: {name}: invalid shell option name"));
+                        return Ok(2);
+                    }
+                }
+                _ if (a.starts_with('-') || a.starts_with('+'))
+                    && a.len() > 1
+                    && !a.starts_with("--") =>
+                {
+                    let on = a.starts_with('-');
+                    for c in a[1..].chars() {
+                        match c {
+                            'c' => want_c = true,
+                            's' => read_stdin = true,
+                            'i' | 'l' | 'r' | 'D' => {}
+                            _ => match child.set.by_letter(c) {
+                                Some(b) => *b = on,
+                                None => {
+                                    self.errln(&format!("{prog}: -{c}: invalid option"));
+                                    self.errln("Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...");
+                                    return Ok(2);
+                                }
+                            },
+                        }
+                    }
+                }
+                _ if a.starts_with("--") => {
+                    self.errln(&format!("{prog}: {a}: invalid option"));
+                    return Ok(2);
+                }
+                _ => break,
+            }
+            i += 1;
+        }
+        child.update_shellopts();
+        let rest = &words[i.min(words.len())..];
+        let script;
+        if want_c {
+            let Some(s) = rest.first() else {
+                self.errln(&format!("{prog}: -c: option requires an argument"));
+                return Ok(2);
+            };
+            script = s.clone();
+            child.command_string_mode = true;
+            child.arg0 = rest.get(1).cloned().unwrap_or_else(|| prog.clone());
+            child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
+        } else if let (Some(file), false) = (rest.first(), read_stdin) {
+            let path = crate::fs::path::join(&self.cwd, file);
+            let content = match self.fs.lock().read_file(&path) {
+                Ok(c) => c,
+                Err(e) => {
+                    self.errln(&format!("{prog}: {file}: {e}"));
+                    return Ok(127);
+                }
+            };
+            script = crate::text::decode(&content);
+            child.command_string_mode = false;
+            child.arg0 = file.clone();
+            child.script_name = Some(file.clone());
+            child.positional = Arc::new(rest[1..].to_vec());
+        } else {
+            // The script comes from stdin.
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 8192];
+            if let Some(f) = self.fds.get(0).cloned() {
+                loop {
+                    match f.read(&self.fs, &mut chunk, &self.budget.cancel) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+            }
+            script = crate::text::decode(&buf);
+            child.command_string_mode = false;
+            child.arg0 = prog.clone();
+            child.positional = Arc::new(rest.to_vec());
+        }
+        if child.set.noexec {
+            // Parse only.
+            let r = crate::syntax::parse_with(&script, child.parse_options());
+            return match r {
+                Ok(_) => Ok(0),
+                Err(e) => {
+                    self.errln(&format!("{prog}: -c: line {}: {e}", e.line));
+                    Ok(2)
+                }
+            };
+        }
+        let status = child.run_script(&script);
+        Ok(status)
+    }
+}
