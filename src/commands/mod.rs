@@ -173,6 +173,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("find", find::find),
         ("fold", fold::fold),
         ("grep", grep::grep),
+        ("egrep", grep::egrep),
+        ("fgrep", grep::fgrep),
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),
