@@ -202,7 +202,12 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                 Some(Subscript::At) | Some(Subscript::Star) => {
                     let at = matches!(pe.index, Some(Subscript::At));
                     match var {
-                        Some(v) if v.value.is_some() => Ok(PVal::list(v.values(), at, true)),
+                        Some(v) if v.value.is_some() => {
+                            let vals = v.values();
+                            // An empty array counts as unset for `-` and `+`.
+                            let set = !vals.is_empty();
+                            Ok(PVal::list(vals, at, set))
+                        }
                         _ => Ok(PVal::list(Vec::new(), at, false)),
                     }
                 }
@@ -306,9 +311,17 @@ fn finish<H: Host + ?Sized>(
     let nounset = ex.host.opts().nounset;
     let is_default_op = matches!(pe.op, ParamOp::Default { .. });
     if !pv.set && nounset && !is_default_op {
-        let exempt = matches!(pe.param, Param::Special('@') | Param::Special('*'))
-            || (pv.is_list() && !pe.length);
-        if !exempt || (pe.length && !pv.is_list()) {
+        if pv.is_list() {
+            // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist.
+            if let (true, Param::Name(n)) = (pe.length, &pe.param) {
+                if ex.host.var(n).is_none() {
+                    return Err(ExpandError {
+                        message: format!("{n}: unbound variable"),
+                        kind: ErrorKind::Fatal(1),
+                    });
+                }
+            }
+        } else {
             return Err(ExpandError::fatal(format!(
                 "{}: unbound variable",
                 param_text(pe)
