@@ -15,6 +15,8 @@ struct PVal {
     star: bool,
     /// Whether the parameter is set at all.
     set: bool,
+    /// The indices of an indexed array's elements (slices count by index).
+    keys: Option<Vec<i64>>,
 }
 
 impl PVal {
@@ -24,6 +26,7 @@ impl PVal {
             vals: v.into_iter().collect(),
             at: false,
             star: false,
+            keys: None,
         }
     }
     fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
@@ -32,6 +35,7 @@ impl PVal {
             at,
             star: !at,
             set,
+            keys: None,
         }
     }
     fn is_list(&self) -> bool {
@@ -206,7 +210,11 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                             let vals = v.values();
                             // An empty array counts as unset for `-` and `+`.
                             let set = !vals.is_empty();
-                            Ok(PVal::list(vals, at, set))
+                            let mut pv = PVal::list(vals, at, set);
+                            if let Some(Value::Indexed(a)) = &v.value {
+                                pv.keys = Some(a.keys().copied().collect());
+                            }
+                            Ok(pv)
                         }
                         _ => Ok(PVal::list(Vec::new(), at, false)),
                     }
@@ -450,7 +458,26 @@ fn finish<H: Host + ?Sized>(
                 }
                 None => None,
             };
-            if pv.is_list() {
+            if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
+                // Indexed arrays slice by index: elements at or after `offset`.
+                if let Some(l) = len {
+                    if l < 0 {
+                        return Err(ExpandError::abort(format!("{}: substring expression < 0", l)));
+                    }
+                }
+                let max = keys.last().copied().unwrap_or(-1);
+                let start = if off < 0 { max + 1 + off } else { off };
+                pv.vals = if start < 0 {
+                    Vec::new()
+                } else {
+                    keys.iter()
+                        .zip(pv.vals.iter())
+                        .filter(|(k, _)| **k >= start)
+                        .map(|(_, v)| v.clone())
+                        .take(len.map(|l| l as usize).unwrap_or(usize::MAX))
+                        .collect()
+                };
+            } else if pv.is_list() {
                 let mut vals = pv.vals.clone();
                 let positional = matches!(pe.param, Param::Special('@' | '*'));
                 if positional {
