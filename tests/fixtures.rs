@@ -40,7 +40,10 @@ struct Case {
 
 fn parse_file(path: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut cases = Vec::new();
     let mut cur: Option<Case> = None;
     let mut section: Option<(String, String)> = None;
@@ -114,7 +117,11 @@ fn run_shellbox(c: &Case) -> (String, String, i32) {
 
 fn run_bash(c: &Case) -> (String, String, i32) {
     use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("shellbox-confirm-{}-{}", std::process::id(), c.name.len()));
+    let dir = std::env::temp_dir().join(format!(
+        "shellbox-confirm-{}-{}",
+        std::process::id(),
+        c.name.len()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let work = dir.join("workspace");
     std::fs::create_dir_all(&work).ok();
@@ -155,7 +162,10 @@ fn run_bash(c: &Case) -> (String, String, i32) {
 fn compare(who: &str, c: &Case, got: &(String, String, i32)) -> Option<String> {
     let mut diffs = Vec::new();
     if got.0 != c.stdout {
-        diffs.push(format!("stdout:\n  want {:?}\n  got  {:?}", c.stdout, got.0));
+        diffs.push(format!(
+            "stdout:\n  want {:?}\n  got  {:?}",
+            c.stdout, got.0
+        ));
     }
     if let Some(e) = &c.stderr {
         if &got.1 != e {
@@ -163,12 +173,20 @@ fn compare(who: &str, c: &Case, got: &(String, String, i32)) -> Option<String> {
         }
     }
     if got.2 != c.status {
-        diffs.push(format!("status: want {} got {} (stderr {:?})", c.status, got.2, got.1));
+        diffs.push(format!(
+            "status: want {} got {} (stderr {:?})",
+            c.status, got.2, got.1
+        ));
     }
     if diffs.is_empty() {
         None
     } else {
-        Some(format!("[{who}] {} / {}:\n{}", c.file, c.name, diffs.join("\n")))
+        Some(format!(
+            "[{who}] {} / {}:\n{}",
+            c.file,
+            c.name,
+            diffs.join("\n")
+        ))
     }
 }
 

@@ -15,18 +15,21 @@ pub mod testing;
 pub mod util;
 
 mod cat;
+mod chmod;
 mod cp;
 mod cut;
 mod find;
 pub mod fnmatch;
 mod grep;
 mod head;
+mod ln;
 mod ls;
 mod mkdir;
 mod mv;
 mod rm;
 mod rmdir;
 mod sort;
+mod stat;
 mod tail;
 mod touch;
 mod tr;
@@ -110,17 +113,20 @@ impl Ctx<'_> {
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
         ("cat", cat::cat),
+        ("chmod", chmod::chmod),
         ("cp", cp::cp),
         ("cut", cut::cut),
         ("find", find::find),
         ("grep", grep::grep),
         ("head", head::head),
+        ("ln", ln::ln),
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),
         ("mv", mv::mv),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
         ("sort", sort::sort),
+        ("stat", stat::stat),
         ("tail", tail::tail),
         ("touch", touch::touch),
         ("tr", tr::tr),

@@ -29,9 +29,17 @@ impl Interp {
             .unwrap_or(0)
             + 1;
         let _ = child.assign_scalar("SHLVL", shlvl.to_string(), false);
-        child.vars.entry("SHLVL", false).attrs.set(Attrs::EXPORT, true);
+        child
+            .vars
+            .entry("SHLVL", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         let _ = child.assign_scalar("PWD", self.cwd.clone(), false);
-        child.vars.entry("PWD", false).attrs.set(Attrs::EXPORT, true);
+        child
+            .vars
+            .entry("PWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         child.funcs = self
             .funcs
             .iter()
@@ -90,7 +98,10 @@ impl Interp {
                 "--norc" | "--noprofile" | "--noediting" | "--login" => {}
                 "--posix" => child.set.posix = true,
                 "--version" => {
-                    let _ = self.write_fd(1, b"GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+                    let _ = self.write_fd(
+                        1,
+                        b"GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n",
+                    );
                     return Ok(0);
                 }
                 "-o" | "+o" => {
@@ -116,7 +127,10 @@ impl Interp {
                         }
                     }
                 }
-                _ if (a.starts_with('-') || a.starts_with('+')) && a.len() > 1 && !a.starts_with("--") => {
+                _ if (a.starts_with('-') || a.starts_with('+'))
+                    && a.len() > 1
+                    && !a.starts_with("--") =>
+                {
                     let on = a.starts_with('-');
                     for c in a[1..].chars() {
                         match c {
