@@ -18,6 +18,9 @@ mod cat;
 mod chmod;
 mod cp;
 mod cut;
+mod df;
+mod du;
+mod file;
 mod find;
 pub mod fnmatch;
 mod grep;
@@ -33,6 +36,7 @@ mod stat;
 mod tail;
 mod touch;
 mod tr;
+mod tree;
 mod uniq;
 mod wc;
 mod yes;
@@ -116,6 +120,9 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("chmod", chmod::chmod),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("df", df::df),
+        ("du", du::du),
+        ("file", file::file),
         ("find", find::find),
         ("grep", grep::grep),
         ("head", head::head),
@@ -130,6 +137,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tail", tail::tail),
         ("touch", touch::touch),
         ("tr", tr::tr),
+        ("tree", tree::tree),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
         ("yes", yes::yes),
