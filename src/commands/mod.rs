@@ -14,6 +14,7 @@ pub mod args;
 pub mod testing;
 pub mod util;
 
+mod backtrack;
 mod cat;
 mod chmod;
 mod cp;
@@ -31,6 +32,7 @@ mod mkdir;
 mod mv;
 mod rm;
 mod rmdir;
+mod sed;
 mod sort;
 mod stat;
 mod tail;
@@ -132,6 +134,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
+        ("sed", sed::sed),
         ("sort", sort::sort),
         ("stat", stat::stat),
         ("tail", tail::tail),
