@@ -41,6 +41,7 @@ mod tr;
 mod tree;
 mod uniq;
 mod wc;
+mod xargs;
 mod yes;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -143,6 +144,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tree", tree::tree),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("xargs", xargs::xargs),
         ("yes", yes::yes),
     ]
 }
