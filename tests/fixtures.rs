@@ -24,6 +24,8 @@
 //! Blank lines just before a `===` header separate cases and are not part of the
 //! preceding section.
 
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+
 use std::path::Path;
 
 #[derive(Debug, Default, Clone)]
@@ -167,10 +169,10 @@ fn compare(who: &str, c: &Case, got: &(String, String, i32)) -> Option<String> {
             c.stdout, got.0
         ));
     }
-    if let Some(e) = &c.stderr {
-        if &got.1 != e {
-            diffs.push(format!("stderr:\n  want {:?}\n  got  {:?}", e, got.1));
-        }
+    if let Some(e) = &c.stderr
+        && &got.1 != e
+    {
+        diffs.push(format!("stderr:\n  want {:?}\n  got  {:?}", e, got.1));
     }
     if got.2 != c.status {
         diffs.push(format!(
@@ -200,10 +202,8 @@ fn fixtures_match_expectations() {
         if let Some(f) = compare("shellbox", c, &run_shellbox(c)) {
             failures.push(f);
         }
-        if confirm {
-            if let Some(f) = compare("bash", c, &run_bash(c)) {
-                failures.push(f);
-            }
+        if confirm && let Some(f) = compare("bash", c, &run_bash(c)) {
+            failures.push(f);
         }
     }
     assert!(

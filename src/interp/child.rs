@@ -13,12 +13,12 @@ impl Interp {
         let mut child = self.fork_subshell()?;
         let mut fresh = super::vars::Scopes::new();
         for (k, v) in self.vars.all() {
-            if v.attrs.has(Attrs::EXPORT) {
-                if let Some(s) = v.as_scalar() {
-                    let var = fresh.entry(&k, false);
-                    var.value = Some(Value::Str(s));
-                    var.attrs.set(Attrs::EXPORT, true);
-                }
+            if v.attrs.has(Attrs::EXPORT)
+                && let Some(s) = v.as_scalar()
+            {
+                let var = fresh.entry(&k, false);
+                var.value = Some(Value::Str(s));
+                var.attrs.set(Attrs::EXPORT, true);
             }
         }
         child.vars = fresh;
@@ -120,11 +120,11 @@ impl Interp {
                 }
                 "-O" | "+O" => {
                     i += 1;
-                    if let Some(name) = words.get(i) {
-                        if !child.shopt.set(name, a == "-O") {
-                            self.errln(&format!("{prog}: {name}: invalid shell option name"));
-                            return Ok(2);
-                        }
+                    if let Some(name) = words.get(i)
+                        && !child.shopt.set(name, a == "-O")
+                    {
+                        self.errln(&format!("{prog}: {name}: invalid shell option name"));
+                        return Ok(2);
                     }
                 }
                 _ if (a.starts_with('-') || a.starts_with('+'))
