@@ -14,6 +14,7 @@ pub mod args;
 pub mod testing;
 pub mod util;
 
+mod awk;
 mod backtrack;
 mod cat;
 mod chmod;
@@ -119,6 +120,7 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("awk", awk::awk),
         ("cat", cat::cat),
         ("chmod", chmod::chmod),
         ("cp", cp::cp),

@@ -40,6 +40,11 @@ impl Host for TestHost {
             }
             "true" => return Ok(0),
             "false" => return Ok(1),
+            // `sh -c 'cmd args'` runs one simple command (for awk's system() and pipes).
+            "sh" if args.first().is_some_and(|a| a == "-c") => {
+                let line = args.get(1).map_or(Vec::new(), |l| words(l));
+                return self.run(&line, stdin, stdout, stderr);
+            }
             _ => {}
         }
         let Some((_, f)) = builtin_table().into_iter().find(|(n, _)| n == name) else {
