@@ -18,9 +18,11 @@ mod awk;
 mod backtrack;
 mod cat;
 mod chmod;
+mod cmp;
 mod cp;
 mod cut;
 mod df;
+mod diff;
 mod du;
 mod file;
 mod find;
@@ -123,9 +125,11 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("awk", awk::awk),
         ("cat", cat::cat),
         ("chmod", chmod::chmod),
+        ("cmp", cmp::cmp),
         ("cp", cp::cp),
         ("cut", cut::cut),
         ("df", df::df),
+        ("diff", diff::diff),
         ("du", du::du),
         ("file", file::file),
         ("find", find::find),
