@@ -41,6 +41,7 @@ mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
+mod od;
 mod paste;
 mod printenv;
 mod pwd;
@@ -185,6 +186,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("od", od::od),
         ("paste", paste::paste),
         ("printenv", printenv::printenv),
         ("pwd", pwd::pwd),
