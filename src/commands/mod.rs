@@ -50,6 +50,7 @@ mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
+mod od;
 mod paste;
 mod printenv;
 mod pwd;
@@ -206,6 +207,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("od", od::od),
         ("paste", paste::paste),
         ("printenv", printenv::printenv),
         ("pwd", pwd::pwd),
