@@ -332,6 +332,8 @@ pub struct Interp {
     pub decl_assigns: Vec<crate::syntax::Assign>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
+    /// Completion specifications stored by `complete`.
+    pub completions: builtins::complete::CompTable,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -402,6 +404,7 @@ impl Interp {
             last_subst_status: None,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
+            completions: Default::default(),
         };
         sh.init_vars();
         sh

@@ -2,6 +2,7 @@
 //! shell's own state, registered in one table. Each takes the shell and its words
 //! (`args[0]` is the name) and returns an exit status or control flow.
 
+pub mod complete;
 pub mod declare;
 pub mod misc;
 pub mod printf;
@@ -26,9 +27,9 @@ const TABLE: &[(&str, Builtin)] = &[
     ("caller", misc::caller),
     ("cd", misc::cd),
     ("command", misc::command),
-    ("compgen", misc::compgen),
-    ("complete", misc::complete),
-    ("compopt", misc::compopt),
+    ("compgen", complete::compgen),
+    ("complete", complete::complete),
+    ("compopt", complete::compopt),
     ("continue", misc::continue_),
     ("declare", declare::declare),
     ("dirs", misc::dirs),
