@@ -334,6 +334,8 @@ pub struct Interp {
     pub exported_funcs: imbl::OrdSet<String>,
     /// Completion specifications stored by `complete`.
     pub completions: builtins::complete::CompTable,
+    /// The history list (`history`, `fc`) and `bind -x` bindings.
+    pub history: builtins::history::History,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -405,6 +407,7 @@ impl Interp {
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
             completions: Default::default(),
+            history: Default::default(),
         };
         sh.init_vars();
         sh

@@ -1820,19 +1820,6 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
     Ok(0)
 }
 
-pub fn history(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
-pub fn fc(sh: &mut Interp, _args: &[String]) -> R {
-    sh.builtin_error("fc", "no command found");
-    Ok(1)
-}
-
-pub fn bind(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
 /// Marks a variable as exported (helper for other builtins).
 pub fn mark_export(sh: &mut Interp, name: &str) {
     sh.vars.entry(name, false).attrs.set(Attrs::EXPORT, true);

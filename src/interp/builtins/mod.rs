@@ -4,6 +4,7 @@
 
 pub mod complete;
 pub mod declare;
+pub mod history;
 pub mod misc;
 pub mod printf;
 pub mod prompt;
@@ -21,7 +22,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("[", test::bracket),
     ("alias", misc::alias),
     ("bg", misc::bg),
-    ("bind", misc::bind),
+    ("bind", history::bind),
     ("break", misc::break_),
     ("builtin", misc::builtin),
     ("caller", misc::caller),
@@ -41,12 +42,12 @@ const TABLE: &[(&str, Builtin)] = &[
     ("exit", misc::exit),
     ("export", declare::export),
     ("false", misc::false_),
-    ("fc", misc::fc),
+    ("fc", history::fc),
     ("fg", misc::fg),
     ("getopts", misc::getopts),
     ("hash", misc::hash),
     ("help", misc::help),
-    ("history", misc::history),
+    ("history", history::history),
     ("jobs", misc::jobs),
     ("kill", misc::kill),
     ("let", misc::let_),
