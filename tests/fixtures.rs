@@ -24,6 +24,8 @@
 //! Blank lines just before a `===` header separate cases and are not part of the
 //! preceding section.
 
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+
 use std::path::Path;
 
 #[derive(Debug, Default, Clone)]
@@ -40,7 +42,10 @@ struct Case {
 
 fn parse_file(path: &Path) -> Vec<Case> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut cases = Vec::new();
     let mut cur: Option<Case> = None;
     let mut section: Option<(String, String)> = None;
@@ -114,7 +119,11 @@ fn run_shellbox(c: &Case) -> (String, String, i32) {
 
 fn run_bash(c: &Case) -> (String, String, i32) {
     use std::io::Write;
-    let dir = std::env::temp_dir().join(format!("shellbox-confirm-{}-{}", std::process::id(), c.name.len()));
+    let dir = std::env::temp_dir().join(format!(
+        "shellbox-confirm-{}-{}",
+        std::process::id(),
+        c.name.len()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let work = dir.join("workspace");
     std::fs::create_dir_all(&work).ok();
@@ -155,20 +164,31 @@ fn run_bash(c: &Case) -> (String, String, i32) {
 fn compare(who: &str, c: &Case, got: &(String, String, i32)) -> Option<String> {
     let mut diffs = Vec::new();
     if got.0 != c.stdout {
-        diffs.push(format!("stdout:\n  want {:?}\n  got  {:?}", c.stdout, got.0));
+        diffs.push(format!(
+            "stdout:\n  want {:?}\n  got  {:?}",
+            c.stdout, got.0
+        ));
     }
-    if let Some(e) = &c.stderr {
-        if &got.1 != e {
-            diffs.push(format!("stderr:\n  want {:?}\n  got  {:?}", e, got.1));
-        }
+    if let Some(e) = &c.stderr
+        && &got.1 != e
+    {
+        diffs.push(format!("stderr:\n  want {:?}\n  got  {:?}", e, got.1));
     }
     if got.2 != c.status {
-        diffs.push(format!("status: want {} got {} (stderr {:?})", c.status, got.2, got.1));
+        diffs.push(format!(
+            "status: want {} got {} (stderr {:?})",
+            c.status, got.2, got.1
+        ));
     }
     if diffs.is_empty() {
         None
     } else {
-        Some(format!("[{who}] {} / {}:\n{}", c.file, c.name, diffs.join("\n")))
+        Some(format!(
+            "[{who}] {} / {}:\n{}",
+            c.file,
+            c.name,
+            diffs.join("\n")
+        ))
     }
 }
 
@@ -182,10 +202,8 @@ fn fixtures_match_expectations() {
         if let Some(f) = compare("shellbox", c, &run_shellbox(c)) {
             failures.push(f);
         }
-        if confirm {
-            if let Some(f) = compare("bash", c, &run_bash(c)) {
-                failures.push(f);
-            }
+        if confirm && let Some(f) = compare("bash", c, &run_bash(c)) {
+            failures.push(f);
         }
     }
     assert!(

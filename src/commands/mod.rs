@@ -9,29 +9,63 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+pub mod about;
 pub mod args;
+pub mod digest;
 #[cfg(test)]
 pub mod testing;
 pub mod util;
 
+mod base64;
+mod basename;
 mod cat;
+mod cksum;
+mod comm;
 mod cp;
 mod cut;
+mod date;
+mod dirname;
+mod env;
+mod expr;
+mod false_;
 mod find;
 pub mod fnmatch;
+mod fold;
 mod grep;
 mod head;
+mod hostname;
+mod id;
 mod ls;
 mod mkdir;
+mod mktemp;
 mod mv;
+mod nl;
+mod nproc;
+mod paste;
+mod printenv;
+mod pwd;
+mod readlink;
+mod realpath;
+mod rev;
 mod rm;
 mod rmdir;
+mod seq;
+mod sleep;
 mod sort;
+mod sum;
+mod tac;
 mod tail;
+mod tee;
+mod timeout;
 mod touch;
 mod tr;
+mod true_;
+mod truncate;
+mod uname;
 mod uniq;
 mod wc;
+mod which;
+mod whoami;
 mod yes;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -56,6 +90,21 @@ pub trait Host {
     /// Charges one unit of work and checks cancellation and the deadline; long loops in
     /// commands call it every so often.
     fn check(&mut self) -> io::Result<()>;
+    /// Runs a command line like [`Host::run`], but with `env` as its complete exported
+    /// environment instead of the caller's (`env -i`, `env NAME=VALUE cmd`). Hosts that
+    /// cannot change a command's environment may rely on the default, which ignores
+    /// `env` and calls [`Host::run`].
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        stdin: &mut dyn Read,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> CmdResult {
+        let _ = env;
+        self.run(argv, stdin, stdout, stderr)
+    }
 }
 
 /// Everything a command sees.
@@ -109,23 +158,62 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("base64", base64::base64),
+        ("basename", basename::basename),
         ("cat", cat::cat),
+        ("cksum", cksum::cksum),
+        ("comm", comm::comm),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("date", date::date),
+        ("dirname", dirname::dirname),
+        ("env", env::env),
+        ("expr", expr::expr),
+        ("false", false_::false_),
         ("find", find::find),
+        ("fold", fold::fold),
         ("grep", grep::grep),
+        ("egrep", grep::egrep),
+        ("fgrep", grep::fgrep),
         ("head", head::head),
+        ("hostname", hostname::hostname),
+        ("id", id::id),
         ("ls", ls::ls),
+        ("md5sum", sum::md5sum),
         ("mkdir", mkdir::mkdir),
+        ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
+        ("nl", nl::nl),
+        ("nproc", nproc::nproc),
+        ("paste", paste::paste),
+        ("printenv", printenv::printenv),
+        ("pwd", pwd::pwd),
+        ("readlink", readlink::readlink),
+        ("realpath", realpath::realpath),
+        ("rev", rev::rev),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
+        ("seq", seq::seq),
+        ("sha1sum", sum::sha1sum),
+        ("sha224sum", sum::sha224sum),
+        ("sha256sum", sum::sha256sum),
+        ("sha384sum", sum::sha384sum),
+        ("sha512sum", sum::sha512sum),
+        ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("tac", tac::tac),
         ("tail", tail::tail),
+        ("tee", tee::tee),
+        ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),
+        ("true", true_::true_),
+        ("truncate", truncate::truncate),
+        ("uname", uname::uname),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("which", which::which),
+        ("whoami", whoami::whoami),
         ("yes", yes::yes),
     ]
 }

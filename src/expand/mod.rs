@@ -93,6 +93,8 @@ pub trait Host: ArithHost {
     fn assign(&mut self, name: &str, value: String) -> ExpResult<()>;
     /// Assigns an array element (`${a[k]:=word}`); `key` is the expanded subscript.
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()>;
+    /// The target of a nameref variable (`None` if `name` is not a nameref).
+    fn nameref_target(&mut self, name: &str) -> Option<String>;
     /// Names of set variables starting with `prefix`, sorted (`${!prefix*}`).
     fn var_names(&mut self, prefix: &str) -> Vec<String>;
     /// `$1`, `$2`, ...

@@ -46,7 +46,7 @@ impl PVal {
 fn param_text(p: &ParamExp) -> String {
     let name = match &p.param {
         Param::Name(n) => n.clone(),
-        Param::Positional(n) => n.to_string(),
+        Param::Positional(n) => format!("${n}"),
         Param::Special(c) => c.to_string(),
     };
     match &p.index {
@@ -90,21 +90,18 @@ pub fn expand<H: Host + ?Sized>(
         return finish(ex, pe, pv, in_dq);
     }
     let pv = if pe.indirect {
+        // `${!ref}` on a nameref gives the name it refers to.
+        if let (Param::Name(n), None) = (&pe.param, &pe.index)
+            && let Some(target) = ex.host.nameref_target(n)
+        {
+            return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
+        }
         let base = lookup(ex, pe)?;
         let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
-            if ex.host.opts().nounset {
-                return Err(ExpandError::fatal(format!(
-                    "{}: unbound variable",
-                    param_text(pe)
-                )));
-            }
-            if matches!(pe.op, ParamOp::None) {
-                return Err(ExpandError::abort(format!(
-                    "{}: invalid indirect expansion",
-                    param_text(pe)
-                )));
-            }
-            return finish(ex, pe, PVal::scalar(None), in_dq);
+            return Err(ExpandError::abort(format!(
+                "{}: invalid indirect expansion",
+                param_text(pe)
+            )));
         };
         lookup_ref(ex, &target)?
     } else {
@@ -256,10 +253,10 @@ fn list_pieces<H: Host + ?Sized>(
     in_dq: bool,
     empty_ifs: EmptyIfsJoin,
 ) -> Vec<Piece> {
-    let ifs: Option<String> = match ex.host.var("IFS") {
-        Some(v) => Some(v.as_scalar().unwrap_or_default()),
-        None => None,
-    };
+    let ifs: Option<String> = ex
+        .host
+        .var("IFS")
+        .map(|v| v.as_scalar().unwrap_or_default());
     let sep = match &ifs {
         Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
         None => " ".to_owned(),
@@ -789,26 +786,20 @@ pub fn attr_flags(v: &Var) -> String {
         s.push('A');
     }
     let a = v.attrs;
-    if a.has(A::INTEGER) {
-        s.push('i');
-    }
-    if a.has(A::LOWER) {
-        s.push('l');
-    }
-    if a.has(A::NAMEREF) {
-        s.push('n');
-    }
-    if a.has(A::READONLY) {
-        s.push('r');
-    }
-    if a.has(A::TRACE) {
-        s.push('t');
-    }
-    if a.has(A::UPPER) {
-        s.push('u');
-    }
-    if a.has(A::EXPORT) {
-        s.push('x');
+    // bash's order: a A i n r t x c l u.
+    for (bit, c) in [
+        (A::INTEGER, 'i'),
+        (A::NAMEREF, 'n'),
+        (A::READONLY, 'r'),
+        (A::TRACE, 't'),
+        (A::EXPORT, 'x'),
+        (A::CAPITALIZE, 'c'),
+        (A::LOWER, 'l'),
+        (A::UPPER, 'u'),
+    ] {
+        if a.has(bit) {
+            s.push(c);
+        }
     }
     s
 }

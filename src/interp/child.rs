@@ -13,12 +13,12 @@ impl Interp {
         let mut child = self.fork_subshell()?;
         let mut fresh = super::vars::Scopes::new();
         for (k, v) in self.vars.all() {
-            if v.attrs.has(Attrs::EXPORT) {
-                if let Some(s) = v.as_scalar() {
-                    let var = fresh.entry(&k, false);
-                    var.value = Some(Value::Str(s));
-                    var.attrs.set(Attrs::EXPORT, true);
-                }
+            if v.attrs.has(Attrs::EXPORT)
+                && let Some(s) = v.as_scalar()
+            {
+                let var = fresh.entry(&k, false);
+                var.value = Some(Value::Str(s));
+                var.attrs.set(Attrs::EXPORT, true);
             }
         }
         child.vars = fresh;
@@ -29,9 +29,17 @@ impl Interp {
             .unwrap_or(0)
             + 1;
         let _ = child.assign_scalar("SHLVL", shlvl.to_string(), false);
-        child.vars.entry("SHLVL", false).attrs.set(Attrs::EXPORT, true);
+        child
+            .vars
+            .entry("SHLVL", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         let _ = child.assign_scalar("PWD", self.cwd.clone(), false);
-        child.vars.entry("PWD", false).attrs.set(Attrs::EXPORT, true);
+        child
+            .vars
+            .entry("PWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         child.funcs = self
             .funcs
             .iter()
@@ -90,7 +98,10 @@ impl Interp {
                 "--norc" | "--noprofile" | "--noediting" | "--login" => {}
                 "--posix" => child.set.posix = true,
                 "--version" => {
-                    let _ = self.write_fd(1, b"GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n");
+                    let _ = self.write_fd(
+                        1,
+                        b"GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n",
+                    );
                     return Ok(0);
                 }
                 "-o" | "+o" => {
@@ -109,14 +120,17 @@ impl Interp {
                 }
                 "-O" | "+O" => {
                     i += 1;
-                    if let Some(name) = words.get(i) {
-                        if !child.shopt.set(name, a == "-O") {
-                            self.errln(&format!("{prog}: {name}: invalid shell option name"));
-                            return Ok(2);
-                        }
+                    if let Some(name) = words.get(i)
+                        && !child.shopt.set(name, a == "-O")
+                    {
+                        self.errln(&format!("{prog}: {name}: invalid shell option name"));
+                        return Ok(2);
                     }
                 }
-                _ if (a.starts_with('-') || a.starts_with('+')) && a.len() > 1 && !a.starts_with("--") => {
+                _ if (a.starts_with('-') || a.starts_with('+'))
+                    && a.len() > 1
+                    && !a.starts_with("--") =>
+                {
                     let on = a.starts_with('-');
                     for c in a[1..].chars() {
                         match c {
@@ -143,6 +157,7 @@ impl Interp {
             i += 1;
         }
         child.update_shellopts();
+        let argv0_override = self.argv0_override.take();
         let rest = &words[i.min(words.len())..];
         let script;
         if want_c {
@@ -152,7 +167,11 @@ impl Interp {
             };
             script = s.clone();
             child.command_string_mode = true;
-            child.arg0 = rest.get(1).cloned().unwrap_or_else(|| prog.clone());
+            child.arg0 = rest
+                .get(1)
+                .cloned()
+                .or(argv0_override)
+                .unwrap_or_else(|| prog.clone());
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);

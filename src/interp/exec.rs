@@ -111,8 +111,44 @@ impl Interp {
         Ok(status)
     }
 
+    /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
+    /// functions unless `set -E` / `set -T`.
+    pub(crate) fn trap_active(&self, name: &str) -> bool {
+        if self.in_trap || !self.traps.contains_key(name) {
+            return false;
+        }
+        if self.frames.is_empty() {
+            return true;
+        }
+        match name {
+            "ERR" => self.set.errtrace,
+            "DEBUG" | "RETURN" => self.set.functrace,
+            _ => true,
+        }
+    }
+
+    /// Runs the DEBUG trap before a command (its status is not kept).
+    pub(crate) fn run_debug_trap(&mut self) -> Result<(), Flow> {
+        if !self.trap_active("DEBUG") {
+            return Ok(());
+        }
+        let Some(action) = self.traps.get("DEBUG").cloned() else {
+            return Ok(());
+        };
+        let saved = self.status;
+        self.in_trap = true;
+        let r = self.run_source(&action, true);
+        self.in_trap = false;
+        self.status = saved;
+        match r {
+            Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
+            Err(Flow::Fatal(m)) => Err(Flow::Fatal(m)),
+            _ => Ok(()),
+        }
+    }
+
     fn run_err_trap(&mut self) {
-        if self.in_trap {
+        if !self.trap_active("ERR") {
             return;
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
@@ -158,6 +194,7 @@ impl Interp {
     }
 
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
+        self.line = p.line;
         let start = if p.time.is_some() {
             Some(std::time::Instant::now())
         } else {
@@ -215,13 +252,47 @@ impl Interp {
         c.subshell += 1;
         c.bashpid = self.new_pid();
         c.in_subshell = true;
-        // Traps other than ignored ones are reset in subshells.
+        // Traps other than ignored ones are reset in subshells (ERR survives with
+        // `set -E`, DEBUG and RETURN with `set -T`); `trap -p` still lists the parent's.
+        let keep = |k: &str, v: &str| {
+            v.is_empty()
+                || (k == "ERR" && self.set.errtrace)
+                || (matches!(k, "DEBUG" | "RETURN") && self.set.functrace)
+        };
         c.traps = self
             .traps
             .iter()
-            .filter(|(_, v)| v.is_empty())
+            .filter(|(k, v)| keep(k, v))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        c.parent_traps = self.traps.clone();
+        // A subshell has its own jobs; it still lists the parent's (without owning them).
+        let listed: Vec<Job> = {
+            let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs
+                .iter()
+                .filter(|j| j.id > 0)
+                .map(|j| Job {
+                    id: j.id,
+                    pid: j.pid,
+                    command: j.command.clone(),
+                    handle: None,
+                    status: j
+                        .status
+                        .or(if j.handle.as_ref().is_some_and(|h| h.is_finished()) {
+                            Some(0)
+                        } else {
+                            None
+                        }),
+                    reported: true,
+                    foreign: true,
+                })
+                .collect()
+        };
+        c.jobs = Arc::new(std::sync::Mutex::new(super::JobTable {
+            jobs: listed,
+            next_pid: 0,
+        }));
         Ok(c)
     }
 
@@ -252,6 +323,14 @@ impl Interp {
 
     fn exec_multi(&mut self, p: &Pipeline) -> R {
         let n = p.commands.len();
+        if self.trap_active("DEBUG") {
+            for c in &p.commands {
+                if matches!(c.kind, CommandKind::Simple(_)) {
+                    self.line = c.line;
+                    self.run_debug_trap()?;
+                }
+            }
+        }
         let mut handles = Vec::new();
         let mut prev = None;
         let mut last_status = Ok(0);
@@ -384,6 +463,7 @@ impl Interp {
             handle: Some(handle),
             status: None,
             reported: false,
+            foreign: false,
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -492,6 +572,7 @@ impl Interp {
                 r
             }
             CommandKind::For(f) => {
+                let line = c.line;
                 let items = match &f.words {
                     Some(ws) => match self.expand_words(ws) {
                         Ok(v) => v,
@@ -504,9 +585,18 @@ impl Interp {
                 let r = (|| {
                     for it in items {
                         self.charge_loop()?;
+                        self.line = line;
+                        self.run_debug_trap()?;
+                        if self.set.xtrace {
+                            let ws: Vec<String> = match &f.words {
+                                Some(ws) => ws.iter().map(crate::syntax::printer::word_to_string).collect(),
+                                None => vec!["\"$@\"".to_owned()],
+                            };
+                            self.xtrace_line(&format!("for {} in {}", f.var, ws.join(" ")));
+                        }
                         if let Err(m) = self.assign_scalar(&f.var, it, false) {
                             self.error(&m);
-                            return Err(Flow::Abort);
+                            return Ok(1);
                         }
                         match self.exec_list(&f.body) {
                             Ok(s) => status = s,
@@ -531,6 +621,8 @@ impl Interp {
                 r
             }
             CommandKind::ArithFor(f) => {
+                let line = c.line;
+                self.run_debug_trap()?;
                 if let Some(init) = &f.init
                     && let Err(e) = self.eval_arith(init)
                 {
@@ -541,6 +633,8 @@ impl Interp {
                 let r = (|| {
                     loop {
                         self.charge_loop()?;
+                        self.line = line;
+                        self.run_debug_trap()?;
                         if let Some(cond) = &f.cond {
                             match self.eval_arith(cond) {
                                 Ok(0) => break,
@@ -563,6 +657,8 @@ impl Interp {
                             }
                             Err(e) => return Err(e),
                         }
+                        self.line = line;
+                        self.run_debug_trap()?;
                         if let Some(step) = &f.step
                             && let Err(e) = self.eval_arith(step)
                         {
@@ -577,16 +673,20 @@ impl Interp {
             CommandKind::Select(f) => self.exec_select(f),
             CommandKind::Case(cc) => self.exec_case(cc),
             CommandKind::Arith(a) => {
+                self.run_debug_trap()?;
                 if self.set.xtrace {
                     let text = match self.expander_arith_text(&a.word) {
                         Ok(t) => t,
                         Err(e) => return self.expand_error(e),
                     };
-                    self.xtrace_line(&format!("(( {} ))", text.trim()));
+                    self.xtrace_line(&format!("(( {text} ))"));
                 }
                 match self.eval_arith(a) {
                     Ok(v) => Ok((v == 0) as i32),
-                    Err(e) => {
+                    Err(mut e) => {
+                        if e.kind == ErrorKind::Abort {
+                            e.message = format!("((: {}", e.message);
+                        }
                         let _ = self.expand_error(e.clone());
                         if e.kind == ErrorKind::Abort {
                             // An error inside (( )) fails the command without aborting.
@@ -597,6 +697,7 @@ impl Interp {
                 }
             }
             CommandKind::Cond(e) => {
+                self.run_debug_trap()?;
                 if self.set.xtrace {
                     let text = crate::syntax::printer::command_to_string(c);
                     self.xtrace_line(&text);
@@ -619,10 +720,14 @@ impl Interp {
     }
 
     fn exec_case(&mut self, cc: &CaseClause) -> R {
+        self.run_debug_trap()?;
         let word = match Expander::new(self).string(&cc.word) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
         };
+        if self.set.xtrace {
+            self.xtrace_line(&format!("case {} in", xtrace_quote(&word)));
+        }
         let mut i = 0;
         let mut status = 0;
         let mut fall = false;
@@ -759,6 +864,7 @@ impl Interp {
             handle: Some(handle),
             status: None,
             reported: false,
+            foreign: false,
         });
         self.last_bg = Some(pid);
         Ok(0)
@@ -820,7 +926,7 @@ impl Interp {
             Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
             None => (String::new(), String::new()),
         };
-        let depth = (self.subshell as usize + 1).max(1);
+        let depth = self.cmdsub_depth as usize + 1;
         let prefix = format!("{}{}", first.repeat(depth), rest);
         self.errln(&format!("{prefix}{text}"));
     }
@@ -847,6 +953,9 @@ impl Interp {
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {
         self.line = c.line;
         self.charge()?;
+        if !self.traps.is_empty() {
+            self.run_debug_trap()?;
+        }
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -911,7 +1020,7 @@ impl Interp {
             Ok(1)
         };
         // `exec` with only redirections keeps them.
-        let keep_fds = name == "exec" && words.len() == 1;
+        let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
             self.fds = saved_fds;
         }
@@ -974,7 +1083,9 @@ impl Interp {
             call_line: self.line,
         });
         let saved_line = self.line;
+        let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let r = self.exec_command(&f.body);
+        self.loop_depth = saved_loops;
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
             other => other,
@@ -1180,6 +1291,7 @@ impl Interp {
         child
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
+        child.cmdsub_depth += 1;
         if !self.shopt.get("inherit_errexit") {
             child.set.errexit = false;
         }
@@ -1229,8 +1341,8 @@ impl Interp {
                 };
                 self.xtrace_line(&shown);
             }
-            if let Err(status) = self.apply_assign(a, v) {
-                return Ok(status);
+            if self.apply_assign(a, v).is_err() {
+                return Err(Flow::Abort);
             }
         }
         let status = self.last_subst_status.unwrap_or(0);
@@ -1301,7 +1413,9 @@ impl Interp {
         }
     }
 
-    /// `name=(...)` / `name+=(...)`.
+    /// `name=(...)` / `name+=(...)`. Values are expanded first, in order; then each
+    /// element is stored, its subscript evaluated against the array as it is being
+    /// built (bash's order).
     pub(crate) fn assign_array(
         &mut self,
         name: &str,
@@ -1314,36 +1428,69 @@ impl Interp {
             return Ok(Err(format!("{name}: readonly variable")));
         }
         let assoc = existing.is_assoc();
-        if assoc {
-            let mut map = match (&existing.value, append) {
-                (Some(Value::Assoc(a)), true) => a.clone(),
-                _ => crate::expand::Assoc::default(),
-            };
-            let mut pending_key: Option<String> = None;
-            for e in elems {
-                match &e.key {
-                    Some(k) => {
-                        let key = Expander::new(self).string(k)?;
-                        let mut val = Expander::new(self).assign_value(&e.value)?;
-                        if e.append {
-                            val = map.get(&key).cloned().unwrap_or_default() + &val;
-                        }
-                        map.insert(key, val);
-                    }
-                    None => {
-                        // bash 5.2: `(k1 v1 k2 v2)` pairs; otherwise an error.
-                        let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
-                        for v in vals {
-                            match pending_key.take() {
-                                None => pending_key = Some(v),
-                                Some(k) => map.insert(k, v),
-                            }
-                        }
-                    }
+        let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
+        // 1. Expand every value (and, for associative arrays, every key).
+        let mut items: Vec<ExpandedElem> = Vec::new();
+        for e in elems {
+            match &e.key {
+                Some(k) => {
+                    let value = if assoc {
+                        Expander::new(self).assign_value(&untilde(&e.value))?
+                    } else {
+                        Expander::new(self).assign_value(&e.value)?
+                    };
+                    let key = if assoc {
+                        Some(Expander::new(self).string(k)?)
+                    } else {
+                        None
+                    };
+                    items.push((Some(k), key, e.append, vec![value]));
+                }
+                None => {
+                    let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
+                    items.push((None, None, false, vals));
                 }
             }
-            if let Some(k) = pending_key {
-                map.insert(k, String::new());
+        }
+        if assoc {
+            let old = match &existing.value {
+                Some(Value::Assoc(a)) => a.clone(),
+                _ => crate::expand::Assoc::default(),
+            };
+            let mut map = if append {
+                old.clone()
+            } else {
+                crate::expand::Assoc::default()
+            };
+            let all_plain = items.iter().all(|(k, ..)| k.is_none());
+            if all_plain {
+                // bash 5.2: `(k1 v1 k2 v2 ...)`.
+                let flat: Vec<String> = items.into_iter().flat_map(|(.., v)| v).collect();
+                let mut it = flat.into_iter();
+                while let Some(k) = it.next() {
+                    let v = it.next().unwrap_or_default();
+                    map.insert(k, v);
+                }
+            } else {
+                for (k, key, app, vals) in items {
+                    let Some(key) = key.filter(|_| k.is_some()) else {
+                        for v in vals {
+                            self.error(&format!(
+                                "{name}: {v}: must use subscript when assigning associative array"
+                            ));
+                        }
+                        continue;
+                    };
+                    let mut v = vals.into_iter().next().unwrap_or_default();
+                    if app {
+                        let base = if append { map.get(&key) } else { old.get(&key) };
+                        v = base.cloned().unwrap_or_default() + &v;
+                    }
+                    if integer {
+                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                    }
+                    map.insert(key, v);
+                }
             }
             let attrs = existing.attrs;
             let var = self.vars.entry(&name, false);
@@ -1351,21 +1498,35 @@ impl Interp {
             var.attrs = attrs;
             return Ok(Ok(()));
         }
-        let mut arr = match (&existing.value, append) {
-            (Some(Value::Indexed(a)), true) => a.clone(),
-            (Some(Value::Str(s)), true) => {
-                let mut m = imbl::OrdMap::new();
-                m.insert(0, s.clone());
-                m
+        // Indexed: store element by element into the live array.
+        {
+            let attrs = existing.attrs;
+            let var = self.vars.entry(&name, false);
+            let start = match (&existing.value, append) {
+                (Some(Value::Indexed(a)), true) => a.clone(),
+                (Some(Value::Str(s)), true) => {
+                    let mut m = imbl::OrdMap::new();
+                    m.insert(0, s.clone());
+                    m
+                }
+                _ => imbl::OrdMap::new(),
+            };
+            var.value = Some(Value::Indexed(start));
+            var.attrs = attrs;
+        }
+        let current = |sh: &Interp| -> imbl::OrdMap<i64, String> {
+            match sh.vars.get(&name).and_then(|v| v.value.clone()) {
+                Some(Value::Indexed(a)) => a,
+                _ => imbl::OrdMap::new(),
             }
-            _ => imbl::OrdMap::new(),
         };
-        let mut next = arr.keys().next_back().map(|k| k + 1).unwrap_or(0);
-        for e in elems {
-            match &e.key {
-                Some(k) => {
-                    let text = Expander::new(self).arith_text(k)?;
+        let mut next = current(self).keys().next_back().map(|k| k + 1).unwrap_or(0);
+        for (k, _, app, vals) in items {
+            match k {
+                Some(kw) => {
+                    let text = Expander::new(self).arith_text(kw)?;
                     let mut idx = crate::expand::arith::eval_str(&text, self)?;
+                    let arr = current(self);
                     if idx < 0 {
                         let max = arr.keys().next_back().copied().unwrap_or(-1);
                         idx += max + 1;
@@ -1374,29 +1535,28 @@ impl Interp {
                             continue;
                         }
                     }
-                    let mut val = Expander::new(self).assign_value(&e.value)?;
-                    if e.append {
-                        val = arr.get(&idx).cloned().unwrap_or_default() + &val;
+                    let mut v = vals.into_iter().next().unwrap_or_default();
+                    if app {
+                        v = arr.get(&idx).cloned().unwrap_or_default() + &v;
                     }
-                    if existing.attrs.has(crate::expand::Attrs::INTEGER) {
-                        val = crate::expand::arith::eval_str(&val, self)?.to_string();
+                    if integer {
+                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
-                    arr.insert(idx, val);
+                    super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
                 }
                 None => {
-                    let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
                     for mut v in vals {
-                        if existing.attrs.has(crate::expand::Attrs::INTEGER) {
+                        if integer {
                             v = crate::expand::arith::eval_str(&v, self)?.to_string();
                         }
-                        arr.insert(next, v);
+                        super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;
                     }
                 }
             }
         }
-        if arr.len() > self.budget.limits.max_words {
+        if current(self).len() > self.budget.limits.max_words {
             return Err(ExpandError::passthrough(
                 format!(
                     "\u{0}array size limit exceeded ({} elements)",
@@ -1405,11 +1565,26 @@ impl Interp {
                 ErrorKind::Fatal(126),
             ));
         }
-        let attrs = existing.attrs;
-        let var = self.vars.entry(&name, false);
-        var.value = Some(Value::Indexed(arr));
-        var.attrs = attrs;
         Ok(Ok(()))
+    }
+}
+
+/// An array literal element after expansion: its subscript word (evaluated later for
+/// indexed arrays), its expanded key (associative arrays), `+=`, and its values.
+type ExpandedElem<'a> = (Option<&'a Word>, Option<String>, bool, Vec<String>);
+
+/// A word with its tilde prefixes turned back into literal text (associative array
+/// values are not tilde-expanded).
+fn untilde(w: &Word) -> Word {
+    Word {
+        parts: w
+            .parts
+            .iter()
+            .map(|p| match p {
+                WordPart::Tilde(u) => WordPart::Lit(format!("~{u}")),
+                other => other.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -1444,6 +1619,9 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     if s.is_empty() {
         return "''".to_owned();
     }
+    if s.chars().any(|c| c.is_control() && c != '\t' && c != '\n') {
+        return crate::expand::param::ansi_c_quote(s);
+    }
     let special = s.chars().any(|c| {
         c.is_whitespace()
             || matches!(
@@ -1475,7 +1653,16 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     if !special {
         return s.to_owned();
     }
-    crate::expand::param::quote(s)
+    let mut out = String::from("'");
+    for c in s.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// The services utilities call back into: running commands and checking limits.
@@ -1483,7 +1670,53 @@ struct UtilHost<'a> {
     sh: &'a mut Interp,
 }
 
+impl UtilHost<'_> {
+    /// Runs `argv` as a new process would: no functions, the given environment (or the
+    /// shell's exported variables).
+    fn run_in(
+        &mut self,
+        argv: &[String],
+        env: Option<&std::collections::BTreeMap<String, String>>,
+    ) -> std::io::Result<i32> {
+        if argv.is_empty() {
+            return Ok(0);
+        }
+        let mut child = match self.sh.fork_subshell() {
+            Ok(c) => c,
+            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
+            Err(_) => return Ok(1),
+        };
+        if let Some(env) = env {
+            let mut fresh = super::vars::Scopes::new();
+            for (k, v) in env {
+                let var = fresh.entry(k, false);
+                var.value = Some(Value::Str(v.clone()));
+                var.attrs.set(crate::expand::Attrs::EXPORT, true);
+            }
+            child.vars = fresh;
+        }
+        child.funcs = imbl::HashMap::new();
+        let cmd = Command {
+            kind: CommandKind::Simple(SimpleCommand::default()),
+            redirects: Vec::new(),
+            line: child.line,
+        };
+        let r = match super::builtins::lookup(&argv[0]) {
+            Some(b) if !argv[0].contains('/') => b(&mut child, argv),
+            _ => child.run_external(&cmd, argv),
+        };
+        match child.finish_subshell(r) {
+            Ok(s) => Ok(s),
+            Err(Flow::Fatal(m)) => Err(crate::commands::fatal(m)),
+            Err(_) => Ok(1),
+        }
+    }
+}
+
 impl crate::commands::Host for UtilHost<'_> {
+    /// Runs a command for a utility (`find -exec`, `env`, `xargs`, `timeout`). The
+    /// callers pass their own standard streams, so the child is connected directly to
+    /// the utility's descriptors: output streams in order and stdin is shared.
     fn run(
         &mut self,
         argv: &[String],
@@ -1491,44 +1724,20 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        if argv.is_empty() {
-            return Ok(0);
-        }
-        let _ = stdin;
-        let mut child = match self.sh.fork_subshell() {
-            Ok(c) => c,
-            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
-            Err(_) => return Ok(1),
-        };
-        let out = Capture::new(self.sh.budget.limits.max_output_bytes);
-        let err = Capture::new(self.sh.budget.limits.max_output_bytes);
-        child
-            .fds
-            .set(1, Some(Arc::new(OpenFile::Capture(out.clone()))));
-        child
-            .fds
-            .set(2, Some(Arc::new(OpenFile::Capture(err.clone()))));
-        let cmd = Command {
-            kind: CommandKind::Simple(SimpleCommand::default()),
-            redirects: Vec::new(),
-            line: child.line,
-        };
-        let r = {
-            let name = argv[0].as_str();
-            if let Some(b) = super::builtins::lookup(name) {
-                b(&mut child, argv)
-            } else {
-                child.run_external(&cmd, argv)
-            }
-        };
-        let status = match child.finish_subshell(r) {
-            Ok(s) => s,
-            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
-            Err(_) => 1,
-        };
-        stdout.write_all(&out.take())?;
-        stderr.write_all(&err.take())?;
-        Ok(status)
+        let _ = (stdin, stdout, stderr);
+        self.run_in(argv, None)
+    }
+
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &std::collections::BTreeMap<String, String>,
+        stdin: &mut dyn std::io::Read,
+        stdout: &mut dyn std::io::Write,
+        stderr: &mut dyn std::io::Write,
+    ) -> std::io::Result<i32> {
+        let _ = (stdin, stdout, stderr);
+        self.run_in(argv, Some(env))
     }
 
     fn check(&mut self) -> std::io::Result<()> {

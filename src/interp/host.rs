@@ -180,6 +180,7 @@ impl Host for Interp {
             // Namerefs to array elements resolve to that element.
             if let Some(raw) = self.vars.get_raw(name)
                 && raw.attrs.has(crate::expand::Attrs::NAMEREF)
+                && raw.as_scalar().is_some_and(|t| super::vars::valid_ref(&t))
             {
                 let target = self.vars.resolve_name(name);
                 if let Some(open) = target.find('[')
@@ -213,6 +214,14 @@ impl Host for Interp {
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()> {
         self.assign_element(name, key, value, false)
             .map_err(ExpandError::abort)
+    }
+
+    fn nameref_target(&mut self, name: &str) -> Option<String> {
+        let v = self.vars.get_raw(name)?;
+        if !v.attrs.has(crate::expand::Attrs::NAMEREF) {
+            return None;
+        }
+        v.as_scalar()
     }
 
     fn var_names(&mut self, prefix: &str) -> Vec<String> {
@@ -284,6 +293,7 @@ impl Host for Interp {
             handle: Some(handle),
             status: None,
             reported: true,
+            foreign: false,
         });
         Ok(format!("/dev/fd/{fd}"))
     }

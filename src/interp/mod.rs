@@ -254,6 +254,8 @@ pub struct Job {
     pub handle: Option<std::thread::JoinHandle<i32>>,
     pub status: Option<i32>,
     pub reported: bool,
+    /// Listed from a parent shell: not waitable here.
+    pub foreign: bool,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -332,6 +334,14 @@ pub struct Interp {
     pub decl_assigns: Vec<crate::syntax::Assign>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
+    /// The parent's traps, which `trap -p` in a subshell still lists.
+    pub parent_traps: imbl::OrdMap<String, String>,
+    /// Nesting of command substitutions (the `+` repetition of `set -x`).
+    pub cmdsub_depth: u32,
+    /// `ulimit` values: resource letter -> (soft, hard); `None` is unlimited.
+    pub ulimits: std::collections::BTreeMap<char, (Option<u64>, Option<u64>)>,
+    /// `exec -a NAME`: the `$0` of the next child shell.
+    pub argv0_override: Option<String>,
     /// Completion specifications stored by `complete`.
     pub completions: builtins::complete::CompTable,
     /// The history list (`history`, `fc`) and `bind -x` bindings.
@@ -406,6 +416,10 @@ impl Interp {
             last_subst_status: None,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
+            parent_traps: imbl::OrdMap::new(),
+            cmdsub_depth: 0,
+            ulimits: std::collections::BTreeMap::new(),
+            argv0_override: None,
             completions: Default::default(),
             history: Default::default(),
         };
@@ -640,6 +654,9 @@ impl Interp {
                     self.status = 1;
                     if nested {
                         return Err(Flow::Abort);
+                    }
+                    if self.set.errexit {
+                        return Err(Flow::Exit(1));
                     }
                 }
                 Err(e) => return Err(e),

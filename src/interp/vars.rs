@@ -46,7 +46,7 @@ impl Scopes {
         for _ in 0..16 {
             match self.get_raw(&cur) {
                 Some(v) if v.attrs.has(Attrs::NAMEREF) => match &v.value {
-                    Some(Value::Str(t)) if !t.is_empty() => cur = t.clone(),
+                    Some(Value::Str(t)) if valid_ref(t) => cur = t.clone(),
                     _ => return cur,
                 },
                 _ => return cur,
@@ -63,7 +63,7 @@ impl Scopes {
     /// The variable, resolving namerefs.
     pub fn get(&self, name: &str) -> Option<&Var> {
         let v = self.get_raw(name)?;
-        if v.attrs.has(Attrs::NAMEREF) {
+        if v.attrs.has(Attrs::NAMEREF) && v.as_scalar().is_some_and(|t| valid_ref(&t)) {
             let target = self.resolve_name(name);
             if target != name {
                 // `ref=a[1]` style targets name an element.
@@ -145,6 +145,16 @@ impl Scopes {
         }
         m
     }
+}
+
+/// Whether a nameref's value names a variable (`name` or `name[sub]`); other values
+/// leave the nameref behaving like a plain variable.
+pub fn valid_ref(t: &str) -> bool {
+    let base = match t.find('[') {
+        Some(i) if t.ends_with(']') => &t[..i],
+        _ => t,
+    };
+    crate::syntax::is_name(base)
 }
 
 /// Applies case attributes to a value being assigned.

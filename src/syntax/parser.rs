@@ -1734,10 +1734,11 @@ impl Parser {
         while let Some(c) = self.peek() {
             // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
             // assignment values.
-            if c == '~' && parts.is_empty() {
+            if c == '~' {
                 let at_start = self.pos == start;
                 let after_colon = mode == WordMode::Assign && lit.ends_with(':');
-                let after_eq = lit.ends_with('=')
+                let after_eq = parts.is_empty()
+                    && lit.ends_with('=')
                     && (mode == WordMode::Assign || is_name(&lit[..lit.len() - 1]));
                 if (at_start || after_colon || after_eq)
                     && let Some(user) = self.tilde_prefix(mode)

@@ -251,6 +251,23 @@ fn declare_one(
     } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
         *sh.vars.entry(&vname, false) = Var::default();
     }
+    // An array's kind cannot change.
+    if let Some(cur) = sh.vars.get_raw(&vname) {
+        if f.set & Attrs::ASSOC != 0 && cur.is_array() {
+            sh.builtin_error(
+                builtin,
+                &format!("{vname}: cannot convert indexed to associative array"),
+            );
+            return Err(1);
+        }
+        if f.set & Attrs::ARRAY != 0 && cur.is_assoc() {
+            sh.builtin_error(
+                builtin,
+                &format!("{vname}: cannot convert associative to indexed array"),
+            );
+            return Err(1);
+        }
+    }
     // Apply attributes.
     {
         let var = sh.vars.entry(&vname, local);

@@ -632,7 +632,11 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     sh.call_depth += 1;
     let r = sh.run_source(&src, true);
     sh.call_depth -= 1;
-    r
+    // An error that abandons a command ends only the eval'd text.
+    match r {
+        Err(Flow::Abort) => Ok(1),
+        other => other,
+    }
 }
 
 pub fn source(sh: &mut Interp, args: &[String]) -> R {
@@ -776,6 +780,17 @@ pub fn unalias(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// How `type` shows a file found on PATH: relative PATH entries stay relative.
+fn display_path(dir: &str, name: &str, full: &str) -> String {
+    if dir.starts_with('/') {
+        full.to_owned()
+    } else if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{}/{name}", dir.trim_end_matches('/'))
+    }
+}
+
 const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
     "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
@@ -799,26 +814,37 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
     if name.contains('/') {
         let p = crate::fs::path::join(&sh.cwd, name);
         let fs = sh.fs.lock();
-        if fs.stat(&p).is_ok() && fs.access(&p, false, false, true).is_ok() {
+        if fs.stat(&p).is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
+            && fs.access(&p, false, false, true).is_ok()
+        {
             out.push(("file", name.to_owned()));
         }
     } else if let Some(path) = sh.get_str("PATH") {
         let fs = sh.fs.lock();
+        let mut fallback = None;
+        let before = out.len();
         for dir in path.split(':') {
             let full = crate::fs::path::join(
                 &sh.cwd,
                 &format!("{}/{name}", if dir.is_empty() { "." } else { dir }),
             );
-            if fs
+            let is_file = fs
                 .stat(&full)
-                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
-                && fs.access(&full, false, false, true).is_ok()
-            {
-                out.push(("file", full));
+                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir);
+            if is_file && fs.access(&full, false, false, true).is_ok() {
+                out.push(("file", display_path(dir, name, &full)));
                 if !all {
                     break;
                 }
+            } else if is_file && fallback.is_none() {
+                fallback = Some(display_path(dir, name, &full));
             }
+        }
+        // Like bash, a non-executable file is reported when nothing executable is.
+        if out.len() == before
+            && let Some(f) = fallback
+        {
+            out.push(("file", f));
         }
     }
     if !all {
@@ -858,9 +884,12 @@ pub fn type_(sh: &mut Interp, args: &[String]) -> R {
     let mut status = 0;
     let mut out = String::new();
     for name in &args[i..] {
-        let mut kinds = classify(sh, name, all || force_path);
+        let mut kinds = classify(sh, name, all || force_path || no_funcs);
         if no_funcs {
             kinds.retain(|(k, _)| *k != "function");
+            if !all {
+                kinds.truncate(1);
+            }
         }
         if force_path {
             kinds.retain(|(k, _)| *k == "file");
@@ -903,6 +932,7 @@ pub fn type_(sh: &mut Interp, args: &[String]) -> R {
 pub fn command(sh: &mut Interp, args: &[String]) -> R {
     let mut v = false;
     let mut big_v = false;
+    let mut default_path = false;
     let mut i = 1;
     while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
         if args[i] == "--" {
@@ -913,7 +943,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
             match c {
                 'v' => v = true,
                 'V' => big_v = true,
-                'p' => {}
+                'p' => default_path = true,
                 _ => {
                     sh.builtin_error("command", &format!("-{c}: invalid option"));
                     sh.errln("command: usage: command [-pVv] command [arg ...]");
@@ -927,8 +957,28 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
     if rest.is_empty() {
         return Ok(0);
     }
+    let saved_path = if default_path {
+        let old = sh.vars.get_raw("PATH").cloned();
+        let _ = sh.assign_scalar("PATH", "/usr/bin:/bin".to_owned(), false);
+        Some(old)
+    } else {
+        None
+    };
+    let r = command_inner(sh, rest, v, big_v);
+    if let Some(old) = saved_path {
+        match old {
+            Some(var) => *sh.vars.entry("PATH", false) = var,
+            None => {
+                let _ = sh.vars.unset("PATH");
+            }
+        }
+    }
+    r
+}
+
+fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
     if v || big_v {
-        let mut status = 0;
+        let mut found_any = false;
         let mut out = String::new();
         for name in rest {
             let kinds = classify(sh, name, false);
@@ -937,9 +987,9 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
                     if big_v {
                         sh.builtin_error("command", &format!("{name}: not found"));
                     }
-                    status = 1;
                 }
                 Some((kind, detail)) => {
+                    found_any = true;
                     if big_v {
                         match *kind {
                             "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
@@ -964,7 +1014,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
             }
         }
         sh.out(out.as_bytes())?;
-        return Ok(status);
+        return Ok(if found_any { 0 } else { 1 });
     }
     // Run the command skipping functions.
     let name = rest[0].as_str();
@@ -983,6 +1033,10 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
+    let args: Vec<String> = match args.get(1).map(String::as_str) {
+        Some("--") => std::iter::once(args[0].clone()).chain(args[2..].iter().cloned()).collect(),
+        _ => args.to_vec(),
+    };
     let Some(name) = args.get(1) else {
         return Ok(0);
     };
@@ -1081,7 +1135,7 @@ pub fn let_(sh: &mut Interp, args: &[String]) -> R {
         match sh.eval_arith_str(a) {
             Ok(v) => last = v,
             Err(e) => {
-                sh.error(&e.render());
+                sh.error(&format!("let: {}", e.render()));
                 return Ok(1);
             }
         }
@@ -1238,7 +1292,11 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
     if rest.is_empty() || print {
         let mut out = String::new();
         let wanted: Vec<String> = rest.iter().filter_map(|s| trap_name(s)).collect();
-        for (sig, action) in sh.traps.iter() {
+        let mut shown = sh.parent_traps.clone();
+        for (k, v) in sh.traps.iter() {
+            shown.insert(k.clone(), v.clone());
+        }
+        for (sig, action) in shown.iter() {
             if !wanted.is_empty() && !wanted.contains(sig) {
                 continue;
             }
@@ -1263,6 +1321,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         other => other,
     };
     let mut status = 0;
+    sh.parent_traps = imbl::OrdMap::new();
     for s in sigs {
         let Some(name) = trap_name(s) else {
             sh.builtin_error("trap", &format!("{s}: invalid signal specification"));
@@ -1370,14 +1429,8 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     }
     let mut status = 0;
     for target in &args[i..] {
-        let pid: Option<u32> = if let Some(j) = target.strip_prefix('%') {
-            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            let id: usize = if j.is_empty() || j == "%" || j == "+" {
-                jt.jobs.iter().map(|j| j.id).max().unwrap_or(0)
-            } else {
-                j.parse().unwrap_or(0)
-            };
-            jt.jobs.iter().find(|x| x.id == id && id > 0).map(|x| x.pid)
+        let pid: Option<u32> = if target.starts_with('%') {
+            job_pid(sh, target)
         } else {
             target.parse().ok()
         };
@@ -1420,11 +1473,45 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// The pid of a job spec: `%N`, `%+`/`%%`/`%` (current), `%-` (previous), `%name`
+/// (command prefix), `%?text` (command contains).
+fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
+    let j = spec.strip_prefix('%')?;
+    let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    let jobs: Vec<&super::super::Job> = jt.jobs.iter().filter(|x| x.id > 0).collect();
+    let found = match j {
+        "" | "%" | "+" => jobs.last().copied(),
+        "-" => {
+            if jobs.len() >= 2 {
+                jobs.get(jobs.len() - 2).copied()
+            } else {
+                jobs.last().copied()
+            }
+        }
+        _ => {
+            if let Ok(n) = j.parse::<usize>() {
+                jobs.iter().find(|x| x.id == n).copied()
+            } else if let Some(text) = j.strip_prefix('?') {
+                jobs.iter()
+                    .rev()
+                    .find(|x| x.command.contains(text))
+                    .copied()
+            } else {
+                jobs.iter()
+                    .rev()
+                    .find(|x| x.command.starts_with(j))
+                    .copied()
+            }
+        }
+    };
+    found.map(|x| x.pid)
+}
+
 /// Waits for a job's thread and returns its status.
 fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
     let handle = {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
+        let j = jt.jobs.iter_mut().find(|j| j.pid == pid && !j.foreign)?;
         j.handle.take()
     };
     let result = handle.map(|h| h.join().unwrap_or(1));
@@ -1458,7 +1545,7 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs
                 .iter()
-                .filter(|j| j.status.is_none() || j.handle.is_some())
+                .filter(|j| !j.foreign && (j.status.is_none() || j.handle.is_some()))
                 .map(|j| j.pid)
                 .collect()
         };
@@ -1480,16 +1567,14 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
     }
     let mut status = 0;
     for t in rest {
-        let pid: Option<u32> = if let Some(j) = t.strip_prefix('%') {
-            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            let id: usize = j.parse().unwrap_or(0);
-            jt.jobs.iter().find(|x| x.id == id).map(|x| x.pid)
+        let pid: Option<u32> = if t.starts_with('%') {
+            job_pid(sh, t)
         } else {
             match t.parse::<u32>() {
                 Ok(p) => Some(p),
                 Err(_) => {
                     sh.builtin_error("wait", &format!("`{t}': not a pid or valid job spec"));
-                    status = 2;
+                    status = 1;
                     continue;
                 }
             }
@@ -1793,15 +1878,35 @@ pub fn caller(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     let mut i = 1;
+    let mut argv0 = None;
     while i < args.len() && args[i].starts_with('-') {
         if args[i] == "--" {
             i += 1;
             break;
         }
+        if args[i] == "-a" {
+            i += 1;
+            argv0 = args.get(i).cloned();
+        }
         i += 1;
     }
     if i >= args.len() {
         return Ok(0);
+    }
+    if let Some(a0) = argv0 {
+        // `exec -a NAME cmd`: only shells observe their argv[0] (as `$0`).
+        let words = args[i..].to_vec();
+        if matches!(words[0].as_str(), "bash" | "sh") {
+            let c = crate::syntax::Command {
+                kind: crate::syntax::CommandKind::Simple(Default::default()),
+                redirects: Vec::new(),
+                line: sh.line,
+            };
+            sh.argv0_override = Some(a0);
+            let s = sh.dispatch(&c, words);
+            sh.argv0_override = None;
+            return Err(Flow::Exit(s?));
+        }
     }
     let c = crate::syntax::Command {
         kind: crate::syntax::CommandKind::Simple(Default::default()),
@@ -1810,14 +1915,6 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     };
     let s = sh.dispatch(&c, args[i..].to_vec())?;
     Err(Flow::Exit(s))
-}
-
-pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
-    if args.len() > 1 && !args[1].starts_with('-') || args.len() > 2 {
-        return Ok(0);
-    }
-    sh.out(b"unlimited\n")?;
-    Ok(0)
 }
 
 /// Marks a variable as exported (helper for other builtins).

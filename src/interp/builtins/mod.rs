@@ -10,6 +10,7 @@ pub mod printf;
 pub mod prompt;
 pub mod read;
 pub mod test;
+pub mod ulimit;
 
 use super::{Flow, Interp, R};
 
@@ -73,7 +74,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("true", misc::true_),
     ("type", misc::type_),
     ("typeset", declare::declare),
-    ("ulimit", misc::ulimit),
+    ("ulimit", ulimit::ulimit),
     ("umask", misc::umask),
     ("unalias", misc::unalias),
     ("unset", declare::unset),
