@@ -1116,6 +1116,11 @@ fn wordlist(sh: &mut Interp, list: &str) -> Result<Vec<String>, crate::interp::F
                 crate::syntax::parser::parse_with(&format!("{src}\""), sh.parse_options())
             });
         let Ok(script) = parsed else {
+            if w.contains("${") {
+                // An unterminated `${` is a bad substitution, fatal as in any expansion.
+                sh.error(&format!("{w}: bad substitution"));
+                return Err(crate::interp::Flow::Exit(1));
+            }
             out.push(w);
             continue;
         };
