@@ -344,6 +344,10 @@ pub struct Interp {
     pub argv0_override: Option<String>,
     /// An interactive shell (`bash -i`): prompts, PROMPT_COMMAND, errors never exit.
     pub interactive: bool,
+    /// Completion specifications stored by `complete`.
+    pub completions: builtins::complete::CompTable,
+    /// The history list (`history`, `fc`) and `bind -x` bindings.
+    pub history: builtins::history::History,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -419,6 +423,8 @@ impl Interp {
             ulimits: std::collections::BTreeMap::new(),
             argv0_override: None,
             interactive: false,
+            completions: Default::default(),
+            history: Default::default(),
         };
         sh.init_vars();
         sh

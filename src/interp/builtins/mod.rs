@@ -2,7 +2,9 @@
 //! shell's own state, registered in one table. Each takes the shell and its words
 //! (`args[0]` is the name) and returns an exit status or control flow.
 
+pub mod complete;
 pub mod declare;
+pub mod history;
 pub mod misc;
 pub mod printf;
 pub mod prompt;
@@ -21,15 +23,15 @@ const TABLE: &[(&str, Builtin)] = &[
     ("[", test::bracket),
     ("alias", misc::alias),
     ("bg", misc::bg),
-    ("bind", misc::bind),
+    ("bind", history::bind),
     ("break", misc::break_),
     ("builtin", misc::builtin),
     ("caller", misc::caller),
     ("cd", misc::cd),
     ("command", misc::command),
-    ("compgen", misc::compgen),
-    ("complete", misc::complete),
-    ("compopt", misc::compopt),
+    ("compgen", complete::compgen),
+    ("complete", complete::complete),
+    ("compopt", complete::compopt),
     ("continue", misc::continue_),
     ("declare", declare::declare),
     ("dirs", misc::dirs),
@@ -41,12 +43,12 @@ const TABLE: &[(&str, Builtin)] = &[
     ("exit", misc::exit),
     ("export", declare::export),
     ("false", misc::false_),
-    ("fc", misc::fc),
+    ("fc", history::fc),
     ("fg", misc::fg),
     ("getopts", misc::getopts),
     ("hash", misc::hash),
     ("help", misc::help),
-    ("history", misc::history),
+    ("history", history::history),
     ("jobs", misc::jobs),
     ("kill", misc::kill),
     ("let", misc::let_),
