@@ -438,23 +438,24 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         }
         let pat = f.pattern();
         // A non-empty GLOBIGNORE removes matching names and turns on dotglob.
-        let ignore: Vec<pattern::Pattern> = match self.host.var("GLOBIGNORE").and_then(|v| v.as_scalar()) {
-            Some(g) if !g.is_empty() => g
-                .split(':')
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    pattern::Pattern::new(
-                        p,
-                        pattern::MatchOpts {
-                            extglob: opts.extglob,
-                            nocase: opts.nocaseglob,
-                            dot_special: true,
-                        },
-                    )
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let ignore: Vec<pattern::Pattern> =
+            match self.host.var("GLOBIGNORE").and_then(|v| v.as_scalar()) {
+                Some(g) if !g.is_empty() => g
+                    .split(':')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| {
+                        pattern::Pattern::new(
+                            p,
+                            pattern::MatchOpts {
+                                extglob: opts.extglob,
+                                nocase: opts.nocaseglob,
+                                dot_special: true,
+                            },
+                        )
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
         let mut gopts = opts;
         if !ignore.is_empty() {
             gopts.dotglob = true;

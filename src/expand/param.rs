@@ -321,13 +321,13 @@ fn finish<H: Host + ?Sized>(
     if !pv.set && nounset && !is_default_op {
         if pv.is_list() {
             // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist.
-            if let (true, Param::Name(n)) = (pe.length, &pe.param) {
-                if ex.host.var(n).is_none() {
-                    return Err(ExpandError {
-                        message: format!("{n}: unbound variable"),
-                        kind: ErrorKind::Fatal(1),
-                    });
-                }
+            if let (true, Param::Name(n)) = (pe.length, &pe.param)
+                && ex.host.var(n).is_none()
+            {
+                return Err(ExpandError {
+                    message: format!("{n}: unbound variable"),
+                    kind: ErrorKind::Fatal(1),
+                });
             }
         } else {
             return Err(ExpandError::fatal(format!(
@@ -460,10 +460,13 @@ fn finish<H: Host + ?Sized>(
             };
             if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
                 // Indexed arrays slice by index: elements at or after `offset`.
-                if let Some(l) = len {
-                    if l < 0 {
-                        return Err(ExpandError::abort(format!("{}: substring expression < 0", l)));
-                    }
+                if let Some(l) = len
+                    && l < 0
+                {
+                    return Err(ExpandError::abort(format!(
+                        "{}: substring expression < 0",
+                        l
+                    )));
                 }
                 let max = keys.last().copied().unwrap_or(-1);
                 let start = if off < 0 { max + 1 + off } else { off };

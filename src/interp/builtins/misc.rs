@@ -814,7 +814,9 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
     if name.contains('/') {
         let p = crate::fs::path::join(&sh.cwd, name);
         let fs = sh.fs.lock();
-        if fs.stat(&p).is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
+        if fs
+            .stat(&p)
+            .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
             && fs.access(&p, false, false, true).is_ok()
         {
             out.push(("file", name.to_owned()));
@@ -1034,7 +1036,9 @@ fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
 
 pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
     let args: Vec<String> = match args.get(1).map(String::as_str) {
-        Some("--") => std::iter::once(args[0].clone()).chain(args[2..].iter().cloned()).collect(),
+        Some("--") => std::iter::once(args[0].clone())
+            .chain(args[2..].iter().cloned())
+            .collect(),
         _ => args.to_vec(),
     };
     let Some(name) = args.get(1) else {

@@ -190,7 +190,11 @@ fn parse_int(s: &str) -> Result<i128, i128> {
         return Ok(rest
             .chars()
             .next()
-            .map(|c| crate::text::raw_byte(c).map(i128::from).unwrap_or(c as i128))
+            .map(|c| {
+                crate::text::raw_byte(c)
+                    .map(i128::from)
+                    .unwrap_or(c as i128)
+            })
             .unwrap_or(0));
     }
     if t.is_empty() {
@@ -235,7 +239,11 @@ fn as_unsigned(v: i128) -> u64 {
     if v > max || v < -max {
         return u64::MAX;
     }
-    if v < 0 { (max + 1 + v) as u64 } else { v as u64 }
+    if v < 0 {
+        (max + 1 + v) as u64
+    } else {
+        v as u64
+    }
 }
 
 fn parse_float(s: &str) -> Result<f64, f64> {

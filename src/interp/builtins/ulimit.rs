@@ -25,7 +25,8 @@ const RESOURCES: &[(char, &str, &str, Option<u64>)] = &[
 ];
 
 fn show(v: Option<u64>) -> String {
-    v.map(|n| n.to_string()).unwrap_or_else(|| "unlimited".to_owned())
+    v.map(|n| n.to_string())
+        .unwrap_or_else(|| "unlimited".to_owned())
 }
 
 /// The current (soft, hard) value of a resource.
@@ -112,7 +113,11 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
                 if multi {
                     let r = RESOURCES.iter().find(|r| r.0 == *c);
                     let (desc, unit) = r.map(|r| (r.1, r.2)).unwrap_or(("", ""));
-                    let label = if unit.is_empty() { format!("(-{c})") } else { format!("({unit}, -{c})") };
+                    let label = if unit.is_empty() {
+                        format!("(-{c})")
+                    } else {
+                        format!("({unit}, -{c})")
+                    };
                     let pad = 36usize.saturating_sub(desc.len() + 1 + label.len());
                     out.push_str(&format!("{desc} {}{label} {}\n", " ".repeat(pad), show(v)));
                 } else {
@@ -132,12 +137,15 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
                 match v.parse::<u64>() {
                     // Limits are kept in bytes: a value that overflows is unlimited.
                     Ok(n) => {
-                        let unit: u64 = match RESOURCES.iter().find(|r| r.0 == res[0]).map(|r| r.2) {
+                        let unit: u64 = match RESOURCES.iter().find(|r| r.0 == res[0]).map(|r| r.2)
+                        {
                             Some("blocks") => 512,
                             Some("kbytes") => 1024,
                             _ => 1,
                         };
-                        n.checked_mul(unit).filter(|b| *b <= i64::MAX as u64).map(|_| n)
+                        n.checked_mul(unit)
+                            .filter(|b| *b <= i64::MAX as u64)
+                            .map(|_| n)
                     }
                     Err(_) => {
                         sh.builtin_error("ulimit", &format!("{v}: invalid number"));
