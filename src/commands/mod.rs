@@ -26,6 +26,7 @@ mod cut;
 mod date;
 mod dirname;
 mod env;
+mod expand;
 mod expr;
 mod false_;
 mod find;
@@ -63,6 +64,7 @@ mod tr;
 mod true_;
 mod truncate;
 mod uname;
+mod unexpand;
 mod uniq;
 mod wc;
 mod which;
@@ -169,6 +171,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("date", date::date),
         ("dirname", dirname::dirname),
         ("env", env::env),
+        ("expand", expand::expand),
         ("expr", expr::expr),
         ("false", false_::false_),
         ("find", find::find),
@@ -212,6 +215,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("true", true_::true_),
         ("truncate", truncate::truncate),
         ("uname", uname::uname),
+        ("unexpand", unexpand::unexpand),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
         ("which", which::which),
