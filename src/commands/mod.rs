@@ -54,6 +54,7 @@ mod rmdir;
 mod seq;
 mod sleep;
 mod sort;
+mod strings;
 mod sum;
 mod tac;
 mod tail;
@@ -206,6 +207,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sha512sum", sum::sha512sum),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("strings", strings::strings),
         ("tac", tac::tac),
         ("tail", tail::tail),
         ("tee", tee::tee),
