@@ -52,6 +52,7 @@ mod rev;
 mod rm;
 mod rmdir;
 mod seq;
+mod shuf;
 mod sleep;
 mod sort;
 mod strings;
@@ -205,6 +206,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sha256sum", sum::sha256sum),
         ("sha384sum", sum::sha384sum),
         ("sha512sum", sum::sha512sum),
+        ("shuf", shuf::shuf),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("strings", strings::strings),
