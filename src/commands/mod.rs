@@ -33,6 +33,7 @@ mod diff;
 mod dirname;
 mod du;
 mod env;
+mod expand;
 mod expr;
 mod false_;
 mod file;
@@ -61,9 +62,11 @@ mod rm;
 mod rmdir;
 mod sed;
 mod seq;
+mod shuf;
 mod sleep;
 mod sort;
 mod stat;
+mod strings;
 mod sum;
 mod tac;
 mod tail;
@@ -75,6 +78,7 @@ mod tree;
 mod true_;
 mod truncate;
 mod uname;
+mod unexpand;
 mod uniq;
 mod wc;
 mod which;
@@ -182,6 +186,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("date", date::date),
         ("dirname", dirname::dirname),
         ("env", env::env),
+        ("expand", expand::expand),
         ("expr", expr::expr),
         ("false", false_::false_),
         ("awk", awk::awk),
@@ -222,8 +227,10 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sha256sum", sum::sha256sum),
         ("sha384sum", sum::sha384sum),
         ("sha512sum", sum::sha512sum),
+        ("shuf", shuf::shuf),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("strings", strings::strings),
         ("tac", tac::tac),
         ("sed", sed::sed),
         ("stat", stat::stat),
@@ -235,6 +242,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("true", true_::true_),
         ("truncate", truncate::truncate),
         ("uname", uname::uname),
+        ("unexpand", unexpand::unexpand),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
         ("which", which::which),

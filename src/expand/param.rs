@@ -363,7 +363,7 @@ fn finish<H: Host + ?Sized>(
                             }
                             _ => {
                                 return Err(ExpandError::abort(format!(
-                                    "${}: cannot assign in this way",
+                                    "{}: cannot assign in this way",
                                     param_text(pe)
                                 )));
                             }

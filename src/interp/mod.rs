@@ -148,8 +148,8 @@ impl SetOpts {
 
 /// `shopt` options: name and default, in bash's listing order.
 pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
-    ("assoc_expand_once", false),
     ("autocd", false),
+    ("assoc_expand_once", false),
     ("cdable_vars", false),
     ("cdspell", false),
     ("checkhash", false),
