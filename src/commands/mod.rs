@@ -16,18 +16,26 @@ pub mod digest;
 pub mod testing;
 pub mod util;
 
+mod awk;
+mod backtrack;
 mod base64;
 mod basename;
 mod cat;
+mod chmod;
 mod cksum;
+mod cmp;
 mod comm;
 mod cp;
 mod cut;
 mod date;
+mod df;
+mod diff;
 mod dirname;
+mod du;
 mod env;
 mod expr;
 mod false_;
+mod file;
 mod find;
 pub mod fnmatch;
 mod fold;
@@ -35,12 +43,14 @@ mod grep;
 mod head;
 mod hostname;
 mod id;
+mod ln;
 mod ls;
 mod mkdir;
 mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
+mod od;
 mod paste;
 mod printenv;
 mod pwd;
@@ -49,9 +59,11 @@ mod realpath;
 mod rev;
 mod rm;
 mod rmdir;
+mod sed;
 mod seq;
 mod sleep;
 mod sort;
+mod stat;
 mod sum;
 mod tac;
 mod tail;
@@ -59,6 +71,7 @@ mod tee;
 mod timeout;
 mod touch;
 mod tr;
+mod tree;
 mod true_;
 mod truncate;
 mod uname;
@@ -66,6 +79,7 @@ mod uniq;
 mod wc;
 mod which;
 mod whoami;
+mod xargs;
 mod yes;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -170,6 +184,13 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("env", env::env),
         ("expr", expr::expr),
         ("false", false_::false_),
+        ("awk", awk::awk),
+        ("chmod", chmod::chmod),
+        ("cmp", cmp::cmp),
+        ("df", df::df),
+        ("diff", diff::diff),
+        ("du", du::du),
+        ("file", file::file),
         ("find", find::find),
         ("fold", fold::fold),
         ("grep", grep::grep),
@@ -178,6 +199,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),
+        ("ln", ln::ln),
         ("ls", ls::ls),
         ("md5sum", sum::md5sum),
         ("mkdir", mkdir::mkdir),
@@ -185,6 +207,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("od", od::od),
         ("paste", paste::paste),
         ("printenv", printenv::printenv),
         ("pwd", pwd::pwd),
@@ -202,6 +225,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("tac", tac::tac),
+        ("sed", sed::sed),
+        ("stat", stat::stat),
         ("tail", tail::tail),
         ("tee", tee::tee),
         ("timeout", timeout::timeout),
@@ -214,6 +239,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("wc", wc::wc),
         ("which", which::which),
         ("whoami", whoami::whoami),
+        ("tree", tree::tree),
+        ("xargs", xargs::xargs),
         ("yes", yes::yes),
     ]
 }

@@ -589,7 +589,10 @@ impl Interp {
                         self.run_debug_trap()?;
                         if self.set.xtrace {
                             let ws: Vec<String> = match &f.words {
-                                Some(ws) => ws.iter().map(crate::syntax::printer::word_to_string).collect(),
+                                Some(ws) => ws
+                                    .iter()
+                                    .map(crate::syntax::printer::word_to_string)
+                                    .collect(),
                                 None => vec!["\"$@\"".to_owned()],
                             };
                             self.xtrace_line(&format!("for {} in {}", f.var, ws.join(" ")));

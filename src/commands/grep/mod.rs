@@ -98,7 +98,11 @@ struct Opts {
 
 struct Matcher {
     re: Regex,
+    /// Patterns with back-references run on the backtracking matcher instead.
+    back: Vec<super::backtrack::Backtrack>,
     word: bool,
+    /// Set when a backtracking search ran out of steps.
+    exhausted: std::cell::Cell<bool>,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -106,12 +110,33 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 impl Matcher {
+    /// The leftmost match at or after `pos` of any pattern.
+    fn raw_find(&self, line: &[u8], pos: usize) -> Option<(usize, usize)> {
+        if self.back.is_empty() {
+            return self.re.find_at(line, pos).map(|m| (m.start(), m.end()));
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for b in &self.back {
+            match b.captures_at(line, pos) {
+                Ok(Some(caps)) => {
+                    if let (Some(Some(s)), Some(Some(e))) = (caps.first(), caps.get(1))
+                        && best.is_none_or(|(bs, _)| *s < bs)
+                    {
+                        best = Some((*s, *e));
+                    }
+                }
+                Ok(None) => {}
+                Err(_) => self.exhausted.set(true),
+            }
+        }
+        best
+    }
+
     /// The first acceptable match at or after `start`.
     fn find_at(&self, line: &[u8], start: usize) -> Option<(usize, usize)> {
         let mut pos = start;
         while pos <= line.len() {
-            let m = self.re.find_at(line, pos)?;
-            let (s, e) = (m.start(), m.end());
+            let (s, e) = self.raw_find(line, pos)?;
             if !self.word {
                 return Some((s, e));
             }
@@ -125,9 +150,8 @@ impl Matcher {
                 for end in (s + 1..e).rev() {
                     if line.get(end).is_none_or(|&b| !is_word_byte(b))
                         && self
-                            .re
-                            .find_at(&line[..end], s)
-                            .is_some_and(|m2| m2.start() == s && m2.end() == end)
+                            .raw_find(&line[..end], s)
+                            .is_some_and(|(s2, e2)| s2 == s && e2 == end)
                     {
                         return Some((s, end));
                     }
@@ -139,7 +163,7 @@ impl Matcher {
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
-        if self.word {
+        if self.word || !self.back.is_empty() {
             self.find_at(line, 0).is_some()
         } else {
             self.re.is_match(line)
@@ -392,23 +416,44 @@ fn build(
     line: bool,
 ) -> io::Result<Result<Matcher, i32>> {
     let mut parts = Vec::new();
+    let mut translated = Vec::new();
+    let mut backrefs = false;
     for p in patterns {
         let t = match mode {
             'F' => ::regex::escape(p),
             'P' => p.clone(),
             _ => match regex::translate_full(p, mode == 'E') {
-                Ok(t) if t.backrefs => {
-                    ctx.err("back-references are not supported")?;
-                    return Ok(Err(2));
+                Ok(t) => {
+                    backrefs |= t.backrefs;
+                    t.pattern
                 }
-                Ok(t) => t.pattern,
                 Err(msg) => {
                     ctx.err(msg)?;
                     return Ok(Err(2));
                 }
             },
         };
+        translated.push(t.clone());
         parts.push(format!("(?:{t})"));
+    }
+    if backrefs {
+        let mut back = Vec::new();
+        for t in translated {
+            let t = if line { format!("^(?:{t})$") } else { t };
+            match super::backtrack::Backtrack::new(&t, icase) {
+                Ok(b) => back.push(b),
+                Err(msg) => {
+                    ctx.err(msg)?;
+                    return Ok(Err(2));
+                }
+            }
+        }
+        return Ok(Ok(Matcher {
+            re: Regex::new("$^").map_err(io::Error::other)?,
+            back,
+            word: o.word,
+            exhausted: std::cell::Cell::new(false),
+        }));
     }
     let mut pat = parts.join("|");
     if line {
@@ -420,7 +465,12 @@ fn build(
         .size_limit(64 << 20)
         .build()
     {
-        Ok(re) => Ok(Ok(Matcher { re, word: o.word })),
+        Ok(re) => Ok(Ok(Matcher {
+            re,
+            back: Vec::new(),
+            word: o.word,
+            exhausted: std::cell::Cell::new(false),
+        })),
         Err(e) => {
             let msg = e.to_string();
             let short = msg
@@ -661,6 +711,10 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
         }
     }
     run.flush(&mut io_of(ctx))?;
+    if run.m.exhausted.get() {
+        ctx.err(super::backtrack::Exhausted)?;
+        return Ok(2);
+    }
     Ok(if run.any_selected && (o.quiet || !run.errors) {
         0
     } else if run.errors {
@@ -811,6 +865,27 @@ fn io_of<'x>(ctx: &'x mut Ctx) -> Io<'x> {
         stdout: &mut *ctx.stdout,
         stderr: &mut *ctx.stderr,
         host: &mut *ctx.host,
+    }
+}
+
+#[cfg(test)]
+mod backref_tests {
+    use crate::commands::testing::check;
+
+    #[test]
+    fn back_references_use_the_backtracker() {
+        let files: &[(&str, &str)] = &[("g", "abab\nabc\naa\nxyzzy\n")];
+        for (line, out, status) in [
+            ("grep '\\(ab\\)\\1' g", "abab\n", 0),
+            ("grep -E '(.)\\1' g", "aa\nxyzzy\n", 0),
+            ("grep -c -E '(.)\\1' g", "2\n", 0),
+            ("grep -o -E '(.)\\1' g", "aa\nzz\n", 0),
+            ("grep -x -E '(a)\\1' g", "aa\n", 0),
+            ("grep -i -E '(A)\\1' g", "aa\n", 0),
+            ("grep -w '\\(z\\)\\1' g", "", 1),
+        ] {
+            check(files, line, "", (out, "", status));
+        }
     }
 }
 

@@ -1,0 +1,1966 @@
+//! The awk interpreter: values with awk's string/number/strnum rules, records and
+//! fields, arrays (iterated in insertion order), user functions (arrays by reference),
+//! getline in all its forms, output redirection to files and commands, and the
+//! built-in functions.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::rc::Rc;
+
+use ::regex::Regex;
+
+use super::format::{Arg, num_to_str, sprintf};
+use super::parser::{Expr, Func, GetlineSrc, LValue, Pattern, Program, Redirect, Stmt, Var, slot};
+use crate::fs::SharedFs;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Uninit,
+    Num(f64),
+    Str(Rc<str>),
+    /// Input text that looks like a number.
+    StrNum(Rc<str>),
+}
+
+/// The leading number of a string, as strtod reads it (0 if none).
+pub fn str_to_num(s: &str) -> f64 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let b = t.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let digits_start = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    if i == digits_start || (i == digits_start + 1 && b.get(digits_start) == Some(&b'.')) {
+        // Maybe inf/nan.
+        let rest = t.get(digits_start..).unwrap_or("").to_ascii_lowercase();
+        let neg = b.first() == Some(&b'-');
+        if rest.starts_with("inf") {
+            return if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+        }
+        if rest.starts_with("nan") {
+            return f64::NAN;
+        }
+        return 0.0;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        let save = i;
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if b.get(i).is_some_and(u8::is_ascii_digit) {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        } else {
+            i = save;
+        }
+    }
+    t.get(..i).and_then(|n| n.parse().ok()).unwrap_or(0.0)
+}
+
+/// Whether a whole string (blanks aside) is a number: input that is becomes a strnum.
+pub fn looks_numeric(s: &str) -> bool {
+    let t = s.trim_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    if t.is_empty() {
+        return false;
+    }
+    let b = t.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let start = i;
+    let mut digits = 0;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+        digits += 1;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+            digits += 1;
+        }
+    }
+    if digits == 0 {
+        let rest = t.get(start..).unwrap_or("").to_ascii_lowercase();
+        return rest == "inf" || rest == "infinity" || rest == "nan";
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let e = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if e == i {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+pub fn input_value(s: &str) -> Value {
+    if looks_numeric(s) {
+        Value::StrNum(s.into())
+    } else {
+        Value::Str(s.into())
+    }
+}
+
+/// An array with insertion-ordered keys.
+#[derive(Default, Debug)]
+pub struct Array {
+    index: HashMap<Rc<str>, usize>,
+    entries: Vec<Option<(Rc<str>, Value)>>,
+}
+
+impl Array {
+    pub fn get(&self, k: &str) -> Option<&Value> {
+        let &i = self.index.get(k)?;
+        self.entries.get(i)?.as_ref().map(|(_, v)| v)
+    }
+    pub fn set(&mut self, k: &str, v: Value) {
+        if let Some(&i) = self.index.get(k)
+            && let Some(Some(e)) = self.entries.get_mut(i)
+        {
+            e.1 = v;
+            return;
+        }
+        let key: Rc<str> = k.into();
+        self.index.insert(key.clone(), self.entries.len());
+        self.entries.push(Some((key, v)));
+    }
+    pub fn remove(&mut self, k: &str) {
+        if let Some(i) = self.index.remove(k)
+            && let Some(e) = self.entries.get_mut(i)
+        {
+            *e = None;
+        }
+        if self.entries.len() > 32 && self.index.len() * 2 < self.entries.len() {
+            self.entries.retain(Option::is_some);
+            for (i, e) in self.entries.iter().enumerate() {
+                if let Some((k, _)) = e {
+                    self.index.insert(k.clone(), i);
+                }
+            }
+        }
+    }
+    pub fn clear(&mut self) {
+        self.index.clear();
+        self.entries.clear();
+    }
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+    pub fn keys(&self) -> Vec<Rc<str>> {
+        self.entries
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Cell {
+    Val(Value),
+    Arr(Rc<RefCell<Array>>),
+}
+
+/// Why statement execution stopped early.
+pub enum Ctrl {
+    Normal,
+    Break,
+    Continue,
+    Next,
+    NextFile,
+    Exit,
+    Return(Value),
+}
+
+/// An awk runtime error (`awk: fatal: ...`, status 2).
+#[derive(Debug)]
+pub struct AwkError(pub String);
+
+impl std::fmt::Display for AwkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for AwkError {}
+
+/// `exit`, `next` or `nextfile` run inside a function, unwinding to the statement
+/// that called it.
+#[derive(Debug)]
+struct Unwind(u8);
+
+impl std::fmt::Display for Unwind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unwind {}", self.0)
+    }
+}
+impl std::error::Error for Unwind {}
+
+pub fn fatal(msg: impl Into<String>) -> io::Error {
+    io::Error::other(AwkError(msg.into()))
+}
+
+type R<T> = io::Result<T>;
+
+/// Splits records out of a byte source.
+pub struct Records {
+    data: Vec<u8>,
+    pos: usize,
+    /// Where more bytes come from (stdin); `None` when all is in `data`.
+    streaming: bool,
+    eof: bool,
+}
+
+pub enum RsMode {
+    Char(u8),
+    Paragraph,
+    Regex(Regex),
+}
+
+impl Records {
+    pub fn memory(data: Vec<u8>) -> Records {
+        Records {
+            data,
+            pos: 0,
+            streaming: false,
+            eof: true,
+        }
+    }
+    pub fn stream() -> Records {
+        Records {
+            data: Vec::new(),
+            pos: 0,
+            streaming: true,
+            eof: false,
+        }
+    }
+
+    fn fill(&mut self, src: &mut dyn Read) -> R<bool> {
+        if self.eof || !self.streaming {
+            return Ok(false);
+        }
+        if self.pos > 65536 {
+            self.data.drain(..self.pos);
+            self.pos = 0;
+        }
+        let mut chunk = [0u8; 8192];
+        let n = src.read(&mut chunk)?;
+        if n == 0 {
+            self.eof = true;
+            return Ok(false);
+        }
+        self.data.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+        Ok(true)
+    }
+
+    /// The next record (without its terminator) and the terminator text.
+    pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read) -> R<Option<(String, String)>> {
+        loop {
+            let rest = self.data.get(self.pos..).unwrap_or(&[]);
+            match mode {
+                RsMode::Char(c) => {
+                    if let Some(p) = rest.iter().position(|b| b == c) {
+                        let rec = crate::text::decode(rest.get(..p).unwrap_or(&[]));
+                        self.pos += p + 1;
+                        return Ok(Some((rec, crate::text::decode(&[*c]))));
+                    }
+                }
+                RsMode::Paragraph => {
+                    let lead = rest.iter().take_while(|&&b| b == b'\n').count();
+                    let body = rest.get(lead..).unwrap_or(&[]);
+                    if let Some(p) = body.windows(2).position(|w| w == b"\n\n") {
+                        let mut end = p + 2;
+                        while body.get(end) == Some(&b'\n') {
+                            end += 1;
+                        }
+                        // Need to know the run of newlines has ended.
+                        if end < body.len() || self.eof || !self.streaming {
+                            let rec = crate::text::decode(body.get(..p).unwrap_or(&[]));
+                            let term = crate::text::decode(body.get(p..end).unwrap_or(&[]));
+                            self.pos += lead + end;
+                            return Ok(Some((rec, term)));
+                        }
+                    }
+                }
+                RsMode::Regex(re) => {
+                    if self.eof || !self.streaming {
+                        let text = crate::text::decode(rest);
+                        if let Some(m) = re.find(&text).filter(|m| m.end() > m.start()) {
+                            let rec = text.get(..m.start()).unwrap_or("").to_owned();
+                            let term = m.as_str().to_owned();
+                            self.pos +=
+                                crate::text::encode(text.get(..m.end()).unwrap_or("")).len();
+                            return Ok(Some((rec, term)));
+                        }
+                    }
+                }
+            }
+            if !self.fill(src)? {
+                let rest = self.data.get(self.pos..).unwrap_or(&[]);
+                if rest.is_empty() {
+                    return Ok(None);
+                }
+                let mut rec = rest.to_vec();
+                self.pos = self.data.len();
+                if matches!(mode, RsMode::Paragraph) {
+                    let lead = rec.iter().take_while(|&&b| b == b'\n').count();
+                    rec.drain(..lead);
+                    while rec.last() == Some(&b'\n') {
+                        rec.pop();
+                    }
+                    if rec.is_empty() {
+                        return Ok(None);
+                    }
+                }
+                return Ok(Some((crate::text::decode(&rec), String::new())));
+            }
+        }
+    }
+}
+
+enum OutKind {
+    File(String),
+    Pipe(String),
+    Stdout,
+    Stderr,
+}
+
+struct OutStream {
+    kind: OutKind,
+    buf: Vec<u8>,
+}
+
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+    pub host: &'a mut dyn super::super::Host,
+    pub fs: &'a SharedFs,
+    pub cwd: &'a str,
+}
+
+pub struct Interp<'p, 'a> {
+    pub prog: &'p Program,
+    pub globals: Vec<Cell>,
+    frames: Vec<Vec<Cell>>,
+    /// Locals outside any call (never used by a valid program).
+    scratch: Vec<Cell>,
+    record: String,
+    fields: Vec<String>,
+    split_done: bool,
+    record_fs: String,
+    pub io: Io<'a>,
+    out: Vec<u8>,
+    outputs: HashMap<String, OutStream>,
+    readers: HashMap<String, Records>,
+    regexes: HashMap<String, Regex>,
+    range_active: Vec<bool>,
+    /// Main input state.
+    main: Option<Records>,
+    arg_index: usize,
+    main_done: bool,
+    pub exit_code: i32,
+    rand_state: u64,
+    seed: f64,
+    prev_seed: f64,
+    steps: u32,
+    depth: usize,
+    stdin_used: bool,
+}
+
+impl<'p, 'a> Interp<'p, 'a> {
+    pub fn new(prog: &'p Program, io: Io<'a>) -> Interp<'p, 'a> {
+        let mut globals = vec![Cell::Val(Value::Uninit); prog.globals.len()];
+        let set = |g: &mut Vec<Cell>, k: usize, v: Value| {
+            if let Some(c) = g.get_mut(k) {
+                *c = Cell::Val(v);
+            }
+        };
+        set(&mut globals, slot::FS, Value::Str(" ".into()));
+        set(&mut globals, slot::OFS, Value::Str(" ".into()));
+        set(&mut globals, slot::ORS, Value::Str("\n".into()));
+        set(&mut globals, slot::RS, Value::Str("\n".into()));
+        set(&mut globals, slot::SUBSEP, Value::Str("\x1c".into()));
+        set(&mut globals, slot::CONVFMT, Value::Str("%.6g".into()));
+        set(&mut globals, slot::OFMT, Value::Str("%.6g".into()));
+        set(&mut globals, slot::NR, Value::Num(0.0));
+        set(&mut globals, slot::FNR, Value::Num(0.0));
+        set(&mut globals, slot::NF, Value::Num(0.0));
+        set(&mut globals, slot::RSTART, Value::Num(0.0));
+        set(&mut globals, slot::RLENGTH, Value::Num(-1.0));
+        let range_active = vec![false; prog.items.len()];
+        Interp {
+            prog,
+            globals,
+            frames: Vec::new(),
+            scratch: Vec::new(),
+            record: String::new(),
+            fields: Vec::new(),
+            split_done: true,
+            record_fs: " ".to_owned(),
+            io,
+            out: Vec::new(),
+            outputs: HashMap::new(),
+            readers: HashMap::new(),
+            regexes: HashMap::new(),
+            range_active,
+            main: None,
+            arg_index: 1,
+            main_done: false,
+            exit_code: 0,
+            rand_state: 0x853c_49e6_748f_ea9b,
+            seed: 0.0,
+            prev_seed: 0.0,
+            steps: 0,
+            depth: 0,
+            stdin_used: false,
+        }
+    }
+
+    // ----- variables -----
+
+    fn cell(&mut self, v: &Var) -> &mut Cell {
+        match v {
+            Var::Global(k) => {
+                if *k >= self.globals.len() {
+                    self.globals.resize(*k + 1, Cell::Val(Value::Uninit));
+                }
+                &mut self.globals[*k]
+            }
+            Var::Local(k) => {
+                let frame = self.frames.last_mut().unwrap_or(&mut self.scratch);
+                if *k >= frame.len() {
+                    frame.resize(*k + 1, Cell::Val(Value::Uninit));
+                }
+                &mut frame[*k]
+            }
+        }
+    }
+
+    pub fn set_global(&mut self, k: usize, v: Value) {
+        if let Some(c) = self.globals.get_mut(k) {
+            *c = Cell::Val(v);
+        }
+    }
+
+    fn global(&self, k: usize) -> Value {
+        match self.globals.get(k) {
+            Some(Cell::Val(v)) => v.clone(),
+            _ => Value::Uninit,
+        }
+    }
+
+    fn global_str(&self, k: usize) -> String {
+        let v = self.global(k);
+        self.to_str(&v)
+    }
+
+    pub fn array(&mut self, v: &Var) -> R<Rc<RefCell<Array>>> {
+        let name = self.var_name(v);
+        let cell = self.cell(v);
+        match cell {
+            Cell::Arr(a) => Ok(a.clone()),
+            Cell::Val(Value::Uninit) => {
+                let a = Rc::new(RefCell::new(Array::default()));
+                *cell = Cell::Arr(a.clone());
+                Ok(a)
+            }
+            Cell::Val(_) => Err(fatal(format!("attempt to use scalar `{name}' as an array"))),
+        }
+    }
+
+    fn var_name(&self, v: &Var) -> String {
+        match v {
+            Var::Global(k) => self.prog.globals.get(*k).cloned().unwrap_or_default(),
+            Var::Local(_) => "parameter".to_owned(),
+        }
+    }
+
+    fn read_var(&mut self, v: &Var) -> R<Value> {
+        if let Var::Global(slot::NF) = v {
+            self.split();
+        }
+        let name = self.var_name(v);
+        match self.cell(v) {
+            Cell::Val(val) => Ok(val.clone()),
+            Cell::Arr(_) => Err(fatal(format!(
+                "attempt to use array `{name}' in a scalar context"
+            ))),
+        }
+    }
+
+    fn write_var(&mut self, v: &Var, val: Value) -> R<()> {
+        let name = self.var_name(v);
+        let cell = self.cell(v);
+        if let Cell::Arr(_) = cell {
+            return Err(fatal(format!(
+                "attempt to use array `{name}' in a scalar context"
+            )));
+        }
+        *cell = Cell::Val(val.clone());
+        if let Var::Global(slot::NF) = v {
+            self.split();
+            let n = self.to_num(&val).max(0.0) as usize;
+            self.fields.resize(n, String::new());
+            self.rebuild();
+            self.set_global(slot::NF, Value::Num(n as f64));
+        }
+        Ok(())
+    }
+
+    // ----- conversions -----
+
+    pub fn to_num(&self, v: &Value) -> f64 {
+        match v {
+            Value::Uninit => 0.0,
+            Value::Num(n) => *n,
+            Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+        }
+    }
+
+    pub fn to_str(&self, v: &Value) -> String {
+        match v {
+            Value::Uninit => String::new(),
+            Value::Num(n) => {
+                let fmt = match self.globals.get(slot::CONVFMT) {
+                    Some(Cell::Val(Value::Str(s))) => s.to_string(),
+                    _ => "%.6g".to_owned(),
+                };
+                num_to_str(*n, &fmt)
+            }
+            Value::Str(s) | Value::StrNum(s) => s.to_string(),
+        }
+    }
+
+    fn to_out_str(&self, v: &Value) -> String {
+        match v {
+            Value::Num(n) => {
+                let fmt = match self.globals.get(slot::OFMT) {
+                    Some(Cell::Val(Value::Str(s))) => s.to_string(),
+                    _ => "%.6g".to_owned(),
+                };
+                num_to_str(*n, &fmt)
+            }
+            other => self.to_str(other),
+        }
+    }
+
+    fn truthy(&self, v: &Value) -> bool {
+        match v {
+            Value::Uninit => false,
+            Value::Num(n) => *n != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::StrNum(s) => str_to_num(s) != 0.0,
+        }
+    }
+
+    fn compare(&self, a: &Value, b: &Value) -> std::cmp::Ordering {
+        let numeric = |v: &Value| matches!(v, Value::Num(_) | Value::StrNum(_) | Value::Uninit);
+        if numeric(a) && numeric(b) {
+            let (x, y) = (self.to_num(a), self.to_num(b));
+            return x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal);
+        }
+        self.to_str(a).cmp(&self.to_str(b))
+    }
+
+    // ----- records -----
+
+    pub fn set_record(&mut self, text: String) {
+        self.record = text;
+        self.split_done = false;
+        self.record_fs = self.global_str(slot::FS);
+        self.split();
+    }
+
+    fn split(&mut self) {
+        if self.split_done {
+            return;
+        }
+        self.split_done = true;
+        let fs = self.record_fs.clone();
+        let paragraph = self.global_str(slot::RS).is_empty();
+        let mut fields = self.split_with(&self.record.clone(), &fs);
+        if paragraph && fs == " " {
+            // Newlines already separate fields with the default FS.
+        } else if paragraph {
+            fields = fields
+                .into_iter()
+                .flat_map(|f| f.split('\n').map(str::to_owned).collect::<Vec<_>>())
+                .collect();
+        }
+        self.fields = fields;
+        let n = self.fields.len() as f64;
+        self.set_global(slot::NF, Value::Num(n));
+    }
+
+    /// Splits text by a field separator as FS does.
+    fn split_with(&mut self, text: &str, fs: &str) -> Vec<String> {
+        if fs == " " {
+            return text
+                .split([' ', '\t', '\n'])
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
+        if text.is_empty() {
+            return Vec::new();
+        }
+        if fs.is_empty() {
+            return text.chars().map(String::from).collect();
+        }
+        let mut chars = fs.chars();
+        if let (Some(c), None) = (chars.next(), chars.next())
+            && c != '\\'
+            && (c == '\t' || !".[]()*+?^$|{}".contains(c))
+        {
+            return text.split(c).map(str::to_owned).collect();
+        }
+        match self.regex(fs) {
+            Ok(re) => {
+                let mut out = Vec::new();
+                let mut last = 0;
+                for m in re.find_iter(text) {
+                    if m.end() == m.start() {
+                        continue;
+                    }
+                    out.push(text.get(last..m.start()).unwrap_or("").to_owned());
+                    last = m.end();
+                }
+                out.push(text.get(last..).unwrap_or("").to_owned());
+                out
+            }
+            Err(_) => vec![text.to_owned()],
+        }
+    }
+
+    fn rebuild(&mut self) {
+        let ofs = self.global_str(slot::OFS);
+        self.record = self.fields.join(&ofs);
+    }
+
+    fn get_field(&mut self, i: usize) -> Value {
+        if i == 0 {
+            return input_value(&self.record);
+        }
+        self.split();
+        match self.fields.get(i - 1) {
+            Some(f) => input_value(f),
+            None => Value::Uninit,
+        }
+    }
+
+    fn set_field(&mut self, i: usize, v: &Value) {
+        let s = self.to_str(v);
+        if i == 0 {
+            self.set_record(s);
+            return;
+        }
+        self.split();
+        if self.fields.len() < i {
+            self.fields.resize(i, String::new());
+            self.set_global(slot::NF, Value::Num(i as f64));
+        }
+        if let Some(f) = self.fields.get_mut(i - 1) {
+            *f = s;
+        }
+        self.rebuild();
+    }
+
+    // ----- regexes -----
+
+    pub fn regex(&mut self, src: &str) -> R<Regex> {
+        if let Some(r) = self.regexes.get(src) {
+            return Ok(r.clone());
+        }
+        let t = crate::posix_regex::translate(src, true)
+            .map_err(|e| fatal(format!("invalid regex /{src}/: {e}")))?;
+        let re = Regex::new(&t).map_err(|e| {
+            let msg = e.to_string();
+            fatal(format!(
+                "invalid regex /{src}/: {}",
+                msg.lines()
+                    .last()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches("error: ")
+            ))
+        })?;
+        if self.regexes.len() > 500 {
+            self.regexes.clear();
+        }
+        self.regexes.insert(src.to_owned(), re.clone());
+        Ok(re)
+    }
+
+    /// The regex an expression stands for (a literal, or a dynamic string).
+    fn regex_of(&mut self, e: &Expr) -> R<Regex> {
+        match e {
+            Expr::Regex(r) => self.regex(r),
+            other => {
+                let v = self.eval(other)?;
+                let s = self.to_str(&v);
+                self.regex(&s)
+            }
+        }
+    }
+
+    // ----- evaluation -----
+
+    fn tick(&mut self) -> R<()> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(1024) {
+            self.io.host.check()?;
+            if self.out.len() > 1 << 16 {
+                self.io.stdout.write_all(&self.out)?;
+                self.out.clear();
+            }
+        }
+        Ok(())
+    }
+
+    fn subscript(&mut self, idx: &[Expr]) -> R<String> {
+        if let [one] = idx {
+            let v = self.eval(one)?;
+            return Ok(self.to_str(&v));
+        }
+        let sep = self.global_str(slot::SUBSEP);
+        let mut parts = Vec::new();
+        for e in idx {
+            let v = self.eval(e)?;
+            parts.push(self.to_str(&v));
+        }
+        Ok(parts.join(&sep))
+    }
+
+    fn read_lvalue(&mut self, lv: &LValue) -> R<Value> {
+        match lv {
+            LValue::Var(v) => self.read_var(v),
+            LValue::Index(v, idx) => {
+                let k = self.subscript(idx)?;
+                let arr = self.array(v)?;
+                let got = arr.borrow().get(&k).cloned();
+                match got {
+                    Some(val) => Ok(val),
+                    None => {
+                        // Referencing an element creates it.
+                        arr.borrow_mut().set(&k, Value::Uninit);
+                        Ok(Value::Uninit)
+                    }
+                }
+            }
+            LValue::Field(e) => {
+                let v = self.eval(e)?;
+                let i = self.to_num(&v);
+                if i < 0.0 {
+                    return Err(fatal(format!("attempt to access field {}", i as i64)));
+                }
+                Ok(self.get_field(i as usize))
+            }
+        }
+    }
+
+    fn write_lvalue(&mut self, lv: &LValue, val: Value) -> R<()> {
+        match lv {
+            LValue::Var(v) => self.write_var(v, val),
+            LValue::Index(v, idx) => {
+                let k = self.subscript(idx)?;
+                let arr = self.array(v)?;
+                arr.borrow_mut().set(&k, val);
+                Ok(())
+            }
+            LValue::Field(e) => {
+                let v = self.eval(e)?;
+                let i = self.to_num(&v);
+                if i < 0.0 {
+                    return Err(fatal(format!("attempt to access field {}", i as i64)));
+                }
+                self.set_field(i as usize, &val);
+                Ok(())
+            }
+        }
+    }
+
+    /// Resolves an lvalue's index once so compound assignments evaluate it once.
+    fn pin(&mut self, lv: &LValue) -> R<LValue> {
+        Ok(match lv {
+            LValue::Var(v) => LValue::Var(v.clone()),
+            LValue::Index(v, idx) => {
+                let k = self.subscript(idx)?;
+                LValue::Index(v.clone(), vec![Expr::Str(k)])
+            }
+            LValue::Field(e) => {
+                let v = self.eval(e)?;
+                LValue::Field(Box::new(Expr::Num(self.to_num(&v))))
+            }
+        })
+    }
+
+    fn arith(&self, op: &str, x: f64, y: f64) -> R<f64> {
+        Ok(match op {
+            "+" => x + y,
+            "-" => x - y,
+            "*" => x * y,
+            "/" => {
+                if y == 0.0 {
+                    return Err(fatal("division by zero attempted"));
+                }
+                x / y
+            }
+            "%" => {
+                if y == 0.0 {
+                    return Err(fatal("division by zero attempted in `%'"));
+                }
+                x % y
+            }
+            _ => x.powf(y),
+        })
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        Ok(match e {
+            Expr::Num(n) => Value::Num(*n),
+            Expr::Str(s) => Value::Str(s.as_str().into()),
+            Expr::Regex(r) => {
+                let re = self.regex(r)?;
+                Value::Num(f64::from(u8::from(re.is_match(&self.record))))
+            }
+            Expr::Group(inner) => self.eval(inner)?,
+            Expr::LValue(lv) => self.read_lvalue(lv)?,
+            Expr::Assign(lv, op, rhs) => {
+                let lv = self.pin(lv)?;
+                let r = self.eval(rhs)?;
+                let val = match op {
+                    // Assigning a strnum keeps it a strnum.
+                    None => r,
+                    Some(op) => {
+                        let cur = self.read_lvalue(&lv)?;
+                        let (x, y) = (self.to_num(&cur), self.to_num(&r));
+                        Value::Num(self.arith(op, x, y)?)
+                    }
+                };
+                self.write_lvalue(&lv, val.clone())?;
+                val
+            }
+            Expr::Cond(c, a, b) => {
+                let cv = self.eval(c)?;
+                if self.truthy(&cv) {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            Expr::And(a, b) => {
+                let av = self.eval(a)?;
+                let r = self.truthy(&av) && {
+                    let bv = self.eval(b)?;
+                    self.truthy(&bv)
+                };
+                Value::Num(f64::from(u8::from(r)))
+            }
+            Expr::Or(a, b) => {
+                let av = self.eval(a)?;
+                let r = self.truthy(&av) || {
+                    let bv = self.eval(b)?;
+                    self.truthy(&bv)
+                };
+                Value::Num(f64::from(u8::from(r)))
+            }
+            Expr::In(keys, v) => {
+                let k = self.subscript(keys)?;
+                let arr = self.array(v)?;
+                let has = arr.borrow().get(&k).is_some();
+                Value::Num(f64::from(u8::from(has)))
+            }
+            Expr::Match(neg, l, r) => {
+                let lv = self.eval(l)?;
+                let s = self.to_str(&lv);
+                let re = self.regex_of(r)?;
+                Value::Num(f64::from(u8::from(re.is_match(&s) != *neg)))
+            }
+            Expr::Binary(op, l, r) => {
+                let lv = self.eval(l)?;
+                let rv = self.eval(r)?;
+                match *op {
+                    "<" | "<=" | ">" | ">=" | "==" | "!=" => {
+                        use std::cmp::Ordering::*;
+                        let o = self.compare(&lv, &rv);
+                        let b = match *op {
+                            "<" => o == Less,
+                            "<=" => o != Greater,
+                            ">" => o == Greater,
+                            ">=" => o != Less,
+                            "==" => o == Equal,
+                            _ => o != Equal,
+                        };
+                        Value::Num(f64::from(u8::from(b)))
+                    }
+                    op => {
+                        let (x, y) = (self.to_num(&lv), self.to_num(&rv));
+                        Value::Num(self.arith(op, x, y)?)
+                    }
+                }
+            }
+            Expr::Concat(a, b) => {
+                let av = self.eval(a)?;
+                let mut s = self.to_str(&av);
+                let bv = self.eval(b)?;
+                s.push_str(&self.to_str(&bv));
+                Value::Str(s.into())
+            }
+            Expr::Neg(a) => {
+                let v = self.eval(a)?;
+                Value::Num(-self.to_num(&v))
+            }
+            Expr::Plus(a) => {
+                let v = self.eval(a)?;
+                Value::Num(self.to_num(&v))
+            }
+            Expr::Not(a) => {
+                let v = self.eval(a)?;
+                Value::Num(f64::from(u8::from(!self.truthy(&v))))
+            }
+            Expr::IncDec { pre, delta, target } => {
+                let lv = self.pin(target)?;
+                let cur = self.read_lvalue(&lv)?;
+                let n = self.to_num(&cur);
+                self.write_lvalue(&lv, Value::Num(n + delta))?;
+                Value::Num(if *pre { n + delta } else { n })
+            }
+            Expr::Call(f, args) => self.call(*f, args)?,
+            Expr::Builtin(name, args) => self.builtin(name, args)?,
+            Expr::Getline(var, src) => self.getline(var.as_deref(), src)?,
+        })
+    }
+
+    fn call(&mut self, f: usize, args: &[Expr]) -> R<Value> {
+        let prog = self.prog;
+        let Some(func) = prog.funcs.get(f) else {
+            return Err(fatal("call of undefined function"));
+        };
+        if args.len() > func.params {
+            return Err(fatal(format!(
+                "function `{}' called with more arguments than declared",
+                func.name
+            )));
+        }
+        if self.depth > 2000 {
+            return Err(fatal("function call nesting too deep"));
+        }
+        let mut frame = Vec::with_capacity(func.params);
+        for (k, a) in args.iter().enumerate() {
+            let wants_array = func.array_params.get(k).copied().unwrap_or(false);
+            let cell = match a {
+                Expr::LValue(LValue::Var(v)) => {
+                    let is_arr = matches!(self.cell(v), Cell::Arr(_));
+                    if is_arr || wants_array {
+                        Cell::Arr(self.array(v)?)
+                    } else {
+                        Cell::Val(self.read_var(v)?)
+                    }
+                }
+                other => Cell::Val(self.eval(other)?),
+            };
+            frame.push(cell);
+        }
+        frame.resize(func.params, Cell::Val(Value::Uninit));
+        self.frames.push(frame);
+        self.depth += 1;
+        let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.run_func(func));
+        self.depth -= 1;
+        self.frames.pop();
+        match r? {
+            Ctrl::Return(v) => Ok(v),
+            Ctrl::Exit => Err(io::Error::other(Unwind(0))),
+            Ctrl::Next => Err(io::Error::other(Unwind(1))),
+            Ctrl::NextFile => Err(io::Error::other(Unwind(2))),
+            _ => Ok(Value::Uninit),
+        }
+    }
+
+    fn run_func(&mut self, func: &Func) -> R<Ctrl> {
+        self.exec_block(&func.body)
+    }
+
+    // ----- statements -----
+
+    pub fn exec_block(&mut self, stmts: &[Stmt]) -> R<Ctrl> {
+        for s in stmts {
+            match self.exec(s)? {
+                Ctrl::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Ctrl::Normal)
+    }
+
+    fn exec(&mut self, s: &Stmt) -> R<Ctrl> {
+        match self.exec_inner(s) {
+            Err(e) => match e.get_ref().and_then(|i| i.downcast_ref::<Unwind>()) {
+                Some(Unwind(0)) => Ok(Ctrl::Exit),
+                Some(Unwind(1)) => Ok(Ctrl::Next),
+                Some(_) => Ok(Ctrl::NextFile),
+                None => Err(e),
+            },
+            ok => ok,
+        }
+    }
+
+    fn exec_inner(&mut self, s: &Stmt) -> R<Ctrl> {
+        self.tick()?;
+        match s {
+            Stmt::Expr(e) => {
+                self.eval(e)?;
+            }
+            Stmt::Print(args, redir) => {
+                let text = if args.is_empty() {
+                    self.record.clone()
+                } else {
+                    let ofs = self.global_str(slot::OFS);
+                    let mut parts = Vec::new();
+                    for a in args {
+                        let v = self.eval(a)?;
+                        parts.push(self.to_out_str(&v));
+                    }
+                    parts.join(&ofs)
+                };
+                let mut bytes = crate::text::encode(&text);
+                bytes.extend_from_slice(&crate::text::encode(&self.global_str(slot::ORS)));
+                self.emit(redir.as_ref(), &bytes)?;
+            }
+            Stmt::Printf(args, redir) => {
+                let text = self.sprintf_args(args)?;
+                self.emit(redir.as_ref(), &crate::text::encode(&text))?;
+            }
+            Stmt::If(c, a, b) => {
+                let v = self.eval(c)?;
+                if self.truthy(&v) {
+                    return self.exec(a);
+                } else if let Some(b) = b {
+                    return self.exec(b);
+                }
+            }
+            Stmt::While(c, body) => loop {
+                let v = self.eval(c)?;
+                if !self.truthy(&v) {
+                    break;
+                }
+                match self.exec(body)? {
+                    Ctrl::Break => break,
+                    Ctrl::Normal | Ctrl::Continue => {}
+                    other => return Ok(other),
+                }
+                self.tick()?;
+            },
+            Stmt::DoWhile(body, c) => loop {
+                match self.exec(body)? {
+                    Ctrl::Break => break,
+                    Ctrl::Normal | Ctrl::Continue => {}
+                    other => return Ok(other),
+                }
+                let v = self.eval(c)?;
+                if !self.truthy(&v) {
+                    break;
+                }
+            },
+            Stmt::For(init, cond, step, body) => {
+                if let Some(i) = init {
+                    self.exec(i)?;
+                }
+                loop {
+                    if let Some(c) = cond {
+                        let v = self.eval(c)?;
+                        if !self.truthy(&v) {
+                            break;
+                        }
+                    }
+                    match self.exec(body)? {
+                        Ctrl::Break => break,
+                        Ctrl::Normal | Ctrl::Continue => {}
+                        other => return Ok(other),
+                    }
+                    if let Some(st) = step {
+                        self.exec(st)?;
+                    }
+                    self.tick()?;
+                }
+            }
+            Stmt::ForIn(k, arr, body) => {
+                let a = self.array(arr)?;
+                let keys = a.borrow().keys();
+                for key in keys {
+                    if a.borrow().get(&key).is_none() {
+                        continue;
+                    }
+                    self.write_var(k, input_value(&key))?;
+                    match self.exec(body)? {
+                        Ctrl::Break => break,
+                        Ctrl::Normal | Ctrl::Continue => {}
+                        other => return Ok(other),
+                    }
+                }
+            }
+            Stmt::Block(b) => return self.exec_block(b),
+            Stmt::Next => return Ok(Ctrl::Next),
+            Stmt::NextFile => return Ok(Ctrl::NextFile),
+            Stmt::Exit(e) => {
+                if let Some(e) = e {
+                    let v = self.eval(e)?;
+                    self.exit_code = (self.to_num(&v) as i64 & 0xff) as i32;
+                }
+                return Ok(Ctrl::Exit);
+            }
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::Uninit,
+                };
+                return Ok(Ctrl::Return(v));
+            }
+            Stmt::Break => return Ok(Ctrl::Break),
+            Stmt::Continue => return Ok(Ctrl::Continue),
+            Stmt::Delete(v, idx) => {
+                let arr = self.array(v)?;
+                match idx {
+                    Some(idx) => {
+                        let k = self.subscript(idx)?;
+                        arr.borrow_mut().remove(&k);
+                    }
+                    None => arr.borrow_mut().clear(),
+                }
+            }
+        }
+        Ok(Ctrl::Normal)
+    }
+
+    fn sprintf_args(&mut self, args: &[Expr]) -> R<String> {
+        let Some((f, rest)) = args.split_first() else {
+            return Ok(String::new());
+        };
+        let fv = self.eval(f)?;
+        let fmt = self.to_str(&fv);
+        let mut vals = Vec::new();
+        for a in rest {
+            let v = self.eval(a)?;
+            vals.push(match v {
+                Value::Num(n) => Arg::Num(n),
+                Value::Str(s) => Arg::Str(s.to_string()),
+                Value::StrNum(s) => Arg::Both(s.to_string(), str_to_num(&s)),
+                Value::Uninit => Arg::Both(String::new(), 0.0),
+            });
+        }
+        Ok(sprintf(&fmt, &vals))
+    }
+
+    // ----- output -----
+
+    fn emit(&mut self, redir: Option<&Redirect>, bytes: &[u8]) -> R<()> {
+        let Some(r) = redir else {
+            self.out.extend_from_slice(bytes);
+            return Ok(());
+        };
+        let (target, append, pipe) = match r {
+            Redirect::File(e) => (e, false, false),
+            Redirect::Append(e) => (e, true, false),
+            Redirect::Pipe(e) => (e, false, true),
+        };
+        let v = self.eval(target)?;
+        let name = self.to_str(&v);
+        if !self.outputs.contains_key(&name) {
+            let kind = if pipe {
+                OutKind::Pipe(name.clone())
+            } else if name == "/dev/stdout" || name == "-" {
+                OutKind::Stdout
+            } else if name == "/dev/stderr" {
+                OutKind::Stderr
+            } else {
+                let path = crate::fs::path::join(self.io.cwd, &name);
+                if !append {
+                    let res = self.io.fs.lock().write_file(&path, b"");
+                    if let Err(e) = res {
+                        return Err(fatal(format!("can't redirect to `{name}' ({e})")));
+                    }
+                }
+                OutKind::File(path)
+            };
+            self.outputs.insert(
+                name.clone(),
+                OutStream {
+                    kind,
+                    buf: Vec::new(),
+                },
+            );
+        }
+        if let Some(o) = self.outputs.get_mut(&name) {
+            match o.kind {
+                OutKind::Stdout => self.out.extend_from_slice(bytes),
+                OutKind::Stderr => {
+                    self.io.stdout.write_all(&self.out)?;
+                    self.out.clear();
+                    self.io.stderr.write_all(bytes)?;
+                }
+                _ => o.buf.extend_from_slice(bytes),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn flush_stdout(&mut self) -> R<()> {
+        if !self.out.is_empty() {
+            self.io.stdout.write_all(&self.out)?;
+            self.out.clear();
+        }
+        self.io.stdout.flush()
+    }
+
+    /// Closes one output; returns the command's status for a pipe.
+    fn close_output(&mut self, name: &str) -> R<Option<i32>> {
+        let Some(o) = self.outputs.remove(name) else {
+            return Ok(None);
+        };
+        match o.kind {
+            OutKind::File(path) => {
+                let res = self.io.fs.lock().append_file(&path, &o.buf);
+                if let Err(e) = res {
+                    return Err(fatal(format!("can't write to `{name}' ({e})")));
+                }
+                Ok(Some(0))
+            }
+            OutKind::Pipe(cmd) => {
+                self.flush_stdout()?;
+                let argv = vec!["sh".to_owned(), "-c".to_owned(), cmd];
+                let mut input: &[u8] = &o.buf;
+                let st = self.io.host.run(
+                    &argv,
+                    &mut input,
+                    &mut *self.io.stdout,
+                    &mut *self.io.stderr,
+                )?;
+                Ok(Some(st))
+            }
+            _ => Ok(Some(0)),
+        }
+    }
+
+    pub fn close_all(&mut self) -> R<()> {
+        let mut names: Vec<String> = self.outputs.keys().cloned().collect();
+        names.sort();
+        for n in names {
+            self.close_output(&n)?;
+        }
+        self.flush_stdout()
+    }
+
+    // ----- input -----
+
+    fn rs_mode(&mut self) -> R<RsMode> {
+        let rs = self.global_str(slot::RS);
+        let mut chars = rs.chars();
+        Ok(match (chars.next(), chars.next()) {
+            (None, _) => RsMode::Paragraph,
+            (Some(c), None) => RsMode::Char(
+                crate::text::encode(&c.to_string())
+                    .first()
+                    .copied()
+                    .unwrap_or(b'\n'),
+            ),
+            _ => RsMode::Regex(self.regex(&rs)?),
+        })
+    }
+
+    /// Opens the next main input file; false when there is none.
+    fn open_next_main(&mut self) -> R<bool> {
+        loop {
+            let argc = {
+                let v = self.global(slot::ARGC);
+                self.to_num(&v) as usize
+            };
+            if self.arg_index >= argc {
+                if !self.stdin_used {
+                    self.stdin_used = true;
+                    // Only when no file operand was ever named.
+                    if !self.main_done {
+                        self.main = Some(Records::stream());
+                        self.set_global(slot::FILENAME, Value::Str("".into()));
+                        return Ok(true);
+                    }
+                }
+                return Ok(false);
+            }
+            let k = self.arg_index;
+            self.arg_index += 1;
+            let argv = self.array(&Var::Global(slot::ARGV))?;
+            let arg = argv.borrow().get(&k.to_string()).cloned();
+            let Some(arg) = arg else { continue };
+            let name = self.to_str(&arg);
+            if name.is_empty() {
+                continue;
+            }
+            if let Some((var, val)) = name.split_once('=')
+                && !var.is_empty()
+                && var.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !var.starts_with(|c: char| c.is_ascii_digit())
+            {
+                self.assign_command_line(var, val)?;
+                continue;
+            }
+            self.main_done = true;
+            self.stdin_used = true;
+            self.set_global(slot::FNR, Value::Num(0.0));
+            self.set_global(slot::FILENAME, Value::Str(name.as_str().into()));
+            if name == "-" || name == "/dev/stdin" {
+                self.main = Some(Records::stream());
+                return Ok(true);
+            }
+            let path = crate::fs::path::join(self.io.cwd, &name);
+            let data = self.io.fs.lock().read_file(&path);
+            match data {
+                Ok(d) => {
+                    self.main = Some(Records::memory(d.to_vec()));
+                    return Ok(true);
+                }
+                Err(e) => {
+                    self.flush_stdout()?;
+                    writeln!(
+                        self.io.stderr,
+                        "awk: fatal: cannot open file `{name}' for reading: {e}"
+                    )?;
+                    return Err(fatal(String::new()));
+                }
+            }
+        }
+    }
+
+    /// `var=value` from the command line or `-v`: escapes processed, a strnum.
+    pub fn assign_command_line(&mut self, var: &str, val: &str) -> R<()> {
+        let text = unescape(val);
+        let Some(k) = self.prog.globals.iter().position(|g| g == var) else {
+            return Ok(());
+        };
+        self.write_var(&Var::Global(k), input_value(&text))
+    }
+
+    /// The next main-input record into $0 (NR and FNR advanced).
+    pub fn next_main_record(&mut self) -> R<Option<String>> {
+        loop {
+            if self.main.is_none() && !self.open_next_main()? {
+                return Ok(None);
+            }
+            let mode = self.rs_mode()?;
+            let rec = match &mut self.main {
+                Some(r) => r.next(&mode, &mut *self.io.stdin)?,
+                None => None,
+            };
+            match rec {
+                Some((text, _)) => {
+                    let nr = self.to_num(&self.global(slot::NR));
+                    let fnr = self.to_num(&self.global(slot::FNR));
+                    self.set_global(slot::NR, Value::Num(nr + 1.0));
+                    self.set_global(slot::FNR, Value::Num(fnr + 1.0));
+                    return Ok(Some(text));
+                }
+                None => self.main = None,
+            }
+        }
+    }
+
+    pub fn skip_file(&mut self) {
+        self.main = None;
+    }
+
+    fn getline(&mut self, var: Option<&LValue>, src: &GetlineSrc) -> R<Value> {
+        let text = match src {
+            GetlineSrc::Main => match self.next_main_record()? {
+                Some(t) => t,
+                None => return Ok(Value::Num(0.0)),
+            },
+            GetlineSrc::File(e) | GetlineSrc::Cmd(e) => {
+                let v = self.eval(e)?;
+                let name = self.to_str(&v);
+                if !self.readers.contains_key(&name) {
+                    let rec = if matches!(src, GetlineSrc::Cmd(_)) {
+                        self.flush_stdout()?;
+                        let argv = vec!["sh".to_owned(), "-c".to_owned(), name.clone()];
+                        let mut out = Vec::new();
+                        let mut empty: &[u8] = &[];
+                        self.io
+                            .host
+                            .run(&argv, &mut empty, &mut out, &mut *self.io.stderr)?;
+                        Records::memory(out)
+                    } else if name == "-" || name == "/dev/stdin" {
+                        Records::stream()
+                    } else {
+                        let path = crate::fs::path::join(self.io.cwd, &name);
+                        let data = self.io.fs.lock().read_file(&path);
+                        match data {
+                            Ok(d) => Records::memory(d.to_vec()),
+                            Err(_) => return Ok(Value::Num(-1.0)),
+                        }
+                    };
+                    self.readers.insert(name.clone(), rec);
+                }
+                let mode = self.rs_mode()?;
+                let got = match self.readers.get_mut(&name) {
+                    Some(r) => r.next(&mode, &mut *self.io.stdin)?,
+                    None => None,
+                };
+                match got {
+                    Some((t, _)) => {
+                        if var.is_none() || matches!(src, GetlineSrc::Cmd(_)) {
+                            let nr = self.to_num(&self.global(slot::NR));
+                            if matches!(src, GetlineSrc::Cmd(_)) {
+                                self.set_global(slot::NR, Value::Num(nr + 1.0));
+                            }
+                        }
+                        t
+                    }
+                    None => return Ok(Value::Num(0.0)),
+                }
+            }
+        };
+        match var {
+            Some(lv) => self.write_lvalue(lv, input_value(&text))?,
+            None => {
+                self.set_record(text);
+            }
+        }
+        Ok(Value::Num(1.0))
+    }
+
+    // ----- built-ins -----
+
+    fn arg(&mut self, args: &[Expr], k: usize) -> R<Value> {
+        match args.get(k) {
+            Some(e) => self.eval(e),
+            None => Ok(Value::Uninit),
+        }
+    }
+
+    fn arg_str(&mut self, args: &[Expr], k: usize) -> R<String> {
+        let v = self.arg(args, k)?;
+        Ok(self.to_str(&v))
+    }
+
+    fn arg_num(&mut self, args: &[Expr], k: usize) -> R<f64> {
+        let v = self.arg(args, k)?;
+        Ok(self.to_num(&v))
+    }
+
+    fn builtin(&mut self, name: &str, args: &[Expr]) -> R<Value> {
+        let num = |x: f64| Ok(Value::Num(x));
+        match name {
+            "length" => {
+                if let Some(Expr::LValue(LValue::Var(v))) = args.first()
+                    && let Cell::Arr(a) = self.cell(v).clone()
+                {
+                    return num(a.borrow().len() as f64);
+                }
+                let s = if args.is_empty() {
+                    self.record.clone()
+                } else {
+                    self.arg_str(args, 0)?
+                };
+                num(s.chars().count() as f64)
+            }
+            "substr" => {
+                let s = self.arg_str(args, 0)?;
+                let chars: Vec<char> = s.chars().collect();
+                let m = self.arg_num(args, 1)?;
+                // POSIX: characters from position m (rounded) for n (rounded).
+                let start = round_half_even(m);
+                let end = if args.len() > 2 {
+                    let n = self.arg_num(args, 2)?;
+                    if n.is_nan() {
+                        start
+                    } else {
+                        start + round_half_even(n)
+                    }
+                } else {
+                    f64::INFINITY
+                };
+                let from = start.max(1.0);
+                let to = end.min(chars.len() as f64 + 1.0);
+                if to <= from {
+                    return Ok(Value::Str("".into()));
+                }
+                let (a, b) = (from as usize - 1, to as usize - 1);
+                let out: String = chars.get(a..b).unwrap_or(&[]).iter().collect();
+                Ok(Value::Str(out.into()))
+            }
+            "index" => {
+                let s = self.arg_str(args, 0)?;
+                let t = self.arg_str(args, 1)?;
+                num(match s.find(&t) {
+                    Some(p) => (s.get(..p).unwrap_or("").chars().count() + 1) as f64,
+                    None => 0.0,
+                })
+            }
+            "split" => {
+                let s = self.arg_str(args, 0)?;
+                let Some(Expr::LValue(LValue::Var(v))) = args.get(1) else {
+                    return Err(fatal("split: second argument is not an array"));
+                };
+                let parts = match args.get(2) {
+                    None => {
+                        let fs = self.global_str(slot::FS);
+                        self.split_with(&s, &fs)
+                    }
+                    Some(Expr::Regex(r)) => {
+                        let r = r.clone();
+                        self.split_regex(&s, &r)?
+                    }
+                    Some(e) => {
+                        let fv = self.eval(e)?;
+                        let fs = self.to_str(&fv);
+                        self.split_with(&s, &fs)
+                    }
+                };
+                let arr = self.array(v)?;
+                let mut a = arr.borrow_mut();
+                a.clear();
+                for (k, p) in parts.iter().enumerate() {
+                    a.set(&(k + 1).to_string(), input_value(p));
+                }
+                num(parts.len() as f64)
+            }
+            "sub" | "gsub" => self.sub(name == "gsub", args),
+            "match" => {
+                let s = self.arg_str(args, 0)?;
+                let re = match args.get(1) {
+                    Some(e) => self.regex_of(e)?,
+                    None => return Err(fatal("match: needs two arguments")),
+                };
+                let (start, len) = match re.captures(&s) {
+                    Some(caps) => {
+                        let m = caps.get(0);
+                        let (ms, me) = m.map_or((0, 0), |m| (m.start(), m.end()));
+                        if let Some(Expr::LValue(LValue::Var(v))) = args.get(2) {
+                            let arr = self.array(v)?;
+                            let mut a = arr.borrow_mut();
+                            a.clear();
+                            for (k, g) in caps.iter().enumerate() {
+                                if let Some(g) = g {
+                                    a.set(&k.to_string(), input_value(g.as_str()));
+                                }
+                            }
+                        }
+                        let cstart = s.get(..ms).unwrap_or("").chars().count() + 1;
+                        let clen = s.get(ms..me).unwrap_or("").chars().count();
+                        (cstart as f64, clen as f64)
+                    }
+                    None => (0.0, -1.0),
+                };
+                self.set_global(slot::RSTART, Value::Num(start));
+                self.set_global(slot::RLENGTH, Value::Num(len));
+                num(start)
+            }
+            "sprintf" => {
+                let s = self.sprintf_args(args)?;
+                Ok(Value::Str(s.into()))
+            }
+            "tolower" => {
+                let s = self.arg_str(args, 0)?;
+                Ok(Value::Str(s.to_lowercase().into()))
+            }
+            "toupper" => {
+                let s = self.arg_str(args, 0)?;
+                Ok(Value::Str(s.to_uppercase().into()))
+            }
+            "int" => num(self.arg_num(args, 0)?.trunc()),
+            "sqrt" => num(self.arg_num(args, 0)?.sqrt()),
+            "exp" => num(self.arg_num(args, 0)?.exp()),
+            "log" => num(self.arg_num(args, 0)?.ln()),
+            "sin" => num(self.arg_num(args, 0)?.sin()),
+            "cos" => num(self.arg_num(args, 0)?.cos()),
+            "atan2" => {
+                let y = self.arg_num(args, 0)?;
+                let x = self.arg_num(args, 1)?;
+                num(y.atan2(x))
+            }
+            "rand" => {
+                // xorshift64*: deterministic for a given seed.
+                let mut x = self.rand_state;
+                x ^= x >> 12;
+                x ^= x << 25;
+                x ^= x >> 27;
+                self.rand_state = x;
+                let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+                num(r as f64 / (1u64 << 53) as f64)
+            }
+            "srand" => {
+                let prev = self.seed;
+                let seed = if args.is_empty() {
+                    self.io.fs.lock().clock().now().secs as f64
+                } else {
+                    self.arg_num(args, 0)?
+                };
+                self.prev_seed = prev;
+                self.seed = seed;
+                self.rand_state = (seed.to_bits() ^ 0x9E37_79B9_7F4A_7C15) | 1;
+                num(prev)
+            }
+            "system" => {
+                let cmd = self.arg_str(args, 0)?;
+                self.flush_stdout()?;
+                let argv = vec!["sh".to_owned(), "-c".to_owned(), cmd];
+                let mut empty: &[u8] = &[];
+                let st = self.io.host.run(
+                    &argv,
+                    &mut empty,
+                    &mut *self.io.stdout,
+                    &mut *self.io.stderr,
+                )?;
+                num(f64::from(st))
+            }
+            "close" => {
+                let name = self.arg_str(args, 0)?;
+                let mut r = -1.0;
+                if self.readers.remove(&name).is_some() {
+                    r = 0.0;
+                }
+                if let Some(st) = self.close_output(&name)? {
+                    r = f64::from(st);
+                }
+                num(r)
+            }
+            "fflush" => {
+                self.flush_stdout()?;
+                num(0.0)
+            }
+            "systime" => num(self.io.fs.lock().clock().now().secs as f64),
+            "strftime" => {
+                let fmt = if args.is_empty() {
+                    "%a %b %e %H:%M:%S %Z %Y".to_owned()
+                } else {
+                    self.arg_str(args, 0)?
+                };
+                let t = if args.len() > 1 {
+                    self.arg_num(args, 1)? as i64
+                } else {
+                    self.io.fs.lock().clock().now().secs
+                };
+                let fmt = fmt.replace("%Z", "UTC");
+                Ok(Value::Str(crate::timefmt::strftime(&fmt, t, 0).into()))
+            }
+            "mktime" => {
+                let spec = self.arg_str(args, 0)?;
+                let p: Vec<i64> = spec
+                    .split_whitespace()
+                    .filter_map(|x| x.parse().ok())
+                    .collect();
+                match p.as_slice() {
+                    [y, mo, d, h, mi, s, ..] => num(crate::commands::util::epoch(
+                        *y,
+                        (*mo).clamp(1, 12) as u32,
+                        (*d).max(0) as u32,
+                        (*h).max(0) as u32,
+                        (*mi).max(0) as u32,
+                        (*s).max(0) as u32,
+                    ) as f64),
+                    _ => num(-1.0),
+                }
+            }
+            "gensub" => self.gensub(args),
+            _ => Err(fatal(format!("function `{name}' not defined"))),
+        }
+    }
+
+    fn split_regex(&mut self, s: &str, r: &str) -> R<Vec<String>> {
+        if s.is_empty() {
+            return Ok(Vec::new());
+        }
+        let re = self.regex(r)?;
+        let mut out = Vec::new();
+        let mut last = 0;
+        for m in re.find_iter(s) {
+            if m.end() == m.start() {
+                continue;
+            }
+            out.push(s.get(last..m.start()).unwrap_or("").to_owned());
+            last = m.end();
+        }
+        out.push(s.get(last..).unwrap_or("").to_owned());
+        Ok(out)
+    }
+
+    fn sub(&mut self, global: bool, args: &[Expr]) -> R<Value> {
+        let Some(re_e) = args.first() else {
+            return Err(fatal("sub: needs two arguments"));
+        };
+        let re = self.regex_of(re_e)?;
+        let repl = self.arg_str(args, 1)?;
+        let target = match args.get(2) {
+            Some(Expr::LValue(lv)) => self.pin(lv)?,
+            Some(Expr::Group(g)) => match g.as_ref() {
+                Expr::LValue(lv) => self.pin(lv)?,
+                _ => return Err(fatal("sub third parameter is not a changeable object")),
+            },
+            Some(_) => return Err(fatal("sub third parameter is not a changeable object")),
+            None => LValue::Field(Box::new(Expr::Num(0.0))),
+        };
+        let cur = self.read_lvalue(&target)?;
+        let text = self.to_str(&cur);
+        let (out, n) = substitute(&re, &text, &repl, global);
+        if n > 0 {
+            self.write_lvalue(&target, Value::Str(out.into()))?;
+        }
+        Ok(Value::Num(n as f64))
+    }
+
+    fn gensub(&mut self, args: &[Expr]) -> R<Value> {
+        let Some(re_e) = args.first() else {
+            return Err(fatal("gensub: needs three arguments"));
+        };
+        let re = self.regex_of(re_e)?;
+        let repl = self.arg_str(args, 1)?;
+        let how = self.arg_str(args, 2)?;
+        let text = if args.len() > 3 {
+            self.arg_str(args, 3)?
+        } else {
+            self.record.clone()
+        };
+        let which = if how.starts_with(['g', 'G']) {
+            0
+        } else {
+            (str_to_num(&how) as usize).max(1)
+        };
+        let mut out = String::new();
+        let mut last = 0;
+        let mut count = 0;
+        for caps in re.captures_iter(&text) {
+            let Some(m) = caps.get(0) else { continue };
+            count += 1;
+            if which != 0 && count != which {
+                continue;
+            }
+            out.push_str(text.get(last..m.start()).unwrap_or(""));
+            let mut chars = repl.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => match chars.next() {
+                        Some(d @ '0'..='9') => {
+                            let k = d.to_digit(10).unwrap_or(0) as usize;
+                            out.push_str(caps.get(k).map_or("", |g| g.as_str()));
+                        }
+                        Some('&') => out.push('&'),
+                        Some(o) => out.push(o),
+                        None => out.push('\\'),
+                    },
+                    '&' => out.push_str(m.as_str()),
+                    o => out.push(o),
+                }
+            }
+            last = m.end();
+        }
+        out.push_str(text.get(last..).unwrap_or(""));
+        Ok(Value::Str(out.into()))
+    }
+
+    // ----- the main loop -----
+
+    pub fn run_items(&mut self, begin: bool) -> R<Ctrl> {
+        let prog = self.prog;
+        for item in &prog.items {
+            let hit = begin && matches!(item.pattern, Pattern::Begin);
+            if hit
+                && let Some(a) = &item.action
+                && let Ctrl::Exit = self.exec_block(a)?
+            {
+                return Ok(Ctrl::Exit);
+            }
+        }
+        Ok(Ctrl::Normal)
+    }
+
+    pub fn run_end(&mut self) -> R<Ctrl> {
+        let prog = self.prog;
+        for item in &prog.items {
+            if matches!(item.pattern, Pattern::End)
+                && let Some(a) = &item.action
+                && let Ctrl::Exit = self.exec_block(a)?
+            {
+                return Ok(Ctrl::Exit);
+            }
+        }
+        Ok(Ctrl::Normal)
+    }
+
+    /// Runs the pattern-action items over one record.
+    pub fn run_record(&mut self) -> R<Ctrl> {
+        let prog = self.prog;
+        for (k, item) in prog.items.iter().enumerate() {
+            let hit = match &item.pattern {
+                Pattern::Begin | Pattern::End => continue,
+                Pattern::All => true,
+                Pattern::Expr(e) => {
+                    let v = self.eval(e)?;
+                    self.truthy(&v)
+                }
+                Pattern::Range(a, b) => {
+                    let active = self.range_active.get(k).copied().unwrap_or(false);
+                    if active {
+                        let v = self.eval(b)?;
+                        if self.truthy(&v)
+                            && let Some(r) = self.range_active.get_mut(k)
+                        {
+                            *r = false;
+                        }
+                        true
+                    } else {
+                        let v = self.eval(a)?;
+                        if self.truthy(&v) {
+                            let e = self.eval(b)?;
+                            if !self.truthy(&e)
+                                && let Some(r) = self.range_active.get_mut(k)
+                            {
+                                *r = true;
+                            }
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                }
+            };
+            if !hit {
+                continue;
+            }
+            match &item.action {
+                None => {
+                    let mut bytes = crate::text::encode(&self.record);
+                    bytes.extend_from_slice(&crate::text::encode(&self.global_str(slot::ORS)));
+                    self.out.extend_from_slice(&bytes);
+                }
+                Some(a) => match self.exec_block(a)? {
+                    Ctrl::Normal | Ctrl::Break | Ctrl::Continue | Ctrl::Return(_) => {}
+                    other => return Ok(other),
+                },
+            }
+        }
+        Ok(Ctrl::Normal)
+    }
+}
+
+fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
+        r - x.signum()
+    } else {
+        r
+    }
+}
+
+/// sub/gsub over `text`: `&` is the match, `\&` a literal `&`, `\\` a backslash.
+fn substitute(re: &Regex, text: &str, repl: &str, global: bool) -> (String, usize) {
+    let mut out = String::new();
+    let mut last = 0;
+    let mut n = 0;
+    let mut pos = 0;
+    let mut prev_end: Option<usize> = None;
+    while pos <= text.len() {
+        let Some(m) = re.find_at(text, pos) else {
+            break;
+        };
+        if m.start() == m.end() && prev_end == Some(m.start()) {
+            // An empty match right after a match does not count.
+            let step = text
+                .get(m.start()..)
+                .and_then(|r| r.chars().next())
+                .map_or(1, char::len_utf8);
+            pos = m.start() + step;
+            continue;
+        }
+        out.push_str(text.get(last..m.start()).unwrap_or(""));
+        let mut chars = repl.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&'&') => {
+                    chars.next();
+                    out.push('&');
+                }
+                '\\' if chars.peek() == Some(&'\\') => {
+                    chars.next();
+                    out.push('\\');
+                }
+                '&' => out.push_str(m.as_str()),
+                o => out.push(o),
+            }
+        }
+        last = m.end();
+        n += 1;
+        prev_end = Some(m.end());
+        if !global {
+            break;
+        }
+        if m.start() == m.end() {
+            let step = text
+                .get(m.end()..)
+                .and_then(|r| r.chars().next())
+                .map_or(1, char::len_utf8);
+            if m.end() < text.len() {
+                out.push_str(text.get(m.end()..m.end() + step).unwrap_or(""));
+            }
+            last = m.end() + step;
+            pos = m.end() + step;
+        } else {
+            pos = m.end();
+        }
+    }
+    if last <= text.len() {
+        out.push_str(text.get(last..).unwrap_or(""));
+    }
+    (out, n)
+}
+
+/// Processes escapes in `-v` and command-line assignments.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            Some('/') => out.push('/'),
+            Some('a') => out.push('\x07'),
+            Some('b') => out.push('\x08'),
+            Some('f') => out.push('\x0c'),
+            Some('v') => out.push('\x0b'),
+            Some(o) => {
+                out.push('\\');
+                out.push(o);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}

@@ -1,0 +1,259 @@
+//! `awk`: a POSIX awk with the common gawk extensions — `-F -v -f`, BEGIN/END,
+//! patterns and ranges, fields and `$0`/`NF` rebuilding, arrays (insertion-ordered
+//! `for-in`), user functions, getline in every form, output redirection to files and
+//! commands, printf, and the string and math built-ins (plus gensub, systime,
+//! strftime). Regexes are EREs through [`crate::posix_regex`]. Commands (`system`,
+//! `print | cmd`, `cmd | getline`) run as `sh -c` through the host.
+//!
+//! The lexer, parser and interpreter live in the submodules; this file handles the
+//! command line and the BEGIN / records / END sequence.
+
+mod format;
+mod interp;
+mod lexer;
+mod parser;
+
+use std::io;
+
+use self::interp::{AwkError, Ctrl, Interp, Io, Value, input_value};
+use self::parser::slot;
+use super::{CmdResult, Ctx};
+
+const USAGE: &str = "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n\
+Usage: awk [POSIX or GNU style options] [--] 'program' file ...\n";
+
+/// What a runtime error or an unwinding `exit`/`next` means at the top.
+enum Outcome {
+    Ctrl(Ctrl),
+    Fatal(String),
+}
+
+fn classify(r: io::Result<Ctrl>) -> io::Result<Outcome> {
+    match r {
+        Ok(c) => Ok(Outcome::Ctrl(c)),
+        Err(e) => {
+            if let Some(AwkError(msg)) = e.get_ref().and_then(|i| i.downcast_ref::<AwkError>()) {
+                return Ok(Outcome::Fatal(msg.clone()));
+            }
+            let text = e.to_string();
+            match text.as_str() {
+                "unwind 0" => Ok(Outcome::Ctrl(Ctrl::Exit)),
+                "unwind 1" => Ok(Outcome::Ctrl(Ctrl::Next)),
+                "unwind 2" => Ok(Outcome::Ctrl(Ctrl::NextFile)),
+                _ => Err(e),
+            }
+        }
+    }
+}
+
+pub fn awk(ctx: &mut Ctx) -> CmdResult {
+    let mut fs_opt: Option<String> = None;
+    let mut assigns: Vec<String> = Vec::new();
+    let mut prog_files: Vec<String> = Vec::new();
+    let mut i = 0;
+    let args = ctx.args;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            break;
+        }
+        let (opt, attached) = if a.starts_with("--") {
+            match a.split_once('=') {
+                Some((o, v)) => (o.to_owned(), Some(v.to_owned())),
+                None => (a.clone(), None),
+            }
+        } else {
+            let rest = a.get(2..).unwrap_or("");
+            (
+                a.get(..2).unwrap_or(a).to_owned(),
+                (!rest.is_empty()).then(|| rest.to_owned()),
+            )
+        };
+        let needs_value = matches!(
+            opt.as_str(),
+            "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file"
+        );
+        let value = if needs_value {
+            match attached {
+                Some(v) => Some(v),
+                None => {
+                    i += 1;
+                    match args.get(i) {
+                        Some(v) => Some(v.clone()),
+                        None => {
+                            writeln!(
+                                ctx.stderr,
+                                "awk: option requires an argument -- {}",
+                                opt.trim_start_matches('-')
+                            )?;
+                            ctx.stderr.write_all(USAGE.as_bytes())?;
+                            return Ok(2);
+                        }
+                    }
+                }
+            }
+        } else {
+            None
+        };
+        match opt.as_str() {
+            "-F" | "--field-separator" => fs_opt = value,
+            "-v" | "--assign" => assigns.push(value.unwrap_or_default()),
+            "-f" | "--file" => prog_files.push(value.unwrap_or_default()),
+            "--posix"
+            | "--traditional"
+            | "-P"
+            | "--re-interval"
+            | "--characters-as-bytes"
+            | "-b"
+            | "-e"
+            | "--sandbox" => {}
+            _ => {
+                writeln!(ctx.stderr, "awk: {}: unknown option", a)?;
+                ctx.stderr.write_all(USAGE.as_bytes())?;
+                return Ok(2);
+            }
+        }
+        i += 1;
+    }
+    let mut rest: Vec<String> = args.get(i..).unwrap_or(&[]).to_vec();
+    let source = if prog_files.is_empty() {
+        if rest.is_empty() {
+            ctx.stderr.write_all(USAGE.as_bytes())?;
+            return Ok(2);
+        }
+        rest.remove(0)
+    } else {
+        let mut src = String::new();
+        for f in &prog_files {
+            let data = match ctx.open_input(f) {
+                Ok(inp) => inp.read_all(&mut *ctx.stdin)?,
+                Err(e) => {
+                    writeln!(
+                        ctx.stderr,
+                        "awk: fatal: can't open source file `{f}' for reading: {e}"
+                    )?;
+                    return Ok(2);
+                }
+            };
+            src.push_str(&crate::text::decode(&data));
+            src.push('\n');
+        }
+        src
+    };
+    let toks = match lexer::lex(&source) {
+        Ok(t) => t,
+        Err(msg) => {
+            writeln!(ctx.stderr, "awk: cmd. {msg}")?;
+            return Ok(2);
+        }
+    };
+    let prog = match parser::parse(&toks) {
+        Ok(p) => p,
+        Err(msg) => {
+            writeln!(ctx.stderr, "awk: cmd. {msg}")?;
+            return Ok(2);
+        }
+    };
+    let env = ctx.env.clone();
+    let io = Io {
+        stdin: &mut *ctx.stdin,
+        stdout: &mut *ctx.stdout,
+        stderr: &mut *ctx.stderr,
+        host: &mut *ctx.host,
+        fs: ctx.fs,
+        cwd: ctx.cwd,
+    };
+    let mut it = Interp::new(&prog, io);
+    // ARGV, ARGC, ENVIRON.
+    {
+        let argv = it.array(&parser::Var::Global(slot::ARGV))?;
+        let mut a = argv.borrow_mut();
+        a.set("0", Value::Str("awk".into()));
+        for (k, v) in rest.iter().enumerate() {
+            a.set(&(k + 1).to_string(), input_value(v));
+        }
+    }
+    it.set_global(slot::ARGC, Value::Num((rest.len() + 1) as f64));
+    {
+        let environ = it.array(&parser::Var::Global(slot::ENVIRON))?;
+        let mut e = environ.borrow_mut();
+        for (k, v) in &env {
+            e.set(k, input_value(v));
+        }
+    }
+    if let Some(fs) = fs_opt {
+        let fs = if fs == "t" {
+            "\t".to_owned()
+        } else {
+            interp::unescape(&fs)
+        };
+        it.set_global(slot::FS, Value::Str(fs.into()));
+    }
+    for a in &assigns {
+        match a.split_once('=') {
+            Some((var, val)) => it.assign_command_line(var, val)?,
+            None => {
+                writeln!(
+                    it.io.stderr,
+                    "awk: fatal: `{a}' is not a legal variable assignment"
+                )?;
+                return Ok(2);
+            }
+        }
+    }
+    let status = match run(&mut it, &prog)? {
+        Some(msg) => {
+            it.flush_stdout()?;
+            if !msg.is_empty() {
+                writeln!(it.io.stderr, "awk: cmd. line:1: fatal: {msg}")?;
+            }
+            2
+        }
+        None => it.exit_code,
+    };
+    it.close_all()?;
+    Ok(status)
+}
+
+/// BEGIN, the records, END; `Some(message)` for a fatal error.
+fn run(it: &mut Interp, prog: &parser::Program) -> io::Result<Option<String>> {
+    let mut exiting = false;
+    match classify(it.run_items(true))? {
+        Outcome::Fatal(m) => return Ok(Some(m)),
+        Outcome::Ctrl(Ctrl::Exit) => exiting = true,
+        Outcome::Ctrl(_) => {}
+    }
+    let needs_input = prog
+        .items
+        .iter()
+        .any(|i| !matches!(i.pattern, parser::Pattern::Begin));
+    if !exiting && needs_input {
+        loop {
+            let rec = match it.next_main_record() {
+                Ok(r) => r,
+                Err(e) => match classify(Err(e))? {
+                    Outcome::Fatal(m) => return Ok(Some(m)),
+                    Outcome::Ctrl(_) => None,
+                },
+            };
+            let Some(rec) = rec else { break };
+            it.set_record(rec);
+            match classify(it.run_record())? {
+                Outcome::Fatal(m) => return Ok(Some(m)),
+                Outcome::Ctrl(Ctrl::Exit) => break,
+                Outcome::Ctrl(Ctrl::NextFile) => it.skip_file(),
+                Outcome::Ctrl(_) => {}
+            }
+        }
+    }
+    match classify(it.run_end())? {
+        Outcome::Fatal(m) => Ok(Some(m)),
+        Outcome::Ctrl(_) => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests;

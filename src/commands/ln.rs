@@ -1,0 +1,308 @@
+//! `ln`: makes hard links, or symbolic links with `-s`, to a target named or into a
+//! directory (`-t DIR`, or a last operand that is a directory unless `-T`; with `-n` a
+//! symlink to a directory is not entered); `-f` replaces, `-v` reports, `-L` follows a
+//! symlink source of a hard link.
+
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::util::{quote, quotef};
+use super::{CmdResult, Ctx};
+use crate::fs::Errno;
+
+const LONG: &[LongOpt] = &[
+    long("symbolic", HasArg::No, "s"),
+    long("force", HasArg::No, "f"),
+    long("no-dereference", HasArg::No, "n"),
+    long("no-target-directory", HasArg::No, "T"),
+    long("target-directory", HasArg::Required, "t"),
+    long("verbose", HasArg::No, "v"),
+    long("logical", HasArg::No, "L"),
+    long("physical", HasArg::No, "P"),
+    long("interactive", HasArg::No, "i"),
+];
+
+struct Opts {
+    symbolic: bool,
+    force: bool,
+    verbose: bool,
+    logical: bool,
+}
+
+/// `dir/base` as GNU's `file_name_concat` spells it.
+fn concat(dir: &str, base: &str) -> String {
+    if dir.ends_with('/') {
+        format!("{dir}{base}")
+    } else {
+        format!("{dir}/{base}")
+    }
+}
+
+fn base_name(p: &str) -> &str {
+    let t = p.trim_end_matches('/');
+    if t.is_empty() {
+        return "/";
+    }
+    t.rsplit('/').next().unwrap_or(t)
+}
+
+pub fn ln(ctx: &mut Ctx) -> CmdResult {
+    let parsed = match super::args::parse(&Spec::new("sfnTt:vLPi", LONG), ctx.args) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 1),
+    };
+    let o = Opts {
+        symbolic: parsed.has("s"),
+        force: parsed.has("f"),
+        verbose: parsed.has("v"),
+        logical: parsed
+            .opts
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "L" || k == "P")
+            .is_some_and(|(k, _)| k == "L"),
+    };
+    let no_deref = parsed.has("n");
+    let no_target_dir = parsed.has("T");
+    let ops = &parsed.operands;
+    if ops.is_empty() {
+        return usage_error(ctx, "missing file operand", 1);
+    }
+    // (source, link name as shown) pairs.
+    let mut jobs: Vec<(String, String)> = Vec::new();
+    if let Some(dir) = parsed.last("t") {
+        if no_target_dir {
+            return usage_error(
+                ctx,
+                "cannot combine --target-directory and --no-target-directory",
+                1,
+            );
+        }
+        let is_dir = ctx.fs.lock().stat(&ctx.path(dir)).is_ok_and(|m| m.is_dir());
+        if !is_dir {
+            ctx.err(format!("target directory {}: Not a directory", quote(dir)))?;
+            return Ok(1);
+        }
+        for s in ops {
+            jobs.push((s.clone(), concat(dir, base_name(s))));
+        }
+    } else if no_target_dir {
+        match ops.as_slice() {
+            [s, d] => jobs.push((s.clone(), d.clone())),
+            [_] => {
+                return usage_error(
+                    ctx,
+                    &format!("missing destination file operand after {}", quote(&ops[0])),
+                    1,
+                );
+            }
+            _ => {
+                return usage_error(ctx, &format!("extra operand {}", quote(&ops[2])), 1);
+            }
+        }
+    } else if let [s] = ops.as_slice() {
+        jobs.push((s.clone(), concat(".", base_name(s))));
+    } else {
+        let (last, sources) = ops.split_last().unwrap_or((&ops[0], &[]));
+        let path = ctx.path(last);
+        let fs = ctx.fs.lock();
+        let meta = if no_deref && fs.lstat(&path).is_ok_and(|m| m.is_symlink()) {
+            fs.lstat(&path)
+        } else {
+            fs.stat(&path)
+        };
+        drop(fs);
+        let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
+        if is_dir {
+            for s in sources {
+                jobs.push((s.clone(), concat(last, base_name(s))));
+            }
+        } else if sources.len() > 1 {
+            let why = match meta {
+                Err(e) => e.to_string(),
+                Ok(_) => Errno::ENOTDIR.strerror().to_owned(),
+            };
+            ctx.err(format!("target {}: {why}", quote(last)))?;
+            return Ok(1);
+        } else {
+            jobs.push((sources[0].clone(), last.clone()));
+        }
+    }
+    let mut status = 0;
+    for (src, dest) in jobs {
+        status |= make_link(ctx, &o, &src, &dest)?;
+    }
+    Ok(status)
+}
+
+fn make_link(ctx: &mut Ctx, o: &Opts, src: &str, dest: &str) -> std::io::Result<i32> {
+    let dest_path = ctx.path(dest);
+    let src_path = ctx.path(src);
+    let kind = if o.symbolic { "symbolic" } else { "hard" };
+    let mut fs = ctx.fs.lock();
+    let mut hard_source = src_path.clone();
+    if !o.symbolic {
+        let meta = if o.logical {
+            fs.stat(&src_path)
+        } else {
+            fs.lstat(&src_path)
+        };
+        match meta {
+            Err(e) => {
+                drop(fs);
+                ctx.err(format!("failed to access {}: {e}", quote(src)))?;
+                return Ok(1);
+            }
+            Ok(m) if m.is_dir() => {
+                drop(fs);
+                ctx.err(format!(
+                    "{}: hard link not allowed for directory",
+                    quotef(src)
+                ))?;
+                return Ok(1);
+            }
+            Ok(m) => {
+                if o.logical
+                    && let Ok(c) = fs.canonicalize(&src_path)
+                {
+                    hard_source = c;
+                }
+                if let Ok(d) = fs.lstat(&dest_path)
+                    && d.ino == m.ino
+                    && o.force
+                {
+                    drop(fs);
+                    ctx.err(format!(
+                        "{} and {} are the same file",
+                        quote(src),
+                        quote(dest)
+                    ))?;
+                    return Ok(1);
+                }
+            }
+        }
+    }
+    if o.force
+        && let Ok(d) = fs.lstat(&dest_path)
+    {
+        if d.is_dir() {
+            drop(fs);
+            ctx.err(format!("{}: cannot overwrite directory", quotef(dest)))?;
+            return Ok(1);
+        }
+        if let Err(e) = fs.remove_file(&dest_path) {
+            drop(fs);
+            ctx.err(format!("cannot remove {}: {e}", quote(dest)))?;
+            return Ok(1);
+        }
+    }
+    let res = if o.symbolic {
+        fs.symlink(src, &dest_path)
+    } else {
+        fs.link(&hard_source, &dest_path)
+    };
+    drop(fs);
+    match res {
+        Ok(()) => {
+            if o.verbose {
+                let arrow = if o.symbolic { "->" } else { "=>" };
+                writeln!(ctx.stdout, "{} {arrow} {}", quote(dest), quote(src))?;
+            }
+            Ok(0)
+        }
+        Err(e) => {
+            ctx.err(format!("failed to create {kind} link {}: {e}", quote(dest)))?;
+            Ok(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::{check, fs_with, run_in};
+
+    const FILES: &[(&str, &str)] = &[("f", "x"), ("d/", ""), ("l", "->f"), ("ld", "->d")];
+
+    #[test]
+    fn ln_table() {
+        for (line, out, err, status) in [
+            ("ln -sv f s", "'s' -> 'f'\n", "", 0),
+            ("ln -v f h", "'h' => 'f'\n", "", 0),
+            (
+                "ln -s f l",
+                "",
+                "ln: failed to create symbolic link 'l': File exists\n",
+                1,
+            ),
+            ("ln -sfv f l", "'l' -> 'f'\n", "", 0),
+            (
+                "ln f l",
+                "",
+                "ln: failed to create hard link 'l': File exists\n",
+                1,
+            ),
+            ("ln -sv f d", "'d/f' -> 'f'\n", "", 0),
+            ("ln -sv /x/y d/", "'d/y' -> '/x/y'\n", "", 0),
+            ("ln -sv a b d", "'d/a' -> 'a'\n'd/b' -> 'b'\n", "", 0),
+            ("ln -sv f ld", "'ld/f' -> 'f'\n", "", 0),
+            ("ln -sfnv f ld", "'ld' -> 'f'\n", "", 0),
+            ("ln -sv -t d a", "'d/a' -> 'a'\n", "", 0),
+            (
+                "ln nope z",
+                "",
+                "ln: failed to access 'nope': No such file or directory\n",
+                1,
+            ),
+            (
+                "ln -s a b c",
+                "",
+                "ln: target 'c': No such file or directory\n",
+                1,
+            ),
+            ("ln -s a b f", "", "ln: target 'f': Not a directory\n", 1),
+            (
+                "ln d dd",
+                "",
+                "ln: d: hard link not allowed for directory\n",
+                1,
+            ),
+            (
+                "ln",
+                "",
+                "ln: missing file operand\nTry 'ln --help' for more information.\n",
+                1,
+            ),
+            (
+                "ln -sT f d",
+                "",
+                "ln: failed to create symbolic link 'd': File exists\n",
+                1,
+            ),
+            ("ln -sfT f d", "", "ln: d: cannot overwrite directory\n", 1),
+            (
+                "ln -v f",
+                "",
+                "ln: failed to create hard link './f': File exists\n",
+                1,
+            ),
+            ("ln -v d/../f d", "'d/f' => 'd/../f'\n", "", 0),
+            (
+                "ln -s f nodir/x",
+                "",
+                "ln: failed to create symbolic link 'nodir/x': No such file or directory\n",
+                1,
+            ),
+            ("ln -f f f", "", "ln: 'f' and 'f' are the same file\n", 1),
+        ] {
+            check(FILES, line, "", (out, err, status));
+        }
+    }
+
+    #[test]
+    fn links_land_in_the_fs() {
+        let fs = fs_with(FILES);
+        run_in(&fs, "ln -s ../f d/s", b"");
+        run_in(&fs, "ln f h", b"");
+        let g = fs.lock();
+        assert_eq!(g.readlink("/workspace/d/s").as_deref(), Ok("../f"));
+        assert_eq!(g.stat("/workspace/h").map(|m| m.nlink), Ok(2));
+    }
+}

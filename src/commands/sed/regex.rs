@@ -1,0 +1,188 @@
+//! sed's regular expressions: GNU escapes (`\t`, `\xHH`, `\o`, `\d`, `\cX`) resolved,
+//! then the shared POSIX translation; `.` also matches the newlines a multi-line pattern
+//! space holds. Patterns with back-references run on the backtracking matcher.
+//!
+//! The `regex` crate matches leftmost-first where POSIX asks for leftmost-longest, so
+//! an alternation whose earlier branch is a prefix of a later one (`a|ab`) can match
+//! less than GNU sed does.
+
+use ::regex::bytes::{Regex, RegexBuilder};
+
+use crate::commands::backtrack::{Backtrack, Exhausted};
+use crate::commands::grep::regex::translate_full;
+
+/// Byte spans of the groups of one match (group 0 is the whole match).
+pub type Spans = Vec<Option<(usize, usize)>>;
+
+pub enum Engine {
+    Fast(Regex),
+    Back(Backtrack),
+}
+
+pub struct Rx {
+    engine: Engine,
+    groups: usize,
+}
+
+/// A literal character in the syntax of the pattern (escaped when special).
+fn literal(c: char, ere: bool, out: &mut String) {
+    let special = if ere { ".[]\\*^$+?(){}|" } else { ".[]\\*^$" };
+    if special.contains(c) {
+        out.push('\\');
+    }
+    out.push(c);
+}
+
+/// Resolves GNU sed's character escapes outside bracket expressions.
+fn resolve_escapes(src: &str, ere: bool) -> String {
+    let cs: Vec<char> = src.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut in_bracket = false;
+    while let Some(&c) = cs.get(i) {
+        i += 1;
+        if in_bracket {
+            out.push(c);
+            if c == ']' && !out.ends_with("[]") && !out.ends_with("[^]") {
+                in_bracket = false;
+            }
+            continue;
+        }
+        if c == '[' {
+            in_bracket = true;
+            out.push(c);
+            continue;
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(&e) = cs.get(i) else {
+            out.push('\\');
+            break;
+        };
+        i += 1;
+        let simple = match e {
+            't' => Some('\t'),
+            'f' => Some('\x0c'),
+            'v' => Some('\x0b'),
+            'a' => Some('\x07'),
+            'r' => Some('\r'),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            literal(ch, ere, &mut out);
+            continue;
+        }
+        match e {
+            'c' if cs.get(i).is_some() => {
+                let x = cs.get(i).copied().unwrap_or('@');
+                i += 1;
+                literal(
+                    char::from((x.to_ascii_uppercase() as u8) ^ 0x40),
+                    ere,
+                    &mut out,
+                );
+            }
+            'o' | 'd' | 'x' => {
+                let (radix, max) = match e {
+                    'o' => (8, 3),
+                    'd' => (10, 3),
+                    _ => (16, 2),
+                };
+                let mut v: u32 = 0;
+                let mut n = 0;
+                while n < max {
+                    match cs.get(i).and_then(|d| d.to_digit(radix)) {
+                        Some(d) => {
+                            v = v * radix + d;
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    out.push('\\');
+                    out.push(e);
+                } else {
+                    literal(crate::text::raw_char((v & 0xff) as u8), ere, &mut out);
+                }
+            }
+            _ => {
+                out.push('\\');
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+impl Rx {
+    /// Compiles a sed regex (BRE, or ERE with `ere`).
+    pub fn new(src: &str, ere: bool, icase: bool, multi_line: bool) -> Result<Rx, String> {
+        let resolved = resolve_escapes(src, ere);
+        let t = translate_full(&resolved, ere)?;
+        // In sed, `.` matches any character of the pattern space, newlines included.
+        let mut pattern = t.pattern.replace("(?-s:.)", "(?s:.)");
+        if multi_line {
+            pattern = format!("(?m){pattern}");
+        }
+        if t.backrefs {
+            let b = Backtrack::new(&pattern, icase)?;
+            let groups = b.groups();
+            return Ok(Rx {
+                engine: Engine::Back(b),
+                groups,
+            });
+        }
+        let re = RegexBuilder::new(&pattern)
+            .case_insensitive(icase)
+            .size_limit(64 << 20)
+            .build()
+            .map_err(|e| {
+                let msg = e.to_string();
+                msg.lines()
+                    .last()
+                    .unwrap_or("invalid regular expression")
+                    .trim()
+                    .trim_start_matches("error: ")
+                    .to_owned()
+            })?;
+        let groups = re.captures_len().saturating_sub(1);
+        Ok(Rx {
+            engine: Engine::Fast(re),
+            groups,
+        })
+    }
+
+    pub fn groups(&self) -> usize {
+        self.groups
+    }
+
+    /// The first match at or after `start`.
+    pub fn captures_at(&self, hay: &[u8], start: usize) -> Result<Option<Spans>, Exhausted> {
+        match &self.engine {
+            Engine::Fast(re) => Ok(re.captures_at(hay, start).map(|caps| {
+                caps.iter()
+                    .map(|m| m.map(|m| (m.start(), m.end())))
+                    .collect()
+            })),
+            Engine::Back(b) => Ok(b.captures_at(hay, start)?.map(|caps| {
+                caps.chunks(2)
+                    .map(|pair| match pair {
+                        [Some(s), Some(e)] => Some((*s, *e)),
+                        _ => None,
+                    })
+                    .collect()
+            })),
+        }
+    }
+
+    pub fn is_match(&self, hay: &[u8]) -> Result<bool, Exhausted> {
+        match &self.engine {
+            Engine::Fast(re) => Ok(re.is_match(hay)),
+            Engine::Back(b) => b.is_match(hay),
+        }
+    }
+}
