@@ -973,13 +973,7 @@ fn action_matches(sh: &mut Interp, cs: &CompSpec, word: &str) -> Vec<String> {
             "setopt" => SET_OPTIONS.iter().map(|(n, _)| (*n).to_owned()).collect(),
             "shopt" => shopt_names(),
             "signal" => own(SIGNAL_NAMES),
-            "variable" => sh
-                .vars
-                .all()
-                .into_iter()
-                .filter(|(_, v)| v.value.is_some() || v.attrs.has(Attrs::EXPORT))
-                .map(|(k, _)| k)
-                .collect(),
+            "variable" => variable_names(sh),
             "command" => command_names(sh),
             "file" => {
                 out.extend(file_matches(sh, word, false));
@@ -1006,6 +1000,55 @@ fn shopt_names() -> Vec<String> {
         v.insert(0, a);
     }
     v
+}
+
+/// bash's dynamic variables, listed by `compgen -v` when the shell provides them.
+const DYNAMIC_VARS: &[&str] = &[
+    "BASHOPTS",
+    "BASHPID",
+    "BASH_ALIASES",
+    "BASH_ARGC",
+    "BASH_ARGV",
+    "BASH_ARGV0",
+    "BASH_CMDS",
+    "BASH_COMMAND",
+    "BASH_EXECUTION_STRING",
+    "BASH_LINENO",
+    "BASH_LOADABLES_PATH",
+    "BASH_SOURCE",
+    "BASH_SUBSHELL",
+    "COMP_WORDBREAKS",
+    "DIRSTACK",
+    "EPOCHREALTIME",
+    "EPOCHSECONDS",
+    "FUNCNAME",
+    "GROUPS",
+    "HISTCMD",
+    "LINENO",
+    "OPTERR",
+    "RANDOM",
+    "SECONDS",
+    "SRANDOM",
+    "_",
+];
+
+/// Set variable names, with the dynamic ones the shell computes on demand, sorted.
+fn variable_names(sh: &mut Interp) -> Vec<String> {
+    let mut names: Vec<String> = sh
+        .vars
+        .all()
+        .into_iter()
+        .filter(|(_, v)| v.value.is_some() || v.attrs.has(Attrs::EXPORT))
+        .map(|(k, _)| k)
+        .collect();
+    for d in DYNAMIC_VARS {
+        if sh.var(d).is_some_and(|v| v.value.is_some()) {
+            names.push((*d).to_owned());
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 fn own(items: &[&str]) -> Vec<String> {

@@ -37,8 +37,10 @@ pub struct History {
     lines_in_file: usize,
     /// Whether the line being run was itself added (it is skipped by `fc`).
     last_line_added: bool,
-    /// `bind -x` key sequences and their commands.
-    shell_bindings: Arc<Vec<(String, String)>>,
+    /// The emacs keymap once `bind` has changed it (`None`: readline's defaults).
+    keymap: Option<Arc<Keymap>>,
+    /// Readline variables set with `bind 'set name value'`.
+    rl_vars: Arc<Vec<(String, String)>>,
 }
 
 impl Default for History {
@@ -49,7 +51,8 @@ impl Default for History {
             lines_this_session: 0,
             lines_in_file: 0,
             last_line_added: false,
-            shell_bindings: Arc::new(Vec::new()),
+            keymap: None,
+            rl_vars: Arc::new(Vec::new()),
         }
     }
 }
@@ -1356,39 +1359,284 @@ const KEYMAPS: &[&str] = &[
     "vi-insert",
 ];
 
-/// The functions of the default bindings in `bind -p` order, each with its keys.
-fn bound_functions() -> Vec<(&'static str, Vec<&'static str>)> {
-    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+/// What a key sequence runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Action {
+    Func(String),
+    Macro(String),
+    Shell(String),
+}
+
+/// A keymap: decoded key sequence -> (its text as readline prints it, action).
+type Keymap = std::collections::BTreeMap<Vec<u8>, (String, Action)>;
+
+/// The functions in `bind -l` order.
+fn function_names() -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
     for line in BIND_P.lines() {
-        let (func, key) = if let Some(f) = line
+        let f = match line
             .strip_prefix("# ")
             .and_then(|s| s.strip_suffix(" (not bound)"))
         {
-            (f, None)
-        } else if let Some(at) = line.rfind("\": ") {
-            (&line[at + 3..], Some(&line[..=at]))
-        } else {
-            continue;
+            Some(f) => f,
+            None => match line.rfind("\": ") {
+                Some(at) => &line[at + 3..],
+                None => continue,
+            },
         };
-        match out.iter_mut().find(|(f, _)| *f == func) {
-            Some((_, keys)) => keys.extend(key),
-            None => out.push((func, key.into_iter().collect())),
+        if !out.contains(&f) {
+            out.push(f);
         }
     }
     out
 }
 
-/// The first five keys, then `...`.
-fn key_list(keys: &[&str]) -> String {
-    let mut s = keys.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+fn default_keymap() -> Keymap {
+    let mut map = Keymap::new();
+    for line in BIND_P.lines() {
+        if let Some(at) = line.rfind("\": ") {
+            let key = &line[1..at];
+            let func = &line[at + 3..];
+            // Two names for one function (`yank-last-arg`, `insert-last-argument`)
+            // share their keys.
+            let names = match map.get(&decode_key(key)) {
+                Some((_, Action::Func(old))) => format!("{old} {func}"),
+                _ => func.to_owned(),
+            };
+            map.insert(decode_key(key), (key.to_owned(), Action::Func(names)));
+        }
+    }
+    map
+}
+
+/// Decodes readline's key sequence notation (`\C-x`, `\M-x`, `\e`, `\\`, octal...).
+fn decode_key(k: &str) -> Vec<u8> {
+    let cs: Vec<char> = k.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut ctrl = false;
+    while let Some(&c) = cs.get(i) {
+        i += 1;
+        let b: u8 = if c == '\\' {
+            let Some(&e) = cs.get(i) else {
+                out.push(b'\\');
+                break;
+            };
+            i += 1;
+            match e {
+                'C' | 'M' if cs.get(i) == Some(&'-') => {
+                    i += 1;
+                    if e == 'C' {
+                        ctrl = true;
+                    } else {
+                        out.push(0x1b);
+                    }
+                    continue;
+                }
+                'e' => 0x1b,
+                'a' => 7,
+                'b' => 8,
+                'd' => 0x7f,
+                'f' => 12,
+                'n' => 10,
+                'r' => 13,
+                't' => 9,
+                'v' => 11,
+                '0'..='7' => {
+                    let mut v = e.to_digit(8).unwrap_or(0);
+                    let mut n = 1;
+                    while n < 3 {
+                        match cs.get(i).and_then(|d| d.to_digit(8)) {
+                            Some(d) => {
+                                v = v * 8 + d;
+                                i += 1;
+                                n += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    (v & 0xff) as u8
+                }
+                other => other as u32 as u8,
+            }
+        } else {
+            c as u32 as u8
+        };
+        if ctrl {
+            ctrl = false;
+            out.push(if b == b'?' { 0x7f } else { b & 0x1f });
+        } else {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Readline's printed form of a decoded key sequence.
+fn encode_key(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            0x1b => out.push_str("\\e"),
+            0x7f => out.push_str("\\C-?"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0..=0x1f => {
+                out.push_str("\\C-");
+                let c = (b | 0x60) as char;
+                match b {
+                    0 => out.push('@'),
+                    0x1c => out.push_str("\\\\"),
+                    0x1d => out.push(']'),
+                    0x1e => out.push('^'),
+                    0x1f => out.push('_'),
+                    _ => out.push(c),
+                }
+            }
+            0x80..=0xff => out.push_str(&format!("\\{b:03o}")),
+            _ => out.push(b as char),
+        }
+    }
+    out
+}
+
+fn keymap(sh: &Interp) -> Keymap {
+    match &sh.history.keymap {
+        Some(k) => (**k).clone(),
+        None => default_keymap(),
+    }
+}
+
+/// Whether an action runs `func` (under any of its names).
+fn runs(a: &Action, func: &str) -> bool {
+    matches!(a, Action::Func(names) if names.split(' ').any(|n| n == func))
+}
+
+/// The names a function is bound under: all of its aliases.
+fn func_names(func: &str) -> String {
+    default_keymap()
+        .into_values()
+        .find_map(|(_, a)| match a {
+            Action::Func(n) if n.contains(' ') && n.split(' ').any(|x| x == func) => Some(n),
+            _ => None,
+        })
+        .unwrap_or_else(|| func.to_owned())
+}
+
+fn keys_of(map: &Keymap, func: &str) -> Vec<String> {
+    map.values()
+        .filter(|(_, a)| runs(a, func))
+        .map(|(k, _)| format!("\"{k}\""))
+        .collect()
+}
+
+/// The first five keys, then `...`; a final `.` only when all are shown.
+fn key_list(keys: &[String]) -> String {
+    let mut s = keys.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if keys.len() > 5 {
         s.push_str(", ...");
+    } else {
+        s.push('.');
     }
     s
 }
 
-/// `bind`: without line editing, warns, then prints readline's default tables and
-/// checks names; only `bind -x` bindings are kept (for `bind -X`).
+/// Strips one level of `"..."` or `'...'` quoting.
+fn unquote(s: &str) -> &str {
+    s.strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .or_else(|| s.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')))
+        .unwrap_or(s)
+}
+
+/// Splits `"keyseq": rest` or `keyname: rest`; `None` without a `:`.
+fn split_binding(line: &str) -> Option<(String, String)> {
+    let t = line.trim_start();
+    if let Some(r) = t.strip_prefix('"') {
+        let cs: Vec<char> = r.chars().collect();
+        let mut i = 0;
+        while let Some(&c) = cs.get(i) {
+            if c == '\\' {
+                i += 2;
+                continue;
+            }
+            if c == '"' {
+                break;
+            }
+            i += 1;
+        }
+        let key: String = cs.iter().take(i).collect();
+        let rest: String = cs.iter().skip(i + 1).collect();
+        let rest = rest.trim_start().strip_prefix(':')?.trim();
+        return Some((key, rest.to_owned()));
+    }
+    let (key, rest) = t.split_once(':')?;
+    Some((key.trim().to_owned(), rest.trim().to_owned()))
+}
+
+/// readline's `rl_parse_and_bind` for one line: `set var value` or a binding.
+fn parse_and_bind(sh: &mut Interp, line: &str) {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return;
+    }
+    if let Some(rest) = t.strip_prefix("set ") {
+        let mut parts = rest.split_whitespace();
+        let name = parts.next().unwrap_or_default().to_owned();
+        let value = parts.next().unwrap_or_default().to_owned();
+        let known = BIND_V
+            .lines()
+            .any(|l| l.split(' ').nth(1) == Some(name.as_str()));
+        if !known {
+            sh.errln(&format!("readline: {name}: unknown variable name"));
+            return;
+        }
+        let v = Arc::make_mut(&mut sh.history.rl_vars);
+        v.retain(|(n, _)| *n != name);
+        v.push((name, value));
+        return;
+    }
+    let Some((key, rest)) = split_binding(t) else {
+        return;
+    };
+    let bytes = decode_key(&key);
+    let mut map = keymap(sh);
+    if rest.starts_with('"') || rest.starts_with('\'') {
+        map.insert(
+            bytes.clone(),
+            (encode_key(&bytes), Action::Macro(unquote(&rest).to_owned())),
+        );
+    } else if function_names().contains(&rest.as_str()) {
+        map.insert(
+            bytes.clone(),
+            (encode_key(&bytes), Action::Func(func_names(&rest))),
+        );
+    } else {
+        map.remove(&bytes);
+    }
+    sh.history.keymap = Some(Arc::new(map));
+}
+
+/// `bind -v` lines with `set` changes applied.
+fn rl_variables(sh: &Interp) -> Vec<(String, String)> {
+    BIND_V
+        .lines()
+        .filter_map(|l| {
+            let mut p = l.splitn(3, ' ');
+            let (_, n, v) = (p.next(), p.next()?, p.next().unwrap_or_default());
+            let v = sh
+                .history
+                .rl_vars
+                .iter()
+                .find(|(k, _)| k == n)
+                .map_or(v.to_owned(), |(_, x)| x.clone());
+            Some((n.to_owned(), v))
+        })
+        .collect()
+}
+
+/// `bind`: without line editing, warns, then lists and changes readline's emacs keymap
+/// and variables as bash does.
 pub fn bind(sh: &mut Interp, args: &[String]) -> R {
     sh.builtin_error("bind", "warning: line editing not enabled");
     let (opts, end) = match getopt(sh, "bind", args, "lvpVPsSXf:q:u:m:r:x:", false) {
@@ -1408,105 +1656,135 @@ pub fn bind(sh: &mut Interp, args: &[String]) -> R {
         sh.builtin_error("bind", &format!("`{m}': invalid keymap name"));
         return Ok(1);
     }
-    let funcs = bound_functions();
-    let mut status = 0;
+    let funcs = function_names();
+    let map = keymap(sh);
     let mut out = String::new();
     if has('l') {
-        for (f, _) in &funcs {
+        for f in &funcs {
             out.push_str(f);
             out.push('\n');
         }
     }
     if has('v') {
-        out.push_str(BIND_V);
+        for (n, v) in rl_variables(sh) {
+            out.push_str(&format!("set {n} {v}\n"));
+        }
     }
     if has('V') {
-        for line in BIND_V.lines() {
-            let mut parts = line.splitn(3, ' ');
-            let (_, name, value) = (parts.next(), parts.next(), parts.next());
-            if let (Some(n), Some(v)) = (name, value) {
-                out.push_str(&format!("{n} is set to `{v}'\n"));
-            }
+        for (n, v) in rl_variables(sh) {
+            out.push_str(&format!("{n} is set to `{v}'\n"));
         }
     }
     if has('p') {
         out.push('\n');
-        out.push_str(BIND_P);
+        for f in &funcs {
+            let keys = keys_of(&map, f);
+            if keys.is_empty() {
+                out.push_str(&format!("# {f} (not bound)\n"));
+            }
+            for k in keys {
+                out.push_str(&format!("{k}: {f}\n"));
+            }
+        }
     }
     if has('P') {
         out.push('\n');
-        for (f, keys) in &funcs {
+        for f in &funcs {
+            let keys = keys_of(&map, f);
             if keys.is_empty() {
                 out.push_str(&format!("{f} is not bound to any keys\n"));
             } else {
-                let dots = if keys.len() > 5 { "" } else { "." };
-                out.push_str(&format!("{f} can be found on {}{dots}\n", key_list(keys)));
+                out.push_str(&format!("{f} can be found on {}\n", key_list(&keys)));
+            }
+        }
+    }
+    for (flag, long) in [('s', false), ('S', true)] {
+        if has(flag) {
+            for (k, a) in map.values() {
+                if let Action::Macro(m) = a {
+                    if long {
+                        out.push_str(&format!("{k} outputs {m}\n"));
+                    } else {
+                        out.push_str(&format!("\"{k}\": \"{m}\"\n"));
+                    }
+                }
             }
         }
     }
     if has('X') {
-        for (k, c) in sh.history.shell_bindings.iter() {
-            out.push_str(&format!("{k}: \"{c}\"\n"));
+        for (k, a) in map.values() {
+            if let Action::Shell(c) = a {
+                out.push_str(&format!("\"{k}\": \"{c}\"\n"));
+            }
         }
     }
     sh.out(out.as_bytes())?;
     if let Some(f) = get('f') {
         let path = crate::fs::path::join(&sh.cwd, &f);
-        let r = sh.fs.lock().read_file(&path).map(|_| ());
-        if let Err(e) = r {
-            sh.builtin_error("bind", &format!("{f}: cannot read: {e}"));
+        let data = sh.fs.lock().read_file(&path).map(|d| d.to_vec());
+        match data {
+            Ok(d) => {
+                for line in crate::text::decode(&d).lines() {
+                    parse_and_bind(sh, line);
+                }
+            }
+            Err(e) => {
+                sh.builtin_error("bind", &format!("{f}: cannot read: {e}"));
+                return Ok(1);
+            }
+        }
+    }
+    let mut status = 0;
+    if let Some(q) = get('q') {
+        if !funcs.contains(&q.as_str()) {
+            sh.builtin_error("bind", &format!("`{q}': unknown function name"));
             return Ok(1);
         }
-    }
-    if let Some(q) = get('q') {
-        match funcs.iter().find(|(f, _)| *f == q) {
-            None => {
-                sh.builtin_error("bind", &format!("`{q}': unknown function name"));
-                return Ok(1);
-            }
-            Some((_, keys)) if keys.is_empty() => {
-                sh.out(format!("{q} is not bound to any keys.\n").as_bytes())?;
-                status = 1;
-            }
-            Some((_, keys)) => {
-                let dots = if keys.len() > 5 { "" } else { "." };
-                sh.out(format!("{q} can be invoked via {}{dots}\n", key_list(keys)).as_bytes())?;
-            }
+        let keys = keys_of(&keymap(sh), &q);
+        if keys.is_empty() {
+            sh.out(format!("{q} is not bound to any keys.\n").as_bytes())?;
+            status = 1;
+        } else {
+            sh.out(format!("{q} can be invoked via {}\n", key_list(&keys)).as_bytes())?;
         }
     }
-    if let Some(u) = get('u')
-        && !funcs.iter().any(|(f, _)| *f == u)
-    {
-        sh.builtin_error("bind", &format!("`{u}': unknown function name"));
-        return Ok(1);
+    if let Some(u) = get('u') {
+        if !funcs.contains(&u.as_str()) {
+            sh.builtin_error("bind", &format!("`{u}': unknown function name"));
+            return Ok(1);
+        }
+        let mut map = keymap(sh);
+        map.retain(|_, (_, a)| !runs(a, &u));
+        sh.history.keymap = Some(Arc::new(map));
+    }
+    if let Some(r) = get('r') {
+        let mut map = keymap(sh);
+        map.remove(&decode_key(&r));
+        sh.history.keymap = Some(Arc::new(map));
     }
     if let Some(x) = get('x') {
-        let t = x.trim_start();
-        let parsed = t.strip_prefix('"').and_then(|r| {
-            let close = r.find('"')?;
-            let key = format!("\"{}\"", &r[..close]);
-            let cmd = r[close + 1..].trim_start().strip_prefix(':')?.trim_start();
-            let cmd = cmd
-                .strip_prefix('"')
-                .and_then(|c| c.strip_suffix('"'))
-                .unwrap_or(cmd);
-            Some((key, cmd.to_owned()))
-        });
-        match parsed {
-            Some((k, c)) => {
-                let b = Arc::make_mut(&mut sh.history.shell_bindings);
-                b.retain(|(key, _)| *key != k);
-                b.push((k, c));
-            }
-            None => {
-                sh.builtin_error(
-                    "bind",
-                    &format!("{x}: first non-whitespace character is not `\"'"),
-                );
-                return Ok(1);
-            }
-        }
+        let parsed = if x.trim_start().starts_with('"') {
+            split_binding(&x)
+        } else {
+            None
+        };
+        let Some((key, cmd)) = parsed else {
+            sh.builtin_error(
+                "bind",
+                &format!("{x}: first non-whitespace character is not `\"'"),
+            );
+            return Ok(1);
+        };
+        let bytes = decode_key(&key);
+        let mut map = keymap(sh);
+        map.insert(
+            bytes.clone(),
+            (encode_key(&bytes), Action::Shell(unquote(&cmd).to_owned())),
+        );
+        sh.history.keymap = Some(Arc::new(map));
     }
-    let _ = end;
+    for a in args.get(end..).unwrap_or_default() {
+        parse_and_bind(sh, a);
+    }
     Ok(status)
 }
