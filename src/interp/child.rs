@@ -230,6 +230,7 @@ impl Interp {
             };
         }
         if child.interactive {
+            child.set.history = true;
             if child.get_str("HISTFILE").is_none() {
                 let home = child.get_str("HOME").unwrap_or_default();
                 let _ = child.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
@@ -249,7 +250,27 @@ impl Interp {
                 }
             }
         }
+        let histfile = if child.interactive {
+            child.get_str("HISTFILE").filter(|f| !f.is_empty())
+        } else {
+            None
+        };
+        if let Some(f) = &histfile {
+            let path = crate::fs::path::join(&child.cwd, f);
+            if child.fs.lock().exists(&path) {
+                let _ = super::builtins::history::history(
+                    &mut child,
+                    &["history".to_owned(), "-r".to_owned()],
+                );
+            }
+        }
         let status = child.run_script(&script);
+        if histfile.is_some() && child.set.history {
+            let _ = super::builtins::history::history(
+                &mut child,
+                &["history".to_owned(), "-w".to_owned()],
+            );
+        }
         Ok(status)
     }
 }

@@ -620,6 +620,7 @@ impl Interp {
                 self.prompt_cycle();
             }
             parser.set_options(self.parse_options());
+            let start = parser.pos();
             let cmd = match parser.next_command() {
                 Ok(Some(c)) => c,
                 Ok(None) => {
@@ -651,6 +652,10 @@ impl Interp {
                     return Err(Flow::Exit(2));
                 }
             };
+            if self.set.history && !nested {
+                let text = parser.text_since(start);
+                self.history_add_line(text.trim_start_matches('\n'));
+            }
             if self.set.verbose {
                 // `set -v` echoes input lines as they are read.
                 let text = crate::syntax::printer::list_to_string(&cmd);

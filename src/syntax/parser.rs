@@ -170,6 +170,18 @@ impl Parser {
         self.line
     }
 
+    /// The cursor position (in characters).
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The source text between a position and the cursor (a command's text, for
+    /// history).
+    pub fn text_since(&self, from: usize) -> String {
+        let end = self.pos.min(self.chars.len());
+        self.chars[from.min(end)..end].iter().collect()
+    }
+
     // ----- cursor -----
 
     fn peek(&self) -> Option<char> {
