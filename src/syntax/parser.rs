@@ -107,8 +107,9 @@ pub struct Parser {
     pending_heredocs: Vec<HereDoc>,
     /// Aliases being expanded (to stop recursion) and where their text ends.
     alias_active: Vec<(String, usize)>,
-    /// The next word is also checked for an alias (the previous alias ended in a blank).
-    alias_next: bool,
+    /// Where the text of an alias ending in a blank ends: the word there is checked for
+    /// an alias too.
+    alias_next: Option<usize>,
     /// Whether the last `param_word` stopped at a `/` (so a replacement follows).
     last_stop_was_slash: bool,
 }
@@ -155,7 +156,7 @@ impl Parser {
             depth: 0,
             pending_heredocs: Vec::new(),
             alias_active: Vec::new(),
-            alias_next: false,
+            alias_next: None,
             last_stop_was_slash: false,
         }
     }
@@ -686,7 +687,7 @@ impl Parser {
             }
             self.chars.splice(self.pos..end, text);
             self.alias_active.push((name, new_end));
-            self.alias_next = trailing_blank;
+            self.alias_next = if trailing_blank { Some(new_end) } else { None };
             if new_end == self.pos {
                 // An empty alias: the command word is whatever follows.
                 continue;
@@ -1106,8 +1107,15 @@ impl Parser {
         let mut decl_builtin = false;
         loop {
             self.skip_blanks();
-            if cmd.words.len() == 1 && self.alias_next {
-                self.alias_next = false;
+            // The word after an alias whose text ends in a blank is checked too, and so
+            // is the command word when redirections or assignments come first.
+            let after_blank_alias = self.alias_next.is_some_and(|p| self.pos >= p);
+            if after_blank_alias
+                || (cmd.words.is_empty() && (!redirects.is_empty() || !cmd.assigns.is_empty()))
+            {
+                if after_blank_alias {
+                    self.alias_next = None;
+                }
                 self.maybe_expand_alias()?;
                 self.skip_blanks();
             }
