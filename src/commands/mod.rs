@@ -33,6 +33,7 @@ mod ln;
 mod ls;
 mod mkdir;
 mod mv;
+mod rg;
 mod rm;
 mod rmdir;
 mod sed;
@@ -139,6 +140,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),
         ("mv", mv::mv),
+        ("rg", rg::rg),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
         ("sed", sed::sed),
