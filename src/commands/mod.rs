@@ -29,6 +29,7 @@ mod find;
 pub mod fnmatch;
 mod grep;
 mod head;
+mod jq;
 mod ln;
 mod ls;
 mod mkdir;
@@ -136,6 +137,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("find", find::find),
         ("grep", grep::grep),
         ("head", head::head),
+        ("jq", jq::jq),
         ("ln", ln::ln),
         ("ls", ls::ls),
         ("mkdir", mkdir::mkdir),
