@@ -28,6 +28,7 @@ mod file;
 mod find;
 pub mod fnmatch;
 mod grep;
+mod gzip;
 mod head;
 mod jq;
 mod ln;
@@ -136,6 +137,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("file", file::file),
         ("find", find::find),
         ("grep", grep::grep),
+        ("gunzip", gzip::gunzip),
+        ("gzip", gzip::gzip),
         ("head", head::head),
         ("jq", jq::jq),
         ("ln", ln::ln),
@@ -156,6 +159,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("wc", wc::wc),
         ("xargs", xargs::xargs),
         ("yes", yes::yes),
+        ("zcat", gzip::zcat),
     ]
 }
 
