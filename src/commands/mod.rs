@@ -42,6 +42,7 @@ mod sed;
 mod sort;
 mod stat;
 mod tail;
+mod tar;
 mod touch;
 mod tr;
 mod tree;
@@ -152,6 +153,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sort", sort::sort),
         ("stat", stat::stat),
         ("tail", tail::tail),
+        ("tar", tar::tar),
         ("touch", touch::touch),
         ("tr", tr::tr),
         ("tree", tree::tree),
