@@ -9,45 +9,84 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+pub mod about;
 pub mod args;
+pub mod digest;
 #[cfg(test)]
 pub mod testing;
 pub mod util;
 
 mod awk;
 mod backtrack;
+mod base64;
+mod basename;
 mod cat;
 mod chmod;
+mod cksum;
 mod cmp;
+mod comm;
 mod cp;
 mod cut;
+mod date;
 mod df;
 mod diff;
+mod dirname;
 mod du;
+mod env;
+mod expand;
+mod expr;
+mod false_;
 mod file;
 mod find;
 pub mod fnmatch;
+mod fold;
 mod grep;
 mod gzip;
 mod head;
+mod hostname;
+mod id;
 mod jq;
 mod ln;
 mod ls;
 mod mkdir;
+mod mktemp;
 mod mv;
+mod nl;
+mod nproc;
+mod od;
+mod paste;
+mod printenv;
+mod pwd;
+mod readlink;
+mod realpath;
+mod rev;
 mod rg;
 mod rm;
 mod rmdir;
 mod sed;
+mod seq;
+mod shuf;
+mod sleep;
 mod sort;
 mod stat;
+mod strings;
+mod sum;
+mod tac;
 mod tail;
 mod tar;
+mod tee;
+mod timeout;
 mod touch;
 mod tr;
 mod tree;
+mod true_;
+mod truncate;
+mod uname;
+mod unexpand;
 mod uniq;
 mod wc;
+mod which;
+mod whoami;
 mod xargs;
 mod yes;
 
@@ -73,6 +112,21 @@ pub trait Host {
     /// Charges one unit of work and checks cancellation and the deadline; long loops in
     /// commands call it every so often.
     fn check(&mut self) -> io::Result<()>;
+    /// Runs a command line like [`Host::run`], but with `env` as its complete exported
+    /// environment instead of the caller's (`env -i`, `env NAME=VALUE cmd`). Hosts that
+    /// cannot change a command's environment may rely on the default, which ignores
+    /// `env` and calls [`Host::run`].
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        stdin: &mut dyn Read,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> CmdResult {
+        let _ = env;
+        self.run(argv, stdin, stdout, stderr)
+    }
 }
 
 /// Everything a command sees.
@@ -126,39 +180,83 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
-        ("awk", awk::awk),
+        ("base64", base64::base64),
+        ("basename", basename::basename),
         ("cat", cat::cat),
-        ("chmod", chmod::chmod),
-        ("cmp", cmp::cmp),
+        ("cksum", cksum::cksum),
+        ("comm", comm::comm),
         ("cp", cp::cp),
         ("cut", cut::cut),
+        ("date", date::date),
+        ("dirname", dirname::dirname),
+        ("env", env::env),
+        ("expand", expand::expand),
+        ("expr", expr::expr),
+        ("false", false_::false_),
+        ("awk", awk::awk),
+        ("chmod", chmod::chmod),
+        ("cmp", cmp::cmp),
         ("df", df::df),
         ("diff", diff::diff),
         ("du", du::du),
         ("file", file::file),
         ("find", find::find),
+        ("fold", fold::fold),
         ("grep", grep::grep),
+        ("egrep", grep::egrep),
+        ("fgrep", grep::fgrep),
         ("gunzip", gzip::gunzip),
         ("gzip", gzip::gzip),
         ("head", head::head),
+        ("hostname", hostname::hostname),
+        ("id", id::id),
         ("jq", jq::jq),
         ("ln", ln::ln),
         ("ls", ls::ls),
+        ("md5sum", sum::md5sum),
         ("mkdir", mkdir::mkdir),
+        ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
+        ("nl", nl::nl),
+        ("nproc", nproc::nproc),
+        ("od", od::od),
+        ("paste", paste::paste),
+        ("printenv", printenv::printenv),
+        ("pwd", pwd::pwd),
+        ("readlink", readlink::readlink),
+        ("realpath", realpath::realpath),
+        ("rev", rev::rev),
         ("rg", rg::rg),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
-        ("sed", sed::sed),
+        ("seq", seq::seq),
+        ("sha1sum", sum::sha1sum),
+        ("sha224sum", sum::sha224sum),
+        ("sha256sum", sum::sha256sum),
+        ("sha384sum", sum::sha384sum),
+        ("sha512sum", sum::sha512sum),
+        ("shuf", shuf::shuf),
+        ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("strings", strings::strings),
+        ("tac", tac::tac),
+        ("sed", sed::sed),
         ("stat", stat::stat),
         ("tail", tail::tail),
         ("tar", tar::tar),
+        ("tee", tee::tee),
+        ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),
-        ("tree", tree::tree),
+        ("true", true_::true_),
+        ("truncate", truncate::truncate),
+        ("uname", uname::uname),
+        ("unexpand", unexpand::unexpand),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("which", which::which),
+        ("whoami", whoami::whoami),
+        ("tree", tree::tree),
         ("xargs", xargs::xargs),
         ("yes", yes::yes),
         ("zcat", gzip::zcat),

@@ -29,6 +29,17 @@ impl Host for TestHost {
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> CmdResult {
+        let env = self.env.clone();
+        self.run_env(argv, &env, stdin, stdout, stderr)
+    }
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        stdin: &mut dyn Read,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> CmdResult {
         let Some((name, args)) = argv.split_first() else {
             return Ok(0);
         };
@@ -38,8 +49,6 @@ impl Host for TestHost {
                 writeln!(stdout, "{}", args.join(" "))?;
                 return Ok(0);
             }
-            "true" => return Ok(0),
-            "false" => return Ok(1),
             // `sh -c 'cmd args'` runs one simple command (for awk's system() and pipes).
             "sh" if args.first().is_some_and(|a| a == "-c") => {
                 let line = args.get(1).map_or(Vec::new(), |l| words(l));
@@ -52,7 +61,6 @@ impl Host for TestHost {
             return Ok(127);
         };
         let fs = self.fs.clone();
-        let env = self.env.clone();
         let cwd = self.cwd.clone();
         let mut ctx = Ctx {
             name,
@@ -60,7 +68,7 @@ impl Host for TestHost {
             stdin,
             stdout,
             stderr,
-            env: &env,
+            env,
             cwd: &cwd,
             fs: &fs,
             host: self,

@@ -437,7 +437,36 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(());
         }
         let pat = f.pattern();
-        let matches = glob::glob(self.host, &pat, opts);
+        // A non-empty GLOBIGNORE removes matching names and turns on dotglob.
+        let ignore: Vec<pattern::Pattern> =
+            match self.host.var("GLOBIGNORE").and_then(|v| v.as_scalar()) {
+                Some(g) if !g.is_empty() => g
+                    .split(':')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| {
+                        pattern::Pattern::new(
+                            p,
+                            pattern::MatchOpts {
+                                extglob: opts.extglob,
+                                nocase: opts.nocaseglob,
+                                dot_special: true,
+                            },
+                        )
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+        let mut gopts = opts;
+        if !ignore.is_empty() {
+            gopts.dotglob = true;
+        }
+        let mut matches = glob::glob(self.host, &pat, gopts);
+        if !ignore.is_empty() {
+            matches.retain(|m| {
+                let base = m.rsplit('/').next().unwrap_or(m);
+                base != "." && base != ".." && !ignore.iter().any(|p| p.matches(m))
+            });
+        }
         if matches.is_empty() {
             if opts.failglob {
                 return Err(ExpandError {

@@ -15,6 +15,8 @@ struct PVal {
     star: bool,
     /// Whether the parameter is set at all.
     set: bool,
+    /// The indices of an indexed array's elements (slices count by index).
+    keys: Option<Vec<i64>>,
 }
 
 impl PVal {
@@ -24,6 +26,7 @@ impl PVal {
             vals: v.into_iter().collect(),
             at: false,
             star: false,
+            keys: None,
         }
     }
     fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
@@ -32,6 +35,7 @@ impl PVal {
             at,
             star: !at,
             set,
+            keys: None,
         }
     }
     fn is_list(&self) -> bool {
@@ -202,7 +206,16 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                 Some(Subscript::At) | Some(Subscript::Star) => {
                     let at = matches!(pe.index, Some(Subscript::At));
                     match var {
-                        Some(v) if v.value.is_some() => Ok(PVal::list(v.values(), at, true)),
+                        Some(v) if v.value.is_some() => {
+                            let vals = v.values();
+                            // An empty array counts as unset for `-` and `+`.
+                            let set = !vals.is_empty();
+                            let mut pv = PVal::list(vals, at, set);
+                            if let Some(Value::Indexed(a)) = &v.value {
+                                pv.keys = Some(a.keys().copied().collect());
+                            }
+                            Ok(pv)
+                        }
                         _ => Ok(PVal::list(Vec::new(), at, false)),
                     }
                 }
@@ -306,9 +319,17 @@ fn finish<H: Host + ?Sized>(
     let nounset = ex.host.opts().nounset;
     let is_default_op = matches!(pe.op, ParamOp::Default { .. });
     if !pv.set && nounset && !is_default_op {
-        let exempt = matches!(pe.param, Param::Special('@') | Param::Special('*'))
-            || (pv.is_list() && !pe.length);
-        if !exempt || (pe.length && !pv.is_list()) {
+        if pv.is_list() {
+            // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist.
+            if let (true, Param::Name(n)) = (pe.length, &pe.param)
+                && ex.host.var(n).is_none()
+            {
+                return Err(ExpandError {
+                    message: format!("{n}: unbound variable"),
+                    kind: ErrorKind::Fatal(1),
+                });
+            }
+        } else {
             return Err(ExpandError::fatal(format!(
                 "{}: unbound variable",
                 param_text(pe)
@@ -342,7 +363,7 @@ fn finish<H: Host + ?Sized>(
                             }
                             _ => {
                                 return Err(ExpandError::abort(format!(
-                                    "${}: cannot assign in this way",
+                                    "{}: cannot assign in this way",
                                     param_text(pe)
                                 )));
                             }
@@ -437,7 +458,29 @@ fn finish<H: Host + ?Sized>(
                 }
                 None => None,
             };
-            if pv.is_list() {
+            if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
+                // Indexed arrays slice by index: elements at or after `offset`.
+                if let Some(l) = len
+                    && l < 0
+                {
+                    return Err(ExpandError::abort(format!(
+                        "{}: substring expression < 0",
+                        l
+                    )));
+                }
+                let max = keys.last().copied().unwrap_or(-1);
+                let start = if off < 0 { max + 1 + off } else { off };
+                pv.vals = if start < 0 {
+                    Vec::new()
+                } else {
+                    keys.iter()
+                        .zip(pv.vals.iter())
+                        .filter(|(k, _)| **k >= start)
+                        .map(|(_, v)| v.clone())
+                        .take(len.map(|l| l as usize).unwrap_or(usize::MAX))
+                        .collect()
+                };
+            } else if pv.is_list() {
                 let mut vals = pv.vals.clone();
                 let positional = matches!(pe.param, Param::Special('@' | '*'));
                 if positional {

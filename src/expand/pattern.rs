@@ -35,8 +35,8 @@ enum ClassItem {
 pub struct MatchOpts {
     pub extglob: bool,
     pub nocase: bool,
-    /// Pathname matching: `*`, `?` and brackets never match `/`... (callers split on `/`
-    /// instead); a leading `.` must be matched explicitly.
+    /// Pathname matching: `*`, `?` and brackets never match `/` (used for whole-path
+    /// patterns such as `GLOBIGNORE`; globbing itself splits paths on `/`).
     pub dot_special: bool,
 }
 
@@ -45,6 +45,7 @@ pub struct MatchOpts {
 pub struct Pattern {
     toks: Vec<Tok>,
     nocase: bool,
+    slash_literal: bool,
     /// The pattern is plain text (no special characters).
     literal: Option<String>,
 }
@@ -146,6 +147,7 @@ impl Pattern {
         Pattern {
             toks,
             nocase: opts.nocase,
+            slash_literal: opts.dot_special,
             literal,
         }
     }
@@ -165,6 +167,7 @@ impl Pattern {
         let chars: Vec<char> = s.chars().collect();
         let mut m = Matcher {
             s: &chars,
+            slash_literal: self.slash_literal,
             nocase: self.nocase,
             memo: HashMap::new(),
             budget: 5_000_000,
@@ -181,6 +184,7 @@ impl Pattern {
     pub fn match_prefix(&self, s: &[char], start: usize, longest: bool) -> Option<usize> {
         let mut m = Matcher {
             s,
+            slash_literal: self.slash_literal,
             nocase: self.nocase,
             memo: HashMap::new(),
             budget: 5_000_000,
@@ -198,6 +202,7 @@ impl Pattern {
     pub fn match_suffix(&self, s: &[char], end: usize, longest: bool) -> Option<usize> {
         let mut m = Matcher {
             s,
+            slash_literal: self.slash_literal,
             nocase: self.nocase,
             memo: HashMap::new(),
             budget: 5_000_000,
@@ -238,6 +243,7 @@ impl Pattern {
         }
         let mut m = Matcher {
             s,
+            slash_literal: self.slash_literal,
             nocase: self.nocase,
             memo: HashMap::new(),
             budget: 20_000_000,
@@ -408,6 +414,8 @@ fn class_has(name: &str, c: char) -> bool {
 
 struct Matcher<'s> {
     s: &'s [char],
+    /// `*`, `?` and brackets do not match `/`.
+    slash_literal: bool,
     nocase: bool,
     /// (token list address, token index, from, to) -> result
     memo: HashMap<(usize, usize, usize, usize), bool>,
@@ -457,8 +465,16 @@ impl Matcher<'_> {
             Tok::Char(c) => {
                 si < end && self.eq(*c, self.s[si]) && self.seq(toks, ti + 1, si + 1, end)
             }
-            Tok::Any => si < end && self.seq(toks, ti + 1, si + 1, end),
+            Tok::Any => {
+                si < end
+                    && !(self.slash_literal && self.s[si] == '/')
+                    && self.seq(toks, ti + 1, si + 1, end)
+            }
             Tok::Star => {
+                if self.slash_literal {
+                    let stop = (si..end).find(|&k| self.s[k] == '/').unwrap_or(end);
+                    return (si..=stop).any(|k| self.seq(toks, ti + 1, k, end));
+                }
                 if ti + 1 == toks.len() {
                     return true;
                 }
@@ -466,6 +482,7 @@ impl Matcher<'_> {
             }
             Tok::Class { negated, items } => {
                 si < end
+                    && !(self.slash_literal && self.s[si] == '/')
                     && self.class_match(*negated, items, self.s[si])
                     && self.seq(toks, ti + 1, si + 1, end)
             }

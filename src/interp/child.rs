@@ -88,6 +88,8 @@ impl Interp {
         let mut i = 1;
         let mut want_c = false;
         let mut read_stdin = false;
+        let mut rcfile: Option<String> = None;
+        let mut norc = false;
         while i < words.len() {
             let a = words[i].as_str();
             match a {
@@ -95,7 +97,18 @@ impl Interp {
                     i += 1;
                     break;
                 }
-                "--norc" | "--noprofile" | "--noediting" | "--login" => {}
+                "--norc" => norc = true,
+                "--noprofile" | "--noediting" | "--login" => {}
+                "--rcfile" | "--init-file" => {
+                    i += 1;
+                    match words.get(i) {
+                        Some(f) => rcfile = Some(f.clone()),
+                        None => {
+                            self.errln(&format!("{prog}: {a}: option requires an argument"));
+                            return Ok(2);
+                        }
+                    }
+                }
                 "--posix" => child.set.posix = true,
                 "--version" => {
                     let _ = self.write_fd(
@@ -136,7 +149,8 @@ impl Interp {
                         match c {
                             'c' => want_c = true,
                             's' => read_stdin = true,
-                            'i' | 'l' | 'r' | 'D' => {}
+                            'i' => child.interactive = on,
+                            'l' | 'r' | 'D' => {}
                             _ => match child.set.by_letter(c) {
                                 Some(b) => *b = on,
                                 None => {
@@ -157,6 +171,7 @@ impl Interp {
             i += 1;
         }
         child.update_shellopts();
+        let argv0_override = self.argv0_override.take();
         let rest = &words[i.min(words.len())..];
         let script;
         if want_c {
@@ -166,7 +181,11 @@ impl Interp {
             };
             script = s.clone();
             child.command_string_mode = true;
-            child.arg0 = rest.get(1).cloned().unwrap_or_else(|| prog.clone());
+            child.arg0 = rest
+                .get(1)
+                .cloned()
+                .or(argv0_override)
+                .unwrap_or_else(|| prog.clone());
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);
@@ -209,6 +228,26 @@ impl Interp {
                     Ok(2)
                 }
             };
+        }
+        if child.interactive {
+            if child.get_str("HISTFILE").is_none() {
+                let home = child.get_str("HOME").unwrap_or_default();
+                let _ = child.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
+            }
+            if !norc {
+                let file = rcfile.unwrap_or_else(|| {
+                    format!("{}/.bashrc", child.get_str("HOME").unwrap_or_default())
+                });
+                let path = crate::fs::path::join(&child.cwd, &file);
+                let content = child.fs.lock().read_file(&path).ok();
+                if let Some(c) = content {
+                    let saved = child.script_name.replace(file.clone());
+                    let saved_mode = std::mem::replace(&mut child.command_string_mode, true);
+                    let _ = child.run_source(&crate::text::decode(&c), false);
+                    child.command_string_mode = saved_mode;
+                    child.script_name = saved;
+                }
+            }
         }
         let status = child.run_script(&script);
         Ok(status)

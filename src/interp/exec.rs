@@ -1023,7 +1023,7 @@ impl Interp {
             Ok(1)
         };
         // `exec` with only redirections keeps them.
-        let keep_fds = name == "exec" && words.len() == 1;
+        let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
             self.fds = saved_fds;
         }
@@ -1673,7 +1673,53 @@ struct UtilHost<'a> {
     sh: &'a mut Interp,
 }
 
+impl UtilHost<'_> {
+    /// Runs `argv` as a new process would: no functions, the given environment (or the
+    /// shell's exported variables).
+    fn run_in(
+        &mut self,
+        argv: &[String],
+        env: Option<&std::collections::BTreeMap<String, String>>,
+    ) -> std::io::Result<i32> {
+        if argv.is_empty() {
+            return Ok(0);
+        }
+        let mut child = match self.sh.fork_subshell() {
+            Ok(c) => c,
+            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
+            Err(_) => return Ok(1),
+        };
+        if let Some(env) = env {
+            let mut fresh = super::vars::Scopes::new();
+            for (k, v) in env {
+                let var = fresh.entry(k, false);
+                var.value = Some(Value::Str(v.clone()));
+                var.attrs.set(crate::expand::Attrs::EXPORT, true);
+            }
+            child.vars = fresh;
+        }
+        child.funcs = imbl::HashMap::new();
+        let cmd = Command {
+            kind: CommandKind::Simple(SimpleCommand::default()),
+            redirects: Vec::new(),
+            line: child.line,
+        };
+        let r = match super::builtins::lookup(&argv[0]) {
+            Some(b) if !argv[0].contains('/') => b(&mut child, argv),
+            _ => child.run_external(&cmd, argv),
+        };
+        match child.finish_subshell(r) {
+            Ok(s) => Ok(s),
+            Err(Flow::Fatal(m)) => Err(crate::commands::fatal(m)),
+            Err(_) => Ok(1),
+        }
+    }
+}
+
 impl crate::commands::Host for UtilHost<'_> {
+    /// Runs a command for a utility (`find -exec`, `env`, `xargs`, `timeout`). The
+    /// callers pass their own standard streams, so the child is connected directly to
+    /// the utility's descriptors: output streams in order and stdin is shared.
     fn run(
         &mut self,
         argv: &[String],
@@ -1681,44 +1727,20 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        if argv.is_empty() {
-            return Ok(0);
-        }
-        let _ = stdin;
-        let mut child = match self.sh.fork_subshell() {
-            Ok(c) => c,
-            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
-            Err(_) => return Ok(1),
-        };
-        let out = Capture::new(self.sh.budget.limits.max_output_bytes);
-        let err = Capture::new(self.sh.budget.limits.max_output_bytes);
-        child
-            .fds
-            .set(1, Some(Arc::new(OpenFile::Capture(out.clone()))));
-        child
-            .fds
-            .set(2, Some(Arc::new(OpenFile::Capture(err.clone()))));
-        let cmd = Command {
-            kind: CommandKind::Simple(SimpleCommand::default()),
-            redirects: Vec::new(),
-            line: child.line,
-        };
-        let r = {
-            let name = argv[0].as_str();
-            if let Some(b) = super::builtins::lookup(name) {
-                b(&mut child, argv)
-            } else {
-                child.run_external(&cmd, argv)
-            }
-        };
-        let status = match child.finish_subshell(r) {
-            Ok(s) => s,
-            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
-            Err(_) => 1,
-        };
-        stdout.write_all(&out.take())?;
-        stderr.write_all(&err.take())?;
-        Ok(status)
+        let _ = (stdin, stdout, stderr);
+        self.run_in(argv, None)
+    }
+
+    fn run_env(
+        &mut self,
+        argv: &[String],
+        env: &std::collections::BTreeMap<String, String>,
+        stdin: &mut dyn std::io::Read,
+        stdout: &mut dyn std::io::Write,
+        stderr: &mut dyn std::io::Write,
+    ) -> std::io::Result<i32> {
+        let _ = (stdin, stdout, stderr);
+        self.run_in(argv, Some(env))
     }
 
     fn check(&mut self) -> std::io::Result<()> {

@@ -364,6 +364,9 @@ impl Interp {
     /// `$-`: the single-letter options that are on.
     pub fn dash_flags(&self) -> String {
         let mut s = String::new();
+        if self.interactive {
+            s.push('i');
+        }
         let order = [
             'a', 'e', 'f', 'h', 'k', 'm', 'n', 'p', 't', 'u', 'v', 'x', 'B', 'C', 'E', 'H', 'P',
             'T',

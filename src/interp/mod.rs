@@ -148,8 +148,8 @@ impl SetOpts {
 
 /// `shopt` options: name and default, in bash's listing order.
 pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
-    ("assoc_expand_once", false),
     ("autocd", false),
+    ("assoc_expand_once", false),
     ("cdable_vars", false),
     ("cdspell", false),
     ("checkhash", false),
@@ -338,6 +338,16 @@ pub struct Interp {
     pub parent_traps: imbl::OrdMap<String, String>,
     /// Nesting of command substitutions (the `+` repetition of `set -x`).
     pub cmdsub_depth: u32,
+    /// `ulimit` values: resource letter -> (soft, hard); `None` is unlimited.
+    pub ulimits: std::collections::BTreeMap<char, (Option<u64>, Option<u64>)>,
+    /// `exec -a NAME`: the `$0` of the next child shell.
+    pub argv0_override: Option<String>,
+    /// An interactive shell (`bash -i`): prompts, PROMPT_COMMAND, errors never exit.
+    pub interactive: bool,
+    /// Completion specifications stored by `complete`.
+    pub completions: builtins::complete::CompTable,
+    /// The history list (`history`, `fc`) and `bind -x` bindings.
+    pub history: builtins::history::History,
 }
 
 static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
@@ -410,6 +420,11 @@ impl Interp {
             exported_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
+            ulimits: std::collections::BTreeMap::new(),
+            argv0_override: None,
+            interactive: false,
+            completions: Default::default(),
+            history: Default::default(),
         };
         sh.init_vars();
         sh
@@ -599,11 +614,20 @@ impl Interp {
             0
         };
         let mut status = self.status;
+        let prompting = self.interactive && !nested && !self.command_string_mode;
         loop {
+            if prompting {
+                self.prompt_cycle();
+            }
             parser.set_options(self.parse_options());
             let cmd = match parser.next_command() {
                 Ok(Some(c)) => c,
-                Ok(None) => break,
+                Ok(None) => {
+                    if prompting {
+                        self.errln("exit");
+                    }
+                    break;
+                }
                 Err(e) => {
                     let line = e.line + base_line;
                     let prefix = if nested {
@@ -621,7 +645,7 @@ impl Interp {
                         self.errln(&format!("{prefix}`{src_line}'"));
                     }
                     self.status = 2;
-                    if nested {
+                    if nested || self.interactive {
                         return Ok(2);
                     }
                     return Err(Flow::Exit(2));
@@ -651,6 +675,18 @@ impl Interp {
             }
         }
         Ok(status)
+    }
+
+    /// Before reading a command interactively: PROMPT_COMMAND, then PS1 on stderr.
+    fn prompt_cycle(&mut self) {
+        if let Some(pc) = self.get_str("PROMPT_COMMAND") {
+            let saved = self.status;
+            let _ = self.run_source(&pc, true);
+            self.status = saved;
+        }
+        let ps1 = self.get_str("PS1").unwrap_or_default();
+        let p = builtins::prompt::expand_prompt(self, &ps1);
+        let _ = self.write_fd(2, crate::text::encode(&p).as_slice());
     }
 
     fn exec_toplevel_list(&mut self, cmd: &crate::syntax::List, base_line: u32) -> R {

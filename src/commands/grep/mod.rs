@@ -484,6 +484,33 @@ fn build(
     }
 }
 
+/// `egrep`: `grep -E` (GNU still ships it as a wrapper).
+pub fn egrep(ctx: &mut Ctx) -> CmdResult {
+    with_mode(ctx, "-E")
+}
+
+/// `fgrep`: `grep -F`.
+pub fn fgrep(ctx: &mut Ctx) -> CmdResult {
+    with_mode(ctx, "-F")
+}
+
+fn with_mode(ctx: &mut Ctx, flag: &str) -> CmdResult {
+    let mut args = vec![flag.to_owned()];
+    args.extend(ctx.args.iter().cloned());
+    let mut sub = Ctx {
+        name: "grep",
+        args: &args,
+        stdin: &mut *ctx.stdin,
+        stdout: &mut *ctx.stdout,
+        stderr: &mut *ctx.stderr,
+        env: ctx.env,
+        cwd: ctx.cwd,
+        fs: ctx.fs,
+        host: &mut *ctx.host,
+    };
+    grep(&mut sub)
+}
+
 pub fn grep(ctx: &mut Ctx) -> CmdResult {
     // `-NUM` is `--context=NUM`.
     let mut args: Vec<String> = Vec::new();

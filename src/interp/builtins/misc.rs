@@ -814,7 +814,11 @@ fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String
     if name.contains('/') {
         let p = crate::fs::path::join(&sh.cwd, name);
         let fs = sh.fs.lock();
-        if fs.stat(&p).is_ok() && fs.access(&p, false, false, true).is_ok() {
+        if fs
+            .stat(&p)
+            .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
+            && fs.access(&p, false, false, true).is_ok()
+        {
             out.push(("file", name.to_owned()));
         }
     } else if let Some(path) = sh.get_str("PATH") {
@@ -930,6 +934,7 @@ pub fn type_(sh: &mut Interp, args: &[String]) -> R {
 pub fn command(sh: &mut Interp, args: &[String]) -> R {
     let mut v = false;
     let mut big_v = false;
+    let mut default_path = false;
     let mut i = 1;
     while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
         if args[i] == "--" {
@@ -940,7 +945,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
             match c {
                 'v' => v = true,
                 'V' => big_v = true,
-                'p' => {}
+                'p' => default_path = true,
                 _ => {
                     sh.builtin_error("command", &format!("-{c}: invalid option"));
                     sh.errln("command: usage: command [-pVv] command [arg ...]");
@@ -954,8 +959,28 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
     if rest.is_empty() {
         return Ok(0);
     }
+    let saved_path = if default_path {
+        let old = sh.vars.get_raw("PATH").cloned();
+        let _ = sh.assign_scalar("PATH", "/usr/bin:/bin".to_owned(), false);
+        Some(old)
+    } else {
+        None
+    };
+    let r = command_inner(sh, rest, v, big_v);
+    if let Some(old) = saved_path {
+        match old {
+            Some(var) => *sh.vars.entry("PATH", false) = var,
+            None => {
+                let _ = sh.vars.unset("PATH");
+            }
+        }
+    }
+    r
+}
+
+fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
     if v || big_v {
-        let mut status = 0;
+        let mut found_any = false;
         let mut out = String::new();
         for name in rest {
             let kinds = classify(sh, name, false);
@@ -964,9 +989,9 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
                     if big_v {
                         sh.builtin_error("command", &format!("{name}: not found"));
                     }
-                    status = 1;
                 }
                 Some((kind, detail)) => {
+                    found_any = true;
                     if big_v {
                         match *kind {
                             "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
@@ -991,7 +1016,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
             }
         }
         sh.out(out.as_bytes())?;
-        return Ok(status);
+        return Ok(if found_any { 0 } else { 1 });
     }
     // Run the command skipping functions.
     let name = rest[0].as_str();
@@ -1010,6 +1035,12 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
+    let args: Vec<String> = match args.get(1).map(String::as_str) {
+        Some("--") => std::iter::once(args[0].clone())
+            .chain(args[2..].iter().cloned())
+            .collect(),
+        _ => args.to_vec(),
+    };
     let Some(name) = args.get(1) else {
         return Ok(0);
     };
@@ -1851,15 +1882,35 @@ pub fn caller(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     let mut i = 1;
+    let mut argv0 = None;
     while i < args.len() && args[i].starts_with('-') {
         if args[i] == "--" {
             i += 1;
             break;
         }
+        if args[i] == "-a" {
+            i += 1;
+            argv0 = args.get(i).cloned();
+        }
         i += 1;
     }
     if i >= args.len() {
         return Ok(0);
+    }
+    if let Some(a0) = argv0 {
+        // `exec -a NAME cmd`: only shells observe their argv[0] (as `$0`).
+        let words = args[i..].to_vec();
+        if matches!(words[0].as_str(), "bash" | "sh") {
+            let c = crate::syntax::Command {
+                kind: crate::syntax::CommandKind::Simple(Default::default()),
+                redirects: Vec::new(),
+                line: sh.line,
+            };
+            sh.argv0_override = Some(a0);
+            let s = sh.dispatch(&c, words);
+            sh.argv0_override = None;
+            return Err(Flow::Exit(s?));
+        }
     }
     let c = crate::syntax::Command {
         kind: crate::syntax::CommandKind::Simple(Default::default()),
@@ -1868,96 +1919,6 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     };
     let s = sh.dispatch(&c, args[i..].to_vec())?;
     Err(Flow::Exit(s))
-}
-
-pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
-    if args.len() > 1 && !args[1].starts_with('-') || args.len() > 2 {
-        return Ok(0);
-    }
-    sh.out(b"unlimited\n")?;
-    Ok(0)
-}
-
-pub fn history(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
-pub fn fc(sh: &mut Interp, _args: &[String]) -> R {
-    sh.builtin_error("fc", "no command found");
-    Ok(1)
-}
-
-pub fn bind(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
-pub fn complete(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
-pub fn compopt(_sh: &mut Interp, _args: &[String]) -> R {
-    Ok(0)
-}
-
-pub fn compgen(sh: &mut Interp, args: &[String]) -> R {
-    let mut i = 1;
-    let mut words: Vec<String> = Vec::new();
-    let mut prefix = String::new();
-    while i < args.len() {
-        match args[i].as_str() {
-            "-W" => {
-                i += 1;
-                if let Some(w) = args.get(i) {
-                    let ifs = sh.get_str("IFS").unwrap_or_else(|| " \t\n".to_owned());
-                    words.extend(
-                        w.split(|c| ifs.contains(c))
-                            .filter(|s| !s.is_empty())
-                            .map(String::from),
-                    );
-                }
-            }
-            "-A" => {
-                i += 1;
-                match args.get(i).map(String::as_str) {
-                    Some("function") => words.extend(sh.funcs.keys().cloned()),
-                    Some("variable") => words.extend(sh.vars.all().into_iter().map(|(k, _)| k)),
-                    Some("builtin") => words.extend(super::names().map(String::from)),
-                    Some("keyword") => words.extend(KEYWORDS.iter().map(|s| s.to_string())),
-                    Some("alias") => words.extend(sh.aliases.keys().cloned()),
-                    _ => {}
-                }
-            }
-            "-v" => words.extend(sh.vars.all().into_iter().map(|(k, _)| k)),
-            "-f" => words.extend(sh.funcs.keys().cloned()),
-            "-a" => words.extend(sh.aliases.keys().cloned()),
-            "-b" => words.extend(super::names().map(String::from)),
-            "-k" => words.extend(KEYWORDS.iter().map(|s| s.to_string())),
-            "-e" => words.extend(sh.env().into_keys()),
-            a if !a.starts_with('-') => prefix = a.to_owned(),
-            _ => {}
-        }
-        i += 1;
-    }
-    let mut matched: Vec<String> = words
-        .into_iter()
-        .filter(|w| w.starts_with(&prefix))
-        .collect();
-    if args.iter().any(|a| {
-        a == "-A" || a == "-v" || a == "-f" || a == "-b" || a == "-a" || a == "-k" || a == "-e"
-    }) {
-        matched.sort();
-        matched.dedup();
-    }
-    if matched.is_empty() {
-        return Ok(1);
-    }
-    let mut out = String::new();
-    for m in matched {
-        out.push_str(&m);
-        out.push('\n');
-    }
-    sh.out(out.as_bytes())?;
-    Ok(0)
 }
 
 /// Marks a variable as exported (helper for other builtins).

@@ -2,12 +2,15 @@
 //! shell's own state, registered in one table. Each takes the shell and its words
 //! (`args[0]` is the name) and returns an exit status or control flow.
 
+pub mod complete;
 pub mod declare;
+pub mod history;
 pub mod misc;
 pub mod printf;
 pub mod prompt;
 pub mod read;
 pub mod test;
+pub mod ulimit;
 
 use super::{Flow, Interp, R};
 
@@ -20,15 +23,15 @@ const TABLE: &[(&str, Builtin)] = &[
     ("[", test::bracket),
     ("alias", misc::alias),
     ("bg", misc::bg),
-    ("bind", misc::bind),
+    ("bind", history::bind),
     ("break", misc::break_),
     ("builtin", misc::builtin),
     ("caller", misc::caller),
     ("cd", misc::cd),
     ("command", misc::command),
-    ("compgen", misc::compgen),
-    ("complete", misc::complete),
-    ("compopt", misc::compopt),
+    ("compgen", complete::compgen),
+    ("complete", complete::complete),
+    ("compopt", complete::compopt),
     ("continue", misc::continue_),
     ("declare", declare::declare),
     ("dirs", misc::dirs),
@@ -40,12 +43,12 @@ const TABLE: &[(&str, Builtin)] = &[
     ("exit", misc::exit),
     ("export", declare::export),
     ("false", misc::false_),
-    ("fc", misc::fc),
+    ("fc", history::fc),
     ("fg", misc::fg),
     ("getopts", misc::getopts),
     ("hash", misc::hash),
     ("help", misc::help),
-    ("history", misc::history),
+    ("history", history::history),
     ("jobs", misc::jobs),
     ("kill", misc::kill),
     ("let", misc::let_),
@@ -71,7 +74,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("true", misc::true_),
     ("type", misc::type_),
     ("typeset", declare::declare),
-    ("ulimit", misc::ulimit),
+    ("ulimit", ulimit::ulimit),
     ("umask", misc::umask),
     ("unalias", misc::unalias),
     ("unset", declare::unset),

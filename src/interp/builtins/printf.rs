@@ -182,14 +182,19 @@ fn push_byte(s: &mut String, b: u8) {
     }
 }
 
-/// Parses a numeric argument as printf does: `'c` gives the character code.
-fn parse_int(s: &str) -> Result<i64, i64> {
+/// Parses a numeric argument as printf does (`strtoimax`): `'c` gives the character
+/// code; values beyond 64 bits saturate. `Err` carries the value of a partial parse.
+fn parse_int(s: &str) -> Result<i128, i128> {
     let t = s.trim_start();
     if let Some(rest) = t.strip_prefix('\'').or_else(|| t.strip_prefix('"')) {
         return Ok(rest
             .chars()
             .next()
-            .map(|c| crate::text::raw_byte(c).map(i64::from).unwrap_or(c as i64))
+            .map(|c| {
+                crate::text::raw_byte(c)
+                    .map(i128::from)
+                    .unwrap_or(c as i128)
+            })
             .unwrap_or(0));
     }
     if t.is_empty() {
@@ -210,14 +215,35 @@ fn parse_int(s: &str) -> Result<i64, i64> {
     let end = digits
         .find(|c: char| !c.is_digit(radix))
         .unwrap_or(digits.len());
-    let v = u64::from_str_radix(&digits[..end], radix)
-        .map(|v| v as i64)
-        .unwrap_or(if end == 0 { 0 } else { i64::MAX });
-    let v = if neg { v.wrapping_neg() } else { v };
+    let max = u64::MAX as i128;
+    let mut v: i128 = 0;
+    for c in digits[..end].chars() {
+        v = (v * radix as i128 + c.to_digit(radix).unwrap_or(0) as i128).min(max + 1);
+    }
+    let v = if neg { -v } else { v };
     if end != digits.len() || (end == 0 && radix != 8) {
         return Err(v);
     }
     Ok(v)
+}
+
+/// A parsed integer as `%d` sees it (clamped to 64-bit signed).
+fn as_signed(v: i128) -> i64 {
+    v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// A parsed integer as `%u %o %x` see it (`strtoumax`: negatives wrap, overflow
+/// saturates).
+fn as_unsigned(v: i128) -> u64 {
+    let max = u64::MAX as i128;
+    if v > max || v < -max {
+        return u64::MAX;
+    }
+    if v < 0 {
+        (max + 1 + v) as u64
+    } else {
+        v as u64
+    }
 }
 
 fn parse_float(s: &str) -> Result<f64, f64> {
@@ -280,7 +306,13 @@ fn fmt_float(spec: &Spec, conv: char, v: f64) -> String {
         }
     } else {
         match conv.to_ascii_lowercase() {
-            'f' => format!("{:.*}", prec, v),
+            'f' => {
+                let mut r = format!("{:.*}", prec, v);
+                if spec.alt && prec == 0 {
+                    r.push('.');
+                }
+                r
+            }
             'e' => c_exp(v, prec),
             'g' => {
                 let p = if prec == 0 { 1 } else { prec };
@@ -392,6 +424,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 i += 1;
                 continue;
             }
+            let spec_start = i;
             i += 1;
             if cs.get(i) == Some(&'%') {
                 out.push('%');
@@ -430,7 +463,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 i += 1;
                 consumed = true;
                 let w = next_arg(&mut ai)
-                    .map(|a| parse_int(&a).unwrap_or(0))
+                    .map(|a| as_signed(parse_int(&a).unwrap_or(0)))
                     .unwrap_or(0);
                 if w < 0 {
                     spec.left = true;
@@ -452,7 +485,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     i += 1;
                     consumed = true;
                     let p = next_arg(&mut ai)
-                        .map(|a| parse_int(&a).unwrap_or(0))
+                        .map(|a| as_signed(parse_int(&a).unwrap_or(0)))
                         .unwrap_or(0);
                     spec.prec = if p < 0 { None } else { Some(p as usize) };
                 } else {
@@ -469,11 +502,8 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 i += 1;
             }
             let Some(&conv) = cs.get(i) else {
-                error = Some(format!(
-                    "`{}': missing format character",
-                    &fmt[fmt.len().min(fmt.len())..]
-                ));
-                out.push('%');
+                let spec_text: String = cs[spec_start..].iter().collect();
+                error = Some(format!("`{spec_text}': missing format character"));
                 break;
             };
             i += 1;
@@ -495,7 +525,7 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 let t = match arg.as_deref() {
                     None | Some("") | Some("-1") => now,
                     Some("-2") => start,
-                    Some(a) => match parse_int(a) {
+                    Some(a) => match parse_int(a).map(as_signed).map_err(as_signed) {
                         Ok(v) => v,
                         Err(v) => {
                             bad = true;
@@ -504,7 +534,11 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                         }
                     },
                 };
-                let s = crate::timefmt::strftime(&tf, t, 0);
+                let mut s = crate::timefmt::strftime(&tf, t, 0);
+                // bash formats into a 128-byte buffer; longer results come out empty.
+                if s.len() >= 128 {
+                    s.clear();
+                }
                 let s = match spec.prec {
                     Some(p) => s.chars().take(p).collect(),
                     None => s,
@@ -557,12 +591,14 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                             v
                         }
                     };
+                    let (sv, uv) = (as_signed(v), as_unsigned(v));
+                    let v = sv;
                     let mut digits = match conv {
-                        'd' | 'i' => v.unsigned_abs().to_string(),
-                        'o' => format!("{:o}", v as u64),
-                        'u' => (v as u64).to_string(),
-                        'x' => format!("{:x}", v as u64),
-                        _ => format!("{:X}", v as u64),
+                        'd' | 'i' => sv.unsigned_abs().to_string(),
+                        'o' => format!("{uv:o}"),
+                        'u' => uv.to_string(),
+                        'x' => format!("{uv:x}"),
+                        _ => format!("{uv:X}"),
                     };
                     if let Some(p) = spec.prec {
                         if digits.len() < p {

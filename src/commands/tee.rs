@@ -1,0 +1,132 @@
+//! `tee`: copies stdin to stdout and to each named file as it streams (`-a` appends).
+//! A file that cannot be opened or written is reported and dropped; the rest go on.
+
+use super::about::{HELP, VERSION, parse_std};
+use super::args::{HasArg, LongOpt, Spec, long};
+use super::util::quotef;
+use super::{CmdResult, Ctx};
+use crate::fs::{Ino, OpenOptions};
+
+const LONG: &[LongOpt] = &[
+    long("append", HasArg::No, "a"),
+    long("ignore-interrupts", HasArg::No, "i"),
+    long("output-error", HasArg::Optional, "output-error"),
+    HELP,
+    VERSION,
+];
+
+const USAGE: &str = "\
+Usage: tee [OPTION]... [FILE]...
+Copy standard input to each FILE, and also to standard output.
+
+  -a, --append              append to the given FILEs, do not overwrite
+  -i, --ignore-interrupts   ignore interrupt signals
+  -p                        operate in a more appropriate MODE with pipes
+      --output-error[=MODE]   set behavior on write error
+      --help     display this help and exit
+      --version  output version information and exit
+";
+
+struct Out {
+    name: String,
+    ino: Ino,
+    offset: u64,
+}
+
+pub fn tee(ctx: &mut Ctx) -> CmdResult {
+    let parsed = match parse_std(ctx, &Spec::new("aip", LONG), 1, USAGE)? {
+        Ok(p) => p,
+        Err(s) => return Ok(s),
+    };
+    let append = parsed.has("a");
+    let mut status = 0;
+    let mut outs: Vec<Out> = Vec::new();
+    for name in &parsed.operands {
+        let path = ctx.path(name);
+        let opened = {
+            let mut fs = ctx.fs.lock();
+            let opts = if append {
+                OpenOptions::append()
+            } else {
+                OpenOptions::write_truncate()
+            };
+            fs.open(&path, opts)
+                .and_then(|ino| Ok((ino, if append { fs.stat_ino(ino)?.size } else { 0 })))
+        };
+        match opened {
+            Ok((ino, offset)) => outs.push(Out {
+                name: name.clone(),
+                ino,
+                offset,
+            }),
+            Err(e) => {
+                ctx.err(format!("{}: {e}", quotef(name)))?;
+                status = 1;
+            }
+        }
+    }
+    let mut buf = vec![0u8; 8192];
+    loop {
+        ctx.host.check()?;
+        let n = match ctx.stdin.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let chunk = buf.get(..n).unwrap_or(&[]);
+        ctx.stdout.write_all(chunk)?;
+        ctx.stdout.flush()?;
+        let mut failed = Vec::new();
+        {
+            let mut fs = ctx.fs.lock();
+            for (i, out) in outs.iter_mut().enumerate() {
+                if append {
+                    out.offset = fs.stat_ino(out.ino).map_or(out.offset, |m| m.size);
+                }
+                match fs.write_at(out.ino, out.offset, chunk) {
+                    Ok(end) => out.offset = end,
+                    Err(e) => failed.push((i, e)),
+                }
+            }
+        }
+        for (i, e) in failed.into_iter().rev() {
+            if i < outs.len() {
+                let out = outs.remove(i);
+                ctx.err(format!("{}: {e}", quotef(&out.name)))?;
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::{check, fs_with, run_in};
+
+    #[test]
+    fn tee_table() {
+        check(&[], "tee", "abc\n", ("abc\n", "", 0));
+        check(
+            &[],
+            "tee nope/x",
+            "abc\n",
+            ("abc\n", "tee: nope/x: No such file or directory\n", 1),
+        );
+        let fs = fs_with(&[("old", "1\n")]);
+        let (out, err, status) = run_in(&fs, "tee a b", b"hi\n");
+        assert_eq!(
+            (out.as_slice(), err.as_str(), status),
+            (&b"hi\n"[..], "", 0)
+        );
+        let (_, _, status) = run_in(&fs, "tee -a old", b"2\n");
+        assert_eq!(status, 0);
+        let read = |p: &str| fs.lock().read_file(p).map(|d| d.to_vec());
+        assert_eq!(read("/workspace/a"), Ok(b"hi\n".to_vec()));
+        assert_eq!(read("/workspace/b"), Ok(b"hi\n".to_vec()));
+        assert_eq!(read("/workspace/old"), Ok(b"1\n2\n".to_vec()));
+        let (_, _, _) = run_in(&fs, "tee old", b"3\n");
+        assert_eq!(read("/workspace/old"), Ok(b"3\n".to_vec()));
+    }
+}
