@@ -41,9 +41,11 @@ mod find;
 pub mod fnmatch;
 mod fold;
 mod grep;
+mod gzip;
 mod head;
 mod hostname;
 mod id;
+mod jq;
 mod ln;
 mod ls;
 mod mkdir;
@@ -58,6 +60,7 @@ mod pwd;
 mod readlink;
 mod realpath;
 mod rev;
+mod rg;
 mod rm;
 mod rmdir;
 mod sed;
@@ -70,6 +73,7 @@ mod strings;
 mod sum;
 mod tac;
 mod tail;
+mod tar;
 mod tee;
 mod timeout;
 mod touch;
@@ -201,9 +205,12 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("grep", grep::grep),
         ("egrep", grep::egrep),
         ("fgrep", grep::fgrep),
+        ("gunzip", gzip::gunzip),
+        ("gzip", gzip::gzip),
         ("head", head::head),
         ("hostname", hostname::hostname),
         ("id", id::id),
+        ("jq", jq::jq),
         ("ln", ln::ln),
         ("ls", ls::ls),
         ("md5sum", sum::md5sum),
@@ -219,6 +226,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("readlink", readlink::readlink),
         ("realpath", realpath::realpath),
         ("rev", rev::rev),
+        ("rg", rg::rg),
         ("rm", rm::rm),
         ("rmdir", rmdir::rmdir),
         ("seq", seq::seq),
@@ -235,6 +243,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sed", sed::sed),
         ("stat", stat::stat),
         ("tail", tail::tail),
+        ("tar", tar::tar),
         ("tee", tee::tee),
         ("timeout", timeout::timeout),
         ("touch", touch::touch),
@@ -250,6 +259,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tree", tree::tree),
         ("xargs", xargs::xargs),
         ("yes", yes::yes),
+        ("zcat", gzip::zcat),
     ]
 }
 

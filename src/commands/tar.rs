@@ -1,0 +1,545 @@
+//! `tar`: creates (`-c`), lists (`-t`) and extracts (`-x`) archives over the virtual
+//! filesystem with the `tar` crate (GNU headers), `-f FILE` (`-` or none: stdin/stdout),
+//! `-z` gzip through `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member
+//! operands for `-t`/`-x`, and old-style bundled options (`tar czf a.tgz dir`).
+//! Directories are archived in sorted order (GNU tar uses readdir order).
+
+use std::io::{Read, Write};
+
+use flate2::Compression;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+
+use super::args::{HasArg, LongOpt, Spec, long};
+use super::util::{mode_string, user_name};
+use super::{CmdResult, Ctx};
+use crate::fs::{FileType, Fs, Timestamp};
+
+const LONG: &[LongOpt] = &[
+    long("create", HasArg::No, "c"),
+    long("extract", HasArg::No, "x"),
+    long("get", HasArg::No, "x"),
+    long("list", HasArg::No, "t"),
+    long("file", HasArg::Required, "f"),
+    long("gzip", HasArg::No, "z"),
+    long("gunzip", HasArg::No, "z"),
+    long("verbose", HasArg::No, "v"),
+    long("directory", HasArg::Required, "C"),
+    long("auto-compress", HasArg::No, "a"),
+    long("no-same-owner", HasArg::No, "no-same-owner"),
+    long("overwrite", HasArg::No, "overwrite"),
+];
+
+fn fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
+    writeln!(ctx.stderr, "tar: {msg}")?;
+    Ok(2)
+}
+
+struct Item {
+    name: String,
+    path: String,
+}
+
+/// Collects `path` and everything below it (sorted), named as archived.
+fn collect(fs: &Fs, path: &str, name: &str, out: &mut Vec<Item>) {
+    out.push(Item {
+        name: name.to_owned(),
+        path: path.to_owned(),
+    });
+    let is_dir = fs.lstat(path).is_ok_and(|m| m.is_dir());
+    if !is_dir {
+        return;
+    }
+    if let Ok(entries) = fs.read_dir(path) {
+        for e in entries {
+            let child = crate::fs::path::join(path, &e.name);
+            let child_name = if name.ends_with('/') {
+                format!("{name}{}", e.name)
+            } else {
+                format!("{name}/{}", e.name)
+            };
+            collect(fs, &child, &child_name, out);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn long_line(
+    mode: u32,
+    ty: char,
+    uid: u64,
+    gid: u64,
+    size: u64,
+    mtime: i64,
+    name: &str,
+    link: Option<&str>,
+) -> String {
+    let ug = format!("{}/{}", user_name(uid as u32), user_name(gid as u32));
+    let size = size.to_string();
+    let pad = 19usize.saturating_sub(ug.len() + size.len()).max(1);
+    let when = crate::timefmt::strftime("%Y-%m-%d %H:%M", mtime, 0);
+    let mut s = format!(
+        "{} {ug}{}{size} {when} {name}",
+        mode_string(ty, mode),
+        " ".repeat(pad)
+    );
+    if let Some(l) = link {
+        s.push_str(" -> ");
+        s.push_str(l);
+    }
+    s
+}
+
+pub fn tar(ctx: &mut Ctx) -> CmdResult {
+    let mut args = ctx.args.to_vec();
+    if let Some(first) = args.first_mut()
+        && !first.starts_with('-')
+    {
+        *first = format!("-{first}");
+    }
+    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:ap", LONG), &args) {
+        Ok(p) => p,
+        Err(msg) => {
+            writeln!(ctx.stderr, "tar: {msg}")?;
+            writeln!(
+                ctx.stderr,
+                "Try 'tar --help' or 'tar --usage' for more information."
+            )?;
+            return Ok(2);
+        }
+    };
+    let modes: Vec<&str> = ["c", "x", "t"]
+        .into_iter()
+        .filter(|m| parsed.has(m))
+        .collect();
+    let mode = match modes.as_slice() {
+        [m] => *m,
+        [] => {
+            writeln!(
+                ctx.stderr,
+                "tar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options"
+            )?;
+            writeln!(
+                ctx.stderr,
+                "Try 'tar --help' or 'tar --usage' for more information."
+            )?;
+            return Ok(2);
+        }
+        _ => {
+            writeln!(
+                ctx.stderr,
+                "tar: You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"
+            )?;
+            writeln!(
+                ctx.stderr,
+                "Try 'tar --help' or 'tar --usage' for more information."
+            )?;
+            return Ok(2);
+        }
+    };
+    let file = parsed.last("f").unwrap_or("-").to_owned();
+    let verbose = parsed.has("v");
+    let gz =
+        parsed.has("z") || (parsed.has("a") && (file.ends_with(".gz") || file.ends_with(".tgz")));
+    let base_dir = match parsed.last("C") {
+        Some(d) => ctx.path(d),
+        None => ctx.cwd.to_owned(),
+    };
+    match mode {
+        "c" => create(ctx, &parsed.operands, &file, &base_dir, gz, verbose),
+        _ => read_archive(
+            ctx,
+            &parsed.operands,
+            &file,
+            &base_dir,
+            mode == "x",
+            verbose,
+        ),
+    }
+}
+
+fn create(
+    ctx: &mut Ctx,
+    operands: &[String],
+    file: &str,
+    base: &str,
+    gz: bool,
+    verbose: bool,
+) -> CmdResult {
+    if operands.is_empty() {
+        writeln!(
+            ctx.stderr,
+            "tar: Cowardly refusing to create an empty archive"
+        )?;
+        writeln!(
+            ctx.stderr,
+            "Try 'tar --help' or 'tar --usage' for more information."
+        )?;
+        return Ok(2);
+    }
+    let fs = ctx.fs.snapshot();
+    let mut items = Vec::new();
+    let mut status = 0;
+    let mut warned_slash = false;
+    for op in operands {
+        let path = crate::fs::path::join(base, op);
+        if let Err(e) = fs.lstat(&path) {
+            writeln!(ctx.stderr, "tar: {op}: Cannot stat: {e}")?;
+            status = 2;
+            continue;
+        }
+        let mut name = op.clone();
+        if name.starts_with('/') {
+            if !warned_slash {
+                writeln!(ctx.stderr, "tar: Removing leading `/' from member names")?;
+                warned_slash = true;
+            }
+            name = name.trim_start_matches('/').to_owned();
+        }
+        collect(&fs, &path, &name, &mut items);
+    }
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut listing = Vec::new();
+    for it in &items {
+        ctx.host.check()?;
+        let Ok(meta) = fs.lstat(&it.path) else {
+            continue;
+        };
+        let mut h = tar::Header::new_gnu();
+        h.set_mode(meta.mode & 0o7777);
+        h.set_uid(u64::from(meta.uid));
+        h.set_gid(u64::from(meta.gid));
+        let _ = h.set_username(&user_name(meta.uid));
+        let _ = h.set_groupname(&user_name(meta.gid));
+        h.set_mtime(u64::try_from(meta.mtime.secs).unwrap_or(0));
+        let mut name = it.name.clone();
+        let data: Vec<u8> = match meta.file_type {
+            FileType::Dir => {
+                h.set_entry_type(tar::EntryType::Directory);
+                if !name.ends_with('/') {
+                    name.push('/');
+                }
+                Vec::new()
+            }
+            FileType::Symlink => {
+                h.set_entry_type(tar::EntryType::Symlink);
+                let target = fs.readlink(&it.path).unwrap_or_default();
+                if let Err(e) = h.set_link_name(&target) {
+                    writeln!(ctx.stderr, "tar: {}: {e}", it.name)?;
+                    status = 2;
+                    continue;
+                }
+                Vec::new()
+            }
+            FileType::File => {
+                h.set_entry_type(tar::EntryType::Regular);
+                fs.read_file(&it.path)
+                    .map(|d| d.to_vec())
+                    .unwrap_or_default()
+            }
+            FileType::Device(_) => {
+                writeln!(ctx.stderr, "tar: {}: socket ignored", it.name)?;
+                continue;
+            }
+        };
+        h.set_size(data.len() as u64);
+        if let Err(e) = builder.append_data(&mut h, &name, data.as_slice()) {
+            writeln!(ctx.stderr, "tar: {name}: {e}")?;
+            status = 2;
+            continue;
+        }
+        if verbose {
+            listing.extend_from_slice(name.as_bytes());
+            listing.push(b'\n');
+        }
+    }
+    let archive = builder.into_inner()?;
+    let bytes = if gz {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+        enc.write_all(&archive)?;
+        enc.finish()?
+    } else {
+        archive
+    };
+    if file == "-" {
+        ctx.stderr.write_all(&listing)?;
+        ctx.stdout.write_all(&bytes)?;
+    } else {
+        ctx.stdout.write_all(&listing)?;
+        let path = ctx.path(file);
+        let res = ctx.fs.lock().write_file(&path, &bytes);
+        if let Err(e) = res {
+            writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
+            writeln!(ctx.stderr, "tar: Error is not recoverable: exiting now")?;
+            return Ok(2);
+        }
+    }
+    if status != 0 {
+        writeln!(
+            ctx.stderr,
+            "tar: Exiting with failure status due to previous errors"
+        )?;
+    }
+    Ok(status)
+}
+
+fn read_archive(
+    ctx: &mut Ctx,
+    members: &[String],
+    file: &str,
+    base: &str,
+    extract: bool,
+    verbose: bool,
+) -> CmdResult {
+    let raw = if file == "-" {
+        let mut d = Vec::new();
+        ctx.stdin.read_to_end(&mut d)?;
+        d
+    } else {
+        let res = ctx.fs.lock().read_file(&ctx.path(file));
+        match res {
+            Ok(d) => d.to_vec(),
+            Err(e) => {
+                writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
+                return fail(ctx, "Error is not recoverable: exiting now");
+            }
+        }
+    };
+    let data = if raw.starts_with(&[0x1f, 0x8b]) {
+        let mut d = Vec::new();
+        if MultiGzDecoder::new(raw.as_slice())
+            .read_to_end(&mut d)
+            .is_err()
+        {
+            writeln!(ctx.stderr, "tar: Child returned status 1")?;
+            return fail(ctx, "Error is not recoverable: exiting now");
+        }
+        d
+    } else {
+        raw
+    };
+    if data.len() < 512 || data.get(257..262) != Some(b"ustar") {
+        writeln!(ctx.stderr, "tar: This does not look like a tar archive")?;
+        return fail(ctx, "Exiting with failure status due to previous errors");
+    }
+    let mut archive = tar::Archive::new(data.as_slice());
+    let entries = match archive.entries() {
+        Ok(e) => e,
+        Err(e) => return fail(ctx, &e.to_string()),
+    };
+    let mut seen = vec![false; members.len()];
+    let mut status = 0;
+    for entry in entries {
+        ctx.host.check()?;
+        let mut entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                writeln!(ctx.stderr, "tar: {e}")?;
+                status = 2;
+                break;
+            }
+        };
+        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        if !members.is_empty() {
+            let hit = members.iter().position(|m| {
+                let m = m.trim_end_matches('/');
+                name.trim_end_matches('/') == m || name.starts_with(&format!("{m}/"))
+            });
+            match hit {
+                Some(k) => {
+                    if let Some(s) = seen.get_mut(k) {
+                        *s = true;
+                    }
+                }
+                None => continue,
+            }
+        }
+        let h = entry.header().clone();
+        let ty = h.entry_type();
+        let mode = h.mode().unwrap_or(0o644);
+        let mtime = h.mtime().unwrap_or(0) as i64;
+        let link = entry
+            .link_name_bytes()
+            .map(|l| String::from_utf8_lossy(&l).into_owned());
+        let tchar = if ty.is_dir() {
+            'd'
+        } else if ty.is_symlink() {
+            'l'
+        } else if ty.is_hard_link() {
+            'h'
+        } else {
+            '-'
+        };
+        if verbose {
+            if extract {
+                writeln!(ctx.stdout, "{name}")?;
+            } else {
+                let size = h.size().unwrap_or(0);
+                let line = long_line(
+                    mode,
+                    tchar,
+                    h.uid().unwrap_or(0),
+                    h.gid().unwrap_or(0),
+                    if ty.is_file() { size } else { 0 },
+                    mtime,
+                    &name,
+                    link.as_deref().filter(|_| ty.is_symlink()),
+                );
+                writeln!(ctx.stdout, "{line}")?;
+            }
+        } else if !extract {
+            writeln!(ctx.stdout, "{name}")?;
+        }
+        if !extract {
+            continue;
+        }
+        let rel = name.trim_start_matches('/');
+        if rel.split('/').any(|c| c == "..") {
+            writeln!(ctx.stderr, "tar: {name}: Member name contains '..'")?;
+            status = 2;
+            continue;
+        }
+        let dest = crate::fs::path::join(base, rel);
+        let mut body = Vec::new();
+        if ty.is_file() {
+            entry.read_to_end(&mut body)?;
+        }
+        let mut fs = ctx.fs.lock();
+        let parent = crate::fs::path::parent(&dest).to_owned();
+        let _ = fs.mkdir_all(&parent, 0o755);
+        let res = if ty.is_dir() {
+            match fs.mkdir_all(&dest, mode & 0o7777) {
+                Ok(()) => fs.chmod(&dest, mode & 0o7777),
+                Err(e) => Err(e),
+            }
+        } else if ty.is_symlink() {
+            if fs.lstat(&dest).is_ok() {
+                let _ = fs.remove_file(&dest);
+            }
+            fs.symlink(link.as_deref().unwrap_or(""), &dest)
+        } else if ty.is_hard_link() {
+            let target =
+                crate::fs::path::join(base, link.as_deref().unwrap_or("").trim_start_matches('/'));
+            if fs.lstat(&dest).is_ok() {
+                let _ = fs.remove_file(&dest);
+            }
+            fs.link(&target, &dest)
+        } else {
+            if fs.lstat(&dest).is_ok_and(|m| m.is_symlink()) {
+                let _ = fs.remove_file(&dest);
+            }
+            match fs.write_file(&dest, &body) {
+                Ok(()) => fs.chmod(&dest, mode & 0o7777),
+                Err(e) => Err(e),
+            }
+        };
+        if res.is_ok() && !ty.is_symlink() {
+            let t = Timestamp {
+                secs: mtime,
+                nanos: 0,
+            };
+            let _ = fs.set_times(&dest, Some(t), Some(t));
+        }
+        drop(fs);
+        if let Err(e) = res {
+            writeln!(ctx.stderr, "tar: {name}: Cannot open: {e}")?;
+            status = 2;
+        }
+    }
+    for (m, s) in members.iter().zip(seen) {
+        if !s {
+            writeln!(ctx.stderr, "tar: {m}: Not found in archive")?;
+            status = 2;
+        }
+    }
+    if status != 0 {
+        writeln!(
+            ctx.stderr,
+            "tar: Exiting with failure status due to previous errors"
+        )?;
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testing::{fs_with, run_in};
+
+    #[test]
+    fn create_list_extract() {
+        let fs = fs_with(&[("d/f", "hi\n"), ("d/e/", ""), ("d/l", "->f")]);
+        let (out, err, st) = run_in(&fs, "tar -cvf a.tar d", b"");
+        assert_eq!(
+            (String::from_utf8_lossy(&out).as_ref(), err.as_str(), st),
+            ("d/\nd/e/\nd/f\nd/l\n", "", 0)
+        );
+        let (out, _, st) = run_in(&fs, "tar tf a.tar", b"");
+        assert_eq!(
+            (String::from_utf8_lossy(&out).as_ref(), st),
+            ("d/\nd/e/\nd/f\nd/l\n", 0)
+        );
+        let (out, _, _) = run_in(&fs, "tar -tvf a.tar d/f", b"");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "-rw-r--r-- user/user         3 2023-11-14 22:13 d/f\n"
+        );
+        let (out, _, _) = run_in(&fs, "tar -tvf a.tar d/l", b"");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "lrwxrwxrwx user/user         0 2023-11-14 22:13 d/l -> f\n"
+        );
+        let (_, err, st) = run_in(&fs, "tar czf a.tgz d", b"");
+        assert_eq!((err.as_str(), st), ("", 0));
+        let (_, _, st) = run_in(&fs, "mkdir x", b"");
+        assert_eq!(st, 0);
+        let (out, err, st) = run_in(&fs, "tar -xzvf a.tgz -C x", b"");
+        assert_eq!(
+            (String::from_utf8_lossy(&out).as_ref(), err.as_str(), st),
+            ("d/\nd/e/\nd/f\nd/l\n", "", 0)
+        );
+        let g = fs.lock();
+        assert_eq!(
+            g.read_file("/workspace/x/d/f").map(|d| d.to_vec()),
+            Ok(b"hi\n".to_vec())
+        );
+        assert_eq!(g.readlink("/workspace/x/d/l").as_deref(), Ok("f"));
+        assert!(g.stat("/workspace/x/d/e").is_ok_and(|m| m.is_dir()));
+    }
+
+    #[test]
+    fn errors() {
+        let fs = fs_with(&[("f", "x")]);
+        for (line, err, status) in [
+            (
+                "tar -cf b.tar nope",
+                "tar: nope: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n",
+                2,
+            ),
+            (
+                "tar -xf nope.tar",
+                "tar: nope.tar: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n",
+                2,
+            ),
+            (
+                "tar -x",
+                "tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n",
+                2,
+            ),
+            (
+                "tar -tf f",
+                "tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n",
+                2,
+            ),
+        ] {
+            let (_, e, st) = run_in(&fs, line, b"");
+            assert_eq!((e.as_str(), st), (err, status), "{line}");
+        }
+        let (_, e, st) = run_in(&fs, "tar -cf c.tar /workspace/f", b"");
+        assert_eq!(
+            (e.as_str(), st),
+            ("tar: Removing leading `/' from member names\n", 0)
+        );
+        let (out, _, _) = run_in(&fs, "tar -tf c.tar", b"");
+        assert_eq!(String::from_utf8_lossy(&out), "workspace/f\n");
+    }
+}
