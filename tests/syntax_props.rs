@@ -1,0 +1,112 @@
+//! Properties of the parser and printer: printing a parsed script and parsing it again
+//! gives the same AST, and deeply nested input is an error, never a crash.
+
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use shellbox::syntax::{parse, printer::script_to_string};
+
+fn word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z][a-z0-9]{0,5}".prop_map(|s| s),
+        "[a-z]{1,4}".prop_map(|s| format!("'{s} x'")),
+        "[a-z]{1,4}".prop_map(|s| format!("\"{s} $x\"")),
+        Just("$x".to_owned()),
+        Just("${x:-d}".to_owned()),
+        Just("${#x}".to_owned()),
+        Just("${x%%.*}".to_owned()),
+        Just("${a[1]}".to_owned()),
+        Just("\"${a[@]}\"".to_owned()),
+        Just("$((1 + 2 * x))".to_owned()),
+        Just("$(echo hi)".to_owned()),
+        Just("*.txt".to_owned()),
+        Just("~/f".to_owned()),
+        Just("a{b,c}d".to_owned()),
+        Just("\\$y".to_owned()),
+    ]
+}
+
+fn simple() -> impl Strategy<Value = String> {
+    (
+        prop::option::of("[a-z]{1,3}=[a-z0-9]{0,3}"),
+        "[a-z]{1,6}",
+        prop::collection::vec(word(), 0..4),
+        prop::option::of(prop_oneof![
+            Just(" > out"),
+            Just(" 2>&1"),
+            Just(" < in"),
+            Just(" >> log"),
+            Just(" <<< here")
+        ]),
+    )
+        .prop_map(|(a, cmd, args, r)| {
+            let mut s = String::new();
+            if let Some(a) = a {
+                s.push_str(&a);
+                s.push(' ');
+            }
+            s.push_str(&cmd);
+            for w in args {
+                s.push(' ');
+                s.push_str(&w);
+            }
+            if let Some(r) = r {
+                s.push_str(r);
+            }
+            s
+        })
+}
+
+fn command() -> impl Strategy<Value = String> {
+    let leaf = simple();
+    leaf.prop_recursive(3, 16, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} && {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} || {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("if {a}; then {b}; fi")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("while {a}; do {b}; done")),
+            inner
+                .clone()
+                .prop_map(|a| format!("for i in 1 2; do {a}; done")),
+            inner.clone().prop_map(|a| format!("{{ {a}; }}")),
+            inner.clone().prop_map(|a| format!("( {a} )")),
+            inner.clone().prop_map(|a| format!("f() {{ {a}; }}")),
+            inner
+                .clone()
+                .prop_map(|a| format!("case $x in a|b) {a} ;; *) : ;; esac")),
+            Just("(( x += 1 ))".to_owned()),
+            Just("[[ -n $x && $y == a* ]]".to_owned()),
+            Just("a=(1 [3]=x \"y z\")".to_owned()),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn print_then_parse_round_trips(src in prop::collection::vec(command(), 1..4)) {
+        let src = src.join("\n");
+        let ast = parse(&src).expect("generated scripts are valid");
+        let printed = script_to_string(&ast);
+        let again = parse(&printed);
+        prop_assert_eq!(again.as_ref().ok(), Some(&ast), "printed:\n{}", printed);
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("{}x{}", "( ".repeat(100_000), " )".repeat(100_000));
+    assert!(parse(&deep).is_err());
+    let deep_if = format!("{}x{}", "if x; then ".repeat(50_000), "; fi".repeat(50_000));
+    assert!(parse(&deep_if).is_err());
+    // `((((...))))` is an arithmetic command; its text is rejected only when evaluated.
+    let parens = format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000));
+    let _ = parse(&parens);
+    let deep_subst = format!("{}x{}", "$(".repeat(50_000), ")".repeat(50_000));
+    assert!(parse(&deep_subst).is_err());
+    let deep_arith = format!("echo $(({}1{}))", "(".repeat(100_000), ")".repeat(100_000));
+    // The arithmetic text is kept (and rejected when evaluated); parsing must not crash.
+    let _ = parse(&deep_arith);
+}
