@@ -29,7 +29,8 @@ fn word() -> impl Strategy<Value = String> {
 fn simple() -> impl Strategy<Value = String> {
     (
         prop::option::of("[a-z]{1,3}=[a-z0-9]{0,3}"),
-        "[a-z]{1,6}",
+        // Command names never collide with reserved words.
+        "x[a-z]{0,5}",
         prop::collection::vec(word(), 0..4),
         prop::option::of(prop_oneof![
             Just(" > out"),
