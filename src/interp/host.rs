@@ -54,7 +54,10 @@ impl Interp {
                     "BASH_SOURCE" => "main".to_owned(),
                     _ => "0".to_owned(),
                 };
-                a.insert(n as i64, last);
+                // Under `bash -c` there is no `main` frame at the bottom.
+                if !self.command_string_mode || self.script_name.is_some() {
+                    a.insert(n as i64, last);
+                }
                 return Some(Var {
                     value: Some(Value::Indexed(a)),
                     attrs: Default::default(),
