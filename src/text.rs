@@ -47,6 +47,30 @@ pub fn raw_char(b: u8) -> char {
     char::from_u32(RAW_BASE + b as u32).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
+/// Appends byte `b` from an escape sequence (`\xff`, `\377`) as a character, carrying
+/// bytes above 0x7f as raw bytes.
+pub fn push_byte(s: &mut String, b: u8) {
+    s.push(raw_char(b));
+}
+
+/// Reads up to `max` digits of `radix` from `cs` at `*i` (advancing it), for escape
+/// sequences: returns the value (wrapping) and how many digits were read.
+pub fn take_digits(cs: &[char], i: &mut usize, radix: u32, max: usize) -> (u32, usize) {
+    let mut v: u32 = 0;
+    let mut n = 0;
+    while n < max {
+        match cs.get(*i).and_then(|c| c.to_digit(radix)) {
+            Some(d) => {
+                v = v.wrapping_mul(radix).wrapping_add(d);
+                *i += 1;
+                n += 1;
+            }
+            None => break,
+        }
+    }
+    (v, n)
+}
+
 /// If `c` carries a raw byte, returns it.
 pub fn raw_byte(c: char) -> Option<u8> {
     let v = c as u32;

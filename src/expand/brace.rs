@@ -35,11 +35,6 @@ pub fn expand(w: &Word) -> Vec<Word> {
     out.into_iter().map(to_word).collect()
 }
 
-/// The expansion of one token list.
-pub fn expand_count(w: &Word) -> usize {
-    expand(w).len()
-}
-
 fn to_word(toks: Vec<Tok>) -> Word {
     let mut parts = Vec::new();
     let mut lit = String::new();
@@ -127,8 +122,8 @@ fn find_close(toks: &[Tok], open: usize) -> Option<(usize, Vec<usize>)> {
                     if !commas.is_empty() || is_sequence(body) {
                         return Some((i, commas));
                     }
-                    // Not a valid expression: look for a later `}` with the same start.
-                    return find_close_later(toks, open, i);
+                    // Not a valid expression: the caller moves on to the next `{`.
+                    return None;
                 }
             }
             Tok::C(',') if depth == 1 => commas.push(i),
@@ -136,10 +131,6 @@ fn find_close(toks: &[Tok], open: usize) -> Option<(usize, Vec<usize>)> {
         }
         i += 1;
     }
-    None
-}
-
-fn find_close_later(_toks: &[Tok], _open: usize, _at: usize) -> Option<(usize, Vec<usize>)> {
     None
 }
 

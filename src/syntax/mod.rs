@@ -7,5 +7,8 @@ pub mod parser;
 pub mod printer;
 
 pub use ast::*;
-pub use parser::{ParseError, ParseErrorKind, ParseOptions, Parser, is_name, parse, parse_with};
+pub use parser::{
+    ParseError, ParseErrorKind, ParseOptions, Parser, is_binary_test_op, is_name, is_unary_test_op,
+    parse, parse_with,
+};
 pub use printer::arith_to_string as printer_arith;

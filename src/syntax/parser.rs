@@ -1652,7 +1652,7 @@ impl Parser {
         let first = self.cond_word()?;
         // Unary operators: `-f file` etc.
         if let Some(op) = first.as_literal()
-            && is_cond_unary(op)
+            && is_unary_test_op(op)
         {
             self.cond_skip();
             let at_end = self.peek_reserved() == Some("]]")
@@ -1681,7 +1681,7 @@ impl Parser {
             let save = (self.pos, self.line);
             let w = self.read_word(WordMode::Cond)?;
             match w.as_ref().and_then(|w| w.as_literal()) {
-                Some(op) if is_cond_binary(op) => Some(op.to_owned()),
+                Some(op) if op == "=~" || is_binary_test_op(op) => Some(op.to_owned()),
                 _ => {
                     self.pos = save.0;
                     self.line = save.1;
@@ -2618,15 +2618,6 @@ fn push_quoted(parts: &mut Vec<WordPart>, c: char) {
     }
 }
 
-/// Pushes a byte from an escape as a character (raw bytes above 0x7f are carried).
-fn push_byte(s: &mut String, b: u8) {
-    if b < 0x80 {
-        s.push(b as char);
-    } else {
-        s.push(crate::text::raw_char(b));
-    }
-}
-
 fn simple_param(param: Param) -> ParamExp {
     ParamExp {
         param,
@@ -2650,7 +2641,8 @@ fn assign_marker(a: Assign) -> ParamExp {
     }
 }
 
-fn is_cond_unary(op: &str) -> bool {
+/// Unary operators of conditional expressions (`[[ ]]`, `test`, `[`).
+pub fn is_unary_test_op(op: &str) -> bool {
     matches!(
         op,
         "-a" | "-b"
@@ -2681,21 +2673,12 @@ fn is_cond_unary(op: &str) -> bool {
     )
 }
 
-fn is_cond_binary(op: &str) -> bool {
+/// Binary operators shared by `[[ ]]` and `test` (`[[ ]]` adds `=~`, `test` adds `<`
+/// and `>`, which `[[ ]]` lexes as operators of their own).
+pub fn is_binary_test_op(op: &str) -> bool {
     matches!(
         op,
-        "==" | "="
-            | "!="
-            | "=~"
-            | "-eq"
-            | "-ne"
-            | "-lt"
-            | "-le"
-            | "-gt"
-            | "-ge"
-            | "-nt"
-            | "-ot"
-            | "-ef"
+        "==" | "=" | "!=" | "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" | "-nt" | "-ot" | "-ef"
     )
 }
 
@@ -2754,58 +2737,26 @@ pub fn ansi_c_unescape(src: &str) -> String {
             'v' => s.push('\x0b'),
             '\\' | '\'' | '"' | '?' => s.push(e),
             '0'..='7' => {
-                let mut v = e as u32 - '0' as u32;
-                let mut n = 1;
-                while n < 3 {
-                    match cs.get(i) {
-                        Some(&d @ '0'..='7') => {
-                            v = v * 8 + (d as u32 - '0' as u32);
-                            i += 1;
-                            n += 1;
-                        }
-                        _ => break,
-                    }
-                }
+                let (rest, k) = crate::text::take_digits(&cs, &mut i, 8, 2);
+                let v = (e as u32 - '0' as u32) * 8u32.pow(k as u32) + rest;
                 if v & 0xff == 0 {
                     return s;
                 }
-                push_byte(&mut s, (v & 0xff) as u8);
+                crate::text::push_byte(&mut s, (v & 0xff) as u8);
             }
             'x' => {
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < 2 {
-                    match cs.get(i).and_then(|d| d.to_digit(16)) {
-                        Some(d) => {
-                            v = v * 16 + d;
-                            i += 1;
-                            n += 1;
-                        }
-                        None => break,
-                    }
-                }
+                let (v, n) = crate::text::take_digits(&cs, &mut i, 16, 2);
                 if n == 0 {
                     s.push_str("\\x");
                 } else if v == 0 {
                     return s;
                 } else {
-                    push_byte(&mut s, v as u8);
+                    crate::text::push_byte(&mut s, v as u8);
                 }
             }
             'u' | 'U' => {
                 let max = if e == 'u' { 4 } else { 8 };
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < max {
-                    match cs.get(i).and_then(|d| d.to_digit(16)) {
-                        Some(d) => {
-                            v = v.wrapping_mul(16).wrapping_add(d);
-                            i += 1;
-                            n += 1;
-                        }
-                        None => break,
-                    }
-                }
+                let (v, n) = crate::text::take_digits(&cs, &mut i, 16, max);
                 if n == 0 {
                     s.push('\\');
                     s.push(e);
@@ -2819,7 +2770,7 @@ pub fn ansi_c_unescape(src: &str) -> String {
                 Some(&d) => {
                     i += 1;
                     let v = (d.to_ascii_uppercase() as u32) ^ 0x40;
-                    push_byte(&mut s, (v & 0x7f) as u8);
+                    crate::text::push_byte(&mut s, (v & 0x7f) as u8);
                 }
                 None => s.push_str("\\c"),
             },

@@ -44,53 +44,20 @@ pub fn echo_escapes(s: &str) -> (String, bool) {
             'v' => out.push('\x0b'),
             '\\' => out.push('\\'),
             '0' => {
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < 3 {
-                    match cs.get(i) {
-                        Some(&d @ '0'..='7') => {
-                            v = v * 8 + (d as u32 - '0' as u32);
-                            i += 1;
-                            n += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                push_byte(&mut out, (v & 0xff) as u8);
+                let (v, _) = crate::text::take_digits(&cs, &mut i, 8, 3);
+                crate::text::push_byte(&mut out, (v & 0xff) as u8);
             }
             'x' => {
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < 2 {
-                    match cs.get(i).and_then(|d| d.to_digit(16)) {
-                        Some(d) => {
-                            v = v * 16 + d;
-                            i += 1;
-                            n += 1;
-                        }
-                        None => break,
-                    }
-                }
+                let (v, n) = crate::text::take_digits(&cs, &mut i, 16, 2);
                 if n == 0 {
                     out.push_str("\\x");
                 } else {
-                    push_byte(&mut out, v as u8);
+                    crate::text::push_byte(&mut out, v as u8);
                 }
             }
             'u' | 'U' => {
                 let max = if e == 'u' { 4 } else { 8 };
-                let mut v = 0u32;
-                let mut n = 0;
-                while n < max {
-                    match cs.get(i).and_then(|d| d.to_digit(16)) {
-                        Some(d) => {
-                            v = v.wrapping_mul(16).wrapping_add(d);
-                            i += 1;
-                            n += 1;
-                        }
-                        None => break,
-                    }
-                }
+                let (v, n) = crate::text::take_digits(&cs, &mut i, 16, max);
                 if n == 0 {
                     out.push('\\');
                     out.push(e);
@@ -105,14 +72,6 @@ pub fn echo_escapes(s: &str) -> (String, bool) {
         }
     }
     (out, false)
-}
-
-fn push_byte(s: &mut String, b: u8) {
-    if b < 0x80 {
-        s.push(b as char);
-    } else {
-        s.push(crate::text::raw_char(b));
-    }
 }
 
 pub fn echo(sh: &mut Interp, args: &[String]) -> R {

@@ -113,53 +113,21 @@ fn format_escape(cs: &[char], i: &mut usize, out: &mut String) {
         '\'' => out.push('\''),
         '?' => out.push('?'),
         '0'..='7' => {
-            let mut v = e as u32 - '0' as u32;
-            let mut n = 1;
-            while n < 3 {
-                match cs.get(*i) {
-                    Some(&d @ '0'..='7') => {
-                        v = v * 8 + (d as u32 - '0' as u32);
-                        *i += 1;
-                        n += 1;
-                    }
-                    _ => break,
-                }
-            }
-            push_byte(out, (v & 0xff) as u8);
+            let (rest, k) = crate::text::take_digits(cs, i, 8, 2);
+            let v = (e as u32 - '0' as u32) * 8u32.pow(k as u32) + rest;
+            crate::text::push_byte(out, (v & 0xff) as u8);
         }
         'x' => {
-            let mut v = 0u32;
-            let mut n = 0;
-            while n < 2 {
-                match cs.get(*i).and_then(|d| d.to_digit(16)) {
-                    Some(d) => {
-                        v = v * 16 + d;
-                        *i += 1;
-                        n += 1;
-                    }
-                    None => break,
-                }
-            }
+            let (v, n) = crate::text::take_digits(cs, i, 16, 2);
             if n == 0 {
                 out.push_str("\\x");
             } else {
-                push_byte(out, v as u8);
+                crate::text::push_byte(out, v as u8);
             }
         }
         'u' | 'U' => {
             let max = if e == 'u' { 4 } else { 8 };
-            let mut v = 0u32;
-            let mut n = 0;
-            while n < max {
-                match cs.get(*i).and_then(|d| d.to_digit(16)) {
-                    Some(d) => {
-                        v = v.wrapping_mul(16).wrapping_add(d);
-                        *i += 1;
-                        n += 1;
-                    }
-                    None => break,
-                }
-            }
+            let (v, n) = crate::text::take_digits(cs, i, 16, max);
             if n == 0 {
                 out.push('\\');
                 out.push(e);
@@ -171,14 +139,6 @@ fn format_escape(cs: &[char], i: &mut usize, out: &mut String) {
             out.push('\\');
             out.push(other);
         }
-    }
-}
-
-fn push_byte(s: &mut String, b: u8) {
-    if b < 0x80 {
-        s.push(b as char);
-    } else {
-        s.push(crate::text::raw_char(b));
     }
 }
 

@@ -85,18 +85,8 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
             }
             '0'..='7' => {
                 // Up to three octal digits, wrapped to a byte.
-                let mut v = e as u32 - '0' as u32;
-                let mut n = 1;
-                while n < 3 {
-                    match cs.get(i) {
-                        Some(&d @ '0'..='7') => {
-                            v = v * 8 + (d as u32 - '0' as u32);
-                            i += 1;
-                            n += 1;
-                        }
-                        _ => break,
-                    }
-                }
+                let (rest, k) = crate::text::take_digits(&cs, &mut i, 8, 2);
+                let v = (e as u32 - '0' as u32) * 8u32.pow(k as u32) + rest;
                 let b = (v & 0xff) as u8;
                 if b < 0x80 {
                     out.push(b as char);

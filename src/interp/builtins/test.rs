@@ -43,53 +43,11 @@ struct TestParser<'a> {
 }
 
 fn is_unary(op: &str) -> bool {
-    matches!(
-        op,
-        "-a" | "-b"
-            | "-c"
-            | "-d"
-            | "-e"
-            | "-f"
-            | "-g"
-            | "-h"
-            | "-k"
-            | "-p"
-            | "-r"
-            | "-s"
-            | "-t"
-            | "-u"
-            | "-w"
-            | "-x"
-            | "-G"
-            | "-L"
-            | "-N"
-            | "-O"
-            | "-S"
-            | "-z"
-            | "-n"
-            | "-o"
-            | "-v"
-            | "-R"
-    )
+    crate::syntax::is_unary_test_op(op)
 }
 
 fn is_binary(op: &str) -> bool {
-    matches!(
-        op,
-        "=" | "=="
-            | "!="
-            | "<"
-            | ">"
-            | "-eq"
-            | "-ne"
-            | "-lt"
-            | "-le"
-            | "-gt"
-            | "-ge"
-            | "-nt"
-            | "-ot"
-            | "-ef"
-    )
+    op == "<" || op == ">" || crate::syntax::is_binary_test_op(op)
 }
 
 impl TestParser<'_> {
