@@ -244,7 +244,7 @@ impl Interp {
                 if let Some(c) = content {
                     let saved = child.script_name.replace(file.clone());
                     let saved_mode = std::mem::replace(&mut child.command_string_mode, true);
-                    let _ = child.run_source(&crate::text::decode(&c), false);
+                    let _ = child.run_source(&crate::text::decode(&c), None);
                     child.command_string_mode = saved_mode;
                     child.script_name = saved;
                 }

@@ -32,7 +32,8 @@ impl Interp {
                     return Err(Flow::Fatal(e.message[1..].to_owned()));
                 }
                 self.error(&e.message);
-                Err(Flow::Exit(status))
+                // A forked subshell that dies of an expansion error exits with 1.
+                Err(Flow::Exit(if self.in_subshell { 1 } else { status }))
             }
             ErrorKind::Command => {
                 self.error(&e.message);
@@ -117,7 +118,7 @@ impl Interp {
         if self.in_trap || !self.traps.contains_key(name) {
             return false;
         }
-        if self.frames.is_empty() {
+        if !self.in_function() {
             return true;
         }
         match name {
@@ -137,7 +138,7 @@ impl Interp {
         };
         let saved = self.status;
         self.in_trap = true;
-        let r = self.run_source(&action, true);
+        let r = self.run_source(&action, Some("debug trap"));
         self.in_trap = false;
         self.status = saved;
         match r {
@@ -154,7 +155,7 @@ impl Interp {
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
             self.in_trap = true;
-            let _ = self.run_source(&action, true);
+            let _ = self.run_source(&action, Some("error trap"));
             self.in_trap = false;
             self.status = saved;
         }
@@ -176,7 +177,7 @@ impl Interp {
                 Some(action) => {
                     let saved = self.status;
                     self.in_trap = true;
-                    let r = self.run_source(&action, true);
+                    let r = self.run_source(&action, Some("trap"));
                     self.in_trap = false;
                     if let Err(Flow::Exit(s)) = r {
                         return Err(Flow::Exit(s));
@@ -483,7 +484,15 @@ impl Interp {
                 self.error(&format!("`{}': is a special builtin", f.name));
                 return Ok(1);
             }
-            self.funcs.insert(f.name.clone(), Arc::new(f.clone()));
+            let mut f = f.clone();
+            // Functions defined by `bash -c` text report `environment` as their file.
+            let file = match (self.frames.last(), &self.script_name) {
+                (Some(frame), _) => frame.source.clone(),
+                (_, Some(name)) => name.clone(),
+                _ => "environment".to_owned(),
+            };
+            f.source = Some(file.into());
+            self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
         self.line = c.line;
@@ -1082,8 +1091,9 @@ impl Interp {
         self.call_depth += 1;
         self.frames.push(CallFrame {
             func: f.name.clone(),
-            source: "main".to_owned(),
+            source: f.source.as_deref().unwrap_or("environment").to_owned(),
             call_line: self.line,
+            function: true,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
@@ -1103,7 +1113,7 @@ impl Interp {
             if let Some(action) = self.traps.get("RETURN").cloned()
                 && self.set.functrace
             {
-                let _ = self.run_source(&action, true);
+                let _ = self.run_source(&action, Some("return trap"));
             }
             self.status = s;
         }
@@ -1224,7 +1234,7 @@ impl Interp {
                 None => String::new(),
             })
             .unwrap_or(src);
-        let r = child.run_source(&src, false);
+        let r = child.run_source(&src, None);
         child.finish_subshell(r)
     }
 
@@ -1425,7 +1435,23 @@ impl Interp {
         elems: &[ArrayElem],
         append: bool,
     ) -> Result<Result<(), String>, ExpandError> {
-        let name = self.vars.resolve_name(name);
+        let name = match self.vars.resolve_name_checked(name) {
+            Ok(n) => n,
+            Err(m) => return Ok(Err(m)),
+        };
+        if name.contains('[') {
+            return Ok(Err(format!("`{name}': not a valid identifier")));
+        }
+        if let Some(v) = self.vars.get_raw(&name)
+            && v.attrs.has(crate::expand::Attrs::NAMEREF)
+        {
+            // A nameref with nothing to refer to becomes the array itself.
+            self.error(&format!("warning: {name}: removing nameref attribute"));
+            self.vars
+                .entry(&name, false)
+                .attrs
+                .set(crate::expand::Attrs::NAMEREF, false);
+        }
         let existing = self.vars.get(&name).cloned().unwrap_or_default();
         if existing.attrs.has(crate::expand::Attrs::READONLY) {
             return Ok(Err(format!("{name}: readonly variable")));

@@ -36,7 +36,8 @@ impl Interp {
                 });
             }
             "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
-                if self.frames.is_empty() {
+                // FUNCNAME exists only inside a function; the others in sourced files too.
+                if self.frames.is_empty() || (name == "FUNCNAME" && !self.in_function()) {
                     return None;
                 }
                 let mut a = imbl::OrdMap::new();
@@ -51,7 +52,7 @@ impl Interp {
                 }
                 let last = match name {
                     "FUNCNAME" => "main".to_owned(),
-                    "BASH_SOURCE" => "main".to_owned(),
+                    "BASH_SOURCE" => self.arg0.clone(),
                     _ => "0".to_owned(),
                 };
                 // Under `bash -c` there is no `main` frame at the bottom.
@@ -149,9 +150,18 @@ impl ArithHost for Interp {
     }
 }
 
+/// Splits a `name[sub]` reference given as text into its name and subscript text.
+pub(crate) fn split_element_ref(r: &str) -> Option<(&str, &str)> {
+    let open = r.find('[')?;
+    let sub = r.strip_suffix(']')?.get(open + 1..)?;
+    Some((&r[..open], sub))
+}
+
 impl Interp {
-    /// Expands `$` references inside an arithmetic subscript's text.
-    fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
+    /// Expands a subscript given as text (`unset 'a[$k]'`, `printf -v 'a["k"]'`,
+    /// `test -v`, nameref targets) the way one written in `${a[...]}` is: quotes
+    /// removed, `$` expansions and command substitutions done.
+    pub(crate) fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
         if !sub.contains(['$', '`', '"', '\'']) {
             return Ok(sub.to_owned());
         }

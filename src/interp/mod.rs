@@ -268,9 +268,13 @@ pub struct JobTable {
 /// Frame information for `FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO` and `caller`.
 #[derive(Clone, Debug)]
 pub struct CallFrame {
+    /// The function's name, or `source` for a sourced file.
     pub func: String,
+    /// The file the running code came from.
     pub source: String,
     pub call_line: u32,
+    /// A function call, not a `source`.
+    pub function: bool,
 }
 
 /// The shell: all state of one bash process.
@@ -540,10 +544,23 @@ impl Interp {
 
     /// The `bash: line N: ` prefix of runtime errors.
     pub fn err_prefix(&self) -> String {
-        match &self.script_name {
-            Some(name) => format!("{}: line {}: ", name, self.line),
-            None => format!("{}: line {}: ", self.shell_name, self.line),
+        format!("{}: line {}: ", self.error_source_name(), self.line)
+    }
+
+    /// The name bash puts before runtime errors: the file the running code came from
+    /// (`BASH_SOURCE[0]`: a sourced file, or `environment` for functions defined under
+    /// `bash -c`), else `$0`.
+    pub fn error_source_name(&self) -> String {
+        match (self.frames.last(), &self.script_name) {
+            (Some(f), _) => f.source.clone(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => self.arg0.clone(),
         }
+    }
+
+    /// Whether a function is executing (sourced files alone do not count).
+    pub fn in_function(&self) -> bool {
+        self.frames.iter().any(|f| f.function)
     }
 
     /// Prints a runtime error with bash's prefix.
@@ -554,7 +571,7 @@ impl Interp {
     /// Runs a whole script the way `bash -c` does: one complete command at a time.
     /// Returns the exit status (EXIT trap included).
     pub fn run_script(&mut self, src: &str) -> i32 {
-        let status = match self.run_source(src, false) {
+        let status = match self.run_source(src, None) {
             Ok(s) => s,
             Err(Flow::Exit(s)) => s,
             Err(Flow::Fatal(m)) => {
@@ -572,7 +589,9 @@ impl Interp {
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
             let saved = self.status;
-            match self.run_source(&action, true) {
+            // bash counts the EXIT trap's lines from 1, wherever the shell exits.
+            self.line = 1;
+            match self.run_source(&action, Some("exit trap")) {
                 Err(Flow::Exit(s)) => return s,
                 Err(Flow::Fatal(m)) => {
                     self.errln(&format!("{}: {}", self.shell_name, m));
@@ -597,9 +616,12 @@ impl Interp {
         }
     }
 
-    /// Parses and runs `src` command by command. `nested` sources (eval, traps) report
-    /// syntax errors without the `-c:` marker.
-    pub fn run_source(&mut self, src: &str, nested: bool) -> R {
+    /// Parses and runs `src` command by command. Text the shell runs on its own behalf
+    /// (`eval`, traps) is `nested`, named by its label in syntax errors
+    /// (`bash: eval: line 1: ...`) instead of the `-c:` marker.
+    pub fn run_source(&mut self, src: &str, nested: Option<&str>) -> R {
+        let label = nested;
+        let nested = label.is_some();
         if src.len() > self.budget.limits.max_source_bytes {
             return Err(Flow::Fatal(format!(
                 "script too large ({} bytes, limit {})",
@@ -630,18 +652,25 @@ impl Interp {
                     break;
                 }
                 Err(e) => {
-                    let line = e.line + base_line;
-                    let prefix = if nested {
-                        format!("{}: line {}: ", self.shell_name, line)
-                    } else if let Some(name) = &self.script_name {
-                        format!("{}: line {}: ", name, line)
-                    } else {
-                        format!("{}: -c: line {}: ", self.shell_name, line)
+                    let mut line = e.line + base_line;
+                    if e.kind == ParseErrorKind::UnexpectedEof {
+                        // bash reads a newline past the end of the text (eval and
+                        // traps always add one), so the end is a line further on.
+                        let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
+                        let extra = u32::from(nested || !src.ends_with('\n'));
+                        line = base_line + 1 + lines + extra;
+                    }
+                    let name = self.error_source_name();
+                    let prefix = match label {
+                        Some(label) => format!("{name}: {label}: line {line}: "),
+                        None if self.frames.is_empty() && self.script_name.is_none() => {
+                            format!("{name}: -c: line {line}: ")
+                        }
+                        None => format!("{name}: line {line}: "),
                     };
                     self.errln(&format!("{prefix}{e}"));
                     if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
                         (&e.source_line, &e.kind)
-                        && !nested
                     {
                         self.errln(&format!("{prefix}`{src_line}'"));
                     }
@@ -686,7 +715,7 @@ impl Interp {
     fn prompt_cycle(&mut self) {
         if let Some(pc) = self.get_str("PROMPT_COMMAND") {
             let saved = self.status;
-            let _ = self.run_source(&pc, true);
+            let _ = self.run_source(&pc, Some("PROMPT_COMMAND"));
             self.status = saved;
         }
         let ps1 = self.get_str("PS1").unwrap_or_default();
@@ -716,12 +745,10 @@ impl Interp {
 
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let target = self.vars.resolve_name(name);
-        if let Some(open) = target.find('[')
-            && target.ends_with(']')
-        {
-            let base = target[..open].to_owned();
-            let key = target[open + 1..target.len() - 1].to_owned();
+        let target = self.vars.resolve_name_checked(name)?;
+        if let Some((base, sub)) = host::split_element_ref(&target) {
+            let (base, sub) = (base.to_owned(), sub.to_owned());
+            let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
             return self.assign_element(&base, &key, value, append);
         }
         let name = target.as_str();
@@ -812,7 +839,11 @@ impl Interp {
         value: String,
         append: bool,
     ) -> Result<(), String> {
-        let name = self.vars.resolve_name(name);
+        let name = self.vars.resolve_name_checked(name)?;
+        if name.contains('[') {
+            // A nameref to an element cannot be subscripted again.
+            return Err(format!("`{name}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing
             && v.attrs.has(Attrs::READONLY)

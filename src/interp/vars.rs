@@ -42,17 +42,30 @@ impl Scopes {
 
     /// Follows namerefs from `name` to the variable name it finally refers to.
     pub fn resolve_name(&self, name: &str) -> String {
+        self.resolve_name_checked(name)
+            .unwrap_or_else(|_| name.to_owned())
+    }
+
+    /// Like [`Scopes::resolve_name`], but a chain of namerefs that comes back to itself
+    /// is an error (bash refuses to assign through it).
+    pub fn resolve_name_checked(&self, name: &str) -> Result<String, String> {
         let mut cur = name.to_owned();
-        for _ in 0..16 {
+        let mut seen = vec![name.to_owned()];
+        loop {
             match self.get_raw(&cur) {
                 Some(v) if v.attrs.has(Attrs::NAMEREF) => match &v.value {
-                    Some(Value::Str(t)) if valid_ref(t) => cur = t.clone(),
-                    _ => return cur,
+                    Some(Value::Str(t)) if valid_ref(t) => {
+                        if seen.contains(t) {
+                            return Err(format!("warning: {name}: circular name reference"));
+                        }
+                        cur = t.clone();
+                        seen.push(cur.clone());
+                    }
+                    _ => return Ok(cur),
                 },
-                _ => return cur,
+                _ => return Ok(cur),
             }
         }
-        cur
     }
 
     /// The variable without nameref resolution.

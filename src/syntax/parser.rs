@@ -1052,6 +1052,7 @@ impl Parser {
                 name,
                 body: Arc::new(body),
                 keyword,
+                source: None,
             }),
             redirects: Vec::new(),
             line,

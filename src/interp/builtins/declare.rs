@@ -102,7 +102,7 @@ pub fn declare(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn local(sh: &mut Interp, args: &[String]) -> R {
-    if sh.call_depth == 0 || sh.frames.is_empty() {
+    if sh.call_depth == 0 || !sh.in_function() {
         sh.builtin_error("local", "can only be used in a function");
         return Ok(1);
     }
@@ -174,7 +174,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         sh.out(out.as_bytes())?;
         return Ok(status);
     }
-    let local = (force_local || sh.call_depth > 0 && !sh.frames.is_empty()) && !f.global;
+    let local = (force_local || sh.call_depth > 0 && sh.in_function()) && !f.global;
     let mut status = 0;
     for op in operands {
         if let Err(s) = declare_one(sh, name, op, &f, local) {
@@ -223,6 +223,23 @@ fn declare_one(
     if !crate::syntax::is_name(&vname) {
         sh.builtin_error(builtin, &format!("`{op}': not a valid identifier"));
         return Err(1);
+    }
+    // A nameref must name a variable: `declare -n r=1` and `x=1; declare -n x` fail.
+    if f.set & Attrs::NAMEREF != 0 {
+        let target = match (&rest, &assign) {
+            (Some((_, v)), _) => Some(v.clone()),
+            (None, None) => sh.vars.get_raw(&vname).and_then(|v| v.as_scalar()),
+            _ => None,
+        };
+        if let Some(t) = target
+            && !super::super::vars::valid_ref(&t)
+        {
+            sh.builtin_error(
+                builtin,
+                &format!("`{t}': invalid variable name for name reference"),
+            );
+            return Err(1);
+        }
     }
     // Creating the variable in the right scope.
     let exists_here = if local {
@@ -369,6 +386,10 @@ fn assign_value(
 ) -> Result<(), String> {
     if f.set & Attrs::NAMEREF != 0 {
         let var = sh.vars.entry(name, sh.vars.is_local_here(name));
+        if !super::super::vars::valid_ref(&v) {
+            var.attrs.set(Attrs::NAMEREF, false);
+            return Err(format!("`{v}': invalid variable name for name reference"));
+        }
         var.value = Some(Value::Str(v));
         return Ok(());
     }
@@ -555,11 +576,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             sh.funcs.remove(n);
             continue;
         }
-        if let Some(open) = n.find('[')
-            && n.ends_with(']')
-        {
-            let base = &n[..open];
-            let sub = &n[open + 1..n.len() - 1];
+        if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
             if let Err(m) = unset_element(sh, base, sub) {
                 sh.builtin_error("unset", &m);
                 status = 1;
@@ -600,6 +617,7 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
         let _ = sh.vars.unset(&base);
         return Ok(());
     }
+    let sub = &sh.expand_subscript_text(sub).map_err(|e| e.message)?;
     if var.is_assoc() {
         if let Some(Value::Assoc(a)) = &mut sh.vars.entry(&base, false).value {
             a.remove(sub);

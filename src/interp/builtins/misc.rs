@@ -589,7 +589,7 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
         )));
     }
     sh.call_depth += 1;
-    let r = sh.run_source(&src, true);
+    let r = sh.run_source(&src, Some("eval"));
     sh.call_depth -= 1;
     // An error that abandons a command ends only the eval'd text.
     match r {
@@ -653,9 +653,14 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     sh.sourcing += 1;
     sh.call_depth += 1;
     let saved_line = sh.line;
-    let saved_script = sh.script_name.replace(file.clone());
-    let r = sh.run_source(&src, false);
-    sh.script_name = saved_script;
+    sh.frames.push(super::super::CallFrame {
+        func: "source".to_owned(),
+        source: file.clone(),
+        call_line: sh.line,
+        function: false,
+    });
+    let r = sh.run_source(&src, None);
+    sh.frames.pop();
     sh.line = saved_line;
     sh.call_depth -= 1;
     sh.sourcing -= 1;
@@ -1818,22 +1823,39 @@ pub fn times(sh: &mut Interp, _args: &[String]) -> R {
 }
 
 pub fn caller(sh: &mut Interp, args: &[String]) -> R {
-    let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let frames = &sh.frames;
-    if frames.is_empty() || n >= frames.len() {
-        return Ok(1);
-    }
-    let idx = frames.len() - 1 - n;
-    let f = &frames[idx];
-    let caller_name = if idx == 0 {
-        "main".to_owned()
-    } else {
-        frames[idx - 1].func.clone()
+    // Frame `i` counts from the innermost call: its line is BASH_LINENO[i], the
+    // function and file that made the call are FUNCNAME[i+1] and BASH_SOURCE[i+1].
+    let frames: Vec<&super::super::CallFrame> = sh.frames.iter().rev().collect();
+    let has_main = !sh.command_string_mode || sh.script_name.is_some();
+    let func = |i: usize| match frames.get(i) {
+        Some(f) => Some(f.func.clone()),
+        None if i == frames.len() && has_main => Some("main".to_owned()),
+        None => None,
     };
-    let text = if args.len() > 1 {
-        format!("{} {} {}\n", f.call_line, caller_name, f.source)
-    } else {
-        format!("{} {}\n", f.call_line, f.source)
+    let source = |i: usize| match frames.get(i) {
+        Some(f) => Some(f.source.clone()),
+        None if i == frames.len() && has_main => Some(sh.arg0.clone()),
+        None => None,
+    };
+    let text = match args.get(1) {
+        None => {
+            let Some(f) = frames.first() else {
+                return Ok(1);
+            };
+            let file = source(1).unwrap_or_else(|| "NULL".to_owned());
+            format!("{} {file}\n", f.call_line)
+        }
+        Some(a) => {
+            let Ok(n) = a.parse::<usize>() else {
+                sh.builtin_error("caller", &format!("{a}: invalid number"));
+                return Ok(2);
+            };
+            let (Some(f), Some(name), Some(file)) = (frames.get(n), func(n + 1), source(n + 1))
+            else {
+                return Ok(1);
+            };
+            format!("{} {name} {file}\n", f.call_line)
+        }
     };
     sh.out(text.as_bytes())?;
     Ok(0)

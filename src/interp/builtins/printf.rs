@@ -59,12 +59,10 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
     match var {
         Some(v) => {
             let target = v.clone();
-            let r = if let Some(open) = target.find('[') {
-                if target.ends_with(']') {
-                    let key = target[open + 1..target.len() - 1].to_owned();
-                    sh.assign_element(&target[..open], &key, f.text, false)
-                } else {
-                    Err(format!("`{target}': not a valid identifier"))
+            let r = if target.contains('[') {
+                match crate::interp::host::split_element_ref(&target) {
+                    Some(_) => sh.assign_scalar(&target, f.text, false),
+                    None => Err(format!("`{target}': not a valid identifier")),
                 }
             } else if crate::syntax::is_name(&target) {
                 sh.assign_scalar(&target, f.text, false)

@@ -246,17 +246,17 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
 }
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {
-    if let Some(open) = name.find('[')
-        && name.ends_with(']')
-    {
-        let base = &name[..open];
-        let sub = &name[open + 1..name.len() - 1];
+    if let Some((base, sub)) = crate::interp::host::split_element_ref(name) {
         let Some(v) = crate::expand::Host::var(sh, base) else {
             return false;
         };
         if sub == "@" || sub == "*" {
             return v.value.is_some() && !v.values().is_empty();
         }
+        let Ok(sub) = sh.expand_subscript_text(sub) else {
+            return false;
+        };
+        let sub = sub.as_str();
         if v.is_assoc() {
             return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
         }
