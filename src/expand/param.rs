@@ -45,11 +45,15 @@ impl PVal {
     fn is_list(&self) -> bool {
         self.at || self.star
     }
-    /// Null for the `:` tests: unset, or expanding to the empty string (several empty
-    /// elements of `${a[@]}` are not null; of `${a[*]}` only when IFS is empty).
-    fn null(&self, ifs_empty: bool) -> bool {
+    /// Null for the `:` tests: unset, or expanding to the empty string. Several empty
+    /// elements of `${a[@]}` are not null; of `"${a[*]}"` only when IFS is empty. A
+    /// list reached through `${!ref}` is null only when it has no elements.
+    fn null(&self, ifs_empty_in_dq: bool) -> bool {
+        if self.target.is_some() && self.is_list() {
+            return self.vals.is_empty();
+        }
         let all_empty = self.vals.iter().all(|v| v.is_empty());
-        !self.set || (all_empty && (self.vals.len() <= 1 || (self.star && ifs_empty)))
+        !self.set || (all_empty && (self.vals.len() <= 1 || (self.star && ifs_empty_in_dq)))
     }
 }
 
@@ -130,7 +134,9 @@ pub fn expand<H: Host + ?Sized>(
                     param_text(pe)
                 )));
             }
-            return finish(ex, pe, PVal::scalar(None), in_dq);
+            let mut pv = PVal::scalar(None);
+            pv.target = Some(String::new());
+            return finish(ex, pe, pv, in_dq);
         }
         let target = base.vals.join(" ");
         let mut pv = lookup_ref(ex, &target)?;
@@ -213,7 +219,9 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
         Param::Special('@') | Param::Special('*') => {
             let at = pe.param == Param::Special('@');
             let vals = ex.host.positional();
-            Ok(PVal::list(vals, at, true))
+            // With no positional parameters, `${@-x}` takes the default.
+            let set = !vals.is_empty();
+            Ok(PVal::list(vals, at, set))
         }
         Param::Special('#') => Ok(PVal::scalar(Some(ex.host.positional().len().to_string()))),
         Param::Special('0') => Ok(PVal::scalar(Some(ex.host.arg0()))),
@@ -224,6 +232,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
             }
             Ok(PVal::scalar(Some(v)))
         }
+        Param::Positional(0) => Ok(PVal::scalar(Some(ex.host.arg0()))),
         Param::Positional(n) => {
             let pos = ex.host.positional();
             Ok(PVal::scalar(pos.get(*n as usize - 1).cloned()))
@@ -387,7 +396,11 @@ fn finish<H: Host + ?Sized>(
         ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
         ParamOp::Default { op, colon, word } => {
             let ifs_empty = ex.host.var("IFS").and_then(|v| v.as_scalar()) == Some(String::new());
-            let missing = if *colon { pv.null(ifs_empty) } else { !pv.set };
+            let missing = if *colon {
+                pv.null(ifs_empty && in_dq)
+            } else {
+                !pv.set
+            };
             match op {
                 '-' | '=' if missing => {
                     if *op == '=' {
@@ -438,7 +451,8 @@ fn finish<H: Host + ?Sized>(
                 }
                 '+' => {
                     if missing {
-                        return Ok(if in_dq {
+                        // `"${a[@]+x}"` of nothing is no word at all, like `"$@"`.
+                        return Ok(if in_dq && !pv.at {
                             vec![Piece::Text(String::new(), Q::Quoted)]
                         } else {
                             Vec::new()
@@ -612,9 +626,16 @@ fn finish<H: Host + ?Sized>(
                         (None, Param::Name(n)) => Some(n.as_str()),
                         _ => None,
                     };
-                    let flags = name.and_then(|n| ex.host.var(n)).map(|v| attr_flags(&v));
-                    let count = if pv.is_list() { pv.vals.len().max(1) } else { 1 };
-                    pv.vals = vec![flags.unwrap_or_default(); count];
+                    let var = name.and_then(|n| ex.host.var(n));
+                    // A list gives one word per element; a declared array with no
+                    // value still gives one.
+                    let count = match (&var, pv.is_list()) {
+                        (_, false) => 1,
+                        (Some(v), true) if v.value.is_none() => 1,
+                        (_, true) => pv.vals.len(),
+                    };
+                    let flags = var.map(|v| attr_flags(&v)).unwrap_or_default();
+                    pv.vals = vec![flags; count];
                 }
                 'A' => {
                     if let Param::Name(n) = &pe.param {

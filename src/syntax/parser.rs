@@ -2169,9 +2169,11 @@ impl Parser {
             Some(c) if c.is_ascii_digit() => {
                 flush_lit(parts, lit);
                 self.bump_n(2);
-                parts.push(WordPart::Param(Box::new(simple_param(Param::Positional(
-                    c as u32 - '0' as u32,
-                )))));
+                let param = match c {
+                    '0' => Param::Special('0'),
+                    _ => Param::Positional(c as u32 - '0' as u32),
+                };
+                parts.push(WordPart::Param(Box::new(simple_param(param))));
                 Ok(true)
             }
             Some(c @ ('@' | '*' | '#' | '?' | '-' | '$' | '!')) => {
@@ -2435,7 +2437,18 @@ impl Parser {
                     }
                     _ => ReplaceMode::First,
                 };
-                let pattern = self.param_word(in_dquote, false, true)?;
+                // In `${x///c}` the pattern is the `/` right after `//`.
+                let leading_slash = mode == ReplaceMode::All && self.peek() == Some('/');
+                if leading_slash {
+                    self.bump();
+                }
+                let mut pattern = self.param_word(in_dquote, false, true)?;
+                if leading_slash {
+                    match pattern.parts.first_mut() {
+                        Some(WordPart::Lit(s)) => s.insert(0, '/'),
+                        _ => pattern.parts.insert(0, WordPart::Lit("/".to_owned())),
+                    }
+                }
                 let replacement = if self.last_stop_was_slash {
                     Some(self.param_word(in_dquote, false, false)?)
                 } else {
