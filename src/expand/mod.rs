@@ -234,19 +234,42 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Expands a word into a pattern: quoted characters are escaped.
     pub fn pattern(&mut self, w: &Word) -> ExpResult<String> {
+        Ok(self.pattern_traced(w, false)?.0)
+    }
+
+    /// Expands a pattern word; with `trace`, also the text `set -x` shows for it
+    /// (every quoted character behind a backslash).
+    pub fn pattern_traced(&mut self, w: &Word, trace: bool) -> ExpResult<(String, String)> {
         if let [WordPart::Lit(s)] = w.parts.as_slice() {
-            return Ok(s.clone());
+            return Ok((s.clone(), if trace { s.clone() } else { String::new() }));
         }
         let pieces = self.parts(&w.parts, false)?;
         let mut s = String::new();
+        let mut shown = String::new();
         for p in pieces {
             match p {
-                Piece::Text(t, Q::Quoted) => s.push_str(&pattern::escape(&t)),
-                Piece::Text(t, _) => s.push_str(&t),
-                Piece::Break => s.push(' '),
+                Piece::Text(t, Q::Quoted) => {
+                    s.push_str(&pattern::escape(&t));
+                    if trace {
+                        for c in t.chars() {
+                            shown.push('\\');
+                            shown.push(c);
+                        }
+                    }
+                }
+                Piece::Text(t, _) => {
+                    s.push_str(&t);
+                    if trace {
+                        shown.push_str(&t);
+                    }
+                }
+                Piece::Break => {
+                    s.push(' ');
+                    shown.push(' ');
+                }
             }
         }
-        Ok(s)
+        Ok((s, shown))
     }
 
     /// Expands a word for a redirection target: one field required.

@@ -230,6 +230,12 @@ impl Interp {
             };
         }
         if child.interactive {
+            // Only interactive shells get prompt strings by default.
+            for (k, v) in [("PS1", "\\s-\\v\\$ "), ("PS2", "> ")] {
+                if child.get_str(k).is_none() {
+                    let _ = child.assign_scalar(k, v.to_owned(), false);
+                }
+            }
             child.set.history = true;
             if child.get_str("HISTFILE").is_none() {
                 let home = child.get_str("HOME").unwrap_or_default();

@@ -710,10 +710,6 @@ impl Interp {
             }
             CommandKind::Cond(e) => {
                 self.run_debug_trap()?;
-                if self.set.xtrace {
-                    let text = crate::syntax::printer::command_to_string(c);
-                    self.xtrace_line(&text);
-                }
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
                     Err(e) => self.expand_error(e).map(|_| 2),
@@ -905,8 +901,10 @@ impl Interp {
         Ok(r)
     }
 
-    /// Expands a simple command's words; declaration-builtin assignment arguments are
-    /// passed through as markers (see `declare::ASSIGN_MARK`).
+    /// Expands a simple command's words. A declaration builtin's `name=value` argument
+    /// is expanded as an assignment (no splitting or globbing) into one word; one with
+    /// a subscript or an array value is passed through as a marker (see
+    /// `declare::ASSIGN_MARK`).
     fn expand_command_words(&mut self, words: &[Word]) -> Result<Vec<String>, ExpandError> {
         let has_decl = words.iter().any(|w| {
             matches!(w.parts.as_slice(), [WordPart::Param(p)] if matches!(p.op, ParamOp::AssignWord(_)))
@@ -920,8 +918,14 @@ impl Interp {
             if let [WordPart::Param(p)] = w.parts.as_slice()
                 && let ParamOp::AssignWord(a) = &p.op
             {
-                let m = self.stash_decl_assign(a);
-                out.push(m);
+                match (&a.value, &a.index) {
+                    (AssignValue::Scalar(v), None) => {
+                        let value = Expander::new(self).assign_value(v)?;
+                        let op = if a.append { "+=" } else { "=" };
+                        out.push(format!("{}{op}{value}", a.name));
+                    }
+                    _ => out.push(self.stash_decl_assign(a)),
+                }
                 continue;
             }
             let mut v = self.expand_words(std::slice::from_ref(w))?;
@@ -930,9 +934,48 @@ impl Interp {
         Ok(out)
     }
 
+    /// Traces a simple command the way bash does: array arguments of a declaration
+    /// builtin first on lines of their own, and the assignments `export`/`readonly`
+    /// make after it.
+    fn xtrace_command(&mut self, temp: &[(&Assign, Vec<String>)], words: &[String]) {
+        let mut parts: Vec<String> = temp
+            .iter()
+            .map(|(a, v)| format!("{}={}", a.name, assign_trace_quote(&v.join(" "))))
+            .collect();
+        let mut after = Vec::new();
+        let assigning = matches!(words.first().map(String::as_str), Some("export" | "readonly"));
+        for w in words {
+            let stashed = w
+                .strip_prefix(super::builtins::declare::ASSIGN_MARK)
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| self.decl_assigns.get(i).cloned());
+            match stashed {
+                Some(a) => {
+                    if let AssignValue::Array(elems) = &a.value {
+                        let op = if a.append { "+=" } else { "=" };
+                        let line = format!("{}{op}({})", a.name, array_trace_text(elems));
+                        self.xtrace_line(&line);
+                    }
+                    parts.push(a.name.clone());
+                }
+                None => {
+                    parts.push(xtrace_quote(w));
+                    if assigning && let Some((n, v)) = w.split_once('=') && crate::syntax::is_name(n.trim_end_matches('+')) {
+                        after.push(format!("{n}={}", xtrace_quote(v)));
+                    }
+                }
+            }
+        }
+        self.xtrace_line(&parts.join(" "));
+        for line in after {
+            self.xtrace_line(&line);
+        }
+    }
+
     /// Prints a `set -x` line with PS4.
     pub(crate) fn xtrace_line(&mut self, text: &str) {
-        let ps4 = self.get_str("PS4").unwrap_or_else(|| "+ ".to_owned());
+        // An unset PS4 traces with no prefix at all.
+        let ps4 = self.get_str("PS4").unwrap_or_default();
         let ps4 = self.expand_prompt_string(&ps4);
         let (first, rest) = match ps4.chars().next() {
             Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
@@ -984,12 +1027,7 @@ impl Interp {
             }
         }
         if self.set.xtrace {
-            let mut parts: Vec<String> = temp
-                .iter()
-                .map(|(a, v)| format!("{}={}", a.name, xtrace_quote(&v.join(" "))))
-                .collect();
-            parts.extend(words.iter().map(|w| xtrace_quote(w)));
-            self.xtrace_line(&parts.join(" "));
+            self.xtrace_command(&temp, &words);
         }
         self.run_words(c, words, &temp)
     }
@@ -1348,7 +1386,7 @@ impl Interp {
                         format!(
                             "{t}{}={}",
                             if a.append { "+" } else { "" },
-                            xtrace_quote(&v.join(" "))
+                            assign_trace_quote(&v.join(" "))
                         )
                     }
                 };
@@ -1643,6 +1681,33 @@ fn stub_name(content: &[u8]) -> Option<String> {
         .map(|s| s.trim().to_owned())
 }
 
+/// The elements of an array assignment as `set -x` shows them: each value in single
+/// quotes, keys in brackets. Values are shown as written when they expand.
+fn array_trace_text(elems: &[ArrayElem]) -> String {
+    let show = |w: &Word| match w.parts.as_slice() {
+        [] => "''".to_owned(),
+        [WordPart::Lit(s) | WordPart::Quoted(s)] => format!("'{}'", s.replace('\'', "'\\''")),
+        _ => crate::syntax::printer::word_to_string(w),
+    };
+    elems
+        .iter()
+        .map(|e| match &e.key {
+            Some(k) => format!("[{}]={}", show(k), show(&e.value)),
+            None => show(&e.value),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes an assignment's value for `set -x`: like a word, but empty shows as nothing.
+fn assign_trace_quote(s: &str) -> String {
+    if s.is_empty() {
+        String::new()
+    } else {
+        xtrace_quote(s)
+    }
+}
+
 /// Quotes a word for `set -x` output the way bash does.
 pub(crate) fn xtrace_quote(s: &str) -> String {
     if s.is_empty() {
@@ -1681,6 +1746,9 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     });
     if !special {
         return s.to_owned();
+    }
+    if s == "'" {
+        return "\\'".to_owned();
     }
     let mut out = String::from("'");
     for c in s.chars() {

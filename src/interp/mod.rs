@@ -435,12 +435,10 @@ impl Interp {
     }
 
     fn init_vars(&mut self) {
-        let defaults: [(&str, &str); 14] = [
+        let defaults: [(&str, &str); 12] = [
             ("HOME", "/home/user"),
             ("PATH", "/usr/local/bin:/usr/bin:/bin"),
             ("IFS", " \t\n"),
-            ("PS1", "\\s-\\v\\$ "),
-            ("PS2", "> "),
             ("PS4", "+ "),
             ("OPTIND", "1"),
             ("HOSTNAME", "shellbox"),
