@@ -160,15 +160,14 @@ fn lookup_ref<H: Host + ?Sized>(ex: &mut Expander<'_, H>, r: &str) -> ExpResult<
             return Err(bad());
         }
         // The subscript is expanded like one written in `${name[...]}`.
-        let parsed = crate::syntax::parser::parse_template(&format!("${{{r}}}"), Default::default());
+        let parsed =
+            crate::syntax::parser::parse_template(&format!("${{{r}}}"), Default::default());
         let parts = match parsed.as_ref().map(|w| w.parts.as_slice()) {
             Ok([WordPart::DQuoted(inner)]) => inner.as_slice(),
             _ => &[],
         };
         let pe = match parts {
-            [WordPart::Param(pe)]
-                if pe.op == ParamOp::None && !pe.indirect && !pe.length =>
-            {
+            [WordPart::Param(pe)] if pe.op == ParamOp::None && !pe.indirect && !pe.length => {
                 pe.clone()
             }
             _ => return Err(ExpandError::abort(format!("{r}: bad substitution"))),

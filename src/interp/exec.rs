@@ -943,7 +943,10 @@ impl Interp {
             .map(|(a, v)| format!("{}={}", a.name, assign_trace_quote(&v.join(" "))))
             .collect();
         let mut after = Vec::new();
-        let assigning = matches!(words.first().map(String::as_str), Some("export" | "readonly"));
+        let assigning = matches!(
+            words.first().map(String::as_str),
+            Some("export" | "readonly")
+        );
         for w in words {
             let stashed = w
                 .strip_prefix(super::builtins::declare::ASSIGN_MARK)
@@ -960,7 +963,10 @@ impl Interp {
                 }
                 None => {
                     parts.push(xtrace_quote(w));
-                    if assigning && let Some((n, v)) = w.split_once('=') && crate::syntax::is_name(n.trim_end_matches('+')) {
+                    if assigning
+                        && let Some((n, v)) = w.split_once('=')
+                        && crate::syntax::is_name(n.trim_end_matches('+'))
+                    {
                         after.push(format!("{n}={}", xtrace_quote(v)));
                     }
                 }
