@@ -3,7 +3,8 @@
 //!
 //! Layers, each knowing only those below it: `syntax` (lexer, parser, AST, printer),
 //! `expand` (word expansion), `interp` (execution), `commands` (in-process utilities),
-//! `fs` (the persistent filesystem), and `session` (the public API).
+//! `fs` (the persistent filesystem), `tools` (the agent file tools) and `session` (the
+//! public API).
 
 pub mod commands;
 pub mod expand;
@@ -15,6 +16,7 @@ pub mod session;
 pub mod syntax;
 pub mod text;
 pub mod timefmt;
+pub mod tools;
 
 pub use interp::ExecOutput;
 pub use limits::Limits;

@@ -126,12 +126,12 @@ struct IgnoreRule {
     anchored: bool,
 }
 
-struct IgnoreFile {
+pub(crate) struct IgnoreFile {
     dir: String,
     rules: Vec<IgnoreRule>,
 }
 
-fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
+pub(crate) fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
     let mut rules = Vec::new();
     for raw in text.lines() {
         let line = raw.trim_end();
@@ -166,7 +166,7 @@ fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
 
 impl IgnoreFile {
     /// Some(true) ignored, Some(false) re-included, None no opinion.
-    fn verdict(&self, path: &str, is_dir: bool) -> Option<bool> {
+    pub(crate) fn verdict(&self, path: &str, is_dir: bool) -> Option<bool> {
         let rel = path
             .strip_prefix(&self.dir)
             .map(|r| r.trim_start_matches('/'))
