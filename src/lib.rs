@@ -20,4 +20,4 @@ pub mod tools;
 
 pub use interp::ExecOutput;
 pub use limits::Limits;
-pub use session::{Shell, ShellBuilder};
+pub use session::{Sandbox, SandboxBuilder, Shell, ShellBuilder, Template};

@@ -100,43 +100,6 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// Copies a host directory into the virtual filesystem at `dest`.
-fn copy_host_dir(
-    fs: &mut shellbox::fs::Fs,
-    host: &std::path::Path,
-    dest: &str,
-    depth: usize,
-) -> std::io::Result<()> {
-    if depth > 64 {
-        return Ok(());
-    }
-    let _ = fs.mkdir_all(dest, 0o755);
-    let mut entries: Vec<_> = std::fs::read_dir(host)?.filter_map(|e| e.ok()).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = shellbox::text::decode(e.file_name().as_encoded_bytes());
-        if name == ".git" || name == "target" {
-            continue;
-        }
-        let vpath = format!("{}/{}", dest.trim_end_matches('/'), name);
-        let ft = e.file_type()?;
-        if ft.is_dir() {
-            copy_host_dir(fs, &e.path(), &vpath, depth + 1)?;
-        } else if ft.is_file() {
-            let data = std::fs::read(e.path())?;
-            let _ = fs.write_file(&vpath, &data);
-        } else if ft.is_symlink()
-            && let Ok(t) = std::fs::read_link(e.path())
-        {
-            let _ = fs.symlink(
-                &shellbox::text::decode(t.as_os_str().as_encoded_bytes()),
-                &vpath,
-            );
-        }
-    }
-    Ok(())
-}
-
 fn json_string(b: &[u8]) -> String {
     serde_json::to_string(&String::from_utf8_lossy(b)).unwrap_or_else(|_| "\"\"".to_owned())
 }
@@ -164,7 +127,12 @@ fn main() -> ExitCode {
     if let Some(root) = &o.root {
         let dest = sh.cwd().to_owned();
         let mut fs = sh.fs_mut();
-        if let Err(e) = copy_host_dir(&mut fs, std::path::Path::new(root), &dest, 0) {
+        if let Err(e) = shellbox::session::copy_host_dir(
+            &mut fs,
+            std::path::Path::new(root),
+            &dest,
+            &[".git", "target"],
+        ) {
             eprintln!("shellbox: --root {root}: {e}");
             return ExitCode::from(2);
         }
