@@ -3,8 +3,8 @@
 //!
 //! Layers, each knowing only those below it: `syntax` (lexer, parser, AST, printer),
 //! `expand` (word expansion), `interp` (execution), `commands` (in-process utilities),
-//! `fs` (the persistent filesystem), `tools` (the agent file tools) and `session` (the
-//! public API).
+//! `fs` (the persistent filesystem), `tools` (the agent file tools), `store` (durable
+//! snapshots) and `session` (the public API).
 
 pub mod commands;
 pub mod expand;
@@ -13,6 +13,7 @@ pub mod interp;
 pub mod limits;
 pub mod posix_regex;
 pub mod session;
+pub mod store;
 pub mod syntax;
 pub mod text;
 pub mod timefmt;

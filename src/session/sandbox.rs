@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -24,6 +25,7 @@ use crate::fs::{Errno, Fs, FsError, SharedFs};
 use crate::interp::ExecOutput;
 use crate::interp::io::{Capture, OpenFile};
 use crate::limits::Limits;
+use crate::store::{LoadReport, SaveReport, Snapshot, Store, StoreError, StoreErrorKind};
 use crate::tools::{self, BashRun, ReadStamp, ReadStamps, ToolError, ToolHost, WORKSPACE};
 
 /// How long the `bash` tool waits for a command before leaving it in the background.
@@ -76,6 +78,13 @@ impl SandboxError {
     }
     pub fn message(&self) -> &str {
         &self.message
+    }
+    fn store(e: StoreError) -> SandboxError {
+        let kind = match e.kind {
+            StoreErrorKind::NotFound => SandboxErrorKind::NotFound,
+            _ => SandboxErrorKind::Store,
+        };
+        SandboxError::new(kind, e.message)
     }
     fn fs(op: &str, path: &str, e: &FsError) -> SandboxError {
         let kind = match e.errno {
@@ -225,6 +234,30 @@ impl SandboxBuilder {
         self
     }
 
+    /// Builds the sandbox from session `name` in `store`: its filesystem, id, read
+    /// stamps and environment (this builder's environment is added after the saved
+    /// one). Blocks on disk I/O. A damaged newest snapshot is skipped for the last
+    /// complete one; the report says what was discarded.
+    pub fn load(self, store: &Store, name: &str) -> Result<(Sandbox, LoadReport), SandboxError> {
+        let loaded = store.load(name).map_err(SandboxError::store)?;
+        let meta: SessionMeta = serde_json::from_value(loaded.meta).map_err(|e| {
+            SandboxError::new(
+                SandboxErrorKind::Store,
+                format!("session {name:?} has unreadable metadata: {e}"),
+            )
+        })?;
+        let mut env = meta.env;
+        env.extend(self.env);
+        let builder = SandboxBuilder {
+            fs: Some(loaded.fs),
+            env,
+            id: Some(meta.id),
+            stamps: meta.read_stamps,
+            ..self
+        };
+        Ok((builder.build(), loaded.report))
+    }
+
     /// Builds the sandbox.
     pub fn build(self) -> Sandbox {
         let registry = self.registry.unwrap_or_else(Registry::with_builtins);
@@ -244,6 +277,15 @@ impl SandboxBuilder {
             }),
         }
     }
+}
+
+/// What a saved session keeps besides its filesystem.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SessionMeta {
+    id: String,
+    env: Vec<(String, String)>,
+    read_stamps: BTreeMap<String, ReadStamp>,
 }
 
 /// A fresh session identifier: `sbx_` and 16 hex digits.
@@ -686,6 +728,50 @@ impl Sandbox {
     /// An O(1) snapshot of the filesystem.
     pub fn snapshot(&self) -> Fs {
         self.inner.fs.snapshot()
+    }
+
+    /// Replaces the filesystem with `fs` (a snapshot taken earlier, say). Commands
+    /// running now see the change at their next file operation.
+    pub fn restore(&self, fs: Fs) {
+        *self.inner.fs.lock() = fs;
+    }
+
+    /// Saves the session (filesystem, id, read stamps, environment) to `store` as
+    /// `name`, writing only blobs the store lacks. Blocks on disk I/O; see
+    /// [`Sandbox::save`] for async callers.
+    pub fn save_blocking(&self, store: &Store, name: &str) -> Result<SaveReport, SandboxError> {
+        let meta = SessionMeta {
+            id: self.inner.id.clone(),
+            env: self.inner.env.clone(),
+            read_stamps: self.inner.stamps.to_map(),
+        };
+        let meta = serde_json::to_value(meta).map_err(|e| {
+            SandboxError::new(
+                SandboxErrorKind::Store,
+                format!("encoding the session: {e}"),
+            )
+        })?;
+        let snapshot = Snapshot {
+            fs: self.snapshot(),
+            meta,
+        };
+        store.save(name, &snapshot).map_err(SandboxError::store)
+    }
+
+    /// [`Sandbox::save_blocking`] on the blocking pool.
+    ///
+    /// Cancel safety: dropping the future does not stop the save; it completes (or
+    /// fails) atomically in the background.
+    pub async fn save(&self, store: &Store, name: &str) -> Result<SaveReport, SandboxError> {
+        let (sb, store, name) = (self.clone(), store.clone(), name.to_owned());
+        tokio::task::spawn_blocking(move || sb.save_blocking(&store, &name))
+            .await
+            .unwrap_or_else(|e| {
+                Err(SandboxError::new(
+                    SandboxErrorKind::Store,
+                    format!("the save failed: {e}"),
+                ))
+            })
     }
 
     /// The session's read stamps, by path.

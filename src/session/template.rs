@@ -27,6 +27,7 @@ pub struct TemplateBuilder {
     seed_dir: Option<PathBuf>,
     bootstrap: Option<BootstrapFn>,
     sandbox: SandboxBuilder,
+    store: Option<crate::store::Store>,
 }
 
 impl fmt::Debug for TemplateBuilder {
@@ -67,6 +68,13 @@ impl TemplateBuilder {
     /// commands. Files and the filesystem given here are ignored.
     pub fn sandbox(mut self, builder: SandboxBuilder) -> Self {
         self.sandbox = builder;
+        self
+    }
+
+    /// Keeps built templates in a durable store, under `template-<fingerprint>`, so a
+    /// later process with the same fingerprint skips bootstrap.
+    pub fn store(mut self, store: crate::store::Store) -> Self {
+        self.store = Some(store);
         self
     }
 
@@ -194,9 +202,19 @@ impl Template {
         Ok(true)
     }
 
-    /// Builds the filesystem for `fingerprint` by seeding and bootstrapping.
+    /// Builds the filesystem for `fingerprint`: from the store if it has it, else by
+    /// seeding and bootstrapping (then saving it to the store).
     async fn build_now(&self, fingerprint: String) -> Result<Built, SandboxError> {
         let cfg = &self.inner.config;
+        let name = format!("template-{}", fingerprint.get(..32).unwrap_or(&fingerprint));
+        if let Some(store) = &cfg.store
+            && let Ok(loaded) = store.load(&name)
+        {
+            return Ok(Built {
+                fingerprint,
+                fs: loaded.fs,
+            });
+        }
         let sandbox = cfg.sandbox.clone().build();
         let mut fs = sandbox.snapshot();
         if let Some(dir) = &cfg.seed_dir {
@@ -220,6 +238,15 @@ impl Template {
             })?;
         }
         let fs = sandbox.snapshot();
+        if let Some(store) = &cfg.store {
+            let snapshot = crate::store::Snapshot {
+                fs: fs.clone(),
+                meta: serde_json::json!({ "fingerprint": fingerprint }),
+            };
+            store.save(&name, &snapshot).map_err(|e| {
+                SandboxError::new(SandboxErrorKind::Store, format!("saving the template: {e}"))
+            })?;
+        }
         Ok(Built { fingerprint, fs })
     }
 }
