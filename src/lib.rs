@@ -11,6 +11,7 @@ pub mod expand;
 pub mod fs;
 pub mod interp;
 pub mod limits;
+pub mod mcp;
 pub mod posix_regex;
 pub mod session;
 pub mod store;
