@@ -4,7 +4,8 @@
 //! Layers, each knowing only those below it: `syntax` (lexer, parser, AST, printer),
 //! `expand` (word expansion), `interp` (execution), `commands` (in-process utilities),
 //! `fs` (the persistent filesystem), `tools` (the agent file tools), `store` (durable
-//! snapshots) and `session` (the public API).
+//! snapshots), `session` (the public API) and `mcp` (the agent tools over the Model
+//! Context Protocol).
 
 pub mod commands;
 pub mod expand;
@@ -23,3 +24,8 @@ pub mod tools;
 pub use interp::ExecOutput;
 pub use limits::Limits;
 pub use session::{Sandbox, SandboxBuilder, Shell, ShellBuilder, Template};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
