@@ -4,10 +4,12 @@
 //! runs of `tool` and `-c`, with damaged snapshots skipped and reported.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
+use common::TempDir;
 use serde_json::{Value, json};
 
 /// Runs the binary: stdout, stderr and exit status.
@@ -38,35 +40,6 @@ fn tool(args: &[&str], stdin: &str) -> (Value, i32) {
     let (out, err, code) = shellbox(args, stdin);
     let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?} {err:?}"));
     (v, code)
-}
-
-/// A host directory removed when dropped.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new() -> Dir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "shellbox-cli-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn arg(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]
@@ -129,8 +102,8 @@ fn tool_prints_the_json_result_or_a_structured_error() {
 
 #[test]
 fn a_store_keeps_files_and_read_stamps_across_runs() {
-    let store = Dir::new();
-    fn with_store<'a>(store: &'a Dir, rest: &[&'a str]) -> Vec<&'a str> {
+    let store = TempDir::new("cli");
+    fn with_store<'a>(store: &'a TempDir, rest: &[&'a str]) -> Vec<&'a str> {
         let mut args = vec!["--store", store.arg(), "--session", "agent"];
         args.extend_from_slice(rest);
         args
@@ -190,7 +163,7 @@ fn a_store_keeps_files_and_read_stamps_across_runs() {
 
 #[test]
 fn root_seeds_a_new_session_from_the_host() {
-    let host = Dir::new();
+    let host = TempDir::new("cli");
     std::fs::write(host.path().join("x.txt"), "from host\n").unwrap();
     let (v, code) = tool(
         &[
@@ -204,7 +177,7 @@ fn root_seeds_a_new_session_from_the_host() {
     );
     assert_eq!((v["content"].as_str(), code), (Some("1: from host\n"), 0));
     // With a store, the seed applies to a new session only.
-    let store = Dir::new();
+    let store = TempDir::new("cli");
     let args = |script: &'static str| ["--store", store.arg(), "--root", host.arg(), "-c", script];
     assert_eq!(shellbox(&args("rm x.txt; ls"), "").0, "");
     assert_eq!(shellbox(&args("ls"), "").0, "", "the removal persisted");
@@ -212,7 +185,7 @@ fn root_seeds_a_new_session_from_the_host() {
 
 #[test]
 fn a_damaged_newest_snapshot_is_skipped_with_a_warning() {
-    let store = Dir::new();
+    let store = TempDir::new("cli");
     let run = |script: &str| shellbox(&["--store", store.arg(), "-c", script], "");
     run("echo first > f");
     run("echo second > f");
@@ -243,7 +216,7 @@ fn an_interactive_shell_prompts_reads_continuations_and_keeps_history() {
         "bash-5.2$ bash-5.2$ > > bash-5.2$ ls: cannot access '/nope': No such file or directory\nbash-5.2$ "
     );
     // End of input ends the shell; with a store, history survives in $HISTFILE.
-    let store = Dir::new();
+    let store = TempDir::new("cli");
     let (_, err, code) = shellbox(&["--store", store.arg(), "-i"], "echo one\n");
     assert_eq!((err.ends_with("exit\n"), code), (true, 0));
     let (out, _, _) = shellbox(&["--store", store.arg(), "-i"], "history\n");

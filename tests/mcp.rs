@@ -5,12 +5,13 @@
 //! kept in a store across server runs.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::TempDir;
 use serde_json::{Value, json};
 
 /// A running `shellbox mcp` with a line reader on its stdout.
@@ -338,13 +339,8 @@ fn slow_commands_are_left_running_and_reported() {
 
 #[test]
 fn a_store_keeps_the_session_between_server_runs() {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir: PathBuf = std::env::temp_dir().join(format!(
-        "shellbox-mcp-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let args = ["--store", dir.to_str().unwrap(), "--session", "chat-1"];
+    let dir = TempDir::new("mcp");
+    let args = ["--store", dir.arg(), "--session", "chat-1"];
     let mut c = Client::start(&args);
     c.initialize();
     c.call(
@@ -372,5 +368,4 @@ fn a_store_keeps_the_session_between_server_runs() {
     let r = c.call(2, "read_file", json!({"filePath": "notes.md"}));
     assert_eq!(r["structuredContent"]["content"], "1: final\n2: more\n");
     c.finish();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,11 +3,12 @@
 //! filesystem — run, spawn, files, stop, id, network policy, cancellation) and
 //! `Template` (bootstrap once, fork per session, rebuild when the key or seed changes).
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod common;
+
+use common::TempDir;
 use shellbox::Limits;
 use shellbox::session::{
     NetworkPolicy, RunOptions, Sandbox, SandboxError, SandboxErrorKind, TERMINATED, Template,
@@ -18,36 +19,6 @@ fn endless() -> Limits {
     let mut limits = Limits::default();
     limits.max_loop_iterations = u64::MAX;
     limits
-}
-
-/// A host directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "shellbox-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn write(&self, rel: &str, content: &str) {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, content).unwrap();
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[tokio::test]

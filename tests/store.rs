@@ -4,37 +4,14 @@
 //! the last complete snapshot (with a report) when files are torn or corrupt.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+
+use common::TempDir;
 use serde_json::json;
 use shellbox::fs::{Clock, Fs};
 use shellbox::session::{Sandbox, Template};
 use shellbox::store::{FaultPlan, Snapshot, Store, StoreErrorKind};
-
-/// A fresh host directory for a store, removed when dropped.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new() -> Dir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "shellbox-store-test-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        Dir(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A filesystem with every kind of inode: nested files, an empty file, binary data,
 /// a large file, a symlink, a hard link, unusual modes and an explicit mtime.
@@ -69,7 +46,7 @@ fn snapshot(fs: Fs) -> Snapshot {
 
 #[test]
 fn a_round_trip_keeps_the_filesystem_exactly() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let fs = varied_fs();
     let store = Store::open(dir.path()).unwrap();
     let report = store.save("s1", &snapshot(fs.clone())).unwrap();
@@ -87,7 +64,7 @@ fn a_round_trip_keeps_the_filesystem_exactly() {
 
 #[test]
 fn saving_after_a_small_change_writes_only_the_new_blobs() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let mut fs = Fs::new(Clock::virtual_at(0));
     for d in 0..10 {
         for f in 0..20 {
@@ -124,7 +101,7 @@ fn version(v: char) -> String {
 /// Saves snapshot A, then tries B with a fault after `writes` writes; returns what a
 /// fresh handle loads (the text of /workspace/v) and whether the save failed.
 fn save_with_fault(plan: FaultPlan) -> (String, bool, usize) {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let mut fs = varied_fs();
     fs.write_file("/workspace/v", version('A').as_bytes())
         .unwrap();
@@ -169,7 +146,7 @@ fn a_save_interrupted_between_any_two_writes_leaves_the_last_snapshot() {
 
 #[test]
 fn a_torn_blob_is_rewritten_by_the_next_save() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let mut fs = Fs::new(Clock::virtual_at(0));
     let store = Store::open(dir.path()).unwrap();
     store.save("s", &snapshot(fs.clone())).unwrap();
@@ -220,7 +197,7 @@ fn damaged_files_are_reported_and_the_previous_snapshot_loads() {
         ("blob deleted", false, delete, "No such file"),
     ];
     for (name, manifest, damage, reason) in cases {
-        let dir = Dir::new();
+        let dir = TempDir::new("store");
         let store = Store::open(dir.path()).unwrap();
         let mut fs = varied_fs();
         store.save("s", &snapshot(fs.clone())).unwrap();
@@ -263,7 +240,7 @@ fn damaged_files_are_reported_and_the_previous_snapshot_loads() {
 
 #[test]
 fn names_versions_pruning_and_missing_sessions() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let store = Store::open(dir.path()).unwrap();
     for bad in ["", ".hidden", "a/b", "../x", "sp ace", &"n".repeat(129)] {
         let err = store
@@ -302,7 +279,7 @@ fn names_versions_pruning_and_missing_sessions() {
 
 #[tokio::test]
 async fn a_sandbox_session_survives_a_store_round_trip() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let store = Store::open(dir.path()).unwrap();
     let sb = Sandbox::builder()
         .env("MODE", "test")
@@ -336,7 +313,7 @@ async fn a_sandbox_session_survives_a_store_round_trip() {
 
 #[tokio::test]
 async fn a_template_in_a_store_is_built_once_across_processes() {
-    let dir = Dir::new();
+    let dir = TempDir::new("store");
     let make = || {
         Template::builder()
             .revalidation_key(|| "v1".to_owned())

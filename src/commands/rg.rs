@@ -164,9 +164,18 @@ pub(crate) fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
     }
 }
 
+/// Whether `path` is ignored: the innermost ignore file with an opinion decides.
+pub(crate) fn ignored(ignores: &[IgnoreFile], path: &str, is_dir: bool) -> bool {
+    ignores
+        .iter()
+        .rev()
+        .find_map(|ig| ig.verdict(path, is_dir))
+        .unwrap_or(false)
+}
+
 impl IgnoreFile {
     /// Some(true) ignored, Some(false) re-included, None no opinion.
-    pub(crate) fn verdict(&self, path: &str, is_dir: bool) -> Option<bool> {
+    fn verdict(&self, path: &str, is_dir: bool) -> Option<bool> {
         let rel = path
             .strip_prefix(&self.dir)
             .map(|r| r.trim_start_matches('/'))
@@ -298,12 +307,7 @@ impl Search<'_> {
             };
             let Ok(meta) = meta else { continue };
             let is_dir = meta.is_dir();
-            let ignored = ignores
-                .iter()
-                .rev()
-                .find_map(|ig| ig.verdict(&child, is_dir))
-                .unwrap_or(false);
-            if ignored {
+            if ignored(ignores, &child, is_dir) {
                 continue;
             }
             let rel = child_shown.trim_start_matches("./");

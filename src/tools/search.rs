@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::paths::in_workspace;
 use super::{ErrorKind, ToolError, ToolHost, WORKSPACE, at_least_one, cut_line, is_binary};
-use crate::commands::rg::{IgnoreFile, parse_ignore};
+use crate::commands::rg::{IgnoreFile, ignored, parse_ignore};
 use crate::fs::Fs;
 
 /// Rows returned when the call gives no `limit`.
@@ -279,13 +279,7 @@ impl Walker<'_> {
             }
             let child = crate::fs::path::join(dir, &e.name);
             let is_dir = e.file_type.is_dir();
-            let ignored = self
-                .ignores
-                .iter()
-                .rev()
-                .find_map(|ig| ig.verdict(&child, is_dir))
-                .unwrap_or(false);
-            if ignored {
+            if ignored(&self.ignores, &child, is_dir) {
                 continue;
             }
             if is_dir {
