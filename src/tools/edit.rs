@@ -180,7 +180,7 @@ pub fn edit_file(host: &dyn ToolHost, input: EditFileInput) -> Result<EditFileOu
         ));
     };
     host.stamps().check(&path, &current, "edit_file")?;
-    let starts = occurrences(&current, old);
+    let starts = crate::text::occurrences(&current, old);
     let replace_all = input.replace_all.unwrap_or(false);
     match starts.len() {
         0 => {
@@ -232,39 +232,4 @@ pub fn edit_file(host: &dyn ToolHost, input: EditFileInput) -> Result<EditFileOu
         path,
         replacements: chosen.len() as u64,
     })
-}
-
-/// Start offsets of the non-overlapping occurrences of non-empty `needle`, left to right.
-fn occurrences(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
-    if let (Ok(h), Ok(n)) = (std::str::from_utf8(haystack), std::str::from_utf8(needle)) {
-        return h.match_indices(n).map(|(i, _)| i).collect();
-    }
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + needle.len() <= haystack.len() {
-        if haystack.get(i..i + needle.len()) == Some(needle) {
-            out.push(i);
-            i += needle.len();
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::occurrences;
-
-    #[test]
-    fn occurrences_do_not_overlap() {
-        for (hay, needle, want) in [
-            (&b"aaaa"[..], &b"aa"[..], vec![0, 2]),
-            (b"abcabc", b"bc", vec![1, 4]),
-            (b"\xffab\xffab", b"\xffa", vec![0, 3]),
-            (b"ab", b"abc", vec![]),
-        ] {
-            assert_eq!(occurrences(hay, needle), want);
-        }
-    }
 }
