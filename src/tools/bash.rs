@@ -69,7 +69,7 @@ pub struct BashCompleted {
     pub truncated: bool,
 }
 
-/// A command that is still running.
+/// A command left running in the background.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BashRunning {

@@ -26,7 +26,7 @@ Read a file from the sandbox. Text comes back with a line number before each lin
 - At most 2000 lines (or `limit` lines) starting at line `offset` (1-based, default 1), and at most 50 KiB. When the file goes on, `truncated` is true and `nextOffset` is the line to continue from.
 - `totalLines` is the number of lines in the whole file.
 - Lines longer than 2000 characters are shortened, with a note of how much was left out.
-- PNG, JPEG, GIF and WebP images (up to 3 MiB and 8000 pixels a side) and PDFs (up to 20 MiB) are recognised by their content, whatever their name, and returned as base64 `data` with their `mediaType`.
+- Images (PNG, JPEG, GIF, WebP; at most 3 MiB and 8000x8000 pixels) and PDF documents (at most 20 MiB) are recognised by their first bytes, whatever the file is called, and returned whole as base64 `data` with their `mediaType`.
 - Other files with NUL bytes are refused as binary. Bytes that are not valid UTF-8 are shown as U+FFFD.
 - Reading a file is required before replacing it with write_file or changing it with edit_file.
 - Prefer one large read to many small slices, and read several files in parallel when you need them all.";

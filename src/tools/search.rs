@@ -1,4 +1,4 @@
-//! `glob` (find files by name pattern) and `grep` (search file contents with a regular
+//! `glob` (find files by name pattern) and `grep` (look inside files for a regular
 //! expression). Both walk a directory in sorted order with hidden files included, `.git`
 //! directories and `.gitignore`d paths left out and symbolic links not followed; both
 //! return at most `limit` rows (default 50, at most 200) and say when they cut.

@@ -1,6 +1,6 @@
 //! Read stamps: what a session last read of each file (SHA-256 and byte length of the
 //! whole file, keyed by normalised path), so `write_file` and `edit_file` can refuse to
-//! overwrite a file the model has not seen, or has not seen in its current state.
+//! overwrite a file the model never saw, or saw only in an older state.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
