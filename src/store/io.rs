@@ -1,13 +1,14 @@
 //! The store's disk access: atomic writes (temp file, fsync, rename, fsync of the
 //! directory), blob paths and hash checks, manifest files and their pruning, and fault
-//! injection so tests can stop a save between any two writes.
+//! injection so tests can stop a save between any two writes. Blobs are written several
+//! at a time.
 
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use super::format::{self, Manifest};
@@ -50,8 +51,37 @@ impl FaultPlan {
 pub(super) struct Disk {
     pub(super) root: PathBuf,
     faults: Mutex<Option<FaultPlan>>,
-    /// Blob directories that gained entries since the last directory sync.
-    touched: Mutex<HashSet<PathBuf>>,
+}
+
+/// Most writes in flight at once.
+const WRITERS: usize = 8;
+
+/// Runs `f` on every item, on up to [`WRITERS`] threads; the first error wins.
+fn parallel<T: Sync>(
+    items: &[T],
+    f: impl Fn(&T) -> Result<(), StoreError> + Sync,
+) -> Result<(), StoreError> {
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<StoreError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..WRITERS.min(items.len()) {
+            scope.spawn(|| {
+                while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if lock(&failed).is_some() {
+                        return;
+                    }
+                    if let Err(e) = f(item) {
+                        lock(&failed).get_or_insert(e);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    failed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .map_or(Ok(()), Err)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -74,7 +104,6 @@ impl Disk {
         let disk = Disk {
             root: root.to_path_buf(),
             faults: Mutex::new(None),
-            touched: Mutex::new(HashSet::new()),
         };
         for sub in ["blobs", "sessions", "tmp"] {
             create_dir(&root.join(sub))?;
@@ -172,27 +201,29 @@ impl Disk {
         self.root.join("blobs").join(fan).join(rest)
     }
 
-    /// Stores a blob unless a file of that name and size exists (a torn one of the
-    /// wrong size is replaced); returns whether it wrote.
-    pub(super) fn put_blob(&self, hash: &str, data: &[u8]) -> Result<bool, StoreError> {
-        let path = self.blob_path(hash);
-        if fs::metadata(&path).is_ok_and(|m| m.len() == data.len() as u64) {
-            return Ok(false);
-        }
-        let dir = path.parent().unwrap_or(&self.root).to_path_buf();
-        create_dir(&dir)?;
-        self.write_atomic(&path, data)?;
-        lock(&self.touched).insert(dir);
-        Ok(true)
+    /// Whether a blob of that name and size is stored (a torn one has the wrong size
+    /// and is written again).
+    pub(super) fn has_blob(&self, hash: &str, len: usize) -> bool {
+        fs::metadata(self.blob_path(hash)).is_ok_and(|m| m.len() == len as u64)
     }
 
-    /// Syncs the directories that gained blobs, so they are durable before the
+    /// Writes blobs, several at a time (each is fsynced, and one fsync waits for the
+    /// disk, so doing them side by side is what makes a large first save bearable),
+    /// then syncs the directories that gained them, so they are durable before the
     /// manifest that references them.
-    pub(super) fn sync_blob_dirs(&self) -> Result<(), StoreError> {
-        let dirs: Vec<PathBuf> = lock(&self.touched).drain().collect();
+    pub(super) fn write_blobs(&self, blobs: &[(String, Arc<Vec<u8>>)]) -> Result<(), StoreError> {
+        let dirs: HashSet<PathBuf> = blobs
+            .iter()
+            .filter_map(|(hash, _)| self.blob_path(hash).parent().map(Path::to_path_buf))
+            .collect();
         for dir in &dirs {
-            sync_dir(dir)?;
+            create_dir(dir)?;
         }
+        parallel(blobs, |(hash, data)| {
+            self.write_atomic(&self.blob_path(hash), data)
+        })?;
+        let dirs: Vec<PathBuf> = dirs.into_iter().collect();
+        parallel(&dirs, |dir| sync_dir(dir))?;
         if !dirs.is_empty() {
             sync_dir(&self.root.join("blobs"))?;
         }

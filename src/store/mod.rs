@@ -241,6 +241,8 @@ impl Store {
             table: &table,
             old_hashes: std::mem::take(&mut *self.lock_hashes()),
             new_hashes: HashMap::new(),
+            pending: Vec::new(),
+            queued: HashSet::new(),
             blobs_written: 0,
             bytes_written: 0,
         };
@@ -332,6 +334,9 @@ struct Saver<'a> {
     table: &'a HashMap<Ino, &'a InodeImage>,
     old_hashes: HashCache,
     new_hashes: HashCache,
+    /// Blobs to write, once the whole tree is known.
+    pending: Vec<(String, Arc<Vec<u8>>)>,
+    queued: HashSet<String>,
     blobs_written: u64,
     bytes_written: u64,
 }
@@ -344,7 +349,12 @@ impl Saver<'_> {
         meta: &Value,
     ) -> Result<(u64, PathBuf, u64), StoreError> {
         let root = self.entry(String::new(), crate::fs::ROOT_INO, 0)?;
-        self.disk.sync_blob_dirs()?;
+        self.disk.write_blobs(&self.pending)?;
+        for (hash, data) in self.pending.drain(..) {
+            self.blobs_written += 1;
+            self.bytes_written += data.len() as u64;
+            self.known.insert(hash);
+        }
         let manifest = Manifest {
             format: format::FORMAT,
             session: name.to_owned(),
@@ -371,7 +381,7 @@ impl Saver<'_> {
             }
             NodeImage::File(data) => {
                 let hash = self.file_hash(data);
-                self.put(&hash, data)?;
+                self.put(&hash, data.clone());
                 e.blob = Some(hash);
             }
             NodeImage::Dir(entries) => {
@@ -391,7 +401,7 @@ impl Saver<'_> {
                 }
                 let bytes = format::to_json(&tree)?;
                 let hash = format::sha256_hex(&bytes);
-                self.put(&hash, &bytes)?;
+                self.put(&hash, Arc::new(bytes));
                 e.tree = Some(hash);
             }
             NodeImage::Symlink(target) => e.target = Some(target.clone()),
@@ -415,16 +425,17 @@ impl Saver<'_> {
         hash
     }
 
-    fn put(&mut self, hash: &str, data: &[u8]) -> Result<(), StoreError> {
-        if self.known.contains(hash) {
-            return Ok(());
+    /// Queues a blob unless the store has it.
+    fn put(&mut self, hash: &str, data: Arc<Vec<u8>>) {
+        if self.known.contains(hash) || self.queued.contains(hash) {
+            return;
         }
-        if self.disk.put_blob(hash, data)? {
-            self.blobs_written += 1;
-            self.bytes_written += data.len() as u64;
+        if self.disk.has_blob(hash, data.len()) {
+            self.known.insert(hash.to_owned());
+            return;
         }
-        self.known.insert(hash.to_owned());
-        Ok(())
+        self.queued.insert(hash.to_owned());
+        self.pending.push((hash.to_owned(), data));
     }
 }
 
