@@ -212,9 +212,9 @@ pub fn edit_file(host: &dyn ToolHost, input: EditFileInput) -> Result<EditFileOu
         _ => {}
     }
     let chosen = if replace_all {
-        &starts[..]
+        &starts
     } else {
-        &starts[..1]
+        starts.get(..1).unwrap_or_default()
     };
     let mut out = Vec::with_capacity(current.len() + chosen.len() * new.len());
     let mut from = 0;

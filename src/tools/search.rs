@@ -324,7 +324,7 @@ pub fn glob(host: &dyn ToolHost, input: GlobInput) -> Result<GlobOutput, ToolErr
         .filter(|p| pattern.matches(&root, p))
         .collect();
     let truncated = found.len() > limit;
-    let shown = &found[..found.len().min(limit)];
+    let shown = found.get(..limit).unwrap_or(&found);
     let mut content = if shown.is_empty() {
         "No files found".to_owned()
     } else {
@@ -496,7 +496,7 @@ pub fn grep(host: &dyn ToolHost, input: GrepInput) -> Result<GrepOutput, ToolErr
                 if hits.len() > room {
                     cut_by_limit = true;
                 }
-                let taken = &hits[..hits.len().min(room)];
+                let taken = hits.get(..room).unwrap_or(&hits);
                 // Context stops short of the first match that did not make the cut.
                 let last = hits.get(taken.len()).map_or(lines.len(), |&h| h);
                 let file = FileLines {
