@@ -19,11 +19,13 @@
 //! Layout of this module: `inode` (what an inode holds, the permission rule),
 //! `resolve` (path resolution), `content` (file data: read, write, open, truncate),
 //! `namespace` (directory entries: mkdir, unlink, rename, links), `attrs` (chmod, chown,
-//! times), `layout` (the default tree) and [`model`] (a reference model for tests).
+//! times), `layout` (the default tree), `image` (the inode table as plain data, for the
+//! durable store) and [`model`] (a reference model for tests).
 
 mod attrs;
 mod content;
 mod errno;
+mod image;
 mod inode;
 mod layout;
 pub mod model;
@@ -37,6 +39,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use imbl::OrdMap;
 
 pub use errno::{Errno, FsError, FsResult};
+pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
 use resolve::Follow;
 
