@@ -62,6 +62,9 @@ impl Interp {
         let mut status;
         if last_index == 0 {
             status = self.exec_pipeline(&a.first)?;
+            if self.compound_status {
+                return Ok(status);
+            }
             return self.check_errexit(status, a.first.negated);
         }
         self.no_errexit += 1;
@@ -92,7 +95,7 @@ impl Interp {
             ran_last = last;
             negated = p.negated;
         }
-        if ran_last {
+        if ran_last && !self.compound_status {
             return self.check_errexit(status, negated);
         }
         Ok(status)
@@ -100,13 +103,14 @@ impl Interp {
 
     /// `set -e`: exit on a failed command outside conditions.
     pub(crate) fn check_errexit(&mut self, status: i32, negated: bool) -> R {
-        if status != 0 && self.set.errexit && self.no_errexit == 0 && !negated {
-            self.status = status;
-            self.run_err_trap();
-            return Err(Flow::Exit(status));
+        if status == 0 || negated || self.no_errexit > 0 {
+            return Ok(status);
         }
-        if status != 0 && !negated && self.no_errexit == 0 {
-            self.run_err_trap();
+        // The ERR trap sees the failing status in `$?`.
+        self.status = status;
+        self.run_err_trap();
+        if self.set.errexit {
+            return Err(Flow::Exit(status));
         }
         Ok(status)
     }
@@ -200,9 +204,14 @@ impl Interp {
         } else {
             None
         };
-        if p.negated {
+        // `!` exempts its pipeline from `set -e` only when errexit is already on: a
+        // `set -e` run inside it (say in a function) takes effect at once, and with
+        // errexit off the ERR trap still fires for failures inside the pipeline.
+        let exempt = p.negated && self.set.errexit;
+        if exempt {
             self.no_errexit += 1;
         }
+        self.compound_status = false;
         let r = if p.commands.is_empty() {
             Ok(0)
         } else if p.commands.len() == 1 {
@@ -212,9 +221,11 @@ impl Interp {
             }
             r
         } else {
-            self.exec_multi(p)
+            let r = self.exec_multi(p);
+            self.compound_status = false;
+            r
         };
-        if p.negated {
+        if exempt {
             self.no_errexit -= 1;
         }
         let mut status = r?;
@@ -366,6 +377,14 @@ impl Interp {
             if is_last {
                 let r = child.exec_command(cmd);
                 last_status = child.finish_subshell(r);
+                // bash waits for a final `( )` stage as it would for a lone subshell,
+                // so its failure meets the ERR trap and `set -e` once more before the
+                // pipeline's own check.
+                if let (Ok(s), CommandKind::Subshell(_)) = (&last_status, &cmd.kind)
+                    && *s != 0
+                {
+                    self.check_errexit(*s, false)?;
+                }
             } else {
                 self.reserve_thread()?;
                 let cmd = cmd.clone();
@@ -447,7 +466,15 @@ impl Interp {
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
-                let r = child.exec_and_or(&a);
+                // A lone simple command in the background is not checked for the ERR
+                // trap or `set -e` in the job; commands nested deeper still are.
+                let lone_simple = a.rest.is_empty()
+                    && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
+                let r = if lone_simple {
+                    child.exec_pipeline(&a.first)
+                } else {
+                    child.exec_and_or(&a)
+                };
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
@@ -475,8 +502,11 @@ impl Interp {
 
     fn exec_command_inner(&mut self, c: &Command) -> R {
         if let CommandKind::Simple(s) = &c.kind {
-            return self.exec_simple(c, s);
+            let r = self.exec_simple(c, s);
+            self.compound_status = false;
+            return r;
         }
+        self.compound_status = false;
         if let CommandKind::FunctionDef(f) = &c.kind {
             self.line = c.line;
             if super::builtins::is_special_name(&f.name) && self.set.posix {
@@ -488,15 +518,32 @@ impl Interp {
         }
         self.line = c.line;
         if c.redirects.is_empty() {
-            return self.exec_compound(c);
+            return self.exec_compound_body(c);
         }
         let saved = self.fds.clone();
         let r = match self.apply_redirects(&c.redirects) {
-            Ok(true) => self.exec_compound(c),
+            Ok(true) => self.exec_compound_body(c),
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
         self.fds = saved;
+        r
+    }
+
+    /// Runs a compound command, noting whether its status is its body's (see
+    /// [`Interp::compound_status`]).
+    fn exec_compound_body(&mut self, c: &Command) -> R {
+        let r = self.exec_compound(c);
+        self.compound_status = matches!(
+            c.kind,
+            CommandKind::BraceGroup(_)
+                | CommandKind::If(_)
+                | CommandKind::While(_)
+                | CommandKind::For(_)
+                | CommandKind::ArithFor(_)
+                | CommandKind::Select(_)
+                | CommandKind::Case(_)
+        );
         r
     }
 
@@ -959,6 +1006,9 @@ impl Interp {
         if !self.traps.is_empty() {
             self.run_debug_trap()?;
         }
+        // A command with no words left takes the status of its last substitution,
+        // whether it sat in an assignment or in a word that expanded to nothing.
+        self.last_subst_status = None;
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -1319,7 +1369,6 @@ impl Interp {
     }
 
     fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
-        self.last_subst_status = None;
         for a in &s.assigns {
             let v = match self.eval_assign_value(a) {
                 Ok(v) => v,

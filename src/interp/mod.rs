@@ -305,6 +305,10 @@ pub struct Interp {
     pub loop_depth: u32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
+    /// The last command was a compound (`{ }`, `if`, loops, `case`) whose status came
+    /// from its body: bash checks `set -e` and the ERR trap on the inner commands, not
+    /// again on the compound itself.
+    pub compound_status: bool,
     /// Options for parsing `eval`, `source` and later top-level commands.
     pub hash: imbl::OrdMap<String, String>,
     /// `$_`: the last argument of the previous command.
@@ -402,6 +406,7 @@ impl Interp {
             random_state: 0x2545_F491,
             loop_depth: 0,
             no_errexit: 0,
+            compound_status: false,
             hash: imbl::OrdMap::new(),
             last_arg: String::new(),
             in_subshell: false,
