@@ -32,6 +32,13 @@ impl Interp {
                     return Err(Flow::Fatal(e.message[1..].to_owned()));
                 }
                 self.error(&e.message);
+                // bash leaves a `-c` shell with 127 for these, but a subshell, or any
+                // shell under `set -e`, exits with plain failure.
+                let status = if status == 127 && (self.set.errexit || self.in_subshell) {
+                    1
+                } else {
+                    status
+                };
                 Err(Flow::Exit(status))
             }
             ErrorKind::Command => {

@@ -471,6 +471,11 @@ impl Interp {
         for k in ["HOME", "PATH"] {
             self.vars.entry(k, false).attrs.set(Attrs::EXPORT, true);
         }
+        // bash starts with OLDPWD exported but unset, so the first `cd` exports it.
+        self.vars
+            .entry("OLDPWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         for (k, v) in [("UID", "1000"), ("EUID", "1000"), ("PPID", "4241")] {
             let var = self.vars.entry(k, false);
             var.value = Some(Value::Str(v.to_owned()));
@@ -498,7 +503,7 @@ impl Interp {
         }
     }
 
-    /// Refreshes `SHELLOPTS` after an option change.
+    /// Refreshes `SHELLOPTS` and `BASHOPTS` after a `set -o` or `shopt` change.
     pub fn update_shellopts(&mut self) {
         let on: Vec<&str> = SET_OPTIONS
             .iter()
@@ -506,6 +511,15 @@ impl Interp {
             .map(|(n, _)| *n)
             .collect();
         let v = self.vars.entry("SHELLOPTS", false);
+        v.value = Some(Value::Str(on.join(":")));
+        v.attrs.set(Attrs::READONLY, true);
+        let mut on: Vec<&str> = SHOPT_OPTIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| self.shopt.get(n))
+            .collect();
+        on.sort_unstable();
+        let v = self.vars.entry("BASHOPTS", false);
         v.value = Some(Value::Str(on.join(":")));
         v.attrs.set(Attrs::READONLY, true);
     }

@@ -146,8 +146,13 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
 
 /// Changes directory; updates PWD and OLDPWD.
 pub fn cd(sh: &mut Interp, args: &[String]) -> R {
+    change_dir(sh, "cd", args.get(1..).unwrap_or_default())
+}
+
+/// `cd` with its operands; `who` names the builtin in error messages.
+fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
     let mut physical = sh.set.physical;
-    let mut i = 1;
+    let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "-P" => physical = true,
@@ -168,7 +173,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
     }
     let rest = &args[i..];
     if rest.len() > 1 {
-        sh.builtin_error("cd", "too many arguments");
+        sh.builtin_error(who, "too many arguments");
         return Ok(1);
     }
     let mut print = false;
@@ -176,7 +181,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
         None => match sh.get_str("HOME") {
             Some(h) => h,
             None => {
-                sh.builtin_error("cd", "HOME not set");
+                sh.builtin_error(who, "HOME not set");
                 return Ok(1);
             }
         },
@@ -186,7 +191,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
                 o
             }
             None => {
-                sh.builtin_error("cd", "OLDPWD not set");
+                sh.builtin_error(who, "OLDPWD not set");
                 return Ok(1);
             }
         },
@@ -201,30 +206,45 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
         && let Some(cdpath) = sh.get_str("CDPATH")
     {
         for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
-            candidates.push((
-                crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")),
-                true,
-            ));
+            candidates.push((format!("{dir}/{target}"), true));
         }
     }
-    candidates.push((crate::fs::path::join(&sh.cwd, &target), false));
+    candidates.push((target.clone(), false));
     let mut last_err = None;
-    for (cand, from_cdpath) in candidates {
+    for (raw, from_cdpath) in candidates {
+        let cand = crate::fs::path::join(&sh.cwd, &raw);
         let r = {
             let fs = sh.fs.lock();
-            match fs.stat(&cand) {
-                Ok(m) if m.file_type == crate::fs::FileType::Dir => {
-                    match fs.access(&cand, false, false, true) {
-                        Ok(()) => Ok(if physical {
-                            fs.canonicalize(&cand).unwrap_or(cand.clone())
-                        } else {
-                            cand.clone()
-                        }),
-                        Err(e) => Err(e.to_string()),
-                    }
+            // Like bash, `dir/..` needs `dir` to exist: `..` is not applied blindly.
+            let mut walked = String::new();
+            let mut gap = false;
+            for comp in raw.split('/') {
+                if comp == ".." && !walked.is_empty() {
+                    let at = crate::fs::path::join(&sh.cwd, &walked);
+                    gap |= !fs
+                        .stat(&at)
+                        .is_ok_and(|m| m.file_type == crate::fs::FileType::Dir);
                 }
-                Ok(_) => Err("Not a directory".to_owned()),
-                Err(e) => Err(e.to_string()),
+                walked.push_str(comp);
+                walked.push('/');
+            }
+            if gap {
+                Err("No such file or directory".to_owned())
+            } else {
+                match fs.stat(&cand) {
+                    Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                        match fs.access(&cand, false, false, true) {
+                            Ok(()) => Ok(if physical {
+                                fs.canonicalize(&cand).unwrap_or(cand.clone())
+                            } else {
+                                cand.clone()
+                            }),
+                            Err(e) => Err(e.to_string()),
+                        }
+                    }
+                    Ok(_) => Err("Not a directory".to_owned()),
+                    Err(e) => Err(e.to_string()),
+                }
             }
         };
         match r {
@@ -234,14 +254,14 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
                 let _ = sh.assign_scalar("OLDPWD", old, false);
                 let _ = sh.assign_scalar("PWD", newdir.clone(), false);
                 if print || from_cdpath {
-                    sh.out_status("cd", format!("{newdir}\n").as_bytes())?;
+                    sh.out_status(who, format!("{newdir}\n").as_bytes())?;
                 }
                 return Ok(0);
             }
             Err(e) => last_err = Some(e),
         }
     }
-    sh.builtin_error("cd", &format!("{target}: {}", last_err.unwrap_or_default()));
+    sh.builtin_error(who, &format!("{target}: {}", last_err.unwrap_or_default()));
     Ok(1)
 }
 
@@ -258,13 +278,29 @@ fn parse_status(sh: &mut Interp, name: &str, arg: Option<&String>) -> Result<i32
     }
 }
 
-pub fn exit(sh: &mut Interp, args: &[String]) -> R {
-    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
-    if args.len() > 2 {
-        sh.builtin_error("exit", "too many arguments");
-        return Ok(1);
+/// The operands of `exit`, `return`, `shift`, `break` and `continue` after an optional
+/// `--`. More than one is an error that bash treats as fatal: it abandons the script
+/// with status 1.
+fn count_operand<'a>(
+    sh: &mut Interp,
+    name: &str,
+    args: &'a [String],
+) -> Result<Option<&'a String>, Flow> {
+    let rest = match args.get(1) {
+        Some(a) if a == "--" => args.get(2..),
+        _ => args.get(1..),
     }
-    match parse_status(sh, "exit", args.get(1)) {
+    .unwrap_or_default();
+    if rest.len() > 1 {
+        sh.builtin_error(name, "too many arguments");
+        return Err(Flow::Exit(1));
+    }
+    Ok(rest.first())
+}
+
+pub fn exit(sh: &mut Interp, args: &[String]) -> R {
+    let arg = count_operand(sh, "exit", args)?;
+    match parse_status(sh, "exit", arg) {
         Ok(n) => Err(Flow::Exit(n)),
         Err(n) => Err(Flow::Exit(n)),
     }
@@ -276,10 +312,10 @@ pub fn return_(sh: &mut Interp, args: &[String]) -> R {
             "return",
             "can only `return' from a function or sourced script",
         );
-        return Ok(1);
+        return Ok(2);
     }
-    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
-    match parse_status(sh, "return", args.get(1)) {
+    let arg = count_operand(sh, "return", args)?;
+    match parse_status(sh, "return", arg) {
         Ok(n) => Err(Flow::Return(n)),
         Err(n) => Err(Flow::Return(n)),
     }
@@ -290,7 +326,7 @@ fn loop_count(sh: &mut Interp, name: &str, args: &[String]) -> Result<u32, R> {
         sh.builtin_error(name, "only meaningful in a `for', `while', or `until' loop");
         return Err(Ok(0));
     }
-    match args.get(1) {
+    match count_operand(sh, name, args).map_err(Err)? {
         None => Ok(1),
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 1 => Ok(n.min(sh.loop_depth as i64) as u32),
@@ -321,7 +357,7 @@ pub fn continue_(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn shift(sh: &mut Interp, args: &[String]) -> R {
-    let n = match args.get(1) {
+    let n = match count_operand(sh, "shift", args)? {
         None => 1,
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 0 => n as usize,
@@ -531,6 +567,7 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
                     sh.update_shellopts();
                 } else {
                     sh.shopt.set(name, on);
+                    sh.update_shellopts();
                 }
             }
             None => {
@@ -568,11 +605,15 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn eval(sh: &mut Interp, args: &[String]) -> R {
-    let args: Vec<&String> = args[1..].iter().collect();
-    let args: &[&String] = if args.first().is_some_and(|a| *a == "--") {
-        &args[1..]
-    } else {
-        &args
+    let args: Vec<&String> = args.iter().skip(1).collect();
+    let args: &[&String] = match args.first() {
+        Some(a) if *a == "--" => args.get(1..).unwrap_or_default(),
+        Some(a) if a.starts_with('-') && a.len() > 1 => {
+            sh.builtin_error("eval", &format!("{a}: invalid option"));
+            sh.errln("eval: usage: eval [arg ...]");
+            return Ok(2);
+        }
+        _ => &args,
     };
     let src = args
         .iter()
@@ -1135,23 +1176,26 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
         let var = sh.vars.entry("__SHELLBOX_OPTPOS", false);
         var.value = Some(Value::Str(sub.to_string()));
     };
-    let Some(arg) = params.get(optind - 1).cloned() else {
-        let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+    // The end of the options: OPTARG goes, and an OPTIND past the last argument
+    // comes back to just after it.
+    let end = |sh: &mut Interp, optind: usize| {
+        let _ = sh.vars.unset("OPTARG");
+        getopts_bind(sh, &name, "?");
         finish(sh, optind, 1);
-        return Ok(1);
+        Ok(1)
+    };
+    let Some(arg) = params.get(optind - 1).cloned() else {
+        return end(sh, params.len() + 1);
     };
     if sub == 1 {
         if arg == "--" {
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
-            finish(sh, optind + 1, 1);
-            return Ok(1);
+            return end(sh, optind + 1);
         }
         if !arg.starts_with('-') || arg == "-" {
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
-            finish(sh, optind, 1);
-            return Ok(1);
+            return end(sh, optind);
         }
     }
+    let mut bound = true;
     let chars: Vec<char> = arg.chars().collect();
     let Some(&c) = chars.get(sub) else {
         finish(sh, optind + 1, 1);
@@ -1172,9 +1216,9 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                 sh.errln(&format!("{}: illegal option -- {c}", sh.arg0_for_errors()));
                 let _ = sh.vars.unset("OPTARG");
             }
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+            bound &= getopts_bind(sh, &name, "?");
             finish(sh, next_ind, next_sub);
-            Ok(0)
+            Ok(if bound { 0 } else { 1 })
         }
         Some(p) => {
             let takes_arg = spec[p + c.len_utf8()..].starts_with(':');
@@ -1195,30 +1239,41 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                 match optarg {
                     Some(v) => {
                         let _ = sh.assign_scalar("OPTARG", v, false);
-                        let _ = sh.assign_scalar(&name, c.to_string(), false);
+                        bound &= getopts_bind(sh, &name, &c.to_string());
                     }
                     None => {
                         if silent {
                             let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
-                            let _ = sh.assign_scalar(&name, ":".to_owned(), false);
+                            bound &= getopts_bind(sh, &name, ":");
                         } else {
                             sh.errln(&format!(
                                 "{}: option requires an argument -- {c}",
                                 sh.arg0_for_errors()
                             ));
                             let _ = sh.vars.unset("OPTARG");
-                            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+                            bound &= getopts_bind(sh, &name, "?");
                         }
                     }
                 }
             } else {
                 let _ = sh.vars.unset("OPTARG");
-                let _ = sh.assign_scalar(&name, c.to_string(), false);
+                bound &= getopts_bind(sh, &name, &c.to_string());
             }
             finish(sh, next_ind, next_sub);
-            Ok(0)
+            Ok(if bound { 0 } else { 1 })
         }
     }
+}
+
+/// Sets getopts' variable; an invalid name is reported and makes getopts fail, after
+/// OPTIND and OPTARG have still been updated.
+fn getopts_bind(sh: &mut Interp, name: &str, value: &str) -> bool {
+    if !crate::syntax::parser::is_name(name) {
+        sh.builtin_error("getopts", &format!("`{name}': not a valid identifier"));
+        return false;
+    }
+    let _ = sh.assign_scalar(name, value.to_owned(), false);
+    true
 }
 
 impl Interp {
@@ -1245,11 +1300,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         rest.remove(0);
     }
     if list {
-        let mut out = String::new();
-        for (n, name) in super::SIGNALS {
-            out.push_str(&format!("{n:2}) SIG{name}\n"));
-        }
-        sh.out(out.as_bytes())?;
+        sh.out(super::signal_table().as_bytes())?;
         return Ok(0);
     }
     if rest.is_empty() || print {
@@ -1320,42 +1371,46 @@ fn trap_name(s: &str) -> Option<String> {
     Some(super::signal_name(n))
 }
 
+/// `kill -l [sigspec...]`: the table, or each number as a name and each name as a
+/// number (an exit status above 128 names the signal that caused it).
+fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
+    let specs = match specs.first() {
+        Some(a) if a == "--" => specs.get(1..).unwrap_or_default(),
+        _ => specs,
+    };
+    if specs.is_empty() {
+        sh.out(super::signal_table().as_bytes())?;
+        return Ok(0);
+    }
+    let mut out = String::new();
+    let mut status = 0;
+    for spec in specs {
+        let shown = match spec.parse::<i32>() {
+            Ok(0) => Some("EXIT".to_owned()),
+            Ok(k) => super::signal_short_name(if k > 128 { k - 128 } else { k }),
+            Err(_) => super::signal_number(spec).map(|k| k.to_string()),
+        };
+        match shown {
+            Some(text) => {
+                out.push_str(&text);
+                out.push('\n');
+            }
+            None => {
+                sh.builtin_error("kill", &format!("{spec}: invalid signal specification"));
+                status = 1;
+            }
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
 pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     let mut sig = 15;
     let mut i = 1;
     if let Some(a) = args.get(1) {
         if a == "-l" || a == "-L" {
-            let mut out = String::new();
-            if let Some(n) = args.get(2) {
-                match n.parse::<i32>() {
-                    Ok(k) => {
-                        let k = if k > 128 { k - 128 } else { k };
-                        match super::SIGNALS.iter().find(|(x, _)| *x == k) {
-                            Some((_, name)) => out.push_str(&format!("{name}\n")),
-                            None => {
-                                sh.builtin_error(
-                                    "kill",
-                                    &format!("{n}: invalid signal specification"),
-                                );
-                                return Ok(1);
-                            }
-                        }
-                    }
-                    Err(_) => match super::signal_number(n) {
-                        Some(k) => out.push_str(&format!("{k}\n")),
-                        None => {
-                            sh.builtin_error("kill", &format!("{n}: invalid signal specification"));
-                            return Ok(1);
-                        }
-                    },
-                }
-            } else {
-                for (n, name) in super::SIGNALS {
-                    out.push_str(&format!("{n:2}) SIG{name}\n"));
-                }
-            }
-            sh.out(out.as_bytes())?;
-            return Ok(0);
+            return kill_list(sh, args.get(2..).unwrap_or_default());
         }
         if a == "-s" || a == "-n" {
             match args.get(2).and_then(|s| super::signal_number(s)) {
@@ -1724,92 +1779,262 @@ fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
     Some(!perms & 0o777)
 }
 
+const DIRS_USAGE: &str = "dirs: usage: dirs [-clpv] [+N] [-N]";
+const PUSHD_USAGE: &str = "pushd: usage: pushd [-n] [+N | -N | dir]";
+const POPD_USAGE: &str = "popd: usage: popd [-n] [+N | -N]";
+
+/// The whole directory stack as `dirs` shows it: the current directory first.
+fn dir_stack_view(sh: &Interp) -> Vec<String> {
+    let mut all = vec![sh.cwd.clone()];
+    all.extend(sh.dir_stack.iter().rev().cloned());
+    all
+}
+
+/// Replaces the directory stack from a `dirs`-order view (minus the current directory).
+fn set_dir_stack(sh: &mut Interp, view: &[String]) {
+    sh.dir_stack = view.iter().skip(1).rev().cloned().collect();
+}
+
+/// Reads `+N` / `-N`: `Some(Ok(index))` counted from the left, `Some(Err(()))` when the
+/// digits are not a number, `None` when `arg` is no such word.
+fn stack_offset(arg: &str) -> Option<Result<(bool, usize), ()>> {
+    let (from_left, digits) = if let Some(d) = arg.strip_prefix('+') {
+        (true, d)
+    } else {
+        (false, arg.strip_prefix('-')?)
+    };
+    Some(
+        digits
+            .trim()
+            .parse::<usize>()
+            .map(|n| (from_left, n))
+            .map_err(|_| ()),
+    )
+}
+
+/// Maps a `+N`/`-N` offset to a position in a stack view of `len` entries.
+fn stack_index((from_left, n): (bool, usize), len: usize) -> Option<usize> {
+    if n >= len {
+        None
+    } else if from_left {
+        Some(n)
+    } else {
+        Some(len - 1 - n)
+    }
+}
+
+/// Formats stack entries as `dirs` does: `~` for the home directory unless `long`.
+fn dirs_text(sh: &Interp, all: &[String], long: bool, per_line: bool, verbose: bool) -> String {
+    let home = sh.get_str("HOME").unwrap_or_default();
+    let show = |d: &str| match d.strip_prefix(home.as_str()) {
+        Some(rest) if !long && !home.is_empty() && (rest.is_empty() || rest.starts_with('/')) => {
+            format!("~{rest}")
+        }
+        _ => d.to_owned(),
+    };
+    if verbose {
+        all.iter()
+            .enumerate()
+            .map(|(i, d)| format!("{i:2}  {}\n", show(d)))
+            .collect()
+    } else if per_line {
+        all.iter().map(|d| format!("{}\n", show(d))).collect()
+    } else {
+        let shown: Vec<String> = all.iter().map(|d| show(d)).collect();
+        format!("{}\n", shown.join(" "))
+    }
+}
+
 pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
-    let mut clear = false;
-    let mut per_line = false;
-    let mut verbose = false;
-    let mut long = false;
-    for a in &args[1..] {
+    let (mut clear, mut per_line, mut verbose, mut long) = (false, false, false, false);
+    let mut pick = None;
+    for a in args.iter().skip(1) {
         match a.as_str() {
             "-c" => clear = true,
             "-p" => per_line = true,
             "-v" => verbose = true,
             "-l" => long = true,
-            _ => {}
+            "--" => break,
+            _ => match stack_offset(a) {
+                Some(Ok(off)) => pick = Some(off),
+                Some(Err(())) => {
+                    sh.builtin_error("dirs", &format!("{a}: invalid number"));
+                    sh.errln(DIRS_USAGE);
+                    return Ok(2);
+                }
+                None => {
+                    sh.builtin_error("dirs", &format!("{a}: invalid option"));
+                    sh.errln(DIRS_USAGE);
+                    return Ok(2);
+                }
+            },
         }
     }
     if clear {
         sh.dir_stack.clear();
         return Ok(0);
     }
-    let home = sh.get_str("HOME").unwrap_or_default();
-    let show = |d: &str| {
-        if !long && !home.is_empty() && (d == home || d.starts_with(&format!("{home}/"))) {
-            format!("~{}", &d[home.len()..])
-        } else {
-            d.to_owned()
-        }
-    };
-    let mut all = vec![sh.cwd.clone()];
-    all.extend(sh.dir_stack.iter().rev().cloned());
-    let text = if verbose {
-        all.iter()
-            .enumerate()
-            .map(|(i, d)| format!("{i:2}  {}\n", show(d)))
-            .collect::<String>()
-    } else if per_line {
-        all.iter()
-            .map(|d| format!("{}\n", show(d)))
-            .collect::<String>()
-    } else {
-        format!(
-            "{}\n",
-            all.iter().map(|d| show(d)).collect::<Vec<_>>().join(" ")
-        )
+    let all = dir_stack_view(sh);
+    let text = match pick {
+        None => dirs_text(sh, &all, long, per_line, verbose),
+        Some(off) => match stack_index(off, all.len()) {
+            Some(i) => dirs_text(sh, &all[i..=i], long, false, false),
+            None if sh.dir_stack.is_empty() => {
+                sh.builtin_error("dirs", "directory stack empty");
+                return Ok(1);
+            }
+            None => {
+                sh.builtin_error(
+                    "dirs",
+                    &format!("{}: directory stack index out of range", off.1),
+                );
+                return Ok(1);
+            }
+        },
     };
     sh.out(text.as_bytes())?;
     Ok(0)
 }
 
+/// Changes to `dir` for `pushd`/`popd`, reporting failures under that name.
+fn stack_cd(sh: &mut Interp, who: &str, dir: &str) -> R {
+    change_dir(sh, who, &["--".to_owned(), dir.to_owned()])
+}
+
 pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
-    let dir = match args.get(1) {
-        Some(d) => d.clone(),
-        None => match sh.dir_stack.pop() {
-            Some(top) => {
-                let old = sh.cwd.clone();
-                let r = cd(sh, &["cd".to_owned(), top.clone()])?;
-                if r != 0 {
-                    sh.dir_stack.push(top);
-                    return Ok(r);
-                }
-                sh.dir_stack.push(old);
-                return dirs(sh, &["dirs".to_owned()]);
-            }
-            None => {
+    let mut no_cd = false;
+    let mut rest = Vec::new();
+    let mut opts_done = false;
+    for a in args.iter().skip(1) {
+        if !opts_done && a == "-n" {
+            no_cd = true;
+        } else if !opts_done && a == "--" {
+            opts_done = true;
+        } else {
+            rest.push(a.clone());
+            opts_done = true;
+        }
+    }
+    if rest.len() > 1 {
+        sh.builtin_error("pushd", "too many arguments");
+        return Ok(1);
+    }
+    let mut all = dir_stack_view(sh);
+    match rest.first() {
+        None if no_cd => return Ok(0),
+        None => {
+            if all.len() < 2 {
                 sh.builtin_error("pushd", "no other directory");
                 return Ok(1);
             }
-        },
-    };
-    let old = sh.cwd.clone();
-    let r = cd(sh, &["cd".to_owned(), dir])?;
-    if r != 0 {
-        return Ok(r);
+            all.swap(0, 1);
+            let target = all[0].clone();
+            let r = stack_cd(sh, "pushd", &target)?;
+            if r != 0 {
+                return Ok(r);
+            }
+            all[0] = sh.cwd.clone();
+        }
+        Some(a) if a != "-" && stack_offset(a).is_some() => {
+            let off = match stack_offset(a) {
+                Some(Ok(off)) => off,
+                _ => {
+                    sh.builtin_error("pushd", &format!("{a}: invalid number"));
+                    sh.errln(PUSHD_USAGE);
+                    return Ok(2);
+                }
+            };
+            if all.len() < 2 {
+                sh.builtin_error("pushd", "directory stack empty");
+                return Ok(1);
+            }
+            let Some(i) = stack_index(off, all.len()) else {
+                sh.builtin_error("pushd", &format!("{a}: directory stack index out of range"));
+                return Ok(1);
+            };
+            all.rotate_left(i);
+            if !no_cd {
+                let target = all[0].clone();
+                let r = stack_cd(sh, "pushd", &target)?;
+                if r != 0 {
+                    return Ok(r);
+                }
+            }
+        }
+        Some(dir) => {
+            if no_cd {
+                let dir = crate::fs::path::join(&sh.cwd, dir);
+                all.insert(1, dir);
+            } else {
+                let r = stack_cd(sh, "pushd", dir)?;
+                if r != 0 {
+                    return Ok(r);
+                }
+                all.insert(0, sh.cwd.clone());
+            }
+        }
     }
-    sh.dir_stack.push(old);
-    dirs(sh, &["dirs".to_owned()])
+    set_dir_stack(sh, &all);
+    let all = dir_stack_view(sh);
+    let text = dirs_text(sh, &all, false, false, false);
+    sh.out(text.as_bytes())?;
+    Ok(0)
 }
 
-pub fn popd(sh: &mut Interp, _args: &[String]) -> R {
-    let Some(top) = sh.dir_stack.pop() else {
+pub fn popd(sh: &mut Interp, args: &[String]) -> R {
+    let mut no_cd = false;
+    let mut pick = (true, 0);
+    for a in args.iter().skip(1) {
+        if a == "-n" {
+            no_cd = true;
+        } else if a == "--" {
+            break;
+        } else {
+            match stack_offset(a) {
+                Some(Ok(off)) => pick = off,
+                Some(Err(())) => {
+                    sh.builtin_error("popd", &format!("{a}: invalid number"));
+                    sh.errln(POPD_USAGE);
+                    return Ok(2);
+                }
+                None => {
+                    sh.builtin_error("popd", &format!("{a}: invalid argument"));
+                    sh.errln(POPD_USAGE);
+                    return Ok(2);
+                }
+            }
+        }
+    }
+    let mut all = dir_stack_view(sh);
+    if all.len() < 2 {
         sh.builtin_error("popd", "directory stack empty");
         return Ok(1);
-    };
-    let r = cd(sh, &["cd".to_owned(), top])?;
-    if r != 0 {
-        return Ok(r);
     }
-    dirs(sh, &["dirs".to_owned()])
+    let Some(mut i) = stack_index(pick, all.len()) else {
+        let sign = if pick.0 { '+' } else { '-' };
+        sh.builtin_error(
+            "popd",
+            &format!("{sign}{}: directory stack index out of range", pick.1),
+        );
+        return Ok(1);
+    };
+    // `popd -n` leaves the current directory alone and drops the next entry instead.
+    if i == 0 && no_cd {
+        i = 1;
+    }
+    all.remove(i);
+    if i == 0 {
+        let target = all[0].clone();
+        let r = stack_cd(sh, "popd", &target)?;
+        if r != 0 {
+            return Ok(r);
+        }
+        all[0] = sh.cwd.clone();
+    }
+    set_dir_stack(sh, &all);
+    let text = dirs_text(sh, &all, false, false, false);
+    sh.out(text.as_bytes())?;
+    Ok(0)
 }
 
 pub fn times(sh: &mut Interp, _args: &[String]) -> R {
