@@ -197,7 +197,8 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
         }
         Param::Positional(n) => {
             let pos = ex.host.positional();
-            Ok(PVal::scalar(pos.get(*n as usize - 1).cloned()))
+            let at = (*n as usize).checked_sub(1);
+            Ok(PVal::scalar(at.and_then(|i| pos.get(i)).cloned()))
         }
         Param::Name(name) => {
             let var = ex.host.var(name);

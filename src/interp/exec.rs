@@ -32,6 +32,10 @@ impl Interp {
                     return Err(Flow::Fatal(e.message[1..].to_owned()));
                 }
                 self.error(&e.message);
+                // An interactive shell only abandons the current line.
+                if self.interactive && !self.in_subshell {
+                    return Err(Flow::Abort);
+                }
                 // bash leaves a `-c` shell with 127 for these, but a subshell, or any
                 // shell under `set -e`, exits with plain failure.
                 let status = if status == 127 && (self.set.errexit || self.in_subshell) {

@@ -135,6 +135,21 @@ impl SetOpts {
         })
     }
 
+    /// Turns a named option on or off (false for an unknown name). The line-editing
+    /// modes exclude each other: turning one on turns the other off.
+    pub fn set_named(&mut self, name: &str, on: bool) -> bool {
+        let Some(b) = self.get_mut(name) else {
+            return false;
+        };
+        *b = on;
+        match name {
+            "vi" if on => self.emacs = false,
+            "emacs" if on => self.vi = false,
+            _ => {}
+        }
+        true
+    }
+
     pub fn get(&self, name: &str) -> Option<bool> {
         let mut c = *self;
         c.get_mut(name).map(|b| *b)

@@ -2168,9 +2168,12 @@ impl Parser {
             Some(c) if c.is_ascii_digit() => {
                 flush_lit(parts, lit);
                 self.bump_n(2);
-                parts.push(WordPart::Param(Box::new(simple_param(Param::Positional(
-                    c as u32 - '0' as u32,
-                )))));
+                // `$0` is the shell's name, not a positional parameter.
+                let param = match c {
+                    '0' => Param::Special('0'),
+                    _ => Param::Positional(c as u32 - '0' as u32),
+                };
+                parts.push(WordPart::Param(Box::new(simple_param(param))));
                 Ok(true)
             }
             Some(c @ ('@' | '*' | '#' | '?' | '-' | '$' | '!')) => {

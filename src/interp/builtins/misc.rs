@@ -421,11 +421,17 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
             break;
         }
         if a == "-" {
+            // `-` ends the options and turns off -x and -v; with nothing after it the
+            // positional parameters stay as they are.
             sh.set.xtrace = false;
             sh.set.verbose = false;
-            set_positional = true;
             i += 1;
             break;
+        }
+        if a == "+" {
+            // A lone `+` is an empty flag group: ignored, and options go on.
+            i += 1;
+            continue;
         }
         let (on, flags) = match a.strip_prefix('-') {
             Some(f) => (true, f),
@@ -445,7 +451,7 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                         print_set_o(sh, on)?;
                     }
                     Some(name) => {
-                        if sh.set.get_mut(name).map(|b| *b = on).is_none() {
+                        if !sh.set.set_named(name, on) {
                             sh.builtin_error("set", &format!("{name}: invalid option name"));
                             return Ok(2);
                         }
@@ -561,9 +567,7 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
         match set {
             Some(on) => {
                 if o_mode {
-                    if let Some(b) = sh.set.get_mut(name) {
-                        *b = on;
-                    }
+                    sh.set.set_named(name, on);
                     sh.update_shellopts();
                 } else {
                     sh.shopt.set(name, on);
@@ -1783,6 +1787,13 @@ const DIRS_USAGE: &str = "dirs: usage: dirs [-clpv] [+N] [-N]";
 const PUSHD_USAGE: &str = "pushd: usage: pushd [-n] [+N | -N | dir]";
 const POPD_USAGE: &str = "popd: usage: popd [-n] [+N | -N]";
 
+/// A usage error of `dirs`, `pushd` or `popd`: the complaint, the usage line, status 2.
+fn stack_usage(sh: &mut Interp, who: &str, msg: &str, usage: &str) -> R {
+    sh.builtin_error(who, msg);
+    sh.errln(usage);
+    Ok(2)
+}
+
 /// The whole directory stack as `dirs` shows it: the current directory first.
 fn dir_stack_view(sh: &Interp) -> Vec<String> {
     let mut all = vec![sh.cwd.clone()];
@@ -1858,14 +1869,10 @@ pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
             _ => match stack_offset(a) {
                 Some(Ok(off)) => pick = Some(off),
                 Some(Err(())) => {
-                    sh.builtin_error("dirs", &format!("{a}: invalid number"));
-                    sh.errln(DIRS_USAGE);
-                    return Ok(2);
+                    return stack_usage(sh, "dirs", &format!("{a}: invalid number"), DIRS_USAGE);
                 }
                 None => {
-                    sh.builtin_error("dirs", &format!("{a}: invalid option"));
-                    sh.errln(DIRS_USAGE);
-                    return Ok(2);
+                    return stack_usage(sh, "dirs", &format!("{a}: invalid option"), DIRS_USAGE);
                 }
             },
         }
@@ -1939,9 +1946,7 @@ pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
             let off = match stack_offset(a) {
                 Some(Ok(off)) => off,
                 _ => {
-                    sh.builtin_error("pushd", &format!("{a}: invalid number"));
-                    sh.errln(PUSHD_USAGE);
-                    return Ok(2);
+                    return stack_usage(sh, "pushd", &format!("{a}: invalid number"), PUSHD_USAGE);
                 }
             };
             if all.len() < 2 {
@@ -1993,14 +1998,10 @@ pub fn popd(sh: &mut Interp, args: &[String]) -> R {
             match stack_offset(a) {
                 Some(Ok(off)) => pick = off,
                 Some(Err(())) => {
-                    sh.builtin_error("popd", &format!("{a}: invalid number"));
-                    sh.errln(POPD_USAGE);
-                    return Ok(2);
+                    return stack_usage(sh, "popd", &format!("{a}: invalid number"), POPD_USAGE);
                 }
                 None => {
-                    sh.builtin_error("popd", &format!("{a}: invalid argument"));
-                    sh.errln(POPD_USAGE);
-                    return Ok(2);
+                    return stack_usage(sh, "popd", &format!("{a}: invalid argument"), POPD_USAGE);
                 }
             }
         }
