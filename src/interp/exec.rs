@@ -969,7 +969,7 @@ impl Interp {
             if let [WordPart::Param(p)] = w.parts.as_slice()
                 && let ParamOp::AssignWord(a) = &p.op
             {
-                let m = self.stash_decl_assign(a);
+                let m = self.stash_decl_assign(a)?;
                 out.push(m);
                 continue;
             }
@@ -1360,10 +1360,14 @@ impl Interp {
             child.set.errexit = false;
         }
         let mut r = Ok(0);
-        for l in &body.commands {
-            r = child.exec_list(l);
-            if r.is_err() {
-                break;
+        if let Some(c) = lone_input_redirect(body) {
+            r = child.cat_redirected_input(c);
+        } else {
+            for l in &body.commands {
+                r = child.exec_list(l);
+                if r.is_err() {
+                    break;
+                }
             }
         }
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
@@ -1377,6 +1381,27 @@ impl Interp {
             bytes.retain(|&b| b != 0);
         }
         Ok(crate::text::decode(&bytes))
+    }
+
+    /// `$(< file)`: opens the redirection and copies standard input to the output.
+    fn cat_redirected_input(&mut self, c: &Command) -> R {
+        if !self.apply_redirects(&c.redirects)? {
+            return Ok(1);
+        }
+        let Some(input) = self.fds.get(0).cloned() else {
+            return Ok(1);
+        };
+        let mut chunk = [0u8; 8192];
+        loop {
+            match input.read(&self.fs, &mut chunk, &self.budget.cancel) {
+                Ok(0) => return Ok(0),
+                Ok(n) => self.out(chunk.get(..n).unwrap_or_default())?,
+                Err(e) => {
+                    self.error(&io_error_text(&e));
+                    return Ok(1);
+                }
+            }
+        }
     }
 
     fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
@@ -1638,6 +1663,32 @@ type ExpandedElem<'a> = (Option<&'a Word>, Option<String>, bool, Vec<String>);
 
 /// A word with its tilde prefixes turned back into literal text (associative array
 /// values are not tilde-expanded).
+/// The command of a substitution that is only `< file` (bash reads the file itself
+/// instead of running a command).
+fn lone_input_redirect(body: &Script) -> Option<&Command> {
+    let [list] = body.commands.as_slice() else {
+        return None;
+    };
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    if item.background || !item.and_or.rest.is_empty() || item.and_or.first.negated {
+        return None;
+    }
+    let [c] = item.and_or.first.commands.as_slice() else {
+        return None;
+    };
+    let CommandKind::Simple(s) = &c.kind else {
+        return None;
+    };
+    let [r] = c.redirects.as_slice() else {
+        return None;
+    };
+    let plain_input = r.op == crate::syntax::ast::RedirOp::Read
+        && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
+    (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
+}
+
 fn untilde(w: &Word) -> Word {
     Word {
         parts: w

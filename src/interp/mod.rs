@@ -350,7 +350,7 @@ pub struct Interp {
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
-    pub decl_assigns: Vec<crate::syntax::Assign>,
+    pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
