@@ -72,6 +72,10 @@ impl Interp {
             next_pid: 0,
         }));
         child.pid = child.bashpid;
+        child
+            .ancestors
+            .push((self.pid, self.pending_signals.clone()));
+        child.pending_signals = Arc::new(std::sync::Mutex::new(Vec::new()));
         child.last_bg = None;
         child.start_time = self.fs.lock().clock().now().secs;
         child.seconds_offset = 0;

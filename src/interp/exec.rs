@@ -129,7 +129,9 @@ impl Interp {
     /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
     /// functions unless `set -E` / `set -T`.
     pub(crate) fn trap_active(&self, name: &str) -> bool {
-        if self.in_trap || !self.traps.contains_key(name) {
+        // A trap does not fire again while its own handler runs; the others still do
+        // (an ERR trap inside a DEBUG trap, a DEBUG trap inside a signal handler).
+        if self.running_traps.iter().any(|t| t == name) || !self.traps.contains_key(name) {
             return false;
         }
         if self.frames.is_empty() {
@@ -151,9 +153,7 @@ impl Interp {
             return Ok(());
         };
         let saved = self.status;
-        self.in_trap = true;
-        let r = self.run_source(&action, true);
-        self.in_trap = false;
+        let r = self.run_trap_action("DEBUG", &action);
         self.status = saved;
         match r {
             Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
@@ -168,11 +168,17 @@ impl Interp {
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            self.in_trap = true;
-            let _ = self.run_source(&action, true);
-            self.in_trap = false;
+            let _ = self.run_trap_action("ERR", &action);
             self.status = saved;
         }
+    }
+
+    /// Runs a trap handler, marking the trap as running meanwhile.
+    pub(crate) fn run_trap_action(&mut self, name: &str, action: &str) -> R {
+        self.running_traps.push(name.to_owned());
+        let r = self.run_source(action, true);
+        self.running_traps.pop();
+        r
     }
 
     /// Runs trap handlers for signals sent by `kill` to this shell.
@@ -190,9 +196,10 @@ impl Interp {
                 Some(action) if action.is_empty() => {}
                 Some(action) => {
                     let saved = self.status;
-                    self.in_trap = true;
-                    let r = self.run_source(&action, true);
-                    self.in_trap = false;
+                    // A signal handler counts its lines from 1, like a new script.
+                    let saved_line = std::mem::replace(&mut self.line, 1);
+                    let r = self.run_trap_action(&name, &action);
+                    self.line = saved_line;
                     if let Err(Flow::Exit(s)) = r {
                         return Err(Flow::Exit(s));
                     }
@@ -1163,8 +1170,9 @@ impl Interp {
         if let Ok(s) = r {
             if let Some(action) = self.traps.get("RETURN").cloned()
                 && self.set.functrace
+                && !self.running_traps.iter().any(|t| t == "RETURN")
             {
-                let _ = self.run_source(&action, true);
+                let _ = self.run_trap_action("RETURN", &action);
             }
             self.status = s;
         }

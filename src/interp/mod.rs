@@ -332,10 +332,13 @@ pub struct Interp {
     pub in_subshell: bool,
     /// Name used in error messages (`bash`).
     pub shell_name: String,
-    /// Set while running a trap handler (to avoid recursion).
-    pub in_trap: bool,
+    /// Traps whose handlers are running (innermost last).
+    pub running_traps: Vec<String>,
     /// The signal numbers pending delivery to this shell (from `kill`).
     pub pending_signals: Arc<std::sync::Mutex<Vec<i32>>>,
+    /// The shells this one was started from (`bash -c` inside a script), by pid, with
+    /// their signal queues: `kill` can reach them as it would a real parent process.
+    pub ancestors: Vec<(u32, Arc<std::sync::Mutex<Vec<i32>>>)>,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
     pub in_function_source: String,
@@ -426,8 +429,9 @@ impl Interp {
             last_arg: String::new(),
             in_subshell: false,
             shell_name: "bash".to_owned(),
-            in_trap: false,
+            running_traps: Vec::new(),
             pending_signals: Arc::new(std::sync::Mutex::new(Vec::new())),
+            ancestors: Vec::new(),
             command_string_mode: true,
             in_function_source: String::new(),
             script_name: None,

@@ -1299,6 +1299,19 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
                 rest.remove(0);
                 break;
             }
+            o if o.starts_with('-') && o.len() > 1 => {
+                for c in o.chars().skip(1) {
+                    match c {
+                        'p' => print = true,
+                        'l' => list = true,
+                        _ => {
+                            sh.builtin_error("trap", &format!("-{c}: invalid option"));
+                            sh.errln("trap: usage: trap [-lp] [[arg] signal_spec ...]");
+                            return Ok(2);
+                        }
+                    }
+                }
+            }
             _ => break,
         }
         rest.remove(0);
@@ -1320,7 +1333,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
             }
             out.push_str(&format!(
                 "trap -- {} {}\n",
-                crate::expand::param::quote(action),
+                super::single_quote(action),
                 sig
             ));
         }
@@ -1464,12 +1477,17 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
             continue;
         };
-        if pid == sh.pid || pid == sh.bashpid {
+        let queue = if pid == sh.pid || pid == sh.bashpid {
+            Some(sh.pending_signals.clone())
+        } else {
+            sh.ancestors
+                .iter()
+                .find(|(p, _)| *p == pid)
+                .map(|(_, q)| q.clone())
+        };
+        if let Some(queue) = queue {
             if sig != 0 {
-                sh.pending_signals
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(sig);
+                queue.lock().unwrap_or_else(|e| e.into_inner()).push(sig);
             }
             continue;
         }
@@ -1676,15 +1694,37 @@ pub fn bg(sh: &mut Interp, _args: &[String]) -> R {
 pub fn umask(sh: &mut Interp, args: &[String]) -> R {
     let mut symbolic = false;
     let mut print = false;
-    let mut rest = Vec::new();
-    for a in &args[1..] {
-        match a.as_str() {
-            "-S" => symbolic = true,
-            "-p" => print = true,
-            _ => rest.push(a.clone()),
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        for c in flags.chars() {
+            match c {
+                'S' => symbolic = true,
+                'p' => print = true,
+                _ => {
+                    sh.builtin_error("umask", &format!("-{c}: invalid option"));
+                    sh.errln("umask: usage: umask [-p] [-S] [mode]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let rest = args.get(i..).unwrap_or_default();
+    if let Some(spec) = rest.first() {
+        let status = set_umask(sh, spec);
+        // `umask -S mode` shows the new mask.
+        if status != 0 || !symbolic {
+            return Ok(status);
         }
     }
-    if rest.is_empty() {
+    {
         let m = sh.umask;
         let text = if symbolic {
             let perm = |shift: u32| {
@@ -1701,47 +1741,47 @@ pub fn umask(sh: &mut Interp, args: &[String]) -> R {
                 }
                 s
             };
-            format!("u={},g={},o={}\n", perm(6), perm(3), perm(0))
+            let prefix = if print { "umask -S " } else { "" };
+            format!("{prefix}u={},g={},o={}\n", perm(6), perm(3), perm(0))
         } else if print {
             format!("umask {:04o}\n", m)
         } else {
             format!("{:04o}\n", m)
         };
         sh.out(text.as_bytes())?;
-        return Ok(0);
+        Ok(0)
     }
-    let spec = &rest[0];
-    if spec.chars().all(|c| c.is_digit(8)) {
-        match u32::from_str_radix(spec, 8) {
-            Ok(m) if m <= 0o777 => {
-                sh.umask = m;
-                Ok(0)
+}
+
+/// Sets the mask from an octal number or a symbolic mode; the status.
+fn set_umask(sh: &mut Interp, spec: &str) -> i32 {
+    if spec.starts_with(|c: char| c.is_ascii_digit()) {
+        return match u32::from_str_radix(spec, 8) {
+            Ok(m) if m <= 0o7777 => {
+                sh.umask = m & 0o777;
+                0
             }
             _ => {
                 sh.builtin_error("umask", &format!("{spec}: octal number out of range"));
-                Ok(1)
+                1
             }
+        };
+    }
+    match apply_symbolic_umask(sh.umask, spec) {
+        Ok(m) => {
+            sh.umask = m;
+            0
         }
-    } else {
-        match apply_symbolic_umask(sh.umask, spec) {
-            Some(m) => {
-                sh.umask = m;
-                Ok(0)
-            }
-            None => {
-                let c = spec
-                    .chars()
-                    .find(|c| !"ugoa+-=rwxXst,".contains(*c))
-                    .unwrap_or('?');
-                sh.builtin_error("umask", &format!("`{c}': invalid symbolic mode operator"));
-                Ok(1)
-            }
+        Err(msg) => {
+            sh.builtin_error("umask", &msg);
+            1
         }
     }
 }
 
-/// Applies a symbolic mode (`u=rwx,g-w`) to the permission bits of a umask.
-fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
+/// Applies a symbolic mode (`u=rwx,g-w`) to the permission bits of a umask. Only `r`,
+/// `w` and `x` make sense for a mask; anything else is bash's error text.
+fn apply_symbolic_umask(mask: u32, spec: &str) -> Result<u32, String> {
     let mut perms = !mask & 0o777;
     for clause in spec.split(',') {
         let mut who = 0u32;
@@ -1759,18 +1799,18 @@ fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
         if who == 0 {
             who = 0o777;
         }
-        let op = chars.next()?;
+        // bash names a missing operator by the NUL that ends its string.
+        let op = chars.next().unwrap_or('\0');
         if !matches!(op, '+' | '-' | '=') {
-            return None;
+            return Err(format!("`{op}': invalid symbolic mode operator"));
         }
         let mut bits = 0u32;
         for c in chars {
             bits |= match c {
                 'r' => 0o444,
                 'w' => 0o222,
-                'x' | 'X' => 0o111,
-                's' | 't' => 0,
-                _ => return None,
+                'x' => 0o111,
+                _ => return Err(format!("`{c}': invalid symbolic mode character")),
             };
         }
         let bits = bits & who;
@@ -1780,7 +1820,7 @@ fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
             _ => perms = (perms & !who) | bits,
         }
     }
-    Some(!perms & 0o777)
+    Ok(!perms & 0o777)
 }
 
 const DIRS_USAGE: &str = "dirs: usage: dirs [-clpv] [+N] [-N]";

@@ -139,6 +139,12 @@ pub const SIGNALS: &[(i32, &str)] = &[
     (31, "SYS"),
 ];
 
+/// Quotes a word in single quotes whatever it holds (bash's `sh_single_quote`), as
+/// `trap -p` and `complete -p` print their arguments.
+pub fn single_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
 /// The realtime signals: Linux numbers them from 34 (`RTMIN`) to 64 (`RTMAX`), and bash
 /// names the first half from `RTMIN` up and the rest from `RTMAX` down.
 const SIGRTMIN: i32 = 34;
