@@ -315,6 +315,7 @@ impl Interp {
                         }),
                     reported: true,
                     foreign: true,
+                    killed_by: None,
                 })
                 .collect()
         };
@@ -509,6 +510,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -933,6 +935,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(0)
@@ -1183,11 +1186,11 @@ impl Interp {
     fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
         let name = words[0].as_str();
         let found = if name.contains('/') {
-            Some(crate::fs::path::join(&self.cwd, name))
+            Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
         } else {
-            self.path_lookup(name)
+            self.command_location(name)
         };
-        let Some(path) = found else {
+        let Some((shown, path)) = found else {
             if self.registry.get(name).is_some() && self.get_str("PATH").is_none() {
                 return self.run_utility(name, words);
             }
@@ -1198,7 +1201,7 @@ impl Interp {
         match meta {
             Err(e) => {
                 let msg = e.to_string();
-                self.error(&format!("{name}: {msg}"));
+                self.error(&format!("{shown}: {msg}"));
                 return Ok(if e.errno == crate::fs::Errno::ENOENT {
                     127
                 } else {
@@ -1239,24 +1242,54 @@ impl Interp {
         Ok(127)
     }
 
-    /// Looks `name` up on PATH in the virtual filesystem.
-    pub(crate) fn path_lookup(&mut self, name: &str) -> Option<String> {
-        if let Some(p) = self.hash.get(name) {
-            return Some(p.clone());
-        }
+    /// Searches PATH for an executable `name`, ignoring the hash table; the path as
+    /// PATH spells it (`dir/name`, maybe relative).
+    pub(crate) fn path_search(&self, name: &str) -> Option<String> {
         let path = self.get_str("PATH")?;
         let fs = self.fs.lock();
         for dir in path.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
-            let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
+            let spelled = format!("{dir}/{name}");
+            let full = crate::fs::path::join(&self.cwd, &spelled);
             if let Ok(m) = fs.stat(&full)
                 && m.file_type != crate::fs::FileType::Dir
                 && fs.access(&full, false, false, true).is_ok()
             {
-                return Some(full);
+                return Some(spelled);
             }
         }
         None
+    }
+
+    /// Finds a command to run: a remembered location first (even one that has since
+    /// gone, as bash does), else a PATH search that is remembered under `set -h`.
+    /// Gives the path to show in errors and the absolute path.
+    fn command_location(&mut self, name: &str) -> Option<(String, String)> {
+        if let Some(h) = self.hash.get(name).cloned() {
+            let full = crate::fs::path::join(&self.cwd, &h.path);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    hits: h.hits.saturating_add(1),
+                    ..h.clone()
+                },
+            );
+            return Some((h.path, full));
+        }
+        let spelled = self.path_search(name)?;
+        if self.set.hashall {
+            let seq = self.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    path: spelled.clone(),
+                    hits: 1,
+                    seq,
+                },
+            );
+        }
+        let full = crate::fs::path::join(&self.cwd, &spelled);
+        Some((name.to_owned(), full))
     }
 
     /// Runs a script file in a child shell (a new bash process in real life).

@@ -226,6 +226,17 @@ pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
 #[derive(Clone, Copy, Debug)]
 pub struct Shopts(u64);
 
+/// A command location remembered by the `hash` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hashed {
+    /// The path as found: a PATH entry joined with the name (maybe relative).
+    pub path: String,
+    /// Times the command was run from here.
+    pub hits: u32,
+    /// Insertion order, for listing in bash's order.
+    pub seq: u64,
+}
+
 impl Default for Shopts {
     fn default() -> Shopts {
         let mut bits = 0u64;
@@ -271,6 +282,8 @@ pub struct Job {
     pub reported: bool,
     /// Listed from a parent shell: not waitable here.
     pub foreign: bool,
+    /// The signal `kill` ended it with, reported when it is waited for.
+    pub killed_by: Option<i32>,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -325,7 +338,7 @@ pub struct Interp {
     /// again on the compound itself.
     pub compound_status: bool,
     /// Options for parsing `eval`, `source` and later top-level commands.
-    pub hash: imbl::OrdMap<String, String>,
+    pub hash: imbl::OrdMap<String, Hashed>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
@@ -824,6 +837,11 @@ impl Interp {
     /// Variables with side effects on assignment.
     fn special_assign(&mut self, name: &str, value: &str) -> bool {
         match name {
+            // A new PATH forgets the remembered command locations.
+            "PATH" => {
+                self.hash = imbl::OrdMap::new();
+                false
+            }
             "RANDOM" => {
                 if let Ok(n) = value.trim().parse::<i64>() {
                     self.random_state = n as u32;

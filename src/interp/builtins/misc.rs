@@ -1094,11 +1094,12 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
     if i >= args.len() {
         if !reset {
             if sh.hash.is_empty() {
-                sh.errln("hash: hash table empty");
+                // bash reports the empty table on standard output.
+                sh.out(b"hash: hash table empty\n")?;
             } else {
                 let mut out = String::from("hits\tcommand\n");
-                for (_, p) in sh.hash.iter() {
-                    out.push_str(&format!("   1\t{p}\n"));
+                for (_, h) in hash_listing_order(&sh.hash) {
+                    out.push_str(&format!("{:4}\t{}\n", h.hits, h.path));
                 }
                 sh.out(out.as_bytes())?;
             }
@@ -1110,9 +1111,11 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
         if super::lookup(name).is_some() {
             continue;
         }
-        match sh.path_lookup(name) {
-            Some(p) => {
-                sh.hash.insert(name.clone(), p);
+        match sh.path_search(name) {
+            Some(path) => {
+                let seq = sh.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
+                let hashed = super::super::Hashed { path, hits: 0, seq };
+                sh.hash.insert(name.clone(), hashed);
             }
             None => {
                 sh.builtin_error("hash", &format!("{name}: not found"));
@@ -1123,7 +1126,56 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// The hash table in the order bash lists it: by bucket of its 256-bucket table
+/// (FNV-1 of the name), newest first within a bucket.
+fn hash_listing_order(
+    table: &imbl::OrdMap<String, super::super::Hashed>,
+) -> Vec<(&String, &super::super::Hashed)> {
+    let bucket = |name: &str| {
+        let mut h: u32 = 2_166_136_261;
+        for b in name.bytes() {
+            h = h.wrapping_mul(16_777_619) ^ u32::from(b);
+        }
+        h & 255
+    };
+    let mut rows: Vec<_> = table.iter().collect();
+    rows.sort_by_key(|(name, h)| (bucket(name), std::cmp::Reverse(h.seq)));
+    rows
+}
+
 pub fn help(sh: &mut Interp, args: &[String]) -> R {
+    let mut topics = args
+        .iter()
+        .skip(1)
+        .skip_while(|a| matches!(a.as_str(), "-d" | "-m" | "-s"))
+        .skip_while(|a| *a == "--");
+    if let Some(bad) = args.get(1).filter(|a| {
+        a.starts_with('-') && a.len() > 1 && !matches!(a.as_str(), "-d" | "-m" | "-s" | "--")
+    }) {
+        let c = bad.chars().nth(1).unwrap_or('-');
+        sh.builtin_error("help", &format!("-{c}: invalid option"));
+        sh.errln("help: usage: help [-dms] [pattern ...]");
+        return Ok(2);
+    }
+    // A topic is a pattern over builtin and keyword names; none matching is an error.
+    if let Some(topic) = topics.next() {
+        let pat = crate::expand::pattern::Pattern::new(topic, Default::default());
+        let keywords = [
+            "if", "for", "while", "until", "case", "select", "function", "time",
+        ];
+        let known = super::names()
+            .chain(keywords)
+            .any(|n| pat.matches(n) || n.starts_with(topic.as_str()));
+        if !known {
+            sh.builtin_error(
+                "help",
+                &format!(
+                    "no help topics match `{topic}'.  Try `help help' or `man -k {topic}' or `info {topic}'."
+                ),
+            );
+            return Ok(1);
+        }
+    }
     let text = if args.len() > 1 {
         format!("{}: a shellbox builtin\n", args[args.len() - 1])
     } else {
@@ -1499,6 +1551,7 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
                         // Without real processes a job cannot be interrupted mid-way; it
                         // is reported as killed by the signal.
                         j.status = Some(128 + sig);
+                        j.killed_by = Some(sig);
                     }
                     true
                 }
@@ -1545,6 +1598,53 @@ fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
         }
     };
     found.map(|x| x.pid)
+}
+
+/// After `wait` names a job: it leaves the job table (its status stays known by pid),
+/// and a job killed by a signal is reported as bash reports it.
+fn forget_waited_job(sh: &mut Interp, pid: u32) {
+    let report = {
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) else {
+            return;
+        };
+        j.id = 0;
+        j.killed_by
+            .take()
+            .and_then(signal_description)
+            .map(|d| format!("{pid:5} {d:<24}{}", j.command))
+    };
+    if let Some(line) = report {
+        sh.error(&line);
+    }
+}
+
+/// How bash describes a job ended by a signal; none for the signals it keeps quiet
+/// about (INT, PIPE, TERM) and those that only stop a job.
+fn signal_description(sig: i32) -> Option<&'static str> {
+    Some(match sig {
+        1 => "Hangup",
+        3 => "Quit",
+        4 => "Illegal instruction",
+        5 => "Trace/breakpoint trap",
+        6 => "Aborted",
+        7 => "Bus error",
+        8 => "Floating point exception",
+        9 => "Killed",
+        10 => "User defined signal 1",
+        11 => "Segmentation fault",
+        12 => "User defined signal 2",
+        14 => "Alarm clock",
+        16 => "Stack fault",
+        24 => "CPU time limit exceeded",
+        25 => "File size limit exceeded",
+        26 => "Virtual timer expired",
+        27 => "Profiling timer expired",
+        29 => "I/O possible",
+        30 => "Power failure",
+        31 => "Bad system call",
+        _ => return None,
+    })
 }
 
 /// Waits for a job's thread and returns its status.
@@ -1620,7 +1720,12 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             }
         };
         status = match pid.and_then(|p| join_job(sh, p)) {
-            Some(s) => s,
+            Some(s) => {
+                if let Some(p) = pid {
+                    forget_waited_job(sh, p);
+                }
+                s
+            }
             None => {
                 if t.starts_with('%') {
                     sh.builtin_error("wait", &format!("{t}: no such job"));
