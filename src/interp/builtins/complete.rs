@@ -1155,9 +1155,10 @@ fn wordlist(sh: &mut Interp, list: &str) -> Result<Vec<String>, crate::interp::F
             });
         let Ok(script) = parsed else {
             if w.contains("${") {
-                // An unterminated `${` is a bad substitution, fatal as in any expansion.
+                // An unterminated `${` is a bad substitution: like other expansion
+                // errors of a builtin it abandons the current command line.
                 sh.error(&format!("{w}: bad substitution"));
-                return Err(crate::interp::Flow::Exit(1));
+                return Err(crate::interp::Flow::Abort);
             }
             out.push(w);
             continue;
