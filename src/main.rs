@@ -453,14 +453,14 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
     );
     let _ = interp.run_source(
         ": ${HISTFILE=$HOME/.bash_history}; test -f \"$HISTFILE\" && history -r",
-        true,
+        Some("startup"),
     );
     let mut pending = String::new();
     let mut status = 0;
     loop {
         let prompt_var = if pending.is_empty() {
             if let Some(pc) = interp.get_str("PROMPT_COMMAND") {
-                let _ = interp.run_source(&pc, true);
+                let _ = interp.run_source(&pc, Some("PROMPT_COMMAND"));
                 interp.status = status;
             }
             "PS1"
@@ -481,7 +481,7 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
             eprintln!("exit");
             break;
         }
-        let ran = interp.run_source(&pending, false);
+        let ran = interp.run_source(&pending, None);
         pending.clear();
         match ran {
             Ok(s) => status = s,
@@ -501,7 +501,7 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
             break;
         }
     }
-    let _ = interp.run_source("history -w 2>/dev/null", true);
+    let _ = interp.run_source("history -w 2>/dev/null", Some("exit"));
     interp.status = status;
     interp.run_exit_trap()
 }

@@ -234,7 +234,8 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
         Param::Positional(0) => Ok(PVal::scalar(Some(ex.host.arg0()))),
         Param::Positional(n) => {
             let pos = ex.host.positional();
-            Ok(PVal::scalar(pos.get(*n as usize - 1).cloned()))
+            let at = (*n as usize).checked_sub(1);
+            Ok(PVal::scalar(at.and_then(|i| pos.get(i)).cloned()))
         }
         Param::Name(name) => {
             // A nameref to `a[@]` reads as that whole list.

@@ -25,6 +25,10 @@ impl Interp {
         match e.kind {
             ErrorKind::Abort => {
                 self.error(&e.message);
+                // Under `set -e` the abandoned line is a failure that ends the shell.
+                if self.set.errexit && !self.interactive {
+                    return Err(Flow::Exit(1));
+                }
                 Err(Flow::Abort)
             }
             ErrorKind::Fatal(status) => {
@@ -32,8 +36,18 @@ impl Interp {
                     return Err(Flow::Fatal(e.message[1..].to_owned()));
                 }
                 self.error(&e.message);
-                // A forked subshell that dies of an expansion error exits with 1.
-                Err(Flow::Exit(if self.in_subshell { 1 } else { status }))
+                // An interactive shell only abandons the current line.
+                if self.interactive && !self.in_subshell {
+                    return Err(Flow::Abort);
+                }
+                // bash leaves a `-c` shell with 127 for these, but a forked subshell,
+                // or any shell under `set -e`, exits with plain failure.
+                let status = if self.in_subshell || (status == 127 && self.set.errexit) {
+                    1
+                } else {
+                    status
+                };
+                Err(Flow::Exit(status))
             }
             ErrorKind::Command => {
                 self.error(&e.message);
@@ -63,6 +77,9 @@ impl Interp {
         let mut status;
         if last_index == 0 {
             status = self.exec_pipeline(&a.first)?;
+            if self.compound_status {
+                return Ok(status);
+            }
             return self.check_errexit(status, a.first.negated);
         }
         self.no_errexit += 1;
@@ -93,7 +110,7 @@ impl Interp {
             ran_last = last;
             negated = p.negated;
         }
-        if ran_last {
+        if ran_last && !self.compound_status {
             return self.check_errexit(status, negated);
         }
         Ok(status)
@@ -101,13 +118,14 @@ impl Interp {
 
     /// `set -e`: exit on a failed command outside conditions.
     pub(crate) fn check_errexit(&mut self, status: i32, negated: bool) -> R {
-        if status != 0 && self.set.errexit && self.no_errexit == 0 && !negated {
-            self.status = status;
-            self.run_err_trap();
-            return Err(Flow::Exit(status));
+        if status == 0 || negated || self.no_errexit > 0 {
+            return Ok(status);
         }
-        if status != 0 && !negated && self.no_errexit == 0 {
-            self.run_err_trap();
+        // The ERR trap sees the failing status in `$?`.
+        self.status = status;
+        self.run_err_trap();
+        if self.set.errexit {
+            return Err(Flow::Exit(status));
         }
         Ok(status)
     }
@@ -115,7 +133,9 @@ impl Interp {
     /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
     /// functions unless `set -E` / `set -T`.
     pub(crate) fn trap_active(&self, name: &str) -> bool {
-        if self.in_trap || !self.traps.contains_key(name) {
+        // A trap does not fire again while its own handler runs; the others still do
+        // (an ERR trap inside a DEBUG trap, a DEBUG trap inside a signal handler).
+        if self.running_traps.iter().any(|t| t == name) || !self.traps.contains_key(name) {
             return false;
         }
         if !self.in_function() {
@@ -137,9 +157,7 @@ impl Interp {
             return Ok(());
         };
         let saved = self.status;
-        self.in_trap = true;
-        let r = self.run_source(&action, Some("debug trap"));
-        self.in_trap = false;
+        let r = self.run_trap_action("DEBUG", "debug trap", &action);
         self.status = saved;
         match r {
             Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
@@ -154,11 +172,18 @@ impl Interp {
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            self.in_trap = true;
-            let _ = self.run_source(&action, Some("error trap"));
-            self.in_trap = false;
+            let _ = self.run_trap_action("ERR", "error trap", &action);
             self.status = saved;
         }
+    }
+
+    /// Runs a trap handler, marking the trap as running meanwhile.
+    /// `label` names the handler in syntax-error messages (`bash: debug trap: line 1:`).
+    pub(crate) fn run_trap_action(&mut self, name: &str, label: &str, action: &str) -> R {
+        self.running_traps.push(name.to_owned());
+        let r = self.run_source(action, Some(label));
+        self.running_traps.pop();
+        r
     }
 
     /// Runs trap handlers for signals sent by `kill` to this shell.
@@ -176,9 +201,10 @@ impl Interp {
                 Some(action) if action.is_empty() => {}
                 Some(action) => {
                     let saved = self.status;
-                    self.in_trap = true;
-                    let r = self.run_source(&action, Some("trap"));
-                    self.in_trap = false;
+                    // A signal handler counts its lines from 1, like a new script.
+                    let saved_line = std::mem::replace(&mut self.line, 1);
+                    let r = self.run_trap_action(&name, "trap", &action);
+                    self.line = saved_line;
                     if let Err(Flow::Exit(s)) = r {
                         return Err(Flow::Exit(s));
                     }
@@ -201,9 +227,14 @@ impl Interp {
         } else {
             None
         };
-        if p.negated {
+        // `!` exempts its pipeline from `set -e` only when errexit is already on: a
+        // `set -e` run inside it (say in a function) takes effect at once, and with
+        // errexit off the ERR trap still fires for failures inside the pipeline.
+        let exempt = p.negated && self.set.errexit;
+        if exempt {
             self.no_errexit += 1;
         }
+        self.compound_status = false;
         let r = if p.commands.is_empty() {
             Ok(0)
         } else if p.commands.len() == 1 {
@@ -213,9 +244,11 @@ impl Interp {
             }
             r
         } else {
-            self.exec_multi(p)
+            let r = self.exec_multi(p);
+            self.compound_status = false;
+            r
         };
-        if p.negated {
+        if exempt {
             self.no_errexit -= 1;
         }
         let mut status = r?;
@@ -287,6 +320,7 @@ impl Interp {
                         }),
                     reported: true,
                     foreign: true,
+                    killed_by: None,
                 })
                 .collect()
         };
@@ -367,6 +401,14 @@ impl Interp {
             if is_last {
                 let r = child.exec_command(cmd);
                 last_status = child.finish_subshell(r);
+                // bash waits for a final `( )` stage as it would for a lone subshell,
+                // so its failure meets the ERR trap and `set -e` once more before the
+                // pipeline's own check.
+                if let (Ok(s), CommandKind::Subshell(_)) = (&last_status, &cmd.kind)
+                    && *s != 0
+                {
+                    self.check_errexit(*s, false)?;
+                }
             } else {
                 self.reserve_thread()?;
                 let cmd = cmd.clone();
@@ -448,7 +490,15 @@ impl Interp {
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
-                let r = child.exec_and_or(&a);
+                // A lone simple command in the background is not checked for the ERR
+                // trap or `set -e` in the job; commands nested deeper still are.
+                let lone_simple = a.rest.is_empty()
+                    && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
+                let r = if lone_simple {
+                    child.exec_pipeline(&a.first)
+                } else {
+                    child.exec_and_or(&a)
+                };
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
@@ -465,6 +515,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -476,8 +527,11 @@ impl Interp {
 
     fn exec_command_inner(&mut self, c: &Command) -> R {
         if let CommandKind::Simple(s) = &c.kind {
-            return self.exec_simple(c, s);
+            let r = self.exec_simple(c, s);
+            self.compound_status = false;
+            return r;
         }
+        self.compound_status = false;
         if let CommandKind::FunctionDef(f) = &c.kind {
             self.line = c.line;
             if super::builtins::is_special_name(&f.name) && self.set.posix {
@@ -497,15 +551,32 @@ impl Interp {
         }
         self.line = c.line;
         if c.redirects.is_empty() {
-            return self.exec_compound(c);
+            return self.exec_compound_body(c);
         }
         let saved = self.fds.clone();
         let r = match self.apply_redirects(&c.redirects) {
-            Ok(true) => self.exec_compound(c),
+            Ok(true) => self.exec_compound_body(c),
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
         self.fds = saved;
+        r
+    }
+
+    /// Runs a compound command, noting whether its status is its body's (see
+    /// [`Interp::compound_status`]).
+    fn exec_compound_body(&mut self, c: &Command) -> R {
+        let r = self.exec_compound(c);
+        self.compound_status = matches!(
+            c.kind,
+            CommandKind::BraceGroup(_)
+                | CommandKind::If(_)
+                | CommandKind::While(_)
+                | CommandKind::For(_)
+                | CommandKind::ArithFor(_)
+                | CommandKind::Select(_)
+                | CommandKind::Case(_)
+        );
         r
     }
 
@@ -585,7 +656,11 @@ impl Interp {
                 let items = match &f.words {
                     Some(ws) => match self.expand_words(ws) {
                         Ok(v) => v,
-                        Err(e) => return self.expand_error(e),
+                        Err(e) => {
+                            // The failed word list is the loop's own failure.
+                            let status = self.expand_error(e)?;
+                            return self.check_errexit(status, false);
+                        }
                     },
                     None => self.positional.as_ref().clone(),
                 };
@@ -873,6 +948,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(0)
@@ -924,7 +1000,7 @@ impl Interp {
                         let op = if a.append { "+=" } else { "=" };
                         out.push(format!("{}{op}{value}", a.name));
                     }
-                    _ => out.push(self.stash_decl_assign(a)),
+                    _ => out.push(self.stash_decl_assign(a)?),
                 }
                 continue;
             }
@@ -953,7 +1029,7 @@ impl Interp {
                 .and_then(|i| i.parse::<usize>().ok())
                 .and_then(|i| self.decl_assigns.get(i).cloned());
             match stashed {
-                Some(a) => {
+                Some((a, _)) => {
                     if let AssignValue::Array(elems) = &a.value {
                         let op = if a.append { "+=" } else { "=" };
                         let line = format!("{}{op}({})", a.name, array_trace_text(elems));
@@ -1017,6 +1093,9 @@ impl Interp {
         if !self.traps.is_empty() {
             self.run_debug_trap()?;
         }
+        // A command with no words left takes the status of its last substitution,
+        // whether it sat in an assignment or in a word that expanded to nothing.
+        self.last_subst_status = None;
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -1156,8 +1235,9 @@ impl Interp {
         if let Ok(s) = r {
             if let Some(action) = self.traps.get("RETURN").cloned()
                 && self.set.functrace
+                && !self.running_traps.iter().any(|t| t == "RETURN")
             {
-                let _ = self.run_source(&action, Some("return trap"));
+                let _ = self.run_trap_action("RETURN", "return trap", &action);
             }
             self.status = s;
         }
@@ -1168,11 +1248,11 @@ impl Interp {
     fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
         let name = words[0].as_str();
         let found = if name.contains('/') {
-            Some(crate::fs::path::join(&self.cwd, name))
+            Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
         } else {
-            self.path_lookup(name)
+            self.command_location(name)
         };
-        let Some(path) = found else {
+        let Some((shown, path)) = found else {
             if self.registry.get(name).is_some() && self.get_str("PATH").is_none() {
                 return self.run_utility(name, words);
             }
@@ -1183,7 +1263,7 @@ impl Interp {
         match meta {
             Err(e) => {
                 let msg = e.to_string();
-                self.error(&format!("{name}: {msg}"));
+                self.error(&format!("{shown}: {msg}"));
                 return Ok(if e.errno == crate::fs::Errno::ENOENT {
                     127
                 } else {
@@ -1224,24 +1304,54 @@ impl Interp {
         Ok(127)
     }
 
-    /// Looks `name` up on PATH in the virtual filesystem.
-    pub(crate) fn path_lookup(&mut self, name: &str) -> Option<String> {
-        if let Some(p) = self.hash.get(name) {
-            return Some(p.clone());
-        }
+    /// Searches PATH for an executable `name`, ignoring the hash table; the path as
+    /// PATH spells it (`dir/name`, maybe relative).
+    pub(crate) fn path_search(&self, name: &str) -> Option<String> {
         let path = self.get_str("PATH")?;
         let fs = self.fs.lock();
         for dir in path.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
-            let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
+            let spelled = format!("{dir}/{name}");
+            let full = crate::fs::path::join(&self.cwd, &spelled);
             if let Ok(m) = fs.stat(&full)
                 && m.file_type != crate::fs::FileType::Dir
                 && fs.access(&full, false, false, true).is_ok()
             {
-                return Some(full);
+                return Some(spelled);
             }
         }
         None
+    }
+
+    /// Finds a command to run: a remembered location first (even one that has since
+    /// gone, as bash does), else a PATH search that is remembered under `set -h`.
+    /// Gives the path to show in errors and the absolute path.
+    fn command_location(&mut self, name: &str) -> Option<(String, String)> {
+        if let Some(h) = self.hash.get(name).cloned() {
+            let full = crate::fs::path::join(&self.cwd, &h.path);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    hits: h.hits.saturating_add(1),
+                    ..h.clone()
+                },
+            );
+            return Some((h.path, full));
+        }
+        let spelled = self.path_search(name)?;
+        if self.set.hashall {
+            let seq = self.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    path: spelled.clone(),
+                    hits: 1,
+                    seq,
+                },
+            );
+        }
+        let full = crate::fs::path::join(&self.cwd, &spelled);
+        Some((name.to_owned(), full))
     }
 
     /// Runs a script file in a child shell (a new bash process in real life).
@@ -1353,10 +1463,14 @@ impl Interp {
             child.set.errexit = false;
         }
         let mut r = Ok(0);
-        for l in &body.commands {
-            r = child.exec_list(l);
-            if r.is_err() {
-                break;
+        if let Some(c) = lone_input_redirect(body) {
+            r = child.cat_redirected_input(c);
+        } else {
+            for l in &body.commands {
+                r = child.exec_list(l);
+                if r.is_err() {
+                    break;
+                }
             }
         }
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
@@ -1372,8 +1486,28 @@ impl Interp {
         Ok(crate::text::decode(&bytes))
     }
 
+    /// `$(< file)`: opens the redirection and copies standard input to the output.
+    fn cat_redirected_input(&mut self, c: &Command) -> R {
+        if !self.apply_redirects(&c.redirects)? {
+            return Ok(1);
+        }
+        let Some(input) = self.fds.get(0).cloned() else {
+            return Ok(1);
+        };
+        let mut chunk = [0u8; 8192];
+        loop {
+            match input.read(&self.fs, &mut chunk, &self.budget.cancel) {
+                Ok(0) => return Ok(0),
+                Ok(n) => self.out(chunk.get(..n).unwrap_or_default())?,
+                Err(e) => {
+                    self.error(&io_error_text(&e));
+                    return Ok(1);
+                }
+            }
+        }
+    }
+
     fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
-        self.last_subst_status = None;
         for a in &s.assigns {
             let v = match self.eval_assign_value(a) {
                 Ok(v) => v,
@@ -1648,6 +1782,32 @@ type ExpandedElem<'a> = (Option<&'a Word>, Option<String>, bool, Vec<String>);
 
 /// A word with its tilde prefixes turned back into literal text (associative array
 /// values are not tilde-expanded).
+/// The command of a substitution that is only `< file` (bash reads the file itself
+/// instead of running a command).
+fn lone_input_redirect(body: &Script) -> Option<&Command> {
+    let [list] = body.commands.as_slice() else {
+        return None;
+    };
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    if item.background || !item.and_or.rest.is_empty() || item.and_or.first.negated {
+        return None;
+    }
+    let [c] = item.and_or.first.commands.as_slice() else {
+        return None;
+    };
+    let CommandKind::Simple(s) = &c.kind else {
+        return None;
+    };
+    let [r] = c.redirects.as_slice() else {
+        return None;
+    };
+    let plain_input = r.op == crate::syntax::ast::RedirOp::Read
+        && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
+    (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
+}
+
 fn untilde(w: &Word) -> Word {
     Word {
         parts: w

@@ -307,6 +307,7 @@ impl Host for Interp {
             status: None,
             reported: true,
             foreign: false,
+            killed_by: None,
         });
         Ok(format!("/dev/fd/{fd}"))
     }

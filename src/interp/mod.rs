@@ -135,6 +135,21 @@ impl SetOpts {
         })
     }
 
+    /// Turns a named option on or off (false for an unknown name). The line-editing
+    /// modes exclude each other: turning one on turns the other off.
+    pub fn set_named(&mut self, name: &str, on: bool) -> bool {
+        let Some(b) = self.get_mut(name) else {
+            return false;
+        };
+        *b = on;
+        match name {
+            "vi" if on => self.emacs = false,
+            "emacs" if on => self.vi = false,
+            _ => {}
+        }
+        true
+    }
+
     pub fn get(&self, name: &str) -> Option<bool> {
         let mut c = *self;
         c.get_mut(name).map(|b| *b)
@@ -211,6 +226,17 @@ pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
 #[derive(Clone, Copy, Debug)]
 pub struct Shopts(u64);
 
+/// A command location remembered by the `hash` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hashed {
+    /// The path as found: a PATH entry joined with the name (maybe relative).
+    pub path: String,
+    /// Times the command was run from here.
+    pub hits: u32,
+    /// Insertion order, for listing in bash's order.
+    pub seq: u64,
+}
+
 impl Default for Shopts {
     fn default() -> Shopts {
         let mut bits = 0u64;
@@ -256,6 +282,8 @@ pub struct Job {
     pub reported: bool,
     /// Listed from a parent shell: not waitable here.
     pub foreign: bool,
+    /// The signal `kill` ended it with, reported when it is waited for.
+    pub killed_by: Option<i32>,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -309,18 +337,25 @@ pub struct Interp {
     pub loop_depth: u32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
+    /// The last command was a compound (`{ }`, `if`, loops, `case`) whose status came
+    /// from its body: bash checks `set -e` and the ERR trap on the inner commands, not
+    /// again on the compound itself.
+    pub compound_status: bool,
     /// Options for parsing `eval`, `source` and later top-level commands.
-    pub hash: imbl::OrdMap<String, String>,
+    pub hash: imbl::OrdMap<String, Hashed>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
     /// Name used in error messages (`bash`).
     pub shell_name: String,
-    /// Set while running a trap handler (to avoid recursion).
-    pub in_trap: bool,
+    /// Traps whose handlers are running (innermost last).
+    pub running_traps: Vec<String>,
     /// The signal numbers pending delivery to this shell (from `kill`).
     pub pending_signals: Arc<std::sync::Mutex<Vec<i32>>>,
+    /// The shells this one was started from (`bash -c` inside a script), by pid, with
+    /// their signal queues: `kill` can reach them as it would a real parent process.
+    pub ancestors: Vec<(u32, Arc<std::sync::Mutex<Vec<i32>>>)>,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
     pub in_function_source: String,
@@ -335,7 +370,7 @@ pub struct Interp {
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
-    pub decl_assigns: Vec<crate::syntax::Assign>,
+    pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
@@ -406,12 +441,14 @@ impl Interp {
             random_state: 0x2545_F491,
             loop_depth: 0,
             no_errexit: 0,
+            compound_status: false,
             hash: imbl::OrdMap::new(),
             last_arg: String::new(),
             in_subshell: false,
             shell_name: "bash".to_owned(),
-            in_trap: false,
+            running_traps: Vec::new(),
             pending_signals: Arc::new(std::sync::Mutex::new(Vec::new())),
+            ancestors: Vec::new(),
             command_string_mode: true,
             in_function_source: String::new(),
             script_name: None,
@@ -468,6 +505,11 @@ impl Interp {
         for k in ["HOME", "PATH"] {
             self.vars.entry(k, false).attrs.set(Attrs::EXPORT, true);
         }
+        // bash starts with OLDPWD exported but unset, so the first `cd` exports it.
+        self.vars
+            .entry("OLDPWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         for (k, v) in [("UID", "1000"), ("EUID", "1000"), ("PPID", "4241")] {
             let var = self.vars.entry(k, false);
             var.value = Some(Value::Str(v.to_owned()));
@@ -495,7 +537,7 @@ impl Interp {
         }
     }
 
-    /// Refreshes `SHELLOPTS` after an option change.
+    /// Refreshes `SHELLOPTS` and `BASHOPTS` after a `set -o` or `shopt` change.
     pub fn update_shellopts(&mut self) {
         let on: Vec<&str> = SET_OPTIONS
             .iter()
@@ -503,6 +545,15 @@ impl Interp {
             .map(|(n, _)| *n)
             .collect();
         let v = self.vars.entry("SHELLOPTS", false);
+        v.value = Some(Value::Str(on.join(":")));
+        v.attrs.set(Attrs::READONLY, true);
+        let mut on: Vec<&str> = SHOPT_OPTIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| self.shopt.get(n))
+            .collect();
+        on.sort_unstable();
+        let v = self.vars.entry("BASHOPTS", false);
         v.value = Some(Value::Str(on.join(":")));
         v.attrs.set(Attrs::READONLY, true);
     }
@@ -811,6 +862,11 @@ impl Interp {
     /// Variables with side effects on assignment.
     fn special_assign(&mut self, name: &str, value: &str) -> bool {
         match name {
+            // A new PATH forgets the remembered command locations.
+            "PATH" => {
+                self.hash = imbl::OrdMap::new();
+                false
+            }
             "RANDOM" => {
                 if let Ok(n) = value.trim().parse::<i64>() {
                     self.random_state = n as u32;

@@ -94,6 +94,19 @@ pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
     p.heredoc_word()
 }
 
+/// Parses text as one word in which blanks are literal but quotes and expansions work,
+/// like the subscript of an associative-array element named in a string (`unset
+/// 'a["$k"]'`). Fails when the text does not make one whole word.
+pub fn parse_subscript_text(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let text = format!("{src}}}");
+    let mut p = Parser::new(&text, opts);
+    let w = p.param_word(false, false, false)?;
+    if p.pos != p.chars.len() {
+        return Err(p.error(ParseErrorKind::Unmatched('}')));
+    }
+    Ok(w)
+}
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -2169,6 +2182,7 @@ impl Parser {
             Some(c) if c.is_ascii_digit() => {
                 flush_lit(parts, lit);
                 self.bump_n(2);
+                // `$0` is the shell's name, not a positional parameter.
                 let param = match c {
                     '0' => Param::Special('0'),
                     _ => Param::Positional(c as u32 - '0' as u32),

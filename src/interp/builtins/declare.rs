@@ -192,12 +192,15 @@ fn declare_one(
     f: &Flags,
     local: bool,
 ) -> Result<(), i32> {
-    let assign: Option<Assign> = match op.strip_prefix(ASSIGN_MARK) {
-        Some(idx) => idx
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| sh.decl_assigns.get(i).cloned()),
-        None => None,
+    let (assign, early_value): (Option<Assign>, Option<String>) = match op
+        .strip_prefix(ASSIGN_MARK)
+        .and_then(|idx| idx.parse::<usize>().ok())
+    {
+        Some(i) => match sh.decl_assigns.get(i).cloned() {
+            Some((a, v)) => (Some(a), v),
+            None => (None, None),
+        },
+        None => (None, None),
     };
     let (vname, index_text, rest): (String, Option<String>, Option<(bool, String)>) = match &assign
     {
@@ -337,13 +340,7 @@ fn declare_one(
                 }
             }
             AssignValue::Scalar(_) => {
-                let v = match sh.eval_assign_value(a) {
-                    Ok(v) => v.into_iter().next().unwrap_or_default(),
-                    Err(e) => {
-                        let _ = sh.expand_error(e);
-                        return Err(1);
-                    }
-                };
+                let v = early_value.unwrap_or_default();
                 match &a.index {
                     Some(iw) => match sh.subscript_key(&vname, iw) {
                         Ok(k) => sh.assign_element(&vname, &k, v, a.append),
@@ -525,18 +522,25 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
     }
     let mut status = 0;
     for op in operands {
-        if remove {
-            let n = op.split('=').next().unwrap_or(op);
-            if let Some(_v) = sh.vars.get_raw(n) {
-                sh.vars.entry(n, false).attrs.set(bit, false);
-            }
+        if remove
+            && sh.vars.get_raw(op).is_none()
+            && !op.contains('=')
+            && !op.starts_with(ASSIGN_MARK)
+        {
             continue;
         }
-        let mut fl = Flags {
-            set: bit | extra,
-            ..Flags::default()
+        // `export -n name=value` still assigns, then drops the attribute.
+        let fl = if remove {
+            Flags {
+                unset: bit,
+                ..Flags::default()
+            }
+        } else {
+            Flags {
+                set: bit | extra,
+                ..Flags::default()
+            }
         };
-        fl.global = false;
         let _ = flag;
         let local = false;
         if let Err(s) = declare_one(sh, name, op, &fl, local) {
@@ -619,8 +623,13 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
     }
     let sub = &sh.expand_subscript_text(sub).map_err(|e| e.message)?;
     if var.is_assoc() {
+        // The key is expanded as a word: `unset 'a["$k"]'` removes the key in `$k`.
+        let key = crate::syntax::parser::parse_subscript_text(sub, sh.parse_options())
+            .ok()
+            .and_then(|w| crate::expand::Expander::new(sh).string(&w).ok())
+            .unwrap_or_else(|| sub.to_owned());
         if let Some(Value::Assoc(a)) = &mut sh.vars.entry(&base, false).value {
-            a.remove(sub);
+            a.remove(&key);
         }
         return Ok(());
     }
@@ -658,8 +667,23 @@ pub fn quoted(s: &str) -> String {
 
 impl Interp {
     /// Replaces declaration-argument words with markers pointing at their ASTs.
-    pub(crate) fn stash_decl_assign(&mut self, a: &Assign) -> String {
-        self.decl_assigns.push(a.clone());
-        format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1)
+    /// Keeps a declaration builtin's assignment argument for the builtin. A scalar
+    /// value is expanded now, with the other words, before the builtin runs: in
+    /// `export A=1 B=$(cmd)` the command does not see `A` yet.
+    pub(crate) fn stash_decl_assign(
+        &mut self,
+        a: &Assign,
+    ) -> Result<String, crate::expand::ExpandError> {
+        let value = match &a.value {
+            AssignValue::Scalar(_) => Some(
+                self.eval_assign_value(a)?
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default(),
+            ),
+            AssignValue::Array(_) => None,
+        };
+        self.decl_assigns.push((a.clone(), value));
+        Ok(format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1))
     }
 }

@@ -42,6 +42,16 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
             _ => break,
         }
     }
+    // The variable name is checked before anything is formatted.
+    if let Some(target) = &var {
+        let element = target
+            .split_once('[')
+            .is_some_and(|(base, rest)| crate::syntax::is_name(base) && rest.ends_with(']'));
+        if !element && !crate::syntax::is_name(target) {
+            sh.builtin_error("printf", &format!("`{target}': not a valid identifier"));
+            return Ok(2);
+        }
+    }
     let Some(fmt) = args.get(i) else {
         sh.errln("printf: usage: printf [-v var] format [arguments]");
         return Ok(2);
@@ -536,7 +546,11 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     out.push_str(&pad(&spec, s, false));
                 }
                 'c' => {
-                    let s: String = arg.unwrap_or_default().chars().take(1).collect();
+                    // `%c` takes the first byte, even of a multibyte character.
+                    let mut s = String::new();
+                    if let Some(&b) = crate::text::encode(&arg.unwrap_or_default()).first() {
+                        crate::text::push_byte(&mut s, b);
+                    }
                     out.push_str(&pad(&spec, s, false));
                 }
                 'd' | 'i' | 'o' | 'u' | 'x' | 'X' => {

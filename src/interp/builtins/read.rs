@@ -84,7 +84,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
                         Ok(n) => nchars = Some(n),
                         Err(_) => {
                             sh.builtin_error("read", &format!("{v}: invalid number"));
-                            return Ok(2);
+                            return Ok(1);
                         }
                     }
                     exact = c == 'N';
@@ -155,7 +155,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         if !exact && Some(b) == delim {
             break;
         }
-        if !raw && !exact && b == b'\\' {
+        if !raw && b == b'\\' {
             match read_byte(sh, fd) {
                 None => {
                     eof = true;
@@ -221,7 +221,12 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         }
         return Ok(status);
     }
-    let fields = split_fields(&text, &esc_chars, &ifs, names.len());
+    // `-N` reads an exact count of characters that is never split into fields.
+    let fields = if exact {
+        vec![text]
+    } else {
+        split_fields(&text, &esc_chars, &ifs, names.len())
+    };
     for (k, n) in names.iter().enumerate() {
         let v = fields.get(k).cloned().unwrap_or_default();
         if let Err(m) = sh.assign_scalar(n, v, false) {
@@ -245,33 +250,39 @@ fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> 
         i += 1;
     }
     while i < cs.len() {
-        if fields.len() + 1 == max {
-            // The rest, with trailing IFS whitespace removed.
-            let mut end = cs.len();
-            while end > i && is_sep(end - 1) && is_ws(cs[end - 1]) {
-                end -= 1;
+        // Skips one delimiter: whitespace run, optional non-ws char, whitespace run.
+        let skip_delim = |mut i: usize| {
+            while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+                i += 1;
             }
-            fields.push(cs[i..end].iter().collect());
-            return fields;
-        }
+            if i < cs.len() && is_sep(i) && !is_ws(cs[i]) {
+                i += 1;
+                while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+                    i += 1;
+                }
+            }
+            i
+        };
         let start = i;
         while i < cs.len() && !is_sep(i) {
             i += 1;
         }
+        if fields.len() + 1 == max {
+            // The last name takes the rest of the line, minus trailing IFS whitespace;
+            // but when the rest is one word and its delimiter, just that word.
+            if skip_delim(i) >= cs.len() {
+                fields.push(cs[start..i].iter().collect());
+                return fields;
+            }
+            let mut end = cs.len();
+            while end > start && is_sep(end - 1) && is_ws(cs[end - 1]) {
+                end -= 1;
+            }
+            fields.push(cs[start..end].iter().collect());
+            return fields;
+        }
         fields.push(cs[start..i].iter().collect());
-        // Skip one delimiter: whitespace run, optional non-ws char, whitespace run.
-        while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
-            i += 1;
-        }
-        if i < cs.len() && is_sep(i) && !is_ws(cs[i]) {
-            i += 1;
-            while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
-                i += 1;
-            }
-            if i >= cs.len() && fields.len() < max {
-                // A trailing non-whitespace delimiter ends an (empty) field.
-            }
-        }
+        i = skip_delim(i);
     }
     fields
 }
@@ -343,7 +354,8 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         while let Some(b) = read_byte(sh, fd) {
             got = true;
             if b == delim {
-                if !strip {
+                // A NUL delimiter cannot be kept: shell values end at NUL.
+                if !strip && b != 0 {
                     line.push(b);
                 }
                 ended = true;
@@ -385,5 +397,10 @@ mod tests {
         check("a:b:c", ":", 2, &["a", "b:c"]);
         check("a::b", ":", 3, &["a", "", "b"]);
         check(" x ", " ", 1, &["x"]);
+        // The last field drops one trailing delimiter only when it ends the line.
+        check("xx", "x ", 2, &["", ""]);
+        check("xxx", "x ", 2, &["", "xx"]);
+        check("a:b:", ":", 2, &["a", "b"]);
+        check("a:b:c:", ":", 2, &["a", "b:c:"]);
     }
 }
