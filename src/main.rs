@@ -443,9 +443,8 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
             *b = *on;
         }
     }
+    interp.become_interactive();
     interp.update_shellopts();
-    interp.interactive = true;
-    interp.set.history = true;
     interp.set_stdio(
         Arc::new(OpenFile::HostIn(Mutex::new(Box::new(std::io::stdin())))),
         Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stdout())))),

@@ -255,19 +255,7 @@ impl Interp {
             };
         }
         if child.interactive {
-            // Only interactive shells get prompt strings by default.
-            for (k, v) in [("PS1", "\\s-\\v\\$ "), ("PS2", "> ")] {
-                if child.get_str(k).is_none() {
-                    let _ = child.assign_scalar(k, v.to_owned(), false);
-                }
-            }
-            child.set.history = true;
-            // Line editing starts in emacs mode in an interactive shell.
-            child.set.set_named("emacs", true);
-            if child.get_str("HISTFILE").is_none() {
-                let home = child.get_str("HOME").unwrap_or_default();
-                let _ = child.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
-            }
+            child.become_interactive();
             if !norc {
                 let file = rcfile.unwrap_or_else(|| {
                     format!("{}/.bashrc", child.get_str("HOME").unwrap_or_default())

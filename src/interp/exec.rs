@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe};
+use super::vars::FrameKind;
 use super::{CallFrame, Flow, Interp, Job, R};
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
@@ -1103,49 +1104,60 @@ impl Interp {
         if words.is_empty() {
             return self.exec_assignments_only(c, s);
         }
-        // Prefix assignments are evaluated now, applied around the command.
-        let mut temp = Vec::new();
-        for a in &s.assigns {
-            match self.eval_assign_value(a) {
-                Ok(v) => temp.push((a, v)),
-                Err(e) => return self.expand_error(e),
-            }
-        }
-        if self.set.xtrace {
-            self.xtrace_command(&temp, &words);
-        }
-        self.run_words(c, words, &temp)
+        self.run_words(c, words, &s.assigns)
     }
 
-    /// Runs expanded words with redirections and temporary assignments.
-    fn run_words(&mut self, c: &Command, words: Vec<String>, temp: &[(&Assign, Vec<String>)]) -> R {
+    /// Runs expanded words with redirections and prefix assignments. The assignments
+    /// are evaluated after the words, each seeing the ones before it, in a scope of their
+    /// own around the command; only a special builtin in POSIX mode keeps them.
+    fn run_words(&mut self, c: &Command, words: Vec<String>, assigns: &[Assign]) -> R {
         let name = words[0].as_str();
-        let special = super::builtins::is_special_name(name) && !self.funcs.contains_key(name);
-        // Temporary assignments: special builtins keep them (POSIX); others restore.
-        let mut saved_vars = Vec::new();
-        for (a, v) in temp {
-            if !special {
-                saved_vars.push((a.name.clone(), self.vars.get_raw(&a.name).cloned()));
+        let posix_special = self.set.posix && super::builtins::is_special_name(name);
+        let base = self.vars.frame_count();
+        let kind = match name {
+            "eval" | "source" | "." | "unset" | "mapfile" | "readarray" => FrameKind::BuiltinEnv,
+            _ => FrameKind::Temp,
+        };
+        if !assigns.is_empty() && !posix_special {
+            self.vars.push_bindings(kind);
+        }
+        let mut traced = Vec::new();
+        for a in assigns {
+            let value = match self.eval_assign_value(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.vars.truncate(base);
+                    return self.expand_error(e);
+                }
+            };
+            if !posix_special {
+                self.vars.bind_here(&a.name);
             }
-            let value = v.join(" ");
-            if let Err(m) = self.assign_scalar(&a.name, value, a.append) {
+            if let Err(m) = self.assign_scalar(&a.name, value.join(" "), a.append) {
                 self.error(&m);
-                self.restore_vars(saved_vars);
+                self.vars.truncate(base);
                 return Ok(1);
             }
-            if !special {
+            if posix_special {
                 self.vars
                     .entry(&a.name, false)
                     .attrs
                     .set(crate::expand::Attrs::EXPORT, true);
             }
+            traced.push((a, value));
+        }
+        // A function called with bindings takes them into its own frame.
+        self.adopt_bindings = self.vars.frame_count() > base && kind == FrameKind::Temp;
+        if self.set.xtrace {
+            self.xtrace_command(&traced, &words);
         }
         let saved_fds = self.fds.clone();
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
             Err(e) => {
                 self.fds = saved_fds;
-                self.restore_vars(saved_vars);
+                self.adopt_bindings = false;
+                self.vars.truncate(base);
                 return Err(e);
             }
         };
@@ -1154,33 +1166,28 @@ impl Interp {
         } else {
             Ok(1)
         };
+        self.adopt_bindings = false;
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
             self.fds = saved_fds;
         }
-        self.restore_vars(saved_vars);
+        self.vars.truncate(base);
         if let Some(last) = words.last() {
             self.last_arg = last.clone();
         }
         r
     }
 
-    fn restore_vars(&mut self, saved: Vec<(String, Option<crate::expand::Var>)>) {
-        for (name, old) in saved.into_iter().rev() {
-            match old {
-                Some(v) => *self.vars.entry(&name, false) = v,
-                None => {
-                    let _ = self.vars.unset(&name);
-                }
-            }
-        }
-    }
-
     /// Finds and runs the command `words[0]`.
     pub(crate) fn dispatch(&mut self, c: &Command, words: Vec<String>) -> R {
         let name = words[0].as_str();
-        if let Some(f) = self.funcs.get(name).cloned() {
+        // Only a function run by this very command adopts its bindings.
+        let adopt = std::mem::take(&mut self.adopt_bindings);
+        // In POSIX mode special builtins come before functions.
+        let posix_special = self.set.posix && super::builtins::is_special_name(name);
+        if let Some(f) = self.funcs.get(name).cloned().filter(|_| !posix_special) {
+            self.adopt_bindings = adopt;
             return self.call_function(&f, &words);
         }
         if let Some(b) = super::builtins::lookup(name) {
@@ -1191,6 +1198,7 @@ impl Interp {
 
     /// Calls a shell function.
     pub(crate) fn call_function(&mut self, f: &FunctionDef, words: &[String]) -> R {
+        let adopt = std::mem::take(&mut self.adopt_bindings);
         if self.call_depth >= self.budget.limits.max_call_depth {
             return Err(Flow::Fatal(format!(
                 "function call depth limit exceeded ({})",
@@ -1210,7 +1218,7 @@ impl Interp {
             return Err(Flow::Abort);
         }
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
-        self.vars.push_frame();
+        self.vars.push_function_frame(adopt);
         self.call_depth += 1;
         self.frames.push(CallFrame {
             func: f.name.clone(),

@@ -370,6 +370,9 @@ pub struct Interp {
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
+    /// Set while dispatching a command whose temporary bindings a function call
+    /// takes into its frame.
+    pub(crate) adopt_bindings: bool,
     pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
@@ -457,6 +460,7 @@ impl Interp {
             sourcing: 0,
             errexit_checked: false,
             last_subst_status: None,
+            adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
@@ -758,6 +762,23 @@ impl Interp {
             }
         }
         Ok(status)
+    }
+
+    /// Makes this an interactive shell: default prompt strings (only interactive
+    /// shells have them), history on, emacs editing mode, `$HISTFILE` in `$HOME`.
+    pub fn become_interactive(&mut self) {
+        self.interactive = true;
+        for (k, v) in [("PS1", "\\s-\\v\\$ "), ("PS2", "> ")] {
+            if self.get_str(k).is_none() {
+                let _ = self.assign_scalar(k, v.to_owned(), false);
+            }
+        }
+        self.set.history = true;
+        self.set.set_named("emacs", true);
+        if self.get_str("HISTFILE").is_none() {
+            let home = self.get_str("HOME").unwrap_or_default();
+            let _ = self.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
+        }
     }
 
     /// Before reading a command interactively: PROMPT_COMMAND, then PS1 on stderr.

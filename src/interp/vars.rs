@@ -8,7 +8,42 @@ use crate::expand::{Assoc, Attrs, Value, Var};
 /// The variable tables, innermost last. Cloning is O(frames).
 #[derive(Clone, Debug, Default)]
 pub struct Scopes {
-    frames: Vec<HashMap<String, Var>>,
+    frames: Vec<Frame>,
+}
+
+/// What pushed a frame. bash keeps temporary bindings (`v=x cmd`) in scopes of their own:
+/// a function call's bindings become part of the function's frame, those of `eval`,
+/// `source`, `unset` and `mapfile` form a scope the builtin's commands see and can
+/// `local` into, and any other command's are only consulted first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrameKind {
+    #[default]
+    Global,
+    Function,
+    /// The bindings of `eval`/`source`/`unset`/`mapfile`.
+    BuiltinEnv,
+    /// The bindings of any other command.
+    Temp,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    kind: FrameKind,
+    vars: HashMap<String, Var>,
+    /// Names made local (by `local`/`declare`) in this frame; the others are temporary
+    /// bindings.
+    locals: imbl::HashSet<String>,
+    /// Temporary bindings that `export`/`readonly` asked to outlive the command.
+    propagate: Vec<String>,
+}
+
+impl Frame {
+    fn new(kind: FrameKind) -> Frame {
+        Frame {
+            kind,
+            ..Frame::default()
+        }
+    }
 }
 
 /// Why an assignment failed.
@@ -22,22 +57,94 @@ pub enum AssignError {
 impl Scopes {
     pub fn new() -> Scopes {
         Scopes {
-            frames: vec![HashMap::new()],
+            frames: vec![Frame::new(FrameKind::Global)],
         }
     }
 
-    pub fn depth(&self) -> usize {
-        self.frames.len() - 1
+    /// Enters a function: its frame takes over the temporary bindings of the call when
+    /// `adopt_bindings` (the top frame was pushed for this very command).
+    pub fn push_function_frame(&mut self, adopt_bindings: bool) {
+        if adopt_bindings
+            && let Some(top) = self.frames.last_mut()
+            && top.kind == FrameKind::Temp
+        {
+            top.kind = FrameKind::Function;
+            return;
+        }
+        self.frames.push(Frame::new(FrameKind::Function));
     }
 
-    pub fn push_frame(&mut self) {
-        self.frames.push(HashMap::new());
+    /// How many frames are open (see [`Scopes::truncate`]).
+    pub fn frame_count(&self) -> usize {
+        self.frames.len()
     }
 
+    /// Leaves frames until `count` remain.
+    pub fn truncate(&mut self, count: usize) {
+        while self.frames.len() > count.max(1) {
+            self.pop_frame();
+        }
+    }
+
+    /// Opens a scope for a command's temporary bindings.
+    pub fn push_bindings(&mut self, kind: FrameKind) {
+        self.frames.push(Frame::new(kind));
+    }
+
+    /// Gives `name` a binding of its own in the top frame, starting as a copy of the
+    /// visible variable (so its attributes apply), exported.
+    pub fn bind_here(&mut self, name: &str) {
+        let mut v = self.get_raw(name).cloned().unwrap_or_default();
+        v.attrs.set(Attrs::EXPORT, true);
+        if let Some(top) = self.frames.last_mut() {
+            top.vars.insert(name.to_owned(), v);
+        }
+    }
+
+    /// Leaves the innermost frame. Bindings marked to propagate are assigned in the
+    /// scope that remains.
     pub fn pop_frame(&mut self) {
-        if self.frames.len() > 1 {
-            self.frames.pop();
+        if self.frames.len() <= 1 {
+            return;
         }
+        let Some(top) = self.frames.pop() else {
+            return;
+        };
+        for name in top.propagate {
+            if let Some(v) = top.vars.get(&name) {
+                let slot = self.entry(&name, false);
+                slot.value = v.value.clone();
+                slot.attrs = v.attrs;
+            }
+        }
+    }
+
+    /// `export`/`readonly` of a temporary binding keeps it after its command.
+    pub fn propagate(&mut self, name: &str) {
+        if let Some(i) = self.frame_of(name)
+            && matches!(self.frames[i].kind, FrameKind::Temp | FrameKind::BuiltinEnv)
+            && !self.frames[i].propagate.iter().any(|n| n == name)
+        {
+            self.frames[i].propagate.push(name.to_owned());
+        }
+    }
+
+    /// Index of the innermost function frame (0, the global frame, outside functions).
+    fn function_frame(&self) -> usize {
+        (0..self.frames.len())
+            .rev()
+            .find(|&i| self.frames[i].kind == FrameKind::Function)
+            .unwrap_or(0)
+    }
+
+    /// The frame of an existing variable that `local name` takes over: one in the
+    /// current function's frame, or a binding of an `eval`/`source` run inside it.
+    fn local_slot(&self, name: &str) -> Option<usize> {
+        let f = self.function_frame();
+        (f..self.frames.len())
+            .rev()
+            .find(|&i| self.frames[i].vars.contains_key(name))
+            .filter(|&i| self.frames[i].kind != FrameKind::Temp)
     }
 
     /// Follows namerefs from `name` to the variable name it finally refers to.
@@ -70,7 +177,7 @@ impl Scopes {
 
     /// The variable without nameref resolution.
     pub fn get_raw(&self, name: &str) -> Option<&Var> {
-        self.frames.iter().rev().find_map(|f| f.get(name))
+        self.frames.iter().rev().find_map(|f| f.vars.get(name))
     }
 
     /// The variable, resolving namerefs.
@@ -93,44 +200,51 @@ impl Scopes {
     fn frame_of(&self, name: &str) -> Option<usize> {
         (0..self.frames.len())
             .rev()
-            .find(|&i| self.frames[i].contains_key(name))
+            .find(|&i| self.frames[i].vars.contains_key(name))
     }
 
     /// Mutable access to the variable `name` (after nameref resolution), creating it
-    /// (unset) in the global frame, or in the current frame if `local`.
+    /// (unset) in the global frame, or, if `local`, in the current function's scope.
     pub fn entry(&mut self, name: &str, local: bool) -> &mut Var {
         let idx = if local {
-            self.frames.len() - 1
+            let i = self
+                .local_slot(name)
+                .unwrap_or_else(|| self.function_frame());
+            if i > 0 {
+                self.frames[i].locals.insert(name.to_owned());
+            }
+            i
         } else {
             self.frame_of(name).unwrap_or(0)
         };
-        self.frames[idx].entry(name.to_owned()).or_default()
+        self.frames[idx].vars.entry(name.to_owned()).or_default()
     }
 
-    /// Whether the variable exists in the current (innermost function) frame.
+    /// Whether `local name` would take over an existing variable of this function.
     pub fn is_local_here(&self, name: &str) -> bool {
-        self.frames.len() > 1 && self.frames.last().is_some_and(|f| f.contains_key(name))
+        self.function_frame() > 0 && self.local_slot(name).is_some()
     }
 
-    /// Removes `name` from the innermost frame that has it. Returns false if readonly.
+    /// Removes `name` from the innermost frame that has it. A local of the running
+    /// function stays declared but unset (still shadowing); anything else is removed,
+    /// uncovering the next binding down. Fails if readonly.
     pub fn unset(&mut self, name: &str) -> Result<(), AssignError> {
         let Some(idx) = self.frame_of(name) else {
             return Ok(());
         };
-        if let Some(v) = self.frames[idx].get(name)
+        if let Some(v) = self.frames[idx].vars.get(name)
             && v.attrs.has(Attrs::READONLY)
         {
             return Err(AssignError::Readonly(name.to_owned()));
         }
-        if idx > 0 && idx == self.frames.len() - 1 {
-            // Unsetting a local leaves it declared-but-unset in this scope (bash keeps
-            // the local shadowing the global).
-            if let Some(v) = self.frames[idx].get_mut(name) {
+        let f = self.function_frame();
+        if f > 0 && idx >= f && self.frames[idx].locals.contains(name) {
+            if let Some(v) = self.frames[idx].vars.get_mut(name) {
                 v.value = None;
                 v.attrs = Attrs::default();
             }
         } else {
-            self.frames[idx].remove(name);
+            self.frames[idx].vars.remove(name);
         }
         Ok(())
     }
@@ -139,7 +253,7 @@ impl Scopes {
     pub fn all(&self) -> Vec<(String, Var)> {
         let mut m: std::collections::BTreeMap<String, Var> = std::collections::BTreeMap::new();
         for f in &self.frames {
-            for (k, v) in f.iter() {
+            for (k, v) in f.vars.iter() {
                 m.insert(k.clone(), v.clone());
             }
         }

@@ -546,6 +546,17 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         if let Err(s) = declare_one(sh, name, op, &fl, local) {
             status = s;
         }
+        // Exporting a temporary binding (`v=1 export v`) makes it outlive the command.
+        let var = match op
+            .strip_prefix(ASSIGN_MARK)
+            .and_then(|i| i.parse::<usize>().ok())
+        {
+            Some(i) => sh.decl_assigns.get(i).map(|(a, _)| a.name.clone()),
+            None => op.split(['=', '+', '[']).next().map(str::to_owned),
+        };
+        if let Some(var) = var {
+            sh.vars.propagate(&var);
+        }
     }
     Ok(status)
 }
