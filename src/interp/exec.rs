@@ -536,8 +536,12 @@ impl Interp {
         if let CommandKind::FunctionDef(f) = &c.kind {
             self.line = c.line;
             if super::builtins::is_special_name(&f.name) && self.set.posix {
+                // A fatal error for a POSIX shell.
                 self.error(&format!("`{}': is a special builtin", f.name));
-                return Ok(1);
+                if !self.interactive {
+                    return Err(Flow::Exit(2));
+                }
+                return Ok(2);
             }
             let mut f = f.clone();
             // Functions defined by `bash -c` text report `environment` as their file.
@@ -1123,7 +1127,7 @@ impl Interp {
         }
         let mut traced = Vec::new();
         for a in assigns {
-            let value = match self.eval_assign_value(a) {
+            let value = match self.eval_binding_value(a) {
                 Ok(v) => v,
                 Err(e) => {
                     self.vars.truncate(base);
@@ -1556,6 +1560,27 @@ impl Interp {
         Ok(status)
     }
 
+    /// The value of a prefix assignment. An array value is bound as its text, `(b c)`,
+    /// with its elements expanded.
+    fn eval_binding_value(&mut self, a: &Assign) -> Result<Vec<String>, ExpandError> {
+        let AssignValue::Array(elems) = &a.value else {
+            return self.eval_assign_value(a);
+        };
+        let mut items = Vec::new();
+        for e in elems {
+            match &e.key {
+                Some(k) => {
+                    let key = Expander::new(self).assign_value(k)?;
+                    let value = Expander::new(self).assign_value(&e.value)?;
+                    let op = if e.append { "+=" } else { "=" };
+                    items.push(format!("[{key}]{op}{value}"));
+                }
+                None => items.extend(self.expand_words(std::slice::from_ref(&e.value))?),
+            }
+        }
+        Ok(vec![format!("({})", items.join(" "))])
+    }
+
     /// Expands an assignment's value: one string, or the elements of an array literal
     /// (as "key\0value" pairs when keyed).
     pub(crate) fn eval_assign_value(&mut self, a: &Assign) -> Result<Vec<String>, ExpandError> {
@@ -1584,6 +1609,14 @@ impl Interp {
                     None => self.assign_scalar(&a.name, value, a.append),
                 }
             }
+            AssignValue::Array(_) if a.index.is_some() => Err(format!(
+                "{}[{}]: cannot assign list to array member",
+                a.name,
+                a.index
+                    .as_ref()
+                    .map(crate::syntax::printer::word_to_string)
+                    .unwrap_or_default()
+            )),
             AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append) {
                 Ok(r) => r,
                 Err(e) => {

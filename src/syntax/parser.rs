@@ -1153,6 +1153,12 @@ impl Parser {
                     self.bump();
                     return self.function_body(name, false, line);
                 }
+                // `(` cannot follow the start of a simple command (`a= (1)`, `ls x=(1)`).
+                if c == '('
+                    && !(cmd.words.is_empty() && cmd.assigns.is_empty() && redirects.is_empty())
+                {
+                    return Err(self.unexpected());
+                }
                 break;
             }
             if (cmd.words.is_empty() || decl_builtin)
