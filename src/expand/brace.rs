@@ -15,13 +15,18 @@ enum Tok {
 }
 
 /// Expands braces in `w`, returning the resulting words (just `w` if none).
-pub fn expand(w: &Word) -> Vec<Word> {
+///
+/// bash expands braces on the text of the word, so the results are read again: a
+/// `$name` runs on into letters that follow it (`{$a,b}_c` gives `$a_c`), a `~` that
+/// begins a result is a tilde prefix, and a backquote produced by a character range
+/// opens a command substitution that never closes (the error is returned).
+pub fn expand(w: &Word) -> Result<Vec<Word>, String> {
     let has_brace = w
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Lit(s) if s.contains('{')));
     if !has_brace {
-        return vec![w.clone()];
+        return Ok(vec![w.clone()]);
     }
     let mut toks = Vec::new();
     for p in &w.parts {
@@ -32,7 +37,78 @@ pub fn expand(w: &Word) -> Vec<Word> {
     }
     let mut out = Vec::new();
     expand_toks(&toks, &mut out);
-    out.into_iter().map(to_word).collect()
+    if out.len() == 1 && out[0].len() == toks.len() {
+        // No expression expanded (any expansion drops at least its braces).
+        return Ok(vec![w.clone()]);
+    }
+    out.into_iter().map(|t| reread(to_word(t))).collect()
+}
+
+/// Applies to a brace expansion result what re-reading its text would change.
+fn reread(mut w: Word) -> Result<Word, String> {
+    for (i, p) in w.parts.iter().enumerate() {
+        if let WordPart::Lit(s) = p
+            && let Some(at) = s.find('`')
+        {
+            let mut rest = s[at..].to_owned();
+            rest.push_str(&crate::syntax::printer::word_to_string(&Word {
+                parts: w.parts[i + 1..].to_vec(),
+            }));
+            return Err(format!("bad substitution: no closing \"`\" in {rest}"));
+        }
+    }
+    let mut i = 0;
+    while i + 1 < w.parts.len() {
+        let run = match (&w.parts[i], &w.parts[i + 1]) {
+            (WordPart::Param(p), WordPart::Lit(s))
+                if !p.braced
+                    && !p.length
+                    && !p.indirect
+                    && p.index.is_none()
+                    && matches!(p.op, crate::syntax::ParamOp::None)
+                    && matches!(p.param, crate::syntax::Param::Name(_)) =>
+            {
+                s.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .map(char::len_utf8)
+                    .sum::<usize>()
+            }
+            _ => 0,
+        };
+        if run > 0 {
+            let WordPart::Lit(s) = &mut w.parts[i + 1] else {
+                break;
+            };
+            let more: String = s.drain(..run).collect();
+            let empty = s.is_empty();
+            if let WordPart::Param(p) = &mut w.parts[i]
+                && let crate::syntax::Param::Name(n) = &mut p.param
+            {
+                n.push_str(&more);
+            }
+            if empty {
+                w.parts.remove(i + 1);
+            }
+        }
+        i += 1;
+    }
+    if let Some(WordPart::Lit(s)) = w.parts.first()
+        && let Some(rest) = s.strip_prefix('~')
+    {
+        let end = rest.find('/');
+        if end.is_some() || w.parts.len() == 1 {
+            let user = rest[..end.unwrap_or(rest.len())].to_owned();
+            let tail = rest[user.len()..].to_owned();
+            if user.is_empty() || crate::syntax::is_name(&user) {
+                w.parts.remove(0);
+                if !tail.is_empty() {
+                    w.parts.insert(0, WordPart::Lit(tail));
+                }
+                w.parts.insert(0, WordPart::Tilde(user));
+            }
+        }
+    }
+    Ok(w)
 }
 
 fn to_word(toks: Vec<Tok>) -> Word {
@@ -234,6 +310,7 @@ mod tests {
     fn check(src: &str, want: &[&str]) {
         let w = Word::lit(src);
         let got: Vec<String> = expand(&w)
+            .unwrap_or_default()
             .iter()
             .map(|w| w.as_literal().unwrap_or("?").to_owned())
             .collect();

@@ -203,7 +203,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             out.push(s.clone());
             return Ok(());
         }
-        for w in brace::expand(w) {
+        for w in brace::expand(w).map_err(ExpandError::abort)? {
             let pieces = self.parts(&w.parts, false)?;
             let fields = self.split(pieces);
             for f in fields {
@@ -275,7 +275,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Expands a word for a redirection target: one field required.
     pub fn redirect_target(&mut self, w: &Word) -> ExpResult<Result<String, String>> {
         let mut out = Vec::new();
-        for w in brace::expand(w) {
+        for w in brace::expand(w).map_err(ExpandError::abort)? {
             let pieces = self.parts(&w.parts, false)?;
             for f in self.split(pieces) {
                 self.glob_field(f, &mut out)?;

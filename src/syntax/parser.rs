@@ -2285,9 +2285,11 @@ impl Parser {
         let mut length = false;
         let mut indirect = false;
         if self.peek() == Some('#') {
-            // `${#}` is $#; `${#x}` is a length; `${#-}`, `${##}` lengths of specials.
+            // `${#}` is $#; `${#x}` is a length; `${#-}`, `${##}` lengths of specials,
+            // but `${###}`, `${#-x}` apply an operator to $#.
             match self.peek_at(1) {
                 Some('}') => {}
+                Some('#' | '-' | '?') if self.peek_at(2) != Some('}') => {}
                 Some(c)
                     if is_name_start(c)
                         || c.is_ascii_digit()
