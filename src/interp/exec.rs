@@ -1174,13 +1174,33 @@ impl Interp {
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
-            self.fds = saved_fds;
+            let kept = self.named_redirect_fds(c);
+            let mut restored = saved_fds;
+            for fd in kept {
+                restored.set(fd, self.fds.get(fd).cloned());
+            }
+            self.fds = restored;
         }
         self.vars.truncate(base);
         if let Some(last) = words.last() {
             self.last_arg = last.clone();
         }
         r
+    }
+
+    /// Descriptors a command opened as `{var}>file`: bash leaves them open after the
+    /// command (unless `shopt -s varredir_close`).
+    fn named_redirect_fds(&self, c: &Command) -> Vec<i32> {
+        if self.shopt.get("varredir_close") {
+            return Vec::new();
+        }
+        c.redirects
+            .iter()
+            .filter_map(|r| match &r.fd {
+                Some(RedirFd::Var(name)) => self.get_str(name)?.parse().ok(),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Finds and runs the command `words[0]`.

@@ -111,8 +111,8 @@ impl Interp {
                     }
                     return Ok(true);
                 }
-                if r.op == RedirOp::DupWrite && r.fd.is_none() {
-                    // `>& file` is `&> file`.
+                if r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1))) {
+                    // `>& file` and `1>& file` are `&> file`.
                     return self.open_redirect(&target, RedirOp::WriteBoth, &None, 1);
                 }
                 self.error(&format!("{target}: ambiguous redirect"));
