@@ -591,6 +591,8 @@ impl Interp {
             CommandKind::BraceGroup(l) => self.exec_list(l),
             CommandKind::Subshell(l) => {
                 let mut child = self.fork_subshell()?;
+                // `( )` is outside any loop: break/continue inside it only complain.
+                child.loop_depth = 0;
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
                 Ok(s)
@@ -658,6 +660,10 @@ impl Interp {
             }
             CommandKind::For(f) => {
                 let line = c.line;
+                if !crate::syntax::is_name(&f.var) {
+                    self.error(&format!("`{}': not a valid identifier", f.var));
+                    return self.check_errexit(1, false);
+                }
                 let items = match &f.words {
                     Some(ws) => match self.expand_words(ws) {
                         Ok(v) => v,
@@ -860,6 +866,10 @@ impl Interp {
     }
 
     fn exec_select(&mut self, f: &ForClause) -> R {
+        if !crate::syntax::is_name(&f.var) {
+            self.error(&format!("`{}': not a valid identifier", f.var));
+            return Ok(1);
+        }
         let items = match &f.words {
             Some(ws) => match self.expand_words(ws) {
                 Ok(v) => v,

@@ -220,6 +220,17 @@ impl Scopes {
         self.frames[idx].vars.entry(name.to_owned()).or_default()
     }
 
+    /// Whether the visible `name` is a temporary binding (`name=x cmd`), not a global
+    /// or a local.
+    pub fn is_temp_binding(&self, name: &str) -> bool {
+        self.frame_of(name)
+            .is_some_and(|i| match self.frames[i].kind {
+                FrameKind::Global => false,
+                FrameKind::Function => !self.frames[i].locals.contains(name),
+                FrameKind::Temp | FrameKind::BuiltinEnv => true,
+            })
+    }
+
     /// Whether `local name` would take over an existing variable of this function.
     pub fn is_local_here(&self, name: &str) -> bool {
         self.function_frame() > 0 && self.local_slot(name).is_some()

@@ -783,14 +783,9 @@ impl Parser {
     fn for_parts(&mut self) -> PResult<(String, Option<Vec<Word>>, List)> {
         self.skip_blanks();
         let name_word = self.read_word(WordMode::Normal)?;
+        // An invalid name is bash's runtime error, not a syntax error.
         let var = match name_word.as_ref().and_then(|w| w.as_literal()) {
-            Some(n) if is_name(n) => n.to_owned(),
-            Some(n) => {
-                let n = n.to_owned();
-                return Err(self.error(ParseErrorKind::Message(format!(
-                    "`{n}': not a valid identifier"
-                ))));
-            }
+            Some(n) => n.to_owned(),
             None => return Err(self.unexpected()),
         };
         self.skip_blanks();

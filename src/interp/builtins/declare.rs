@@ -260,6 +260,13 @@ fn declare_one(
     }
     if local && !exists_here {
         let mut v = Var::default();
+        // A local shadowing a temporary binding starts with its value.
+        if sh.vars.is_temp_binding(&vname)
+            && let Some(cur) = &current
+            && f.set & Attrs::NAMEREF == 0
+        {
+            v.value = cur.value.clone();
+        }
         // `local x` inherits nothing; namerefs and attributes start fresh.
         if let Some(cur) = &current
             && f.set & Attrs::NAMEREF == 0
