@@ -89,6 +89,15 @@ impl Interp {
         if prog == "sh" || prog.ends_with("/sh") {
             child.set.posix = true;
         }
+        // An exported SHELLOPTS / BASHOPTS turns its options on in the new shell.
+        let env = self.vars.exported();
+        for name in env.get("SHELLOPTS").into_iter().flat_map(|s| s.split(':')) {
+            child.set.set_named(name, true);
+        }
+        for name in env.get("BASHOPTS").into_iter().flat_map(|s| s.split(':')) {
+            child.shopt.set(name, true);
+        }
+        child.update_shellopts();
         let mut i = 1;
         let mut want_c = false;
         let mut read_stdin = false;
