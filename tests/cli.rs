@@ -222,3 +222,9 @@ fn an_interactive_shell_prompts_reads_continuations_and_keeps_history() {
     let (out, _, _) = shellbox(&["--store", store.arg(), "-i"], "history\n");
     assert_eq!(out, "    1  echo one\n    2  history\n");
 }
+
+#[test]
+fn process_substitution_files_last_only_as_long_as_their_command() {
+    let (out, err, code) = shellbox(&["-c", "cat <(echo a) <(echo b); ls /dev/fd | wc -l"], "");
+    assert_eq!((out.as_str(), err.as_str(), code), ("a\nb\n0\n", "", 0));
+}

@@ -1448,6 +1448,74 @@ impl Interp {
             }
             return self.command_not_found(name, words);
         };
+        let staged = self.stage_fd_operands(&words[1..])?;
+        let r = self.run_registered(name, f, words);
+        let mut fs = self.fs.lock();
+        let (uid, gid) = fs.user();
+        fs.set_user(0, 0);
+        for path in staged {
+            let _ = fs.remove_file(&path);
+        }
+        fs.set_user(uid, gid);
+        r
+    }
+
+    /// Utilities open files through the filesystem, so a `/dev/fd/N` operand naming one of
+    /// the shell's own descriptors (a process substitution `<(...)`) is given to them as
+    /// a file there holding what the descriptor reads, for the command's duration.
+    fn stage_fd_operands(&mut self, args: &[String]) -> Result<Vec<String>, Flow> {
+        let mut staged = Vec::new();
+        for a in args {
+            let Some(fd) = a
+                .strip_prefix("/dev/fd/")
+                .and_then(|n| n.parse::<i32>().ok())
+                .filter(|&n| n > 2)
+            else {
+                continue;
+            };
+            let Some(file) = self.fds.get(fd).cloned() else {
+                continue;
+            };
+            if staged.contains(a) {
+                continue;
+            }
+            let mut reader = FdReader {
+                file: Some(file),
+                fs: self.fs.clone(),
+                cancel: self.budget.cancel.clone(),
+            };
+            let limit = self.budget.limits.max_string_len as u64;
+            let mut data = Vec::new();
+            let read = std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut reader, limit + 1),
+                &mut data,
+            );
+            if read.is_err() {
+                continue;
+            }
+            if data.len() as u64 > limit {
+                return Err(Flow::Fatal(format!(
+                    "{a}: string length limit exceeded ({limit} bytes)"
+                )));
+            }
+            // `/dev/fd` belongs to root; the file is the system's, not the user's.
+            let mut fs = self.fs.lock();
+            let (uid, gid) = fs.user();
+            fs.set_user(0, 0);
+            if fs.write_file(a, &data).is_ok() {
+                staged.push(a.clone());
+            }
+            fs.set_user(uid, gid);
+        }
+        Ok(staged)
+    }
+
+    fn run_registered(
+        &mut self,
+        name: &str,
+        f: crate::commands::DynCommand,
+        words: &[String],
+    ) -> R {
         let env = self.env();
         let mut stdin = FdReader {
             file: self.fds.get(0).cloned(),
