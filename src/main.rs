@@ -446,6 +446,12 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
     interp.update_shellopts();
     interp.interactive = true;
     interp.set.history = true;
+    // Only interactive shells get prompt strings by default.
+    for (k, v) in [("PS1", "\\s-\\v\\$ "), ("PS2", "> ")] {
+        if interp.get_str(k).is_none() {
+            let _ = interp.assign_scalar(k, v.to_owned(), false);
+        }
+    }
     interp.set_stdio(
         Arc::new(OpenFile::HostIn(Mutex::new(Box::new(std::io::stdin())))),
         Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stdout())))),

@@ -4,9 +4,18 @@
 
 use crate::syntax::{Word, WordPart};
 
-/// At most this many words come out of one brace expansion; beyond it the word is left
-/// unexpanded (the interpreter's limits catch runaway sizes first).
+/// The default bound on the words one brace expansion may produce.
 pub const MAX_RESULTS: usize = 1 << 20;
+
+/// A brace expansion would produce more than the allowed number of words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany(pub usize);
+
+impl std::fmt::Display for TooMany {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "brace expansion limit exceeded ({} words)", self.0)
+    }
+}
 
 #[derive(Clone, Debug)]
 enum Tok {
@@ -14,14 +23,15 @@ enum Tok {
     Part(WordPart),
 }
 
-/// Expands braces in `w`, returning the resulting words (just `w` if none).
-pub fn expand(w: &Word) -> Vec<Word> {
+/// Expands braces in `w`, returning the resulting words (just `w` if none), or
+/// [`TooMany`] when they would number more than `max`.
+pub fn expand(w: &Word, max: usize) -> Result<Vec<Word>, TooMany> {
     let has_brace = w
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Lit(s) if s.contains('{')));
     if !has_brace {
-        return vec![w.clone()];
+        return Ok(vec![w.clone()]);
     }
     let mut toks = Vec::new();
     for p in &w.parts {
@@ -31,8 +41,8 @@ pub fn expand(w: &Word) -> Vec<Word> {
         }
     }
     let mut out = Vec::new();
-    expand_toks(&toks, &mut out);
-    out.into_iter().map(to_word).collect()
+    expand_toks(&toks, &mut out, max)?;
+    Ok(out.into_iter().map(to_word).collect())
 }
 
 fn to_word(toks: Vec<Tok>) -> Word {
@@ -55,9 +65,9 @@ fn to_word(toks: Vec<Tok>) -> Word {
     Word { parts }
 }
 
-fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
-    if out.len() >= MAX_RESULTS {
-        return;
+fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>, max: usize) -> Result<(), TooMany> {
+    if out.len() >= max {
+        return Err(TooMany(max));
     }
     // Find the first `{` that opens a valid brace expression.
     let mut i = 0;
@@ -70,8 +80,8 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
                 let prefix = &toks[..i];
                 let suffix = &toks[close + 1..];
                 let alts: Vec<Vec<Tok>> = if commas.is_empty() {
-                    match sequence(&toks[i + 1..close]) {
-                        Some(items) => items
+                    match sequence(&toks[i + 1..close], max) {
+                        Some(items) => items?
                             .into_iter()
                             .map(|s| s.chars().map(Tok::C).collect())
                             .collect(),
@@ -94,17 +104,15 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
                     let mut combined = prefix.to_vec();
                     combined.extend(alt);
                     combined.extend_from_slice(suffix);
-                    expand_toks(&combined, out);
-                    if out.len() >= MAX_RESULTS {
-                        return;
-                    }
+                    expand_toks(&combined, out, max)?;
                 }
-                return;
+                return Ok(());
             }
         }
         i += 1;
     }
     out.push(toks.to_vec());
+    Ok(())
 }
 
 /// The matching `}` of the `{` at `open` and the top-level commas between them.
@@ -135,7 +143,8 @@ fn find_close(toks: &[Tok], open: usize) -> Option<(usize, Vec<usize>)> {
 }
 
 fn is_sequence(body: &[Tok]) -> bool {
-    sequence(body).is_some()
+    // A zero bound answers "is it a sequence" without generating one.
+    sequence(body, 0).is_some()
 }
 
 fn body_text(body: &[Tok]) -> Option<String> {
@@ -149,8 +158,9 @@ fn body_text(body: &[Tok]) -> Option<String> {
     Some(s)
 }
 
-/// `{x..y[..step]}` with integers or single characters.
-fn sequence(body: &[Tok]) -> Option<Vec<String>> {
+/// `{x..y[..step]}` with integers or single characters; `Some(Err)` when it has more
+/// than `max` items.
+fn sequence(body: &[Tok], max: usize) -> Option<Result<Vec<String>, TooMany>> {
     let text = body_text(body)?;
     let parts: Vec<&str> = text.split("..").collect();
     if parts.len() != 2 && parts.len() != 3 {
@@ -173,10 +183,11 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
         };
         let w = width(a).max(width(b));
         let step = step.checked_abs()?.max(1);
-        let count = (x.abs_diff(y) / step as u64) as usize + 1;
-        if count > MAX_RESULTS {
-            return None;
+        let count = (x.abs_diff(y) / step as u64).saturating_add(1);
+        if count > max as u64 {
+            return Some(Err(TooMany(max)));
         }
+        let count = count as usize;
         let mut out = Vec::with_capacity(count);
         let mut v = x;
         for _ in 0..count {
@@ -195,7 +206,7 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
                 v = v.wrapping_sub(step);
             }
         }
-        return Some(out);
+        return Some(Ok(out));
     }
     let (mut ca, mut cb) = (a.chars(), b.chars());
     let (Some(x), None, Some(y), None) = (ca.next(), ca.next(), cb.next(), cb.next()) else {
@@ -206,6 +217,9 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
     }
     let step = step.checked_abs()?.max(1) as u32;
     let (xi, yi) = (x as u32, y as u32);
+    if (xi.abs_diff(yi) / step) as usize >= max {
+        return Some(Err(TooMany(max)));
+    }
     let mut out = Vec::new();
     let mut v = xi;
     loop {
@@ -224,7 +238,7 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
             v -= step;
         }
     }
-    Some(out)
+    Some(Ok(out))
 }
 
 #[cfg(test)]
@@ -233,7 +247,8 @@ mod tests {
 
     fn check(src: &str, want: &[&str]) {
         let w = Word::lit(src);
-        let got: Vec<String> = expand(&w)
+        let got: Vec<String> = expand(&w, MAX_RESULTS)
+            .unwrap_or_default()
             .iter()
             .map(|w| w.as_literal().unwrap_or("?").to_owned())
             .collect();
