@@ -198,6 +198,13 @@ fn a_million_arguments_end_at_a_limit() {
         "declare -A m; for ((i=0;;i++)); do m[k$i]=x; done",
         "array size limit exceeded",
     );
+    stopped_by(
+        "seq 60000 | mapfile a",
+        "array size limit exceeded (50000 elements)",
+    );
+    stopped_by("mapfile a < /dev/zero", "string length limit exceeded");
+    stopped_by("read x < /dev/zero", "string length limit exceeded");
+    stopped_by("yes | tr -d '\\n' | read x", "string length limit exceeded");
     // Under the limit the arguments all arrive.
     let o = run_with(tight(), "set -- $(seq 50000); echo $#".to_owned());
     assert_eq!((o.status, o.stdout.as_str()), (0, "50000\n"));
