@@ -10,6 +10,8 @@
 pub mod commands;
 pub mod expand;
 pub mod fs;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod interp;
 pub mod limits;
 pub mod mcp;

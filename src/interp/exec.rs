@@ -473,8 +473,26 @@ impl Interp {
     }
 
     fn spawn_background(&mut self, a: &AndOr) -> Result<(), Flow> {
-        self.reserve_thread()?;
-        let mut child = self.fork_subshell()?;
+        let running = self.budget.background.fetch_add(1, Ordering::Relaxed);
+        if running as usize >= self.budget.limits.max_background_jobs {
+            self.budget.background.fetch_sub(1, Ordering::Relaxed);
+            return Err(Flow::Fatal(format!(
+                "background job limit exceeded ({} jobs)",
+                self.budget.limits.max_background_jobs
+            )));
+        }
+        if let Err(e) = self.reserve_thread() {
+            self.budget.background.fetch_sub(1, Ordering::Relaxed);
+            return Err(e);
+        }
+        let mut child = match self.fork_subshell() {
+            Ok(c) => c,
+            Err(e) => {
+                self.budget.background.fetch_sub(1, Ordering::Relaxed);
+                self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                return Err(e);
+            }
+        };
         // A background job's stdin is /dev/null when job control is off.
         child
             .fds
@@ -500,12 +518,28 @@ impl Interp {
                 } else {
                     child.exec_and_or(&a)
                 };
-                let s = child.finish_subshell(r).unwrap_or(126);
+                // A limit hit in the job ends the whole run, not just the job.
+                let s = match child.finish_subshell(r) {
+                    Ok(s) => s,
+                    Err(Flow::Fatal(m)) => {
+                        budget.trip(&m);
+                        126
+                    }
+                    Err(_) => 126,
+                };
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
+                budget.background.fetch_sub(1, Ordering::Relaxed);
                 s
-            })
-            .map_err(|e| Flow::Fatal(format!("cannot start background job: {e}")))?;
+            });
+        let handle = match handle {
+            Ok(h) => h,
+            Err(e) => {
+                self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                self.budget.background.fetch_sub(1, Ordering::Relaxed);
+                return Err(Flow::Fatal(format!("cannot start background job: {e}")));
+            }
+        };
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
         jt.jobs.push(Job {
@@ -527,6 +561,18 @@ impl Interp {
     }
 
     fn exec_command_inner(&mut self, c: &Command) -> R {
+        let r = self.exec_command_unchecked(c);
+        // A filesystem size limit refused a write: the command saw EFBIG/ENOSPC, and
+        // the run ends here rather than carrying on with a truncated file.
+        if let Some(hit) = crate::fs::take_limit_hit() {
+            let m = hit.to_string();
+            self.budget.trip(&m);
+            return Err(Flow::Fatal(m));
+        }
+        r
+    }
+
+    fn exec_command_unchecked(&mut self, c: &Command) -> R {
         if let CommandKind::Simple(s) = &c.kind {
             let r = self.exec_simple(c, s);
             self.compound_status = false;
@@ -1021,6 +1067,15 @@ impl Interp {
             }
             let mut v = self.expand_words(std::slice::from_ref(w))?;
             out.append(&mut v);
+        }
+        if out.len() > self.budget.limits.max_words {
+            return Err(ExpandError::passthrough(
+                format!(
+                    "\u{0}word limit exceeded ({} words)",
+                    self.budget.limits.max_words
+                ),
+                ErrorKind::Fatal(126),
+            ));
         }
         Ok(out)
     }
@@ -1902,12 +1957,14 @@ impl Interp {
                 }
             }
         }
-        if current(self).len() > self.budget.limits.max_words {
+        if current(self).len() > self.budget.limits.max_array_len {
+            let m = format!(
+                "array size limit exceeded ({} elements)",
+                self.budget.limits.max_array_len
+            );
+            self.budget.trip(&m);
             return Err(ExpandError::passthrough(
-                format!(
-                    "\u{0}array size limit exceeded ({} elements)",
-                    self.budget.limits.max_words
-                ),
+                format!("\u{0}{m}"),
                 ErrorKind::Fatal(126),
             ));
         }

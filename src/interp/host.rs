@@ -365,6 +365,14 @@ impl Host for Interp {
         self.cwd.clone()
     }
 
+    fn max_brace_words(&self) -> usize {
+        self.budget.limits.max_brace_words
+    }
+
+    fn max_glob_reads(&self) -> usize {
+        self.budget.limits.max_glob_reads
+    }
+
     fn prompt(&mut self, s: &str) -> String {
         super::builtins::prompt::expand_prompt(self, s)
     }

@@ -329,6 +329,9 @@ pub struct Interp {
     pub subshell: u32,
     pub pid: u32,
     pub bashpid: u32,
+    /// The next pid offset, shared by every fork of this shell (never process-wide,
+    /// so one session's pids do not depend on what other sessions did).
+    pub pid_counter: Arc<AtomicU32>,
     pub last_bg: Option<u32>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
@@ -392,8 +395,6 @@ pub struct Interp {
     pub history: builtins::history::History,
 }
 
-static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
-
 /// What a run of a script produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExecOutput {
@@ -434,6 +435,7 @@ impl Interp {
             subshell: 0,
             pid,
             bashpid: pid,
+            pid_counter: Arc::new(AtomicU32::new(1000)),
             last_bg: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable {
                 jobs: Vec::new(),
@@ -564,7 +566,7 @@ impl Interp {
 
     /// A new pid for a subshell or job.
     pub fn new_pid(&self) -> u32 {
-        NEXT_PID.fetch_add(1, Ordering::Relaxed) + self.pid
+        self.pid_counter.fetch_add(1, Ordering::Relaxed) + self.pid
     }
 
     /// Parse options reflecting the current shopt state and aliases.
@@ -624,17 +626,34 @@ impl Interp {
     /// Runs a whole script the way `bash -c` does: one complete command at a time.
     /// Returns the exit status (EXIT trap included).
     pub fn run_script(&mut self, src: &str) -> i32 {
+        // A limit refusal left over from earlier work on this thread is not this run's.
+        let _ = crate::fs::take_limit_hit();
         let status = match self.run_source(src, None) {
             Ok(s) => s,
             Err(Flow::Exit(s)) => s,
             Err(Flow::Fatal(m)) => {
+                self.budget.trip(&m);
                 self.errln(&format!("{}: {}", self.shell_name, m));
                 126
             }
             Err(_) => self.status,
         };
         self.status = status;
-        self.run_exit_trap()
+        if self.budget.tripped().is_some() {
+            // The run is over: no EXIT trap (it would only hit the limit again).
+            self.traps.remove("EXIT");
+        }
+        let status = self.run_exit_trap();
+        // A limit hit where no one reported it (an assignment, a background job) still
+        // ends the run with 126.
+        match self.budget.tripped() {
+            Some(m) if status != 126 => {
+                self.errln(&format!("{}: {}", self.shell_name, m));
+                self.status = 126;
+                126
+            }
+            _ => status,
+        }
     }
 
     /// Runs the EXIT trap (once) and returns the final status.
@@ -677,8 +696,7 @@ impl Interp {
         let nested = label.is_some();
         if src.len() > self.budget.limits.max_source_bytes {
             return Err(Flow::Fatal(format!(
-                "script too large ({} bytes, limit {})",
-                src.len(),
+                "source size limit exceeded ({} bytes)",
                 self.budget.limits.max_source_bytes
             )));
         }
@@ -703,6 +721,14 @@ impl Interp {
                         self.errln("exit");
                     }
                     break;
+                }
+                Err(e) if e.kind == ParseErrorKind::TooDeep => {
+                    let m = format!(
+                        "parser nesting limit exceeded ({})",
+                        self.budget.limits.max_parse_depth
+                    );
+                    self.budget.trip(&m);
+                    return Err(Flow::Fatal(m));
                 }
                 Err(e) => {
                     let mut line = e.line + base_line;
@@ -860,9 +886,11 @@ impl Interp {
             value
         };
         if value.len() > self.budget.limits.max_string_len {
+            let max = self.budget.limits.max_string_len;
+            self.budget
+                .trip(&format!("string length limit exceeded ({max} bytes)"));
             return Err(format!(
-                "{name}: string length limit exceeded ({} bytes)",
-                self.budget.limits.max_string_len
+                "{name}: string length limit exceeded ({max} bytes)"
             ));
         }
         value = vars::apply_case(attrs, value);
@@ -944,7 +972,7 @@ impl Interp {
             }
             let value = vars::apply_case(attrs, value);
             vars::set_assoc(self.vars.entry(&name, false), key.to_owned(), value);
-            return Ok(());
+            return self.check_array_len(&name);
         }
         let idx = self.eval_arith_str(key).map_err(|e| e.render())?;
         let idx = if idx < 0 {
@@ -983,6 +1011,25 @@ impl Interp {
         }
         let value = vars::apply_case(attrs, value);
         vars::set_indexed(self.vars.entry(&name, false), idx, value);
+        self.check_array_len(&name)
+    }
+
+    /// Fails (and ends the run) once array `name` holds more than `max_array_len`
+    /// elements.
+    pub(crate) fn check_array_len(&self, name: &str) -> Result<(), String> {
+        let len = match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Indexed(a)) => a.len(),
+            Some(Value::Assoc(a)) => a.len(),
+            _ => 0,
+        };
+        let max = self.budget.limits.max_array_len;
+        if len > max {
+            self.budget
+                .trip(&format!("array size limit exceeded ({max} elements)"));
+            return Err(format!(
+                "{name}: array size limit exceeded ({max} elements)"
+            ));
+        }
         Ok(())
     }
 

@@ -86,6 +86,10 @@ impl ShellBuilder {
         let registry = self.registry.unwrap_or_else(Registry::with_builtins);
         let mut fs = self.fs.unwrap_or_else(|| default_fs(&registry));
         add_files(&mut fs, &self.files);
+        if let Some(l) = &self.limits {
+            let fl = l.fs_limits(fs.limits());
+            fs = fs.with_limits(fl);
+        }
         let limits = self.limits.unwrap_or_default();
         let cwd = crate::fs::path::join("/workspace", self.cwd.as_deref().unwrap_or("."));
         let _ = fs.mkdir_all(&cwd, 0o755);

@@ -145,11 +145,13 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
         .stack_size(8 << 20)
         .spawn(move || {
             let budget = Budget::new(l.limits, cancel.clone());
-            let mut interp = super::new_interp(l.fs, l.registry, budget, &l.cwd, &l.env);
+            let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
             interp.set_stdio(OpenFile::bytes(l.stdin), l.stdout, l.stderr);
             let mut code = interp.run_script(&l.command);
             drop(interp);
-            if cancel.load(Ordering::Relaxed) && code == 126 {
+            // A limit also raises the cancel flag (to stop every fork); only a real
+            // cancellation is a termination.
+            if cancel.load(Ordering::Relaxed) && code == 126 && budget.tripped().is_none() {
                 code = TERMINATED;
             }
             exit.set(code);

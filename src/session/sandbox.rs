@@ -264,6 +264,10 @@ impl SandboxBuilder {
         let mut fs = self.fs.unwrap_or_else(|| super::default_fs(&registry));
         super::add_files(&mut fs, &self.files);
         let _ = fs.mkdir_all(WORKSPACE, 0o755);
+        if let Some(l) = &self.limits {
+            let fl = l.fs_limits(fs.limits());
+            fs = fs.with_limits(fl);
+        }
         Sandbox {
             inner: Arc::new(Inner {
                 id: self.id.unwrap_or_else(new_id),

@@ -57,7 +57,17 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
         return Ok(2);
     };
     let now = sh.fs.lock().clock().now();
-    let f = format(fmt, &args[i + 1..], now.secs, sh.start_time);
+    let max = sh.budget.limits.max_string_len;
+    let Some(f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, max) else {
+        let m = format!("printf: string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(crate::interp::Flow::Fatal(m));
+    };
+    if f.text.len() > max {
+        let m = format!("printf: string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(crate::interp::Flow::Fatal(m));
+    }
     for m in &f.errors() {
         sh.builtin_error("printf", m);
     }
@@ -370,8 +380,15 @@ pub fn q_quote(s: &str) -> String {
     out
 }
 
-/// Formats `fmt` with `args`, reusing the format while arguments remain.
-pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
+/// Formats `fmt` with `args`, reusing the format while arguments remain; `None` when
+/// the text (or one field's width or precision) would pass `max_len` bytes.
+pub fn format(
+    fmt: &str,
+    args: &[String],
+    now: i64,
+    start: i64,
+    max_len: usize,
+) -> Option<Formatted> {
     let cs: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut ai = 0usize;
@@ -465,6 +482,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     spec.prec = Some(p.parse().unwrap_or(0));
                 }
             }
+            if spec.width.unwrap_or(0) > max_len || spec.prec.unwrap_or(0) > max_len {
+                return None;
+            }
+            if out.len() > max_len {
+                return None;
+            }
             // Length modifiers are accepted and ignored.
             while matches!(cs.get(i), Some('h' | 'l' | 'L' | 'j' | 'z' | 't')) {
                 i += 1;
@@ -533,12 +556,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     };
                     out.push_str(&pad(&spec, s, false));
                     if stop {
-                        return Formatted {
+                        return Some(Formatted {
                             text: out,
                             bad_number: bad,
                             stopped: true,
                             error,
-                        };
+                        });
                     }
                 }
                 'q' => {
@@ -621,12 +644,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 }
                 other => {
                     error = Some(format!("%{other}: invalid format character"));
-                    return Formatted {
+                    return Some(Formatted {
                         text: out,
                         bad_number: bad,
                         stopped: true,
                         error,
-                    };
+                    });
                 }
             }
         }
@@ -634,12 +657,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
             break;
         }
     }
-    Formatted {
+    Some(Formatted {
         text: out,
         bad_number: bad,
         stopped: false,
         error,
-    }
+    })
 }
 
 /// `%b` accepts `\NNN` octal without the leading zero that `echo -e` requires.
@@ -665,7 +688,13 @@ mod tests {
 
     fn check(fmt: &str, args: &[&str], want: &str) {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        assert_eq!(format(fmt, &args, 0, 0).text, want, "{fmt}");
+        assert_eq!(
+            format(fmt, &args, 0, 0, usize::MAX)
+                .map(|f| f.text)
+                .unwrap_or_default(),
+            want,
+            "{fmt}"
+        );
     }
 
     #[test]

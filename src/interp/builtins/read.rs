@@ -1,8 +1,20 @@
 //! `read` and `mapfile`/`readarray`: reading lines or fields from a descriptor, with
 //! bash's backslash and IFS rules.
 
-use super::super::{Interp, R};
+use super::super::{Flow, Interp, R};
 use crate::expand::Value;
+
+/// Ends the run once one value read has grown past `max_string_len` bytes (an endless
+/// line such as `/dev/zero` would otherwise grow without bound).
+fn check_len(sh: &Interp, n: usize) -> Result<(), Flow> {
+    let max = sh.budget.limits.max_string_len;
+    if n > max {
+        let m = format!("string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(Flow::Fatal(m));
+    }
+    Ok(())
+}
 
 /// Reads one byte from `fd`; `None` at end of input or on error.
 fn read_byte(sh: &Interp, fd: i32) -> Option<u8> {
@@ -139,12 +151,15 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     let mut escaped: Vec<bool> = Vec::new();
     let mut eof = false;
     let mut count = 0usize;
+    let mut seen = 0usize;
     loop {
         if let Some(n) = nchars
             && count >= n
         {
             break;
         }
+        seen += 1;
+        check_len(sh, seen)?;
         let Some(b) = read_byte(sh, fd) else {
             eof = true;
             break;
@@ -362,6 +377,7 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
                 break;
             }
             line.push(b);
+            check_len(sh, line.len())?;
         }
         if !got {
             break;
@@ -371,6 +387,12 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             continue;
         }
         arr.insert(idx, crate::text::decode(&line));
+        let max = sh.budget.limits.max_array_len;
+        if arr.len() > max {
+            let m = format!("array size limit exceeded ({max} elements)");
+            sh.budget.trip(&m);
+            return Err(Flow::Fatal(m));
+        }
         idx += 1;
         n += 1;
         if !ended {
