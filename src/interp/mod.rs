@@ -7,6 +7,7 @@ mod child;
 mod exec;
 mod host;
 pub mod io;
+mod pool;
 mod redirect;
 pub mod vars;
 
