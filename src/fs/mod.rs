@@ -444,6 +444,11 @@ impl Fs {
     pub fn clock(&self) -> &Clock {
         &self.clock
     }
+    /// Gives this filesystem another clock (a copy of a template gets its own, since
+    /// clones share one).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
     /// The acting user for permission checks (default 1000/1000; uid 0 bypasses checks).
     pub fn set_user(&mut self, uid: u32, gid: u32) {
         self.uid = uid;

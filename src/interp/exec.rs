@@ -414,15 +414,13 @@ impl Interp {
                 self.reserve_thread()?;
                 let cmd = cmd.clone();
                 let budget = self.budget.clone();
-                let spawned = std::thread::Builder::new()
-                    .stack_size(8 << 20)
-                    .spawn(move || {
-                        let r = child.exec_command(&cmd);
-                        let s = child.finish_subshell(r);
-                        drop(child);
-                        budget.threads.fetch_sub(1, Ordering::Relaxed);
-                        s
-                    });
+                let spawned = super::pool::spawn(move || {
+                    let r = child.exec_command(&cmd);
+                    let s = child.finish_subshell(r);
+                    drop(child);
+                    budget.threads.fetch_sub(1, Ordering::Relaxed);
+                    s
+                });
                 match spawned {
                     Ok(h) => handles.push(h),
                     Err(e) => {
@@ -1589,19 +1587,48 @@ impl Interp {
         };
         let cwd = self.cwd.clone();
         let fs = self.fs.clone();
+        let staging = stdout.is_private_pipe(&stderr).then(|| {
+            let out = FdWriter {
+                file: stdout.file.clone(),
+                fs: fs.clone(),
+                cancel: self.budget.cancel.clone(),
+            };
+            super::io::Staging::new(out)
+        });
+        let (mut staged_out, mut staged_in);
+        let (out, input): (&mut dyn std::io::Write, &mut dyn std::io::Read) = match &staging {
+            Some(st) => {
+                staged_out = super::io::StagedOut(st);
+                staged_in = super::io::StagedIn {
+                    input: stdin,
+                    staging: st,
+                };
+                (&mut staged_out, &mut staged_in)
+            }
+            None => (&mut stdout, &mut stdin),
+        };
         let mut host = UtilHost { sh: self };
         let mut ctx = crate::commands::Ctx {
             name,
             args: &words[1..],
-            stdin: &mut stdin,
-            stdout: &mut stdout,
+            stdin: input,
+            stdout: out,
             stderr: &mut stderr,
             env: &env,
             cwd: &cwd,
             fs: &fs,
             host: &mut host,
         };
-        match f(&mut ctx) {
+        let mut r = f(&mut ctx);
+        if let Some(st) = &staging {
+            let flushed = st.flush();
+            if r.is_ok()
+                && let Err(e) = flushed
+            {
+                r = Err(e);
+            }
+        }
+        match r {
             Ok(s) => Ok(s),
             Err(e) => {
                 if let Some(fatal) = crate::commands::as_fatal(&e) {
@@ -2183,7 +2210,10 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        let _ = (stdin, stdout, stderr);
+        let _ = stdin;
+        // Output the utility has not written out yet goes before the command's.
+        stdout.flush()?;
+        stderr.flush()?;
         self.run_in(argv, None)
     }
 
@@ -2195,7 +2225,9 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        let _ = (stdin, stdout, stderr);
+        let _ = stdin;
+        stdout.flush()?;
+        stderr.flush()?;
         self.run_in(argv, Some(env))
     }
 

@@ -7,6 +7,7 @@ mod child;
 mod exec;
 mod host;
 pub mod io;
+mod pool;
 mod redirect;
 pub mod vars;
 
@@ -250,6 +251,30 @@ impl Default for Shopts {
 }
 
 impl Shopts {
+    /// The bit of option `name`, computed at compile time for the options read on
+    /// every word expansion (a name lookup there was a tenth of an expansion loop).
+    /// Zero for an unknown name.
+    pub const fn bit(name: &str) -> u64 {
+        let mut i = 0;
+        while i < SHOPT_OPTIONS.len() {
+            let (a, b) = (name.as_bytes(), SHOPT_OPTIONS[i].0.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return 1 << i;
+                }
+            }
+            i += 1;
+        }
+        0
+    }
+    /// Whether the option with bit `bit` (from [`Shopts::bit`]) is on.
+    pub const fn has(&self, bit: u64) -> bool {
+        self.0 & bit != 0
+    }
     pub fn index(name: &str) -> Option<usize> {
         SHOPT_OPTIONS.iter().position(|(n, _)| *n == name)
     }
@@ -841,33 +866,31 @@ impl Interp {
 
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let target = self.vars.resolve_name_checked(name)?;
+        let target = self.vars.resolve_name_cow(name)?;
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
             return self.assign_element(&base, &key, value, append);
         }
-        let name = target.as_str();
+        let name: &str = &target;
         if self.special_assign(name, &value) {
             return Ok(());
         }
         let allexport = self.set.allexport;
-        let existing = self.vars.get(name).cloned();
-        if let Some(v) = &existing
-            && v.attrs.has(Attrs::READONLY)
-        {
+        // Only the attributes, and the old text when appending: cloning the whole
+        // variable here was measurable in assignment loops.
+        let existing = self.vars.get(name);
+        let attrs = existing.map(|v| v.attrs).unwrap_or_default();
+        if attrs.has(Attrs::READONLY) {
             return Err(format!("{name}: readonly variable"));
         }
-        let attrs = existing.as_ref().map(|v| v.attrs).unwrap_or_default();
+        let old = if append {
+            existing.and_then(|v| v.as_scalar())
+        } else {
+            None
+        };
         let mut value = if attrs.has(Attrs::INTEGER) {
-            let base = if append {
-                existing
-                    .as_ref()
-                    .and_then(|v| v.as_scalar())
-                    .unwrap_or_default()
-            } else {
-                String::new()
-            };
+            let base = old.unwrap_or_default();
             let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
             if append {
                 let b = self.eval_arith_str(&base).map_err(|e| e.render())?;
@@ -876,10 +899,7 @@ impl Interp {
                 n.to_string()
             }
         } else if append {
-            let mut b = existing
-                .as_ref()
-                .and_then(|v| v.as_scalar())
-                .unwrap_or_default();
+            let mut b = old.unwrap_or_default();
             b.push_str(&value);
             b
         } else {
@@ -894,17 +914,20 @@ impl Interp {
             ));
         }
         value = vars::apply_case(attrs, value);
-        let var = self.vars.entry(name, false);
-        match &mut var.value {
-            Some(Value::Indexed(a)) => {
-                a.insert(0, value);
+        self.vars.with_entry(name, false, |var| {
+            match &mut var.value {
+                Some(Value::Indexed(a)) => {
+                    a.insert(0, value);
+                }
+                Some(Value::Assoc(a)) => {
+                    a.insert("0".to_owned(), value);
+                }
+                _ => var.value = Some(Value::Str(value)),
             }
-            Some(Value::Assoc(a)) => a.insert("0".to_owned(), value),
-            _ => var.value = Some(Value::Str(value)),
-        }
-        if allexport {
-            var.attrs.set(Attrs::EXPORT, true);
-        }
+            if allexport {
+                var.attrs.set(Attrs::EXPORT, true);
+            }
+        });
         Ok(())
     }
 

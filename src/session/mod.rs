@@ -83,8 +83,17 @@ impl ShellBuilder {
 
     /// Builds the shell.
     pub fn build(self) -> Shell {
-        let registry = self.registry.unwrap_or_else(Registry::with_builtins);
-        let mut fs = self.fs.unwrap_or_else(|| default_fs(&registry));
+        let (registry, mut fs) = match (self.registry, self.fs) {
+            (Some(r), Some(fs)) => (Arc::new(r), fs),
+            (Some(r), None) => {
+                let fs = default_fs(&r);
+                (Arc::new(r), fs)
+            }
+            (None, fs) => {
+                let (r, default) = defaults();
+                (r, fs.unwrap_or(default))
+            }
+        };
         add_files(&mut fs, &self.files);
         if let Some(l) = &self.limits {
             let fl = l.fs_limits(fs.limits());
@@ -95,13 +104,28 @@ impl ShellBuilder {
         let _ = fs.mkdir_all(&cwd, 0o755);
         let shared = SharedFs::new(fs);
         let budget = Budget::new(limits.clone(), Arc::new(AtomicBool::new(false)));
-        let interp = new_interp(shared.clone(), Arc::new(registry), budget, &cwd, &self.env);
+        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env);
         Shell {
             interp,
             fs: shared,
             limits,
         }
     }
+}
+
+/// The built-in registry and the default filesystem for it. Both are built once per
+/// process and shared or copied after (the filesystem in O(1), with a clock of its own): building
+/// them was most of the cost of a fresh `Shell`.
+fn defaults() -> (Arc<Registry>, Fs) {
+    static DEFAULTS: std::sync::OnceLock<(Arc<Registry>, Fs)> = std::sync::OnceLock::new();
+    let (r, fs) = DEFAULTS.get_or_init(|| {
+        let r = Registry::with_builtins();
+        let fs = default_fs(&r);
+        (Arc::new(r), fs)
+    });
+    let mut fs = fs.clone();
+    fs.set_clock(Clock::virtual_at(DEFAULT_EPOCH));
+    (r.clone(), fs)
 }
 
 /// The filesystem a new session starts from: the default layout, with `/bin` and
