@@ -156,3 +156,13 @@ mod tests {
         assert_eq!(encode("héllo"), "héllo".as_bytes());
     }
 }
+
+/// Whether bash would refuse to run `content` as a script: a NUL byte on its first
+/// line, within the first 80 bytes.
+pub fn looks_binary(content: &[u8]) -> bool {
+    content
+        .iter()
+        .take(80)
+        .take_while(|&&b| b != b'\n')
+        .any(|&b| b == 0)
+}

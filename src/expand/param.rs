@@ -469,7 +469,7 @@ fn finish<H: Host + ?Sized>(
             pattern,
         } => {
             let pat = ex.pattern(pattern)?;
-            let p = Pattern::new(&pat, match_opts(ex));
+            let p = Pattern::new(&pat, match_opts(ex, false));
             for v in pv.vals.iter_mut() {
                 let cs: Vec<char> = v.chars().collect();
                 if *suffix {
@@ -491,7 +491,7 @@ fn finish<H: Host + ?Sized>(
                 Some(r) => Some(ex.pattern(r)?),
                 None => None,
             };
-            let p = Pattern::new(&pat, match_opts(ex));
+            let p = Pattern::new(&pat, match_opts(ex, true));
             for v in pv.vals.iter_mut() {
                 *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
             }
@@ -502,7 +502,7 @@ fn finish<H: Host + ?Sized>(
             pattern,
         } => {
             let p = match pattern {
-                Some(w) => Some(Pattern::new(&ex.pattern(w)?, match_opts(ex))),
+                Some(w) => Some(Pattern::new(&ex.pattern(w)?, match_opts(ex, false))),
                 None => None,
             };
             for v in pv.vals.iter_mut() {
@@ -733,11 +733,12 @@ fn word_pieces<H: Host + ?Sized>(
     Ok(pieces)
 }
 
-fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>) -> MatchOpts {
-    let o = ex.host.opts();
+/// Pattern options inside `${...}`: nocasematch applies to `${v/pat/rep}` only
+/// (`nocase`), never to `#`, `%` or case changes.
+fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>, nocase: bool) -> MatchOpts {
     MatchOpts {
         extglob: true,
-        nocase: o.nocasematch,
+        nocase: nocase && ex.host.opts().nocasematch,
         dot_special: false,
     }
 }

@@ -230,6 +230,10 @@ impl Interp {
                     return Ok(127);
                 }
             };
+            if crate::text::looks_binary(&content) {
+                self.errln(&format!("{file}: {file}: cannot execute binary file"));
+                return Ok(126);
+            }
             script = crate::text::decode(&content);
             child.command_string_mode = false;
             child.arg0 = file.clone();

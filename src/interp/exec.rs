@@ -608,8 +608,19 @@ impl Interp {
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
-        self.fds = saved;
+        self.restore_fds_keeping_named(c, saved);
         r
+    }
+
+    /// Restores the descriptors saved before a command's redirections, except those
+    /// its `{var}` redirections opened.
+    fn restore_fds_keeping_named(&mut self, c: &Command, saved: super::io::FdTable) {
+        let kept = self.named_redirect_fds(c);
+        let mut restored = saved;
+        for fd in kept {
+            restored.set(fd, self.fds.get(fd).cloned());
+        }
+        self.fds = restored;
     }
 
     /// Runs a compound command, noting whether its status is its body's (see
@@ -1190,6 +1201,12 @@ impl Interp {
         }
         let mut traced = Vec::new();
         for a in assigns {
+            // A subscripted prefix assignment (`b[0]=2 cmd`) binds nothing.
+            if let Some(i) = &a.index {
+                let i = crate::syntax::printer::word_to_string(i);
+                self.error(&format!("`{}[{i}]': not a valid identifier", a.name));
+                continue;
+            }
             let value = match self.eval_binding_value(a) {
                 Ok(v) => v,
                 Err(e) => {
@@ -1202,6 +1219,16 @@ impl Interp {
             }
             if let Err(m) = self.assign_scalar(&a.name, value.join(" "), a.append) {
                 self.error(&m);
+                if !posix_special
+                    && self
+                        .vars
+                        .get(&a.name)
+                        .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
+                {
+                    // The command still runs, seeing the readonly value.
+                    self.vars.unbind_here(&a.name);
+                    continue;
+                }
                 self.vars.truncate(base);
                 return Ok(1);
             }
@@ -1237,16 +1264,19 @@ impl Interp {
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
-            let kept = self.named_redirect_fds(c);
-            let mut restored = saved_fds;
-            for fd in kept {
-                restored.set(fd, self.fds.get(fd).cloned());
-            }
-            self.fds = restored;
+            self.restore_fds_keeping_named(c, saved_fds);
         }
         self.vars.truncate(base);
         if let Some(last) = words.last() {
-            self.last_arg = last.clone();
+            // A declaration's array argument shows as its name.
+            self.last_arg = match last
+                .strip_prefix(super::builtins::declare::ASSIGN_MARK)
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| self.decl_assigns.get(i))
+            {
+                Some((a, _)) => a.name.clone(),
+                None => last.clone(),
+            };
         }
         r
     }
@@ -1475,6 +1505,14 @@ impl Interp {
         };
         child.status = 0;
         let _ = path;
+        // Like bash, refuse a file whose first line holds a NUL byte.
+        if crate::text::looks_binary(content) {
+            self.error(&format!(
+                "{}: cannot execute binary file: Exec format error",
+                words[0]
+            ));
+            return Ok(126);
+        }
         let src = crate::text::decode(content);
         let src = src
             .strip_prefix("#!")
@@ -1700,6 +1738,7 @@ impl Interp {
     }
 
     fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
+        self.last_arg.clear();
         for a in &s.assigns {
             let v = match self.eval_assign_value(a) {
                 Ok(v) => v,
@@ -1817,6 +1856,9 @@ impl Interp {
     /// The expanded key of a subscript for `name` (a string for associative arrays, the
     /// expanded text for indexed ones, evaluated later as arithmetic).
     pub(crate) fn subscript_key(&mut self, name: &str, w: &Word) -> Result<String, ExpandError> {
+        if w.parts.is_empty() {
+            return Err(ExpandError::abort(format!("{name}[]: bad array subscript")));
+        }
         let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
         if assoc {
             Expander::new(self).string(w)

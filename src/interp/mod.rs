@@ -604,6 +604,7 @@ impl Interp {
                 None
             },
             max_depth: self.budget.limits.max_parse_depth,
+            extglob_shopt: self.shopt.get("extglob"),
         }
     }
 

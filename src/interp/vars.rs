@@ -111,6 +111,15 @@ impl Scopes {
         }
     }
 
+    /// Drops the top frame's own binding of `name` (one that could not be made).
+    pub fn unbind_here(&mut self, name: &str) {
+        if self.frames.len() > 1
+            && let Some(top) = self.frames.last_mut()
+        {
+            top.vars.remove(name);
+        }
+    }
+
     /// Leaves the innermost frame. Bindings marked to propagate are assigned in the
     /// scope that remains.
     pub fn pop_frame(&mut self) {

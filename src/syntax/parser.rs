@@ -19,6 +19,9 @@ pub struct ParseOptions {
     pub aliases: Option<Arc<HashMap<String, String>>>,
     /// Maximum nesting of compound commands, substitutions and quotes.
     pub max_depth: usize,
+    /// Whether `shopt -s extglob` is on (patterns parse either way; `[[ !(x) ]]`
+    /// differs).
+    pub extglob_shopt: bool,
 }
 
 impl Default for ParseOptions {
@@ -27,6 +30,7 @@ impl Default for ParseOptions {
             extglob: true,
             aliases: None,
             max_depth: 1000,
+            extglob_shopt: true,
         }
     }
 }
@@ -1617,7 +1621,10 @@ impl Parser {
     fn cond_not(&mut self) -> PResult<CondExpr> {
         self.enter()?;
         self.cond_skip();
-        let r = if self.peek() == Some('!') && self.peek_at(1).is_none_or(|c| c == ' ' || c == '\t')
+        // Without `shopt -s extglob`, `!(` is `!` before a group, not a pattern.
+        let bang_group = !self.opts.extglob_shopt && self.peek_at(1) == Some('(');
+        let r = if self.peek() == Some('!')
+            && (bang_group || self.peek_at(1).is_none_or(|c| c == ' ' || c == '\t'))
         {
             self.bump();
             let e = self.cond_not()?;
@@ -1937,7 +1944,7 @@ impl Parser {
             }
             '`' => {
                 flush_lit(parts, lit);
-                let body = self.backtick()?;
+                let body = self.backtick(in_dquote)?;
                 parts.push(WordPart::CmdSub(Arc::new(body)));
                 Ok(true)
             }
@@ -2039,7 +2046,9 @@ impl Parser {
         Ok(Word { parts })
     }
 
-    fn backtick(&mut self) -> PResult<Script> {
+    /// A backquoted command substitution; inside double quotes `\"` also loses its
+    /// backslash.
+    fn backtick(&mut self, in_dquote: bool) -> PResult<Script> {
         let line = self.line;
         self.bump();
         let mut text = String::new();
@@ -2049,6 +2058,7 @@ impl Parser {
                 Some('`') => break,
                 Some('\\') => match self.bump() {
                     Some(d @ ('$' | '`' | '\\')) => text.push(d),
+                    Some('"') if in_dquote => text.push('"'),
                     Some(d) => {
                         text.push('\\');
                         text.push(d);
@@ -2095,6 +2105,14 @@ impl Parser {
         lit: &mut String,
         in_dquote: bool,
     ) -> PResult<bool> {
+        // A line continuation may split `$` from what follows it (`$\<newline>?`).
+        while self.alias_active.is_empty()
+            && self.peek_at(1) == Some('\\')
+            && self.peek_at(2) == Some('\n')
+        {
+            self.chars.drain(self.pos + 1..self.pos + 3);
+            self.line += 1;
+        }
         let next = self.peek_at(1);
         match next {
             Some('(') => {
@@ -2357,7 +2375,12 @@ impl Parser {
                 });
                 self.bump_n(2);
             } else {
-                index = Some(Subscript::Expr(self.subscript_word()?));
+                let w = self.subscript_word()?;
+                if w.parts.is_empty() {
+                    // `${a[]}`
+                    return Ok(None);
+                }
+                index = Some(Subscript::Expr(w));
             }
         }
         let mut exp = ParamExp {
@@ -2402,6 +2425,10 @@ impl Parser {
                         }
                     }
                     _ => {
+                        // `${s:}` has no offset at all: a bad substitution.
+                        if self.peek() == Some('}') {
+                            return Ok(None);
+                        }
                         let offset = self.slice_word(true)?;
                         let length = if self.peek() == Some(':') {
                             self.bump();
@@ -2524,10 +2551,16 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let start = self.pos;
+        let mut squote_open = false;
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.error(ParseErrorKind::Unmatched('}')));
             };
+            if c == '}' && squote_open {
+                lit.push(c);
+                self.bump();
+                continue;
+            }
             if c == '}' {
                 self.bump();
                 break;
@@ -2549,8 +2582,22 @@ impl Parser {
                 // Inside double quotes single quotes are ordinary in `${x:-'a'}` but
                 // still quote in patterns; double quotes nest.
                 if c == '\'' && default_op {
+                    // Kept as text (what is inside still expands), but the quotes pair
+                    // up: `"${v-'}'}"` is `'}'`.
+                    squote_open = !squote_open;
                     lit.push(c);
                     self.bump();
+                    continue;
+                }
+                if c == '\\' && self.peek_at(1) == Some('}') {
+                    flush_lit(&mut parts, &mut lit);
+                    self.bump_n(2);
+                    push_quoted(&mut parts, '}');
+                    continue;
+                }
+                if c == '$' && self.peek_at(1) == Some('\'') {
+                    // `$'...'` is still ANSI-C quoting inside `"${...}"`.
+                    self.word_special(&mut parts, &mut lit, false, WordMode::Normal)?;
                     continue;
                 }
                 if c == '"' {
@@ -2745,6 +2792,16 @@ fn first_word_text(c: &Command) -> String {
 
 /// Decodes ANSI-C escapes as in `$'...'` (also used by `${x@E}`).
 pub fn ansi_c_unescape(src: &str) -> String {
+    let s = ansi_c_bytes(src);
+    // Escaped bytes that spell a UTF-8 character are that character (`\xce\xbc` is μ).
+    if s.chars().any(|c| crate::text::raw_byte(c).is_some()) {
+        return crate::text::decode(&crate::text::encode(&s));
+    }
+    s
+}
+
+/// [`ansi_c_unescape`] before escaped bytes are read back as characters.
+fn ansi_c_bytes(src: &str) -> String {
     let cs: Vec<char> = src.chars().collect();
     let mut s = String::new();
     let mut i = 0;
@@ -2800,8 +2857,14 @@ pub fn ansi_c_unescape(src: &str) -> String {
             'c' => match cs.get(i) {
                 Some(&d) => {
                     i += 1;
-                    let v = (d.to_ascii_uppercase() as u32) ^ 0x40;
-                    crate::text::push_byte(&mut s, (v & 0x7f) as u8);
+                    // bash masks the upper-cased character to its low five bits;
+                    // `\c?` is DEL.
+                    let v = if d == '?' {
+                        0x7f
+                    } else {
+                        (d.to_ascii_uppercase() as u32) & 0x1f
+                    };
+                    crate::text::push_byte(&mut s, v as u8);
                 }
                 None => s.push_str("\\c"),
             },

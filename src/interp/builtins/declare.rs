@@ -448,8 +448,11 @@ fn print_functions(sh: &mut Interp, names: &[String], names_only: bool) -> R {
     for n in list {
         match sh.funcs.get(&n) {
             Some(f) => {
-                if names_only {
+                if names_only && names.is_empty() {
                     out.push_str(&format!("declare -f {n}\n"));
+                } else if names_only {
+                    // `declare -F name` prints just the name.
+                    out.push_str(&format!("{n}\n"));
                 } else {
                     out.push_str(&crate::syntax::printer::function_to_string(f));
                     out.push('\n');

@@ -427,6 +427,11 @@ fn display(sh: &mut Interp, rest: &[String]) -> R {
                 return Ok(1);
             }
         },
+        // A count that is not a number is reported before the extra arguments.
+        [n, ..] if parse_num(n).is_none() => {
+            sh.builtin_error("history", &format!("{n}: numeric argument required"));
+            return Ok(1);
+        }
         _ => {
             sh.builtin_error("history", "too many arguments");
             return Err(Flow::Exit(1));

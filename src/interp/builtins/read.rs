@@ -386,6 +386,12 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             skipped += 1;
             continue;
         }
+        // Elements are C strings in bash: a NUL ends one (unless it is the delimiter).
+        if let Some(nul) = line.iter().position(|&b| b == 0)
+            && delim != 0
+        {
+            line.truncate(nul);
+        }
         arr.insert(idx, crate::text::decode(&line));
         let max = sh.budget.limits.max_array_len;
         if arr.len() > max {

@@ -410,12 +410,17 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             let lv = Expander::new(sh).string(l)?;
             let re = regex_source(sh, r)?;
             trace_test(sh, negated, &[&lv, "=~", &re]);
-            let re = if sh.shopt.get("nocasematch") {
-                format!("(?i){re}")
-            } else {
-                re
-            };
-            let compiled = match regex::Regex::new(&crate::posix_regex::ere_to_rust(&re)) {
+            if invalid_ere(&re) {
+                return Err(ExpandError {
+                    message: String::new(),
+                    kind: crate::expand::ErrorKind::Command,
+                });
+            }
+            let mut rust = crate::posix_regex::ere_to_rust(&re);
+            if sh.shopt.get("nocasematch") {
+                rust.insert_str(0, "(?i)");
+            }
+            let compiled = match regex::Regex::new(&rust) {
                 Ok(c) => c,
                 Err(_) => {
                     return Err(ExpandError {
@@ -454,7 +459,8 @@ fn regex_source(sh: &mut Interp, w: &Word) -> Result<String, ExpandError> {
         match p {
             WordPart::Lit(s) => out.push_str(s),
             WordPart::Quoted(s) => out.push_str(&regex::escape(s)),
-            WordPart::DQuoted(_) => {
+            // A tilde's expansion matches literally, like quoted text.
+            WordPart::DQuoted(_) | WordPart::Tilde(_) => {
                 let s = Expander::new(sh).string(&Word {
                     parts: vec![p.clone()],
                 })?;
@@ -469,4 +475,53 @@ fn regex_source(sh: &mut Interp, w: &Word) -> Result<String, ExpandError> {
         }
     }
     Ok(out)
+}
+
+/// Whether glibc's regcomp refuses an ERE: a repetition operator with nothing before
+/// it (`*a`, `a|+b`, `(?x)`, `^*`), or a `{` that does not open a complete interval.
+fn invalid_ere(re: &str) -> bool {
+    let cs: Vec<char> = re.chars().collect();
+    // Whether the previous token can be repeated.
+    let mut operand = false;
+    let mut i = 0;
+    while let Some(&c) = cs.get(i) {
+        match c {
+            '\\' => {
+                i += 1;
+                operand = true;
+            }
+            '[' => {
+                // Skip the bracket expression: `]` right after `[` or `[^` is literal.
+                i += 1;
+                if cs.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if cs.get(i) == Some(&']') {
+                    i += 1;
+                }
+                while cs.get(i).is_some_and(|&d| d != ']') {
+                    i += 1;
+                }
+                operand = true;
+            }
+            '*' | '+' | '?' if !operand => return true,
+            '{' => {
+                let close = cs[i + 1..].iter().position(|&d| d == '}');
+                let Some(len) = close else {
+                    return true;
+                };
+                let body: String = cs[i + 1..i + 1 + len].iter().collect();
+                let (lo, hi) = body.split_once(',').unwrap_or((&body, &body));
+                let number = |s: &str| !s.is_empty() && s.chars().all(|d| d.is_ascii_digit());
+                if !operand || !number(lo) || !(hi.is_empty() || number(hi)) {
+                    return true;
+                }
+                i += len + 1;
+            }
+            '(' | '|' | '^' => operand = false,
+            _ => operand = true,
+        }
+        i += 1;
+    }
+    false
 }
