@@ -24,6 +24,7 @@ mod cat;
 mod chmod;
 mod cksum;
 mod cmp;
+mod column;
 mod comm;
 mod cp;
 mod cut;
@@ -38,6 +39,7 @@ mod expr;
 mod false_;
 mod file;
 mod find;
+mod fmt;
 pub mod fnmatch;
 mod fold;
 mod grep;
@@ -45,6 +47,7 @@ mod gzip;
 mod head;
 mod hostname;
 mod id;
+mod join;
 mod jq;
 mod ln;
 mod ls;
@@ -68,6 +71,7 @@ mod seq;
 mod shuf;
 mod sleep;
 mod sort;
+mod split;
 mod stat;
 mod strings;
 mod sum;
@@ -75,6 +79,7 @@ mod tac;
 mod tail;
 mod tar;
 mod tee;
+mod time;
 mod timeout;
 mod touch;
 mod tr;
@@ -196,11 +201,13 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("awk", awk::awk),
         ("chmod", chmod::chmod),
         ("cmp", cmp::cmp),
+        ("column", column::column),
         ("df", df::df),
         ("diff", diff::diff),
         ("du", du::du),
         ("file", file::file),
         ("find", find::find),
+        ("fmt", fmt::fmt),
         ("fold", fold::fold),
         ("grep", grep::grep),
         ("egrep", grep::egrep),
@@ -211,6 +218,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("hostname", hostname::hostname),
         ("id", id::id),
         ("jq", jq::jq),
+        ("join", join::join),
         ("ln", ln::ln),
         ("ls", ls::ls),
         ("md5sum", sum::md5sum),
@@ -238,6 +246,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("shuf", shuf::shuf),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("split", split::split),
         ("strings", strings::strings),
         ("tac", tac::tac),
         ("sed", sed::sed),
@@ -245,6 +254,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tail", tail::tail),
         ("tar", tar::tar),
         ("tee", tee::tee),
+        ("time", time::time),
         ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),
