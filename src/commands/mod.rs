@@ -20,6 +20,7 @@ mod awk;
 mod backtrack;
 mod base64;
 mod basename;
+mod bc;
 mod cat;
 mod chmod;
 mod cksum;
@@ -187,6 +188,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
         ("base64", base64::base64),
         ("basename", basename::basename),
+        ("bc", bc::bc),
         ("cat", cat::cat),
         ("cksum", cksum::cksum),
         ("comm", comm::comm),
