@@ -10,7 +10,7 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, argmatch, long, usage_error};
 use super::util::{MONTHS, civil, display_width, human_size, mode_string, quote, user_name};
 use super::{CmdResult, Ctx};
-use crate::fs::{Device, FileType, Fs, Metadata};
+use crate::fs::{FileType, Fs, Metadata};
 
 const LONG: &[LongOpt] = &[
     long("all", HasArg::No, "a"),
@@ -297,18 +297,6 @@ struct Entry {
 /// Six Gregorian months in seconds, GNU's "recent" window.
 const SIX_MONTHS: i64 = 31_556_952 / 2;
 
-fn device_numbers(d: Device) -> (u32, u32) {
-    match d {
-        Device::Null => (1, 3),
-        Device::Zero => (1, 5),
-        Device::Full => (1, 7),
-        Device::Random => (1, 8),
-        Device::Urandom => (1, 9),
-        Device::Tty => (5, 0),
-        Device::Stdin | Device::Stdout | Device::Stderr => (136, 0),
-    }
-}
-
 /// 1K blocks a file occupies (4K allocation units).
 fn blocks_1k(m: &Metadata) -> u64 {
     match m.file_type {
@@ -492,7 +480,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     };
     let size_of = |m: &Metadata| match m.file_type {
         FileType::Device(d) => {
-            let (maj, min) = device_numbers(d);
+            let (maj, min) = super::util::device_numbers(d);
             format!("{maj}, {min}")
         }
         _ if o.human => human_size(m.size),

@@ -177,8 +177,10 @@ impl Ctx<'_> {
     pub fn path(&self, p: &str) -> String {
         crate::fs::path::join(self.cwd, p)
     }
-    /// Writes `name: msg` and a newline to stderr (GNU diagnostic form).
+    /// Writes `name: msg` and a newline to stderr (GNU diagnostic form); values quoted
+    /// with [`util::lq`] get the locale's quotation marks.
     pub fn err(&mut self, msg: impl std::fmt::Display) -> io::Result<()> {
+        let msg = util::resolve_quotes(&msg.to_string(), util::utf8_locale(self.env));
         writeln!(self.stderr, "{}: {}", self.name, msg)
     }
 }

@@ -146,18 +146,6 @@ fn render(format: &str, nanos: i64, status: i32, argv: &[String]) -> String {
     out
 }
 
-/// Whether `name` names a program the way `execvp` finds one.
-fn runnable(ctx: &Ctx, name: &str) -> bool {
-    let fs = ctx.fs.lock();
-    let is_file = |p: &str| fs.stat(p).is_ok_and(|m| !m.is_dir());
-    if name.contains('/') {
-        return is_file(&ctx.path(name));
-    }
-    let path = ctx.env.get("PATH").map_or("/usr/bin:/bin", String::as_str);
-    path.split(':')
-        .any(|dir| is_file(&crate::fs::path::join(&ctx.path(dir), name)))
-}
-
 pub fn time(ctx: &mut Ctx) -> CmdResult {
     let mut spec = Spec::new("af:o:pqvhV", LONG);
     spec.permute = false;
@@ -202,7 +190,7 @@ pub fn time(ctx: &mut Ctx) -> CmdResult {
     };
     let clock = ctx.fs.lock().clock().clone();
     let start = clock.now().as_nanos();
-    let status = if runnable(ctx, program) {
+    let status = if ctx.find_program(program) {
         ctx.host
             .run(&argv, &mut *ctx.stdin, &mut *ctx.stdout, &mut *ctx.stderr)?
     } else {

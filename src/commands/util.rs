@@ -46,6 +46,25 @@ pub fn utf8_locale(env: &std::collections::BTreeMap<String, String>) -> bool {
     lower.contains("utf-8") || lower.contains("utf8")
 }
 
+/// Marks that open and close a [`lq`] quotation until [`Ctx::err`] prints it.
+const LQ_OPEN: char = '\u{F8F0}';
+const LQ_CLOSE: char = '\u{F8F1}';
+
+/// GNU `quote()` for a message built away from a [`Ctx`]: the quotation marks become
+/// the locale's (see [`locale_quote`]) when [`Ctx::err`] prints the message.
+pub fn lq(s: &str) -> String {
+    let q = locale_quote(false, s);
+    let inner = q.get(1..q.len() - 1).unwrap_or("");
+    format!("{LQ_OPEN}{inner}{LQ_CLOSE}")
+}
+
+/// Turns [`lq`] marks into the locale's quotation marks.
+pub fn resolve_quotes(msg: &str, utf8: bool) -> String {
+    let (open, close) = if utf8 { ('‘', '’') } else { ('\'', '\'') };
+    msg.replace(LQ_OPEN, &open.to_string())
+        .replace(LQ_CLOSE, &close.to_string())
+}
+
 /// GNU `quote()` (locale quoting style), used for option values in diagnostics:
 /// `‘x’` in a UTF-8 locale, `'x'` otherwise; control characters and backslashes are
 /// escaped.
@@ -138,6 +157,19 @@ pub fn char_width(c: char) -> usize {
 /// Terminal columns a string occupies (see [`char_width`]).
 pub fn display_width(s: &str) -> usize {
     s.chars().map(char_width).sum()
+}
+
+/// The major and minor numbers Linux gives each device of the default layout.
+pub fn device_numbers(d: Device) -> (u32, u32) {
+    match d {
+        Device::Null => (1, 3),
+        Device::Zero => (1, 5),
+        Device::Full => (1, 7),
+        Device::Random => (1, 8),
+        Device::Urandom => (1, 9),
+        Device::Tty => (5, 0),
+        Device::Stdin | Device::Stdout | Device::Stderr => (136, 0),
+    }
 }
 
 /// An opened input: stdin, a file's bytes, or an endless device.
@@ -260,6 +292,19 @@ impl Ctx<'_> {
                 Ok(Input::Bytes(data))
             }
         }
+    }
+
+    /// Whether `name` names a program the way `execvp` finds one: a path to a file, or
+    /// a file of that name in a `$PATH` directory (shell builtins are not programs).
+    pub fn find_program(&self, name: &str) -> bool {
+        let fs = self.fs.lock();
+        let is_file = |p: &str| fs.stat(p).is_ok_and(|m| !m.is_dir());
+        if name.contains('/') {
+            return is_file(&self.path(name));
+        }
+        let path = self.env.get("PATH").map_or("/usr/bin:/bin", String::as_str);
+        path.split(':')
+            .any(|dir| is_file(&crate::fs::path::join(&self.path(dir), name)))
     }
 
     /// GNU `quote()` for this command's environment (see [`locale_quote`]).
