@@ -1,11 +1,44 @@
 //! Resource limits: every resource a script can consume is bounded. Exceeding a limit
-//! stops the script with a message naming the limit and exit status 126.
+//! stops the whole run (every subshell, pipeline stage and background job of it) with a
+//! message naming the limit and exit status 126; nothing is silently truncated.
+//!
+//! | limit | default | [`Limits::hardened`] |
+//! |---|---|---|
+//! | `max_commands` | 50 000 000 | 1 000 000 |
+//! | `max_loop_iterations` | 50 000 000 | 1 000 000 |
+//! | `max_call_depth` | 2 000 | 200 |
+//! | `max_subshell_depth` | 200 | 50 |
+//! | `max_output_bytes` | 256 MiB | 16 MiB |
+//! | `max_string_len` | 256 MiB | 16 MiB |
+//! | `max_words` | 2 000 000 | 200 000 |
+//! | `max_array_len` | 4 000 000 | 200 000 |
+//! | `max_brace_words` | 1 048 576 | 100 000 |
+//! | `max_glob_reads` | 100 000 | 10 000 |
+//! | `max_parse_depth` | 1 000 | 200 |
+//! | `max_source_bytes` | 64 MiB | 4 MiB |
+//! | `max_heredoc_bytes` | 64 MiB | 4 MiB |
+//! | `max_threads` | 512 | 64 |
+//! | `max_background_jobs` | 256 | 32 |
+//! | `max_file_bytes` | 256 MiB | 16 MiB |
+//! | `max_fs_bytes` | 1 GiB | 64 MiB |
+//! | `max_files` | 1 000 000 | 10 000 |
+//! | `timeout` | 600 s | 30 s |
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::fs::FsLimits;
+
 /// Bounds on what one script run may consume.
+///
+/// ```
+/// let mut limits = shellbox::Limits::hardened();
+/// limits.max_loop_iterations = 1_000;
+/// let mut sh = shellbox::Shell::builder().limits(limits).build();
+/// let out = sh.exec("while :; do :; done");
+/// assert_eq!(out.exit_code, 126);
+/// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Limits {
@@ -19,16 +52,32 @@ pub struct Limits {
     pub max_subshell_depth: usize,
     /// Bytes written to captured output (stdout/stderr of `exec`, `$(...)`).
     pub max_output_bytes: u64,
-    /// Length of a single string value.
+    /// Length of a single string value (a variable, a `printf` field).
     pub max_string_len: usize,
-    /// Words produced by one expansion (brace expansion, globs, arrays).
+    /// Words produced by one command's expansion.
     pub max_words: usize,
-    /// Parser nesting depth.
+    /// Elements of one array.
+    pub max_array_len: usize,
+    /// Words produced by one brace expansion (`{1..N}`, `{a,b}{c,d}...`).
+    pub max_brace_words: usize,
+    /// Directory reads made by one pathname expansion.
+    pub max_glob_reads: usize,
+    /// Parser nesting depth (also bounds the host stack the parser and interpreter use).
     pub max_parse_depth: usize,
-    /// Size of a script's source.
+    /// Size of a script's source (also `eval` and `source` text).
     pub max_source_bytes: usize,
+    /// Size of one here-document or here-string after expansion.
+    pub max_heredoc_bytes: usize,
     /// Concurrently running background jobs and pipeline stages.
     pub max_threads: usize,
+    /// Concurrently running background jobs (`&`, coprocesses).
+    pub max_background_jobs: usize,
+    /// Size of one file (applied to the session's filesystem).
+    pub max_file_bytes: u64,
+    /// Bytes held by all files of the session's filesystem.
+    pub max_fs_bytes: u64,
+    /// Inodes in the session's filesystem.
+    pub max_files: u64,
     /// Wall-clock time for one run.
     pub timeout: Option<Duration>,
 }
@@ -43,9 +92,17 @@ impl Default for Limits {
             max_output_bytes: 256 << 20,
             max_string_len: 256 << 20,
             max_words: 2_000_000,
+            max_array_len: 4_000_000,
+            max_brace_words: 1 << 20,
+            max_glob_reads: 100_000,
             max_parse_depth: 1_000,
             max_source_bytes: 64 << 20,
+            max_heredoc_bytes: 64 << 20,
             max_threads: 512,
+            max_background_jobs: 256,
+            max_file_bytes: 256 << 20,
+            max_fs_bytes: 1 << 30,
+            max_files: 1_000_000,
             timeout: Some(Duration::from_secs(600)),
         }
     }
@@ -62,10 +119,28 @@ impl Limits {
             max_output_bytes: 16 << 20,
             max_string_len: 16 << 20,
             max_words: 200_000,
+            max_array_len: 200_000,
+            max_brace_words: 100_000,
+            max_glob_reads: 10_000,
             max_parse_depth: 200,
             max_source_bytes: 4 << 20,
+            max_heredoc_bytes: 4 << 20,
             max_threads: 64,
+            max_background_jobs: 32,
+            max_file_bytes: 16 << 20,
+            max_fs_bytes: 64 << 20,
+            max_files: 10_000,
             timeout: Some(Duration::from_secs(30)),
+        }
+    }
+
+    /// `base` (path depth and name length kept) with these file, byte and inode limits.
+    pub fn fs_limits(&self, base: FsLimits) -> FsLimits {
+        FsLimits {
+            max_total_bytes: self.max_fs_bytes,
+            max_file_bytes: self.max_file_bytes,
+            max_files: self.max_files,
+            ..base
         }
     }
 }
@@ -77,8 +152,13 @@ pub struct Budget {
     pub commands: AtomicU64,
     pub iterations: AtomicU64,
     pub threads: AtomicU64,
+    /// Background jobs running now.
+    pub background: AtomicU64,
     pub cancel: Arc<AtomicBool>,
     pub deadline: Option<Instant>,
+    /// The first limit hit anywhere in the run: once set, every fork stops at its next
+    /// check with this message.
+    tripped: Mutex<Option<String>>,
 }
 
 impl Budget {
@@ -89,14 +169,39 @@ impl Budget {
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             threads: AtomicU64::new(0),
+            background: AtomicU64::new(0),
             cancel,
             deadline,
+            tripped: Mutex::new(None),
         })
+    }
+
+    /// Records that a limit was hit (the first message wins) and wakes every blocked
+    /// fork of the run so it can stop.
+    pub fn trip(&self, msg: &str) {
+        let mut t = self.tripped.lock().unwrap_or_else(|e| e.into_inner());
+        // A run that was cancelled first stops because of that, not a limit.
+        if t.is_none() && !self.cancel.load(Ordering::Relaxed) {
+            *t = Some(msg.to_owned());
+        }
+        drop(t);
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The limit that stopped the run, if one did.
+    pub fn tripped(&self) -> Option<String> {
+        self.tripped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Charges one command; `Err` names the limit that was hit.
     pub fn charge_command(&self) -> Result<(), String> {
         let n = self.commands.fetch_add(1, Ordering::Relaxed);
+        if self.cancel.load(Ordering::Relaxed) {
+            return self.check();
+        }
         if n >= self.limits.max_commands {
             return Err(format!(
                 "command limit exceeded ({} commands)",
@@ -112,6 +217,9 @@ impl Budget {
     /// Charges one loop iteration.
     pub fn charge_iteration(&self) -> Result<(), String> {
         let n = self.iterations.fetch_add(1, Ordering::Relaxed);
+        if self.cancel.load(Ordering::Relaxed) {
+            return self.check();
+        }
         if n >= self.limits.max_loop_iterations {
             return Err(format!(
                 "loop iteration limit exceeded ({} iterations)",
@@ -127,12 +235,16 @@ impl Budget {
     /// Checks cancellation and the deadline.
     pub fn check(&self) -> Result<(), String> {
         if self.cancel.load(Ordering::Relaxed) {
+            if let Some(m) = self.tripped() {
+                return Err(m);
+            }
             return Err("cancelled".to_owned());
         }
         if let Some(d) = self.deadline
             && Instant::now() > d
         {
-            return Err("time limit exceeded".to_owned());
+            let secs = self.limits.timeout.map_or(0, |t| t.as_secs());
+            return Err(format!("time limit exceeded ({secs} s)"));
         }
         Ok(())
     }

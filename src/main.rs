@@ -1,24 +1,42 @@
 //! The `shellbox` command line: `shellbox -c 'script' [name args...]`, `shellbox FILE
-//! args...`, or a script on stdin, run like `bash -c` over an in-memory filesystem.
+//! args...`, or a script on stdin, run like `bash -c` over an in-memory filesystem;
+//! `shellbox tool NAME 'JSON'` calls one agent tool; `shellbox mcp` serves the tools
+//! over the Model Context Protocol on stdio. `--store DIR --session NAME` keeps a
+//! session's filesystem (and read stamps) across runs.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use shellbox::Shell;
 use shellbox::interp::io::{Capture, OpenFile};
+use shellbox::session::{Sandbox, SandboxErrorKind};
+use shellbox::store::Store;
+use shellbox::{Shell, tools};
 
-const USAGE: &str = "usage: shellbox [--root DIR] [--cwd PATH] [--env K=V]... [--json] [-euxv] [-o opt] (-c SCRIPT [NAME [ARG...]] | FILE [ARG...])";
+const USAGE: &str = "\
+usage: shellbox [OPTIONS] [-euxv] [-o opt] (-c SCRIPT [NAME [ARG...]] | FILE [ARG...])
+       shellbox [OPTIONS] tool NAME ['JSON']    (JSON on stdin when not given)
+       shellbox [OPTIONS] mcp
+options: --root DIR  --cwd PATH  --env K=V  --json  --store DIR  --session NAME  --bash-wait SECS";
 
 struct Options {
     root: Option<String>,
     cwd: Option<String>,
     env: Vec<(String, String)>,
     json: bool,
+    /// `-i`: the interactive loop even when stdin is not a terminal.
+    interactive: bool,
     command: Option<String>,
     file: Option<String>,
     args: Vec<String>,
     set_flags: Vec<(String, bool)>,
+    store: Option<String>,
+    session: Option<String>,
+    bash_wait: Option<Duration>,
+    /// `tool` or `mcp`.
+    subcommand: Option<String>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Options, String> {
@@ -27,10 +45,15 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
         cwd: None,
         env: Vec::new(),
         json: false,
+        interactive: false,
         command: None,
         file: None,
         args: Vec::new(),
         set_flags: Vec::new(),
+        store: None,
+        session: None,
+        bash_wait: None,
+        subcommand: None,
     };
     let mut i = 0;
     let mut want_c = false;
@@ -53,6 +76,27 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
                 }
             }
             "--json" => o.json = true,
+            "--store" => o.store = Some(value("--store")?),
+            "--session" => o.session = Some(value("--session")?),
+            "--bash-wait" => {
+                let secs = value("--bash-wait")?;
+                match secs
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                {
+                    Some(d) => o.bash_wait = Some(d),
+                    None => {
+                        return Err(format!(
+                            "shellbox: --bash-wait expects seconds, got '{secs}'"
+                        ));
+                    }
+                }
+            }
+            "tool" | "mcp" if o.subcommand.is_none() && !want_c => {
+                o.subcommand = Some(a.to_owned())
+            }
+            _ if o.subcommand.is_some() && !a.starts_with('-') => o.args.push(a.to_owned()),
             "--help" | "-h" => return Err(USAGE.to_owned()),
             "-o" | "+o" => {
                 let name = value(a)?;
@@ -66,7 +110,8 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
                 for c in a[1..].chars() {
                     match c {
                         'c' => want_c = true,
-                        's' | 'i' | 'l' => {}
+                        'i' => o.interactive = true,
+                        's' | 'l' => {}
                         'e' => o.set_flags.push(("errexit".into(), true)),
                         'u' => o.set_flags.push(("nounset".into(), true)),
                         'x' => o.set_flags.push(("xtrace".into(), true)),
@@ -87,6 +132,16 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
         i += 1;
     }
     let rest = &argv[i.min(argv.len())..];
+    if o.session.is_some() && o.store.is_none() {
+        return Err("shellbox: --session needs --store DIR".to_owned());
+    }
+    if o.subcommand.is_some() {
+        o.args.extend(rest.iter().cloned());
+        if o.subcommand.as_deref() == Some("tool") && o.args.is_empty() {
+            return Err(format!("shellbox: tool: which tool?\n{USAGE}"));
+        }
+        return Ok(o);
+    }
     if want_c {
         let Some(script) = rest.first() else {
             return Err("bash: -c: option requires an argument".to_owned());
@@ -100,45 +155,128 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// Copies a host directory into the virtual filesystem at `dest`.
-fn copy_host_dir(
-    fs: &mut shellbox::fs::Fs,
-    host: &std::path::Path,
-    dest: &str,
-    depth: usize,
-) -> std::io::Result<()> {
-    if depth > 64 {
-        return Ok(());
-    }
-    let _ = fs.mkdir_all(dest, 0o755);
-    let mut entries: Vec<_> = std::fs::read_dir(host)?.filter_map(|e| e.ok()).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = shellbox::text::decode(e.file_name().as_encoded_bytes());
-        if name == ".git" || name == "target" {
-            continue;
-        }
-        let vpath = format!("{}/{}", dest.trim_end_matches('/'), name);
-        let ft = e.file_type()?;
-        if ft.is_dir() {
-            copy_host_dir(fs, &e.path(), &vpath, depth + 1)?;
-        } else if ft.is_file() {
-            let data = std::fs::read(e.path())?;
-            let _ = fs.write_file(&vpath, &data);
-        } else if ft.is_symlink()
-            && let Ok(t) = std::fs::read_link(e.path())
-        {
-            let _ = fs.symlink(
-                &shellbox::text::decode(t.as_os_str().as_encoded_bytes()),
-                &vpath,
-            );
-        }
-    }
-    Ok(())
-}
-
 fn json_string(b: &[u8]) -> String {
     serde_json::to_string(&String::from_utf8_lossy(b)).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// The store and session name given by `--store`/`--session`, opened.
+fn open_store(o: &Options) -> Result<Option<(Store, String)>, String> {
+    let Some(dir) = &o.store else {
+        return Ok(None);
+    };
+    let store = Store::open(dir).map_err(|e| format!("shellbox: --store {dir}: {e}"))?;
+    let name = o.session.clone().unwrap_or_else(|| "default".to_owned());
+    Ok(Some((store, name)))
+}
+
+/// The session: loaded from the store when it has one, else new (seeded from `--root`
+/// into `seed_at`, when given). Damaged snapshots that were skipped are reported.
+fn open_session(
+    o: &Options,
+    store: Option<&(Store, String)>,
+    bash_wait: Option<Duration>,
+    seed_at: &str,
+) -> Result<Sandbox, String> {
+    let mut builder = Sandbox::builder().bash_wait(bash_wait);
+    for (k, v) in &o.env {
+        builder = builder.env(k.clone(), v.clone());
+    }
+    if let Some((store, name)) = store {
+        match builder.clone().load(store, name) {
+            Ok((sb, report)) => {
+                for d in &report.discarded {
+                    eprintln!(
+                        "shellbox: warning: skipped damaged snapshot {}: {}",
+                        d.path.display(),
+                        d.reason
+                    );
+                }
+                return Ok(sb);
+            }
+            Err(e) if e.kind() == SandboxErrorKind::NotFound => {}
+            Err(e) => return Err(format!("shellbox: loading session {name:?}: {e}")),
+        }
+    }
+    let sb = builder.build();
+    if let Some(root) = &o.root {
+        let mut fs = sb.snapshot();
+        let _ = fs.mkdir_all(seed_at, 0o755);
+        shellbox::session::copy_host_dir(&mut fs, Path::new(root), seed_at, &[".git", "target"])
+            .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+        sb.restore(fs);
+    }
+    Ok(sb)
+}
+
+/// Saves the session back to the store, if there is one.
+fn save_session(sb: &Sandbox, store: Option<&(Store, String)>) -> Result<(), String> {
+    match store {
+        Some((store, name)) => sb
+            .save_blocking(store, name)
+            .map(|_| ())
+            .map_err(|e| format!("shellbox: saving session {name:?}: {e}")),
+        None => Ok(()),
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("shellbox: cannot start the runtime: {e}"))
+}
+
+/// `shellbox tool NAME ['JSON']`: prints the tool's JSON result (exit 0) or
+/// `{"error": ...}` (exit 1). Commands run to completion unless `--bash-wait` is given.
+fn run_tool(o: &Options) -> Result<u8, String> {
+    let name = o.args.first().cloned().unwrap_or_default();
+    let text = match o.args.get(1) {
+        Some(json) => json.clone(),
+        None => {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .map_err(|e| format!("shellbox: reading stdin: {e}"))?;
+            String::from_utf8_lossy(&b).into_owned()
+        }
+    };
+    let store = open_store(o)?;
+    let sb = open_session(o, store.as_ref(), o.bash_wait, tools::WORKSPACE)?;
+    let result = match serde_json::from_str(&text) {
+        Ok(input) => runtime()?.block_on(sb.call_tool(&name, input)),
+        Err(e) => Err(tools::ToolError::new(
+            tools::ErrorKind::InvalidInput,
+            format!("the input is not JSON: {e}"),
+        )),
+    };
+    save_session(&sb, store.as_ref())?;
+    match result {
+        Ok(v) => {
+            println!("{v}");
+            Ok(0)
+        }
+        Err(e) => {
+            println!("{}", e.to_json());
+            Ok(1)
+        }
+    }
+}
+
+/// `shellbox mcp`: serves the tools on stdin/stdout until stdin ends.
+fn run_mcp(o: &Options) -> Result<u8, String> {
+    let store = open_store(o)?;
+    let wait = o.bash_wait.unwrap_or(shellbox::session::DEFAULT_BASH_WAIT);
+    let sb = open_session(o, store.as_ref(), Some(wait), tools::WORKSPACE)?;
+    let mut server = shellbox::mcp::McpServer::new(sb.clone());
+    if let Some((store, name)) = &store {
+        server = server.with_store(store.clone(), name.clone());
+    }
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    runtime()?
+        .block_on(server.serve(stdin, std::io::stdout()))
+        .map_err(|e| format!("shellbox: mcp: {e}"))?;
+    Ok(0)
 }
 
 fn main() -> ExitCode {
@@ -153,6 +291,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let done = match o.subcommand.as_deref() {
+        Some("tool") => run_tool(&o),
+        Some("mcp") => run_mcp(&o),
+        _ => run_script(&o),
+    };
+    match done {
+        Ok(code) => ExitCode::from(code),
+        Err(msg) => {
+            eprintln!("{msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the script of `-c`, a file or stdin; returns its exit status.
+fn run_script(o: &Options) -> Result<u8, String> {
+    let store = open_store(o)?;
     let mut builder = Shell::builder();
     for (k, v) in &o.env {
         builder = builder.env(k.clone(), v.clone());
@@ -160,14 +315,33 @@ fn main() -> ExitCode {
     if let Some(c) = &o.cwd {
         builder = builder.cwd(c.clone());
     }
-    let mut sh = builder.build();
-    if let Some(root) = &o.root {
-        let dest = sh.cwd().to_owned();
-        let mut fs = sh.fs_mut();
-        if let Err(e) = copy_host_dir(&mut fs, std::path::Path::new(root), &dest, 0) {
-            eprintln!("shellbox: --root {root}: {e}");
-            return ExitCode::from(2);
+    let cwd = shellbox::fs::path::join(tools::WORKSPACE, o.cwd.as_deref().unwrap_or("."));
+    let session = match &store {
+        Some(_) => Some(open_session(o, store.as_ref(), None, &cwd)?),
+        None => None,
+    };
+    if let Some(sb) = &session {
+        builder = builder.filesystem(sb.snapshot());
+        for (k, v) in sb.env() {
+            builder = builder.env(k.clone(), v.clone());
         }
+    }
+    let mut sh = builder.build();
+    if let (Some(root), None) = (&o.root, &session) {
+        let mut fs = sh.fs_mut();
+        shellbox::session::copy_host_dir(&mut fs, Path::new(root), &cwd, &[".git", "target"])
+            .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+    }
+    let repl = o.command.is_none()
+        && o.file.is_none()
+        && (o.interactive || std::io::stdin().is_terminal());
+    if repl {
+        let code = run_repl(&mut sh, o);
+        if let Some(sb) = &session {
+            sb.restore(sh.fs().clone());
+            save_session(sb, store.as_ref())?;
+        }
+        return Ok((code & 0xff) as u8);
     }
     let (script, name) = match (&o.command, &o.file) {
         (Some(c), _) => (c.clone(), None),
@@ -175,15 +349,14 @@ fn main() -> ExitCode {
             Ok(b) => (shellbox::text::decode(&b), Some(f.clone())),
             Err(e) => {
                 eprintln!("bash: {f}: {e}");
-                return ExitCode::from(127);
+                return Ok(127);
             }
         },
         (None, None) => {
             let mut b = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut b) {
-                eprintln!("shellbox: reading stdin: {e}");
-                return ExitCode::from(2);
-            }
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .map_err(|e| format!("shellbox: reading stdin: {e}"))?;
             (shellbox::text::decode(&b), None)
         }
     };
@@ -238,5 +411,96 @@ fn main() -> ExitCode {
         let _ = std::io::stdout().flush();
         code
     };
-    ExitCode::from((code & 0xff) as u8)
+    if let Some(sb) = &session {
+        let fs = sh.fs().clone();
+        sb.restore(fs);
+        save_session(sb, store.as_ref())?;
+    }
+    Ok((code & 0xff) as u8)
+}
+
+/// Whether `src` stops in the middle of a command (an open quote, `if` without `fi`,
+/// a here-document without its end...), so the loop should read another line.
+fn incomplete(src: &str, opts: shellbox::syntax::ParseOptions) -> bool {
+    use shellbox::syntax::ParseErrorKind;
+    match shellbox::syntax::parse_with(src, opts) {
+        Err(e) => matches!(
+            e.kind,
+            ParseErrorKind::UnexpectedEof | ParseErrorKind::Unmatched(_)
+        ),
+        Ok(_) => src.trim_end_matches('\n').ends_with('\\'),
+    }
+}
+
+/// The interactive loop: `PS1` before each command and `PS2` before continuation lines
+/// (on stderr, as bash does), `PROMPT_COMMAND`, history kept in `$HISTFILE` inside the
+/// sandbox, errors that do not end the shell; `exit` or end of input ends it.
+fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
+    use shellbox::interp::Flow;
+    let interp = sh.interp_mut();
+    for (flag, on) in &o.set_flags {
+        if let Some(b) = interp.set.get_mut(flag) {
+            *b = *on;
+        }
+    }
+    interp.become_interactive();
+    interp.update_shellopts();
+    interp.set_stdio(
+        Arc::new(OpenFile::HostIn(Mutex::new(Box::new(std::io::stdin())))),
+        Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stdout())))),
+        Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stderr())))),
+    );
+    let _ = interp.run_source(
+        ": ${HISTFILE=$HOME/.bash_history}; test -f \"$HISTFILE\" && history -r",
+        Some("startup"),
+    );
+    let mut pending = String::new();
+    let mut status = 0;
+    loop {
+        let prompt_var = if pending.is_empty() {
+            if let Some(pc) = interp.get_str("PROMPT_COMMAND") {
+                let _ = interp.run_source(&pc, Some("PROMPT_COMMAND"));
+                interp.status = status;
+            }
+            "PS1"
+        } else {
+            "PS2"
+        };
+        let prompt = interp.get_str(prompt_var).unwrap_or_default();
+        let prompt = shellbox::interp::builtins::prompt::expand_prompt(interp, &prompt);
+        eprint!("{prompt}");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        let eof = matches!(std::io::stdin().lock().read_line(&mut line), Ok(0) | Err(_));
+        pending.push_str(&line);
+        if !eof && incomplete(&pending, interp.parse_options()) {
+            continue;
+        }
+        if eof && pending.trim().is_empty() {
+            eprintln!("exit");
+            break;
+        }
+        let ran = interp.run_source(&pending, None);
+        pending.clear();
+        match ran {
+            Ok(s) => status = s,
+            Err(Flow::Exit(s)) => {
+                status = s;
+                break;
+            }
+            Err(Flow::Fatal(msg)) => {
+                interp.errln(&format!("bash: {msg}"));
+                status = 126;
+            }
+            Err(_) => status = interp.status,
+        }
+        interp.status = status;
+        if eof {
+            eprintln!("exit");
+            break;
+        }
+    }
+    let _ = interp.run_source("history -w 2>/dev/null", Some("exit"));
+    interp.status = status;
+    interp.run_exit_trap()
 }

@@ -108,6 +108,35 @@ pub fn has_raw(s: &str) -> bool {
     s.as_bytes().contains(&0xF4) && s.chars().any(|c| raw_byte(c).is_some())
 }
 
+/// Start offsets of the non-overlapping occurrences of `needle` in `haystack`, left to
+/// right (none for an empty needle).
+///
+/// ```
+/// use shellbox::text::occurrences;
+/// assert_eq!(occurrences(b"aaaa", b"aa"), [0, 2]);
+/// assert_eq!(occurrences(b"\xffab\xffab", b"\xffa"), [0, 3]);
+/// assert!(occurrences(b"ab", b"abc").is_empty() && occurrences(b"ab", b"").is_empty());
+/// ```
+pub fn occurrences(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    if let (Ok(h), Ok(n)) = (std::str::from_utf8(haystack), std::str::from_utf8(needle)) {
+        return h.match_indices(n).map(|(i, _)| i).collect();
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + needle.len() <= haystack.len() {
+        if haystack.get(i..i + needle.len()) == Some(needle) {
+            out.push(i);
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

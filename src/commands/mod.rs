@@ -18,7 +18,7 @@ pub mod util;
 
 mod awk;
 mod backtrack;
-mod base64;
+pub mod base64;
 mod basename;
 mod bc;
 mod cat;
@@ -64,7 +64,7 @@ mod pwd;
 mod readlink;
 mod realpath;
 mod rev;
-mod rg;
+pub(crate) mod rg;
 mod rm;
 mod rmdir;
 mod sed;

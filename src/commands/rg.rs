@@ -126,12 +126,12 @@ struct IgnoreRule {
     anchored: bool,
 }
 
-struct IgnoreFile {
+pub(crate) struct IgnoreFile {
     dir: String,
     rules: Vec<IgnoreRule>,
 }
 
-fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
+pub(crate) fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
     let mut rules = Vec::new();
     for raw in text.lines() {
         let line = raw.trim_end();
@@ -162,6 +162,15 @@ fn parse_ignore(dir: &str, text: &str) -> IgnoreFile {
         dir: dir.to_owned(),
         rules,
     }
+}
+
+/// Whether `path` is ignored: the innermost ignore file with an opinion decides.
+pub(crate) fn ignored(ignores: &[IgnoreFile], path: &str, is_dir: bool) -> bool {
+    ignores
+        .iter()
+        .rev()
+        .find_map(|ig| ig.verdict(path, is_dir))
+        .unwrap_or(false)
 }
 
 impl IgnoreFile {
@@ -298,12 +307,7 @@ impl Search<'_> {
             };
             let Ok(meta) = meta else { continue };
             let is_dir = meta.is_dir();
-            let ignored = ignores
-                .iter()
-                .rev()
-                .find_map(|ig| ig.verdict(&child, is_dir))
-                .unwrap_or(false);
-            if ignored {
+            if ignored(ignores, &child, is_dir) {
                 continue;
             }
             let rel = child_shown.trim_start_matches("./");

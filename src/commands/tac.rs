@@ -26,16 +26,7 @@ Write each FILE to standard output, last line first.
 /// Splits `data` into records, each keeping its separator (after, or with `before`, in
 /// front).
 fn split<'a>(data: &'a [u8], sep: &[u8], before: bool) -> Vec<&'a [u8]> {
-    let mut cuts = Vec::new();
-    let mut i = 0;
-    while i + sep.len() <= data.len() {
-        if data.get(i..i + sep.len()) == Some(sep) {
-            cuts.push(i);
-            i += sep.len();
-        } else {
-            i += 1;
-        }
-    }
+    let cuts = crate::text::occurrences(data, sep);
     let mut recs = Vec::new();
     let mut start = 0;
     for c in cuts {

@@ -62,9 +62,50 @@ fn eval_str_depth<H: ArithHost + ?Sized>(
     host: &mut H,
     depth: usize,
 ) -> Result<i64, ArithFail> {
-    let expr = parse_arith(text).map_err(|e| from_parse_error(text, e))?;
+    // A plain decimal number (offsets like `${s:1:3}`) needs no parser.
+    let t = text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    if !t.is_empty()
+        && t.bytes().all(|b| b.is_ascii_digit())
+        && (!t.starts_with('0') || t == "0")
+        && let Ok(n) = t.parse::<i64>()
+    {
+        return Ok(n);
+    }
+    let expr = parse_cached(text).map_err(|e| from_parse_error(text, e))?;
     let mut ev = Eval { host, text, depth };
     ev.eval(&expr)
+}
+
+/// Expressions that are only known after expansion (`$(( $1 - 1 ))`) are parsed each
+/// time they run; in a loop or a recursive function that parse was a quarter of the
+/// work. Recently parsed texts are kept per thread (parsing is pure, so a cached tree
+/// is the same tree).
+fn parse_cached(text: &str) -> Result<std::sync::Arc<ArithExpr>, ArithError> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    /// Entries kept, and the longest text cached.
+    const ENTRIES: usize = 256;
+    const LONGEST: usize = 256;
+    thread_local! {
+        static CACHE: RefCell<HashMap<String, Arc<ArithExpr>, foldhash::fast::RandomState>> =
+            RefCell::new(HashMap::default());
+    }
+    if text.len() > LONGEST {
+        return parse_arith(text).map(Arc::new);
+    }
+    if let Some(e) = CACHE.with(|c| c.borrow().get(text).cloned()) {
+        return Ok(e);
+    }
+    let e = Arc::new(parse_arith(text)?);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= ENTRIES {
+            c.clear();
+        }
+        c.insert(text.to_owned(), e.clone());
+    });
+    Ok(e)
 }
 
 /// Evaluates a parsed expression (`text` is its source, for messages).

@@ -4,9 +4,18 @@
 
 use crate::syntax::{Word, WordPart};
 
-/// At most this many words come out of one brace expansion; beyond it the word is left
-/// unexpanded (the interpreter's limits catch runaway sizes first).
+/// The default bound on the words one brace expansion may produce.
 pub const MAX_RESULTS: usize = 1 << 20;
+
+/// A brace expansion would produce more than the allowed number of words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany(pub usize);
+
+impl std::fmt::Display for TooMany {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "brace expansion limit exceeded ({} words)", self.0)
+    }
+}
 
 #[derive(Clone, Debug)]
 enum Tok {
@@ -14,14 +23,35 @@ enum Tok {
     Part(WordPart),
 }
 
-/// Expands braces in `w`, returning the resulting words (just `w` if none).
-pub fn expand(w: &Word) -> Vec<Word> {
+/// Why a brace expansion failed.
+#[derive(Debug)]
+pub enum BraceError {
+    /// More words than the limit allows.
+    TooMany(TooMany),
+    /// A result that reads back as a broken substitution (bash's message).
+    Reread(String),
+}
+
+impl From<TooMany> for BraceError {
+    fn from(t: TooMany) -> BraceError {
+        BraceError::TooMany(t)
+    }
+}
+
+/// Expands braces in `w`, returning the resulting words (just `w` if none), or an
+/// error when they would number more than `max`.
+///
+/// bash expands braces on the text of the word, so the results are read again: a
+/// `$name` runs on into letters that follow it (`{$a,b}_c` gives `$a_c`), a `~` that
+/// begins a result is a tilde prefix, and a backquote produced by a character range
+/// opens a command substitution that never closes.
+pub fn expand(w: &Word, max: usize) -> Result<Vec<Word>, BraceError> {
     let has_brace = w
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Lit(s) if s.contains('{')));
     if !has_brace {
-        return vec![w.clone()];
+        return Ok(vec![w.clone()]);
     }
     let mut toks = Vec::new();
     for p in &w.parts {
@@ -31,8 +61,81 @@ pub fn expand(w: &Word) -> Vec<Word> {
         }
     }
     let mut out = Vec::new();
-    expand_toks(&toks, &mut out);
-    out.into_iter().map(to_word).collect()
+    expand_toks(&toks, &mut out, max)?;
+    if out.len() == 1 && out[0].len() == toks.len() {
+        // No expression expanded (any expansion drops at least its braces).
+        return Ok(vec![w.clone()]);
+    }
+    out.into_iter()
+        .map(|t| reread(to_word(t)).map_err(BraceError::Reread))
+        .collect()
+}
+
+/// Applies to a brace expansion result what re-reading its text would change.
+fn reread(mut w: Word) -> Result<Word, String> {
+    for (i, p) in w.parts.iter().enumerate() {
+        if let WordPart::Lit(s) = p
+            && let Some(at) = s.find('`')
+        {
+            let mut rest = s[at..].to_owned();
+            rest.push_str(&crate::syntax::printer::word_to_string(&Word {
+                parts: w.parts[i + 1..].to_vec(),
+            }));
+            return Err(format!("bad substitution: no closing \"`\" in {rest}"));
+        }
+    }
+    let mut i = 0;
+    while i + 1 < w.parts.len() {
+        let run = match (&w.parts[i], &w.parts[i + 1]) {
+            (WordPart::Param(p), WordPart::Lit(s))
+                if !p.braced
+                    && !p.length
+                    && !p.indirect
+                    && p.index.is_none()
+                    && matches!(p.op, crate::syntax::ParamOp::None)
+                    && matches!(p.param, crate::syntax::Param::Name(_)) =>
+            {
+                s.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .map(char::len_utf8)
+                    .sum::<usize>()
+            }
+            _ => 0,
+        };
+        if run > 0 {
+            let WordPart::Lit(s) = &mut w.parts[i + 1] else {
+                break;
+            };
+            let more: String = s.drain(..run).collect();
+            let empty = s.is_empty();
+            if let WordPart::Param(p) = &mut w.parts[i]
+                && let crate::syntax::Param::Name(n) = &mut p.param
+            {
+                n.push_str(&more);
+            }
+            if empty {
+                w.parts.remove(i + 1);
+            }
+        }
+        i += 1;
+    }
+    if let Some(WordPart::Lit(s)) = w.parts.first()
+        && let Some(rest) = s.strip_prefix('~')
+    {
+        let end = rest.find('/');
+        if end.is_some() || w.parts.len() == 1 {
+            let user = rest[..end.unwrap_or(rest.len())].to_owned();
+            let tail = rest[user.len()..].to_owned();
+            if user.is_empty() || crate::syntax::is_name(&user) {
+                w.parts.remove(0);
+                if !tail.is_empty() {
+                    w.parts.insert(0, WordPart::Lit(tail));
+                }
+                w.parts.insert(0, WordPart::Tilde(user));
+            }
+        }
+    }
+    Ok(w)
 }
 
 fn to_word(toks: Vec<Tok>) -> Word {
@@ -55,9 +158,9 @@ fn to_word(toks: Vec<Tok>) -> Word {
     Word { parts }
 }
 
-fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
-    if out.len() >= MAX_RESULTS {
-        return;
+fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>, max: usize) -> Result<(), TooMany> {
+    if out.len() >= max {
+        return Err(TooMany(max));
     }
     // Find the first `{` that opens a valid brace expression.
     let mut i = 0;
@@ -70,8 +173,8 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
                 let prefix = &toks[..i];
                 let suffix = &toks[close + 1..];
                 let alts: Vec<Vec<Tok>> = if commas.is_empty() {
-                    match sequence(&toks[i + 1..close]) {
-                        Some(items) => items
+                    match sequence(&toks[i + 1..close], max) {
+                        Some(items) => items?
                             .into_iter()
                             .map(|s| s.chars().map(Tok::C).collect())
                             .collect(),
@@ -94,17 +197,15 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>) {
                     let mut combined = prefix.to_vec();
                     combined.extend(alt);
                     combined.extend_from_slice(suffix);
-                    expand_toks(&combined, out);
-                    if out.len() >= MAX_RESULTS {
-                        return;
-                    }
+                    expand_toks(&combined, out, max)?;
                 }
-                return;
+                return Ok(());
             }
         }
         i += 1;
     }
     out.push(toks.to_vec());
+    Ok(())
 }
 
 /// The matching `}` of the `{` at `open` and the top-level commas between them.
@@ -135,7 +236,8 @@ fn find_close(toks: &[Tok], open: usize) -> Option<(usize, Vec<usize>)> {
 }
 
 fn is_sequence(body: &[Tok]) -> bool {
-    sequence(body).is_some()
+    // A zero bound answers "is it a sequence" without generating one.
+    sequence(body, 0).is_some()
 }
 
 fn body_text(body: &[Tok]) -> Option<String> {
@@ -149,8 +251,9 @@ fn body_text(body: &[Tok]) -> Option<String> {
     Some(s)
 }
 
-/// `{x..y[..step]}` with integers or single characters.
-fn sequence(body: &[Tok]) -> Option<Vec<String>> {
+/// `{x..y[..step]}` with integers or single characters; `Some(Err)` when it has more
+/// than `max` items.
+fn sequence(body: &[Tok], max: usize) -> Option<Result<Vec<String>, TooMany>> {
     let text = body_text(body)?;
     let parts: Vec<&str> = text.split("..").collect();
     if parts.len() != 2 && parts.len() != 3 {
@@ -173,10 +276,11 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
         };
         let w = width(a).max(width(b));
         let step = step.checked_abs()?.max(1);
-        let count = (x.abs_diff(y) / step as u64) as usize + 1;
-        if count > MAX_RESULTS {
-            return None;
+        let count = (x.abs_diff(y) / step as u64).saturating_add(1);
+        if count > max as u64 {
+            return Some(Err(TooMany(max)));
         }
+        let count = count as usize;
         let mut out = Vec::with_capacity(count);
         let mut v = x;
         for _ in 0..count {
@@ -195,7 +299,7 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
                 v = v.wrapping_sub(step);
             }
         }
-        return Some(out);
+        return Some(Ok(out));
     }
     let (mut ca, mut cb) = (a.chars(), b.chars());
     let (Some(x), None, Some(y), None) = (ca.next(), ca.next(), cb.next(), cb.next()) else {
@@ -206,6 +310,9 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
     }
     let step = step.checked_abs()?.max(1) as u32;
     let (xi, yi) = (x as u32, y as u32);
+    if (xi.abs_diff(yi) / step) as usize >= max {
+        return Some(Err(TooMany(max)));
+    }
     let mut out = Vec::new();
     let mut v = xi;
     loop {
@@ -224,7 +331,7 @@ fn sequence(body: &[Tok]) -> Option<Vec<String>> {
             v -= step;
         }
     }
-    Some(out)
+    Some(Ok(out))
 }
 
 #[cfg(test)]
@@ -233,7 +340,8 @@ mod tests {
 
     fn check(src: &str, want: &[&str]) {
         let w = Word::lit(src);
-        let got: Vec<String> = expand(&w)
+        let got: Vec<String> = expand(&w, MAX_RESULTS)
+            .unwrap_or_default()
             .iter()
             .map(|w| w.as_literal().unwrap_or("?").to_owned())
             .collect();

@@ -5,11 +5,23 @@
 use super::pattern::{MatchOpts, Pattern, has_meta, unescape};
 use super::{ExpandOpts, Host};
 
-/// At most this many directory reads per glob (a bound on hostile patterns).
-const MAX_DIR_READS: usize = 100_000;
+/// The default bound on directory reads per glob (a bound on hostile patterns).
+pub const MAX_DIR_READS: usize = 100_000;
 
-/// Expands `pat` (a pattern string with backslash escapes) into matching paths.
+/// Expands `pat` (a pattern string with backslash escapes) into matching paths; a
+/// pattern needing more than [`MAX_DIR_READS`] directory reads matches nothing.
 pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<String> {
+    glob_limited(host, pat, opts, MAX_DIR_READS).unwrap_or_default()
+}
+
+/// Expands `pat` into matching paths, or `Err(max_reads)` when that would take more
+/// than `max_reads` directory reads.
+pub fn glob_limited<H: Host + ?Sized>(
+    host: &mut H,
+    pat: &str,
+    opts: ExpandOpts,
+    max_reads: usize,
+) -> Result<Vec<String>, usize> {
     let absolute = pat.starts_with('/');
     let comps: Vec<&str> = pat.split('/').filter(|c| !c.is_empty()).collect();
     let trailing_slash = pat.ends_with('/') && !comps.is_empty();
@@ -38,8 +50,8 @@ pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<
                 let mut stack = vec![(disp.clone(), real.clone())];
                 while let Some((d, r)) = stack.pop() {
                     reads += 1;
-                    if reads > MAX_DIR_READS {
-                        break;
+                    if reads > max_reads {
+                        return Err(max_reads);
                     }
                     let Some(entries) = host.read_dir(&r) else {
                         continue;
@@ -85,8 +97,8 @@ pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<
         let explicit_dot = comp.starts_with('.') || comp.starts_with("\\.");
         for (disp, real) in &cands {
             reads += 1;
-            if reads > MAX_DIR_READS {
-                break;
+            if reads > max_reads {
+                return Err(max_reads);
             }
             let Some(mut entries) = host.read_dir(real) else {
                 continue;
@@ -128,7 +140,7 @@ pub fn glob<H: Host + ?Sized>(host: &mut H, pat: &str, opts: ExpandOpts) -> Vec<
     });
     out.sort();
     out.dedup();
-    out
+    Ok(out)
 }
 
 fn join_disp(d: &str, name: &str) -> String {

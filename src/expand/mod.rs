@@ -118,6 +118,14 @@ pub trait Host: ArithHost {
     fn cwd(&self) -> String;
     /// Expands prompt escapes (`${x@P}`).
     fn prompt(&mut self, s: &str) -> String;
+    /// Most words one brace expansion may produce.
+    fn max_brace_words(&self) -> usize {
+        brace::MAX_RESULTS
+    }
+    /// Most directory reads one pathname expansion may make.
+    fn max_glob_reads(&self) -> usize {
+        glob::MAX_DIR_READS
+    }
     /// Prints a non-fatal diagnostic (`bash: line N: msg`).
     fn warn(&mut self, msg: &str);
 }
@@ -203,7 +211,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             out.push(s.clone());
             return Ok(());
         }
-        for w in brace::expand(w) {
+        for w in self.braces(w)? {
             let pieces = self.parts(&w.parts, false)?;
             let fields = self.split(pieces);
             for f in fields {
@@ -211,6 +219,16 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             }
         }
         Ok(())
+    }
+
+    /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
+    fn braces(&mut self, w: &Word) -> ExpResult<Vec<Word>> {
+        brace::expand(w, self.host.max_brace_words()).map_err(|e| match e {
+            brace::BraceError::TooMany(e) => {
+                ExpandError::passthrough(format!("\u{0}{e}"), ErrorKind::Fatal(126))
+            }
+            brace::BraceError::Reread(m) => ExpandError::abort(m),
+        })
     }
 
     /// Expands a word to one string with no splitting or globbing (assignments,
@@ -234,25 +252,48 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Expands a word into a pattern: quoted characters are escaped.
     pub fn pattern(&mut self, w: &Word) -> ExpResult<String> {
+        Ok(self.pattern_traced(w, false)?.0)
+    }
+
+    /// Expands a pattern word; with `trace`, also the text `set -x` shows for it
+    /// (every quoted character behind a backslash).
+    pub fn pattern_traced(&mut self, w: &Word, trace: bool) -> ExpResult<(String, String)> {
         if let [WordPart::Lit(s)] = w.parts.as_slice() {
-            return Ok(s.clone());
+            return Ok((s.clone(), if trace { s.clone() } else { String::new() }));
         }
         let pieces = self.parts(&w.parts, false)?;
         let mut s = String::new();
+        let mut shown = String::new();
         for p in pieces {
             match p {
-                Piece::Text(t, Q::Quoted) => s.push_str(&pattern::escape(&t)),
-                Piece::Text(t, _) => s.push_str(&t),
-                Piece::Break => s.push(' '),
+                Piece::Text(t, Q::Quoted) => {
+                    s.push_str(&pattern::escape(&t));
+                    if trace {
+                        for c in t.chars() {
+                            shown.push('\\');
+                            shown.push(c);
+                        }
+                    }
+                }
+                Piece::Text(t, _) => {
+                    s.push_str(&t);
+                    if trace {
+                        shown.push_str(&t);
+                    }
+                }
+                Piece::Break => {
+                    s.push(' ');
+                    shown.push(' ');
+                }
             }
         }
-        Ok(s)
+        Ok((s, shown))
     }
 
     /// Expands a word for a redirection target: one field required.
     pub fn redirect_target(&mut self, w: &Word) -> ExpResult<Result<String, String>> {
         let mut out = Vec::new();
-        for w in brace::expand(w) {
+        for w in self.braces(w)? {
             let pieces = self.parts(&w.parts, false)?;
             for f in self.split(pieces) {
                 self.glob_field(f, &mut out)?;
@@ -460,7 +501,13 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         if !ignore.is_empty() {
             gopts.dotglob = true;
         }
-        let mut matches = glob::glob(self.host, &pat, gopts);
+        let max_reads = self.host.max_glob_reads();
+        let mut matches = glob::glob_limited(self.host, &pat, gopts, max_reads).map_err(|n| {
+            ExpandError::passthrough(
+                format!("\u{0}glob limit exceeded ({n} directory reads)"),
+                ErrorKind::Fatal(126),
+            )
+        })?;
         if !ignore.is_empty() {
             matches.retain(|m| {
                 let base = m.rsplit('/').next().unwrap_or(m);

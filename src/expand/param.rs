@@ -3,7 +3,7 @@
 
 use super::pattern::{MatchOpts, Pattern};
 use super::{ErrorKind, ExpResult, ExpandError, Expander, Host, Piece, Q, Value, Var, join_pieces};
-use crate::syntax::{Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word};
+use crate::syntax::{Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word, WordPart};
 
 /// The values a parameter names before any operator applies.
 #[derive(Clone, Debug)]
@@ -17,6 +17,8 @@ struct PVal {
     set: bool,
     /// The indices of an indexed array's elements (slices count by index).
     keys: Option<Vec<i64>>,
+    /// For `${!ref...}`: the name `ref` resolved to (where `:=` assigns).
+    target: Option<String>,
 }
 
 impl PVal {
@@ -27,6 +29,7 @@ impl PVal {
             at: false,
             star: false,
             keys: None,
+            target: None,
         }
     }
     fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
@@ -36,14 +39,30 @@ impl PVal {
             star: !at,
             set,
             keys: None,
+            target: None,
         }
     }
     fn is_list(&self) -> bool {
         self.at || self.star
     }
-    /// Null for the `:` tests: unset, or every value empty.
-    fn null(&self) -> bool {
-        !self.set || self.vals.iter().all(|v| v.is_empty())
+    /// Null for the `:` tests: unset, or expanding to the empty string. Several empty
+    /// elements of `${a[@]}` are not null; of `"${a[*]}"` only when IFS is empty. A
+    /// list reached through `${!ref}` is null only when it has no elements.
+    fn null(&self, ifs_empty_in_dq: bool) -> bool {
+        if self.target.is_some() && self.is_list() {
+            return self.vals.is_empty();
+        }
+        let all_empty = self.vals.iter().all(|v| v.is_empty());
+        !self.set || (all_empty && (self.vals.len() <= 1 || (self.star && ifs_empty_in_dq)))
+    }
+}
+
+/// The parameter as messages name it: `!ref` for an indirect expansion.
+fn param_label(p: &ParamExp) -> String {
+    if p.indirect {
+        format!("!{}", param_text(p))
+    } else {
+        param_text(p)
     }
 }
 
@@ -83,8 +102,9 @@ pub fn expand<H: Host + ?Sized>(
         let names = ex.host.var_names(prefix);
         return Ok(list_pieces(ex, names, !*at, in_dq, EmptyIfsJoin::Nothing));
     }
-    // `${!a[@]}`: the keys of an array.
+    // `${!a[@]}`: the keys of an array (with an operator, it is an indirection).
     if pe.indirect
+        && matches!(pe.op, ParamOp::None)
         && matches!(pe.index, Some(Subscript::At | Subscript::Star))
         && let Param::Name(n) = &pe.param
     {
@@ -101,13 +121,27 @@ pub fn expand<H: Host + ?Sized>(
             return finish(ex, pe, PVal::scalar(Some(target)), in_dq);
         }
         let base = lookup(ex, pe)?;
-        let Some(target) = base.vals.first().cloned().filter(|_| base.set) else {
-            return Err(ExpandError::abort(format!(
-                "{}: invalid indirect expansion",
-                param_text(pe)
-            )));
-        };
-        lookup_ref(ex, &target)?
+        if !base.set {
+            // Only a variable that does not exist at all is an error; a declared one
+            // without a value refers to nothing.
+            let exists = match &pe.param {
+                Param::Name(n) if pe.index.is_none() => ex.host.var(n).is_some(),
+                _ => pe.index.is_some() && !base.is_list(),
+            };
+            if !exists {
+                return Err(ExpandError::abort(format!(
+                    "{}: invalid indirect expansion",
+                    param_text(pe)
+                )));
+            }
+            let mut pv = PVal::scalar(None);
+            pv.target = Some(String::new());
+            return finish(ex, pe, pv, in_dq);
+        }
+        let target = base.vals.join(" ");
+        let mut pv = lookup_ref(ex, &target)?;
+        pv.target = Some(target);
+        pv
     } else {
         lookup(ex, pe)?
     };
@@ -122,21 +156,21 @@ fn lookup_ref<H: Host + ?Sized>(ex: &mut Expander<'_, H>, r: &str) -> ExpResult<
             return Err(bad());
         }
         let name = &r[..open];
-        let sub = &r[open + 1..r.len() - 1];
         if !crate::syntax::is_name(name) {
             return Err(bad());
         }
-        let pe = ParamExp {
-            param: Param::Name(name.to_owned()),
-            index: Some(match sub {
-                "@" => Subscript::At,
-                "*" => Subscript::Star,
-                s => Subscript::Expr(Word::lit(s)),
-            }),
-            indirect: false,
-            length: false,
-            op: ParamOp::None,
-            braced: true,
+        // The subscript is expanded like one written in `${name[...]}`.
+        let parsed =
+            crate::syntax::parser::parse_template(&format!("${{{r}}}"), Default::default());
+        let parts = match parsed.as_ref().map(|w| w.parts.as_slice()) {
+            Ok([WordPart::DQuoted(inner)]) => inner.as_slice(),
+            _ => &[],
+        };
+        let pe = match parts {
+            [WordPart::Param(pe)] if pe.op == ParamOp::None && !pe.indirect && !pe.length => {
+                pe.clone()
+            }
+            _ => return Err(ExpandError::abort(format!("{r}: bad substitution"))),
         };
         return lookup(ex, &pe);
     }
@@ -184,7 +218,9 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
         Param::Special('@') | Param::Special('*') => {
             let at = pe.param == Param::Special('@');
             let vals = ex.host.positional();
-            Ok(PVal::list(vals, at, true))
+            // With no positional parameters, `${@-x}` takes the default.
+            let set = !vals.is_empty();
+            Ok(PVal::list(vals, at, set))
         }
         Param::Special('#') => Ok(PVal::scalar(Some(ex.host.positional().len().to_string()))),
         Param::Special('0') => Ok(PVal::scalar(Some(ex.host.arg0()))),
@@ -195,11 +231,20 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
             }
             Ok(PVal::scalar(Some(v)))
         }
+        Param::Positional(0) => Ok(PVal::scalar(Some(ex.host.arg0()))),
         Param::Positional(n) => {
             let pos = ex.host.positional();
-            Ok(PVal::scalar(pos.get(*n as usize - 1).cloned()))
+            let at = (*n as usize).checked_sub(1);
+            Ok(PVal::scalar(at.and_then(|i| pos.get(i)).cloned()))
         }
         Param::Name(name) => {
+            // A nameref to `a[@]` reads as that whole list.
+            if pe.index.is_none()
+                && let Some(t) = ex.host.nameref_target(name)
+                && (t.ends_with("[@]") || t.ends_with("[*]"))
+            {
+                return lookup_ref(ex, &t);
+            }
             let var = ex.host.var(name);
             match &pe.index {
                 None => Ok(PVal::scalar(var.and_then(|v| v.as_scalar()))),
@@ -332,7 +377,7 @@ fn finish<H: Host + ?Sized>(
         } else {
             return Err(ExpandError::fatal(format!(
                 "{}: unbound variable",
-                param_text(pe)
+                param_label(pe)
             )));
         }
     }
@@ -350,11 +395,26 @@ fn finish<H: Host + ?Sized>(
     match &pe.op {
         ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
         ParamOp::Default { op, colon, word } => {
-            let missing = if *colon { pv.null() } else { !pv.set };
+            let ifs_empty = ex.host.var("IFS").and_then(|v| v.as_scalar()) == Some(String::new());
+            let missing = if *colon {
+                pv.null(ifs_empty && in_dq)
+            } else {
+                !pv.set
+            };
             match op {
                 '-' | '=' if missing => {
                     if *op == '=' {
                         let value = join_pieces(&ex.parts(&word.parts, in_dq)?);
+                        if let Some(t) = &pv.target {
+                            if !crate::syntax::is_name(t) {
+                                return Err(ExpandError::abort(format!(
+                                    "{t}: invalid variable name"
+                                )));
+                            }
+                            ex.host.assign(t, value.clone())?;
+                            let q = if in_dq { Q::Quoted } else { Q::Exp };
+                            return Ok(vec![Piece::Text(value, q)]);
+                        }
                         match (&pe.param, &pe.index) {
                             (Param::Name(n), None) => ex.host.assign(n, value.clone())?,
                             (Param::Name(n), Some(Subscript::Expr(w))) => {
@@ -385,13 +445,14 @@ fn finish<H: Host + ?Sized>(
                         msg
                     };
                     return Err(ExpandError {
-                        message: format!("{}: {}", param_text(pe), msg),
+                        message: format!("{}: {}", param_label(pe), msg),
                         kind: ErrorKind::Fatal(127),
                     });
                 }
                 '+' => {
                     if missing {
-                        return Ok(if in_dq {
+                        // `"${a[@]+x}"` of nothing is no word at all, like `"$@"`.
+                        return Ok(if in_dq && !pv.at {
                             vec![Piece::Text(String::new(), Q::Quoted)]
                         } else {
                             Vec::new()
@@ -558,17 +619,23 @@ fn finish<H: Host + ?Sized>(
                     }
                 }
                 'a' => {
-                    let flags = match &pe.param {
-                        Param::Name(n) => {
-                            ex.host.var(n).map(|v| attr_flags(&v)).unwrap_or_default()
-                        }
-                        _ => String::new(),
+                    // The attributes of the variable named, even when it has no value;
+                    // for `${!ref@a}` those of the variable `ref` names.
+                    let name = match (&pv.target, &pe.param) {
+                        (Some(t), _) => t.split('[').next(),
+                        (None, Param::Name(n)) => Some(n.as_str()),
+                        _ => None,
                     };
-                    let count = pv.vals.len().max(1);
-                    pv.vals = vec![flags; if pv.is_list() { count } else { 1 }];
-                    if !pv.set && !pv.is_list() {
-                        pv.vals = vec![String::new()];
-                    }
+                    let var = name.and_then(|n| ex.host.var(n));
+                    // A list gives one word per element; a declared array with no
+                    // value still gives one.
+                    let count = match (&var, pv.is_list()) {
+                        (_, false) => 1,
+                        (Some(v), true) if v.value.is_none() => 1,
+                        (_, true) => pv.vals.len(),
+                    };
+                    let flags = var.map(|v| attr_flags(&v)).unwrap_or_default();
+                    pv.vals = vec![flags; count];
                 }
                 'A' => {
                     if let Param::Name(n) = &pe.param {

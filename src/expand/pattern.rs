@@ -8,6 +8,10 @@
 
 use std::collections::HashMap;
 
+/// The memo table: keys are small integers, so a fast hasher (SipHash here was a fifth
+/// of a `${s#*/}` loop).
+type Memo = HashMap<(usize, usize, usize, usize), bool, foldhash::fast::FixedState>;
+
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
     Char(char),
@@ -48,6 +52,10 @@ pub struct Pattern {
     slash_literal: bool,
     /// The pattern is plain text (no special characters).
     literal: Option<String>,
+    /// Number of top-level `*` (2 means two or more), and whether there is an extglob
+    /// group: see [`Matcher::new`].
+    stars: u8,
+    groups: bool,
 }
 
 /// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
@@ -145,6 +153,12 @@ impl Pattern {
         let mut i = 0;
         let toks = parse_seq(&cs, &mut i, opts.extglob, false);
         Pattern {
+            stars: toks
+                .iter()
+                .filter(|t| matches!(t, Tok::Star))
+                .take(2)
+                .count() as u8,
+            groups: toks.iter().any(|t| matches!(t, Tok::Group { .. })),
             toks,
             nocase: opts.nocase,
             slash_literal: opts.dot_special,
@@ -165,13 +179,7 @@ impl Pattern {
             return l == s;
         }
         let chars: Vec<char> = s.chars().collect();
-        let mut m = Matcher {
-            s: &chars,
-            slash_literal: self.slash_literal,
-            nocase: self.nocase,
-            memo: HashMap::new(),
-            budget: 5_000_000,
-        };
+        let mut m = Matcher::new(self, &chars, 5_000_000, false);
         m.seq(&self.toks, 0, 0, chars.len())
     }
 
@@ -182,13 +190,7 @@ impl Pattern {
 
     /// The end (in chars) of the shortest or longest match of a prefix of `s[start..]`.
     pub fn match_prefix(&self, s: &[char], start: usize, longest: bool) -> Option<usize> {
-        let mut m = Matcher {
-            s,
-            slash_literal: self.slash_literal,
-            nocase: self.nocase,
-            memo: HashMap::new(),
-            budget: 5_000_000,
-        };
+        let mut m = Matcher::new(self, s, 5_000_000, false);
         if longest {
             (start..=s.len())
                 .rev()
@@ -200,13 +202,7 @@ impl Pattern {
 
     /// The start of the shortest or longest match of a suffix of `s[..end]`.
     pub fn match_suffix(&self, s: &[char], end: usize, longest: bool) -> Option<usize> {
-        let mut m = Matcher {
-            s,
-            slash_literal: self.slash_literal,
-            nocase: self.nocase,
-            memo: HashMap::new(),
-            budget: 5_000_000,
-        };
+        let mut m = Matcher::new(self, s, 5_000_000, true);
         if longest {
             (0..=end).find(|&st| self.match_range(&mut m, st, end))
         } else {
@@ -241,13 +237,7 @@ impl Pattern {
             }
             return out;
         }
-        let mut m = Matcher {
-            s,
-            slash_literal: self.slash_literal,
-            nocase: self.nocase,
-            memo: HashMap::new(),
-            budget: 20_000_000,
-        };
+        let mut m = Matcher::new(self, s, 20_000_000, true);
         let mut i = 0;
         while i < s.len() {
             let end = (i + 1..=s.len())
@@ -417,12 +407,28 @@ struct Matcher<'s> {
     /// `*`, `?` and brackets do not match `/`.
     slash_literal: bool,
     nocase: bool,
-    /// (token list address, token index, from, to) -> result
-    memo: HashMap<(usize, usize, usize, usize), bool>,
+    /// (token list address, token index, from, to) -> result; `None` when the pattern
+    /// needs none.
+    memo: Option<Memo>,
     budget: u64,
 }
 
-impl Matcher<'_> {
+impl<'s> Matcher<'s> {
+    /// A matcher for `p` over `s`. The memo is left out where it can never hit: with
+    /// no extglob group and at most one `*`, matching from one start position visits
+    /// each state once (`many_starts` says whether several starts share the matcher,
+    /// which lets a `*` reach the same state again).
+    fn new(p: &Pattern, s: &'s [char], budget: u64, many_starts: bool) -> Matcher<'s> {
+        let memo = p.groups || p.stars > 1 || (many_starts && p.stars > 0);
+        Matcher {
+            s,
+            slash_literal: p.slash_literal,
+            nocase: p.nocase,
+            memo: memo.then(Memo::default),
+            budget,
+        }
+    }
+
     fn eq(&self, a: char, b: char) -> bool {
         a == b || (self.nocase && a.to_lowercase().eq(b.to_lowercase()))
     }
@@ -448,12 +454,17 @@ impl Matcher<'_> {
             return false;
         }
         self.budget -= 1;
+        let Some(memo) = &self.memo else {
+            return self.seq_inner(toks, ti, si, end);
+        };
         let key = (toks.as_ptr() as usize, ti, si, end);
-        if let Some(&r) = self.memo.get(&key) {
+        if let Some(&r) = memo.get(&key) {
             return r;
         }
         let r = self.seq_inner(toks, ti, si, end);
-        self.memo.insert(key, r);
+        if let Some(memo) = &mut self.memo {
+            memo.insert(key, r);
+        }
         r
     }
 

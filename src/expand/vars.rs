@@ -13,7 +13,7 @@ pub enum Value {
     Assoc(Assoc),
 }
 
-/// An associative array. bash walks its hash buckets from last to first and each bucket
+/// An associative array. bash walks its hash buckets from first to last and each bucket
 /// from newest to oldest; we keep an insertion counter to reproduce that order.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Assoc {
@@ -64,8 +64,7 @@ impl Assoc {
             .iter()
             .map(|(k, (seq, _))| (bash_hash(k) & (nbuckets - 1), *seq, k))
             .collect();
-        ks.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-        let _ = nbuckets;
+        ks.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         ks.into_iter().map(|(_, _, k)| k.clone()).collect()
     }
     /// (key, value) pairs in bash's order.

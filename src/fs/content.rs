@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::inode::{Node, R, W};
 use super::resolve::Follow;
-use super::{Device, Errno, Fs, FsResult, Ino, OpenOptions};
+use super::{Device, Errno, Fs, FsResult, Ino, LimitHit, OpenOptions};
 
 /// A whole-file write to a device.
 fn device_write(device: Device) -> FsResult<()> {
@@ -119,12 +119,12 @@ impl Fs {
     ) -> FsResult<()> {
         let old_len = self.inode(ino)?.file_bytes();
         if new_len > self.limits.max_file_bytes {
-            return Err(Errno::EFBIG.into());
+            return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
         }
         if new_len > old_len
             && self.file_bytes.saturating_add(new_len - old_len) > self.limits.max_total_bytes
         {
-            return Err(Errno::ENOSPC.into());
+            return Err(self.limit_error(LimitHit::TotalBytes(self.limits.max_total_bytes)));
         }
         let now = self.now();
         let inode = self.inode_mut(ino)?;
@@ -255,7 +255,7 @@ impl Fs {
         }
         let new_len = old_len.max(end);
         if new_len > self.limits.max_file_bytes {
-            return Err(Errno::EFBIG.into());
+            return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
         }
         let (start, stop, total) = (to_usize(offset)?, to_usize(end)?, to_usize(new_len)?);
         self.modify_file(ino, new_len, |buf| {
@@ -297,7 +297,7 @@ impl Fs {
             return Ok(());
         }
         if len > self.limits.max_file_bytes {
-            return Err(Errno::EFBIG.into());
+            return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
         }
         let total = to_usize(len)?;
         self.modify_file(ino, len, |buf| {

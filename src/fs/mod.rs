@@ -19,11 +19,13 @@
 //! Layout of this module: `inode` (what an inode holds, the permission rule),
 //! `resolve` (path resolution), `content` (file data: read, write, open, truncate),
 //! `namespace` (directory entries: mkdir, unlink, rename, links), `attrs` (chmod, chown,
-//! times), `layout` (the default tree) and [`model`] (a reference model for tests).
+//! times), `layout` (the default tree), `image` (the inode table as plain data, for the
+//! durable store) and [`model`] (a reference model for tests).
 
 mod attrs;
 mod content;
 mod errno;
+mod image;
 mod inode;
 mod layout;
 pub mod model;
@@ -37,6 +39,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use imbl::OrdMap;
 
 pub use errno::{Errno, FsError, FsResult};
+pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
 use resolve::Follow;
 
@@ -313,6 +316,38 @@ impl Default for FsLimits {
     }
 }
 
+/// A size or count limit of [`FsLimits`] that refused an operation. The filesystem
+/// remembers the last one per thread (see [`take_limit_hit`]) so the interpreter can end
+/// the script that hit it, while the command itself still sees EFBIG/ENOSPC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    /// `max_file_bytes`.
+    FileBytes(u64),
+    /// `max_total_bytes`.
+    TotalBytes(u64),
+    /// `max_files`.
+    Files(u64),
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LimitHit::FileBytes(n) => write!(f, "file size limit exceeded ({n} bytes)"),
+            LimitHit::TotalBytes(n) => write!(f, "filesystem size limit exceeded ({n} bytes)"),
+            LimitHit::Files(n) => write!(f, "file count limit exceeded ({n} files)"),
+        }
+    }
+}
+
+thread_local! {
+    static LIMIT_HIT: std::cell::Cell<Option<LimitHit>> = const { std::cell::Cell::new(None) };
+}
+
+/// The limit a filesystem operation on this thread last refused, cleared by the call.
+pub fn take_limit_hit() -> Option<LimitHit> {
+    LIMIT_HIT.with(|c| c.take())
+}
+
 /// The filesystem. Cloning is O(1) and the clone is fully isolated from later writes.
 #[derive(Clone)]
 pub struct Fs {
@@ -345,6 +380,16 @@ pub const DEFAULT_UID: u32 = 1000;
 pub const DEFAULT_GID: u32 = 1000;
 
 impl Fs {
+    /// The error for an operation a size limit refuses, noting the limit for
+    /// [`take_limit_hit`].
+    pub(crate) fn limit_error(&self, hit: LimitHit) -> FsError {
+        LIMIT_HIT.with(|c| c.set(Some(hit)));
+        match hit {
+            LimitHit::FileBytes(_) => Errno::EFBIG.into(),
+            LimitHit::TotalBytes(_) | LimitHit::Files(_) => Errno::ENOSPC.into(),
+        }
+    }
+
     /// An empty filesystem holding only `/` (mode 0755, owned by root); the acting user
     /// is 1000/1000, so populate it as root (`set_user(0, 0)`) first.
     pub fn empty(clock: Clock) -> Fs {
@@ -398,6 +443,11 @@ impl Fs {
     }
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+    /// Gives this filesystem another clock (a copy of a template gets its own, since
+    /// clones share one).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
     }
     /// The acting user for permission checks (default 1000/1000; uid 0 bypasses checks).
     pub fn set_user(&mut self, uid: u32, gid: u32) {

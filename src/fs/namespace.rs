@@ -9,7 +9,7 @@ use imbl::OrdMap;
 use super::inode::{Inode, Node, W, X};
 use super::path::components;
 use super::resolve::{Follow, Last, Walk};
-use super::{Device, DirEntry, Errno, Fs, FsError, FsResult, Ino, Timestamp};
+use super::{Device, DirEntry, Errno, Fs, FsError, FsResult, Ino, LimitHit, Timestamp};
 
 /// Longest symlink target accepted (PATH_MAX less the terminating NUL).
 pub(crate) const MAX_SYMLINK_LEN: usize = 4095;
@@ -54,12 +54,13 @@ impl Fs {
             return Err(Errno::EACCES.into());
         }
         if bytes > self.limits.max_file_bytes {
-            return Err(Errno::EFBIG.into());
+            return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
         }
-        if self.inode_count >= self.limits.max_files
-            || self.file_bytes.saturating_add(bytes) > self.limits.max_total_bytes
-        {
-            return Err(Errno::ENOSPC.into());
+        if self.inode_count >= self.limits.max_files {
+            return Err(self.limit_error(LimitHit::Files(self.limits.max_files)));
+        }
+        if self.file_bytes.saturating_add(bytes) > self.limits.max_total_bytes {
+            return Err(self.limit_error(LimitHit::TotalBytes(self.limits.max_total_bytes)));
         }
         Ok(())
     }

@@ -72,6 +72,10 @@ impl Interp {
             next_pid: 0,
         }));
         child.pid = child.bashpid;
+        child
+            .ancestors
+            .push((self.pid, self.pending_signals.clone()));
+        child.pending_signals = Arc::new(std::sync::Mutex::new(Vec::new()));
         child.last_bg = None;
         child.start_time = self.fs.lock().clock().now().secs;
         child.seconds_offset = 0;
@@ -85,6 +89,15 @@ impl Interp {
         if prog == "sh" || prog.ends_with("/sh") {
             child.set.posix = true;
         }
+        // An exported SHELLOPTS / BASHOPTS turns its options on in the new shell.
+        let env = self.vars.exported();
+        for name in env.get("SHELLOPTS").into_iter().flat_map(|s| s.split(':')) {
+            child.set.set_named(name, true);
+        }
+        for name in env.get("BASHOPTS").into_iter().flat_map(|s| s.split(':')) {
+            child.shopt.set(name, true);
+        }
+        child.update_shellopts();
         let mut i = 1;
         let mut want_c = false;
         let mut read_stdin = false;
@@ -110,6 +123,10 @@ impl Interp {
                     }
                 }
                 "--posix" => child.set.posix = true,
+                "--help" => {
+                    let _ = self.write_fd(1, BASH_HELP.as_bytes());
+                    return Ok(0);
+                }
                 "--version" => {
                     let _ = self.write_fd(
                         1,
@@ -123,12 +140,9 @@ impl Interp {
                         self.errln(&format!("{prog}: -o: option requires an argument"));
                         return Ok(2);
                     };
-                    match child.set.get_mut(name) {
-                        Some(b) => *b = a == "-o",
-                        None => {
-                            self.errln(&format!("{prog}: {name}: invalid option name"));
-                            return Ok(2);
-                        }
+                    if !child.set.set_named(name, a == "-o") {
+                        self.errln(&format!("{prog}: {name}: invalid option name"));
+                        return Ok(2);
                     }
                 }
                 "-O" | "+O" => {
@@ -151,6 +165,26 @@ impl Interp {
                             's' => read_stdin = true,
                             'i' => child.interactive = on,
                             'l' | 'r' | 'D' => {}
+                            // Each `o` or `O` in a group takes the next word as its
+                            // option name: `-oo errexit noglob`.
+                            'o' | 'O' => {
+                                i += 1;
+                                let Some(name) = words.get(i) else {
+                                    self.errln(&format!(
+                                        "{prog}: -{c}: option requires an argument"
+                                    ));
+                                    return Ok(2);
+                                };
+                                let known = if c == 'o' {
+                                    child.set.set_named(name, on)
+                                } else {
+                                    child.shopt.set(name, on)
+                                };
+                                if !known {
+                                    self.errln(&format!("{prog}: {name}: invalid option name"));
+                                    return Ok(2);
+                                }
+                            }
                             _ => match child.set.by_letter(c) {
                                 Some(b) => *b = on,
                                 None => {
@@ -230,11 +264,7 @@ impl Interp {
             };
         }
         if child.interactive {
-            child.set.history = true;
-            if child.get_str("HISTFILE").is_none() {
-                let home = child.get_str("HOME").unwrap_or_default();
-                let _ = child.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
-            }
+            child.become_interactive();
             if !norc {
                 let file = rcfile.unwrap_or_else(|| {
                     format!("{}/.bashrc", child.get_str("HOME").unwrap_or_default())
@@ -244,7 +274,7 @@ impl Interp {
                 if let Some(c) = content {
                     let saved = child.script_name.replace(file.clone());
                     let saved_mode = std::mem::replace(&mut child.command_string_mode, true);
-                    let _ = child.run_source(&crate::text::decode(&c), false);
+                    let _ = child.run_source(&crate::text::decode(&c), None);
                     child.command_string_mode = saved_mode;
                     child.script_name = saved;
                 }
@@ -274,3 +304,35 @@ impl Interp {
         Ok(status)
     }
 }
+
+/// What `bash --help` prints.
+const BASH_HELP: &str = "GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)
+Usage:\tbash [GNU long option] [option] ...
+\tbash [GNU long option] [option] script-file ...
+GNU long options:
+\t--debug
+\t--debugger
+\t--dump-po-strings
+\t--dump-strings
+\t--help
+\t--init-file
+\t--login
+\t--noediting
+\t--noprofile
+\t--norc
+\t--posix
+\t--pretty-print
+\t--rcfile
+\t--restricted
+\t--verbose
+\t--version
+Shell options:
+\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)
+\t-abefhkmnptuvxBCEHPT or -o option
+Type `bash -c \"help set\"' for more information about shell options.
+Type `bash -c help' for more information about shell builtin commands.
+Use the `bashbug' command to report bugs.
+
+bash home page: <http://www.gnu.org/software/bash>
+General help using GNU software: <http://www.gnu.org/gethelp/>
+";

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe};
+use super::vars::FrameKind;
 use super::{CallFrame, Flow, Interp, Job, R};
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
@@ -25,6 +26,10 @@ impl Interp {
         match e.kind {
             ErrorKind::Abort => {
                 self.error(&e.message);
+                // Under `set -e` the abandoned line is a failure that ends the shell.
+                if self.set.errexit && !self.interactive {
+                    return Err(Flow::Exit(1));
+                }
                 Err(Flow::Abort)
             }
             ErrorKind::Fatal(status) => {
@@ -32,6 +37,17 @@ impl Interp {
                     return Err(Flow::Fatal(e.message[1..].to_owned()));
                 }
                 self.error(&e.message);
+                // An interactive shell only abandons the current line.
+                if self.interactive && !self.in_subshell {
+                    return Err(Flow::Abort);
+                }
+                // bash leaves a `-c` shell with 127 for these, but a forked subshell,
+                // or any shell under `set -e`, exits with plain failure.
+                let status = if self.in_subshell || (status == 127 && self.set.errexit) {
+                    1
+                } else {
+                    status
+                };
                 Err(Flow::Exit(status))
             }
             ErrorKind::Command => {
@@ -62,6 +78,9 @@ impl Interp {
         let mut status;
         if last_index == 0 {
             status = self.exec_pipeline(&a.first)?;
+            if self.compound_status {
+                return Ok(status);
+            }
             return self.check_errexit(status, a.first.negated);
         }
         self.no_errexit += 1;
@@ -92,7 +111,7 @@ impl Interp {
             ran_last = last;
             negated = p.negated;
         }
-        if ran_last {
+        if ran_last && !self.compound_status {
             return self.check_errexit(status, negated);
         }
         Ok(status)
@@ -100,13 +119,14 @@ impl Interp {
 
     /// `set -e`: exit on a failed command outside conditions.
     pub(crate) fn check_errexit(&mut self, status: i32, negated: bool) -> R {
-        if status != 0 && self.set.errexit && self.no_errexit == 0 && !negated {
-            self.status = status;
-            self.run_err_trap();
-            return Err(Flow::Exit(status));
+        if status == 0 || negated || self.no_errexit > 0 {
+            return Ok(status);
         }
-        if status != 0 && !negated && self.no_errexit == 0 {
-            self.run_err_trap();
+        // The ERR trap sees the failing status in `$?`.
+        self.status = status;
+        self.run_err_trap();
+        if self.set.errexit {
+            return Err(Flow::Exit(status));
         }
         Ok(status)
     }
@@ -114,10 +134,12 @@ impl Interp {
     /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
     /// functions unless `set -E` / `set -T`.
     pub(crate) fn trap_active(&self, name: &str) -> bool {
-        if self.in_trap || !self.traps.contains_key(name) {
+        // A trap does not fire again while its own handler runs; the others still do
+        // (an ERR trap inside a DEBUG trap, a DEBUG trap inside a signal handler).
+        if self.running_traps.iter().any(|t| t == name) || !self.traps.contains_key(name) {
             return false;
         }
-        if self.frames.is_empty() {
+        if !self.in_function() {
             return true;
         }
         match name {
@@ -136,9 +158,7 @@ impl Interp {
             return Ok(());
         };
         let saved = self.status;
-        self.in_trap = true;
-        let r = self.run_source(&action, true);
-        self.in_trap = false;
+        let r = self.run_trap_action("DEBUG", "debug trap", &action);
         self.status = saved;
         match r {
             Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
@@ -153,11 +173,18 @@ impl Interp {
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            self.in_trap = true;
-            let _ = self.run_source(&action, true);
-            self.in_trap = false;
+            let _ = self.run_trap_action("ERR", "error trap", &action);
             self.status = saved;
         }
+    }
+
+    /// Runs a trap handler, marking the trap as running meanwhile.
+    /// `label` names the handler in syntax-error messages (`bash: debug trap: line 1:`).
+    pub(crate) fn run_trap_action(&mut self, name: &str, label: &str, action: &str) -> R {
+        self.running_traps.push(name.to_owned());
+        let r = self.run_source(action, Some(label));
+        self.running_traps.pop();
+        r
     }
 
     /// Runs trap handlers for signals sent by `kill` to this shell.
@@ -175,9 +202,10 @@ impl Interp {
                 Some(action) if action.is_empty() => {}
                 Some(action) => {
                     let saved = self.status;
-                    self.in_trap = true;
-                    let r = self.run_source(&action, true);
-                    self.in_trap = false;
+                    // A signal handler counts its lines from 1, like a new script.
+                    let saved_line = std::mem::replace(&mut self.line, 1);
+                    let r = self.run_trap_action(&name, "trap", &action);
+                    self.line = saved_line;
                     if let Err(Flow::Exit(s)) = r {
                         return Err(Flow::Exit(s));
                     }
@@ -200,9 +228,14 @@ impl Interp {
         } else {
             None
         };
-        if p.negated {
+        // `!` exempts its pipeline from `set -e` only when errexit is already on: a
+        // `set -e` run inside it (say in a function) takes effect at once, and with
+        // errexit off the ERR trap still fires for failures inside the pipeline.
+        let exempt = p.negated && self.set.errexit;
+        if exempt {
             self.no_errexit += 1;
         }
+        self.compound_status = false;
         let r = if p.commands.is_empty() {
             Ok(0)
         } else if p.commands.len() == 1 {
@@ -212,9 +245,11 @@ impl Interp {
             }
             r
         } else {
-            self.exec_multi(p)
+            let r = self.exec_multi(p);
+            self.compound_status = false;
+            r
         };
-        if p.negated {
+        if exempt {
             self.no_errexit -= 1;
         }
         let mut status = r?;
@@ -286,6 +321,7 @@ impl Interp {
                         }),
                     reported: true,
                     foreign: true,
+                    killed_by: None,
                 })
                 .collect()
         };
@@ -366,19 +402,25 @@ impl Interp {
             if is_last {
                 let r = child.exec_command(cmd);
                 last_status = child.finish_subshell(r);
+                // bash waits for a final `( )` stage as it would for a lone subshell,
+                // so its failure meets the ERR trap and `set -e` once more before the
+                // pipeline's own check.
+                if let (Ok(s), CommandKind::Subshell(_)) = (&last_status, &cmd.kind)
+                    && *s != 0
+                {
+                    self.check_errexit(*s, false)?;
+                }
             } else {
                 self.reserve_thread()?;
                 let cmd = cmd.clone();
                 let budget = self.budget.clone();
-                let spawned = std::thread::Builder::new()
-                    .stack_size(8 << 20)
-                    .spawn(move || {
-                        let r = child.exec_command(&cmd);
-                        let s = child.finish_subshell(r);
-                        drop(child);
-                        budget.threads.fetch_sub(1, Ordering::Relaxed);
-                        s
-                    });
+                let spawned = super::pool::spawn(move || {
+                    let r = child.exec_command(&cmd);
+                    let s = child.finish_subshell(r);
+                    drop(child);
+                    budget.threads.fetch_sub(1, Ordering::Relaxed);
+                    s
+                });
                 match spawned {
                     Ok(h) => handles.push(h),
                     Err(e) => {
@@ -429,8 +471,26 @@ impl Interp {
     }
 
     fn spawn_background(&mut self, a: &AndOr) -> Result<(), Flow> {
-        self.reserve_thread()?;
-        let mut child = self.fork_subshell()?;
+        let running = self.budget.background.fetch_add(1, Ordering::Relaxed);
+        if running as usize >= self.budget.limits.max_background_jobs {
+            self.budget.background.fetch_sub(1, Ordering::Relaxed);
+            return Err(Flow::Fatal(format!(
+                "background job limit exceeded ({} jobs)",
+                self.budget.limits.max_background_jobs
+            )));
+        }
+        if let Err(e) = self.reserve_thread() {
+            self.budget.background.fetch_sub(1, Ordering::Relaxed);
+            return Err(e);
+        }
+        let mut child = match self.fork_subshell() {
+            Ok(c) => c,
+            Err(e) => {
+                self.budget.background.fetch_sub(1, Ordering::Relaxed);
+                self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                return Err(e);
+            }
+        };
         // A background job's stdin is /dev/null when job control is off.
         child
             .fds
@@ -447,13 +507,37 @@ impl Interp {
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
-                let r = child.exec_and_or(&a);
-                let s = child.finish_subshell(r).unwrap_or(126);
+                // A lone simple command in the background is not checked for the ERR
+                // trap or `set -e` in the job; commands nested deeper still are.
+                let lone_simple = a.rest.is_empty()
+                    && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
+                let r = if lone_simple {
+                    child.exec_pipeline(&a.first)
+                } else {
+                    child.exec_and_or(&a)
+                };
+                // A limit hit in the job ends the whole run, not just the job.
+                let s = match child.finish_subshell(r) {
+                    Ok(s) => s,
+                    Err(Flow::Fatal(m)) => {
+                        budget.trip(&m);
+                        126
+                    }
+                    Err(_) => 126,
+                };
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
+                budget.background.fetch_sub(1, Ordering::Relaxed);
                 s
-            })
-            .map_err(|e| Flow::Fatal(format!("cannot start background job: {e}")))?;
+            });
+        let handle = match handle {
+            Ok(h) => h,
+            Err(e) => {
+                self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                self.budget.background.fetch_sub(1, Ordering::Relaxed);
+                return Err(Flow::Fatal(format!("cannot start background job: {e}")));
+            }
+        };
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
         jt.jobs.push(Job {
@@ -464,6 +548,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -474,29 +559,73 @@ impl Interp {
     }
 
     fn exec_command_inner(&mut self, c: &Command) -> R {
-        if let CommandKind::Simple(s) = &c.kind {
-            return self.exec_simple(c, s);
+        let r = self.exec_command_unchecked(c);
+        // A filesystem size limit refused a write: the command saw EFBIG/ENOSPC, and
+        // the run ends here rather than carrying on with a truncated file.
+        if let Some(hit) = crate::fs::take_limit_hit() {
+            let m = hit.to_string();
+            self.budget.trip(&m);
+            return Err(Flow::Fatal(m));
         }
+        r
+    }
+
+    fn exec_command_unchecked(&mut self, c: &Command) -> R {
+        if let CommandKind::Simple(s) = &c.kind {
+            let r = self.exec_simple(c, s);
+            self.compound_status = false;
+            return r;
+        }
+        self.compound_status = false;
         if let CommandKind::FunctionDef(f) = &c.kind {
             self.line = c.line;
             if super::builtins::is_special_name(&f.name) && self.set.posix {
+                // A fatal error for a POSIX shell.
                 self.error(&format!("`{}': is a special builtin", f.name));
-                return Ok(1);
+                if !self.interactive {
+                    return Err(Flow::Exit(2));
+                }
+                return Ok(2);
             }
-            self.funcs.insert(f.name.clone(), Arc::new(f.clone()));
+            let mut f = f.clone();
+            // Functions defined by `bash -c` text report `environment` as their file.
+            let file = match (self.frames.last(), &self.script_name) {
+                (Some(frame), _) => frame.source.clone(),
+                (_, Some(name)) => name.clone(),
+                _ => "environment".to_owned(),
+            };
+            f.source = Some(file.into());
+            self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
         self.line = c.line;
         if c.redirects.is_empty() {
-            return self.exec_compound(c);
+            return self.exec_compound_body(c);
         }
         let saved = self.fds.clone();
         let r = match self.apply_redirects(&c.redirects) {
-            Ok(true) => self.exec_compound(c),
+            Ok(true) => self.exec_compound_body(c),
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
         self.fds = saved;
+        r
+    }
+
+    /// Runs a compound command, noting whether its status is its body's (see
+    /// [`Interp::compound_status`]).
+    fn exec_compound_body(&mut self, c: &Command) -> R {
+        let r = self.exec_compound(c);
+        self.compound_status = matches!(
+            c.kind,
+            CommandKind::BraceGroup(_)
+                | CommandKind::If(_)
+                | CommandKind::While(_)
+                | CommandKind::For(_)
+                | CommandKind::ArithFor(_)
+                | CommandKind::Select(_)
+                | CommandKind::Case(_)
+        );
         r
     }
 
@@ -506,6 +635,8 @@ impl Interp {
             CommandKind::BraceGroup(l) => self.exec_list(l),
             CommandKind::Subshell(l) => {
                 let mut child = self.fork_subshell()?;
+                // `( )` is outside any loop: break/continue inside it only complain.
+                child.loop_depth = 0;
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
                 Ok(s)
@@ -573,10 +704,18 @@ impl Interp {
             }
             CommandKind::For(f) => {
                 let line = c.line;
+                if !crate::syntax::is_name(&f.var) {
+                    self.error(&format!("`{}': not a valid identifier", f.var));
+                    return self.check_errexit(1, false);
+                }
                 let items = match &f.words {
                     Some(ws) => match self.expand_words(ws) {
                         Ok(v) => v,
-                        Err(e) => return self.expand_error(e),
+                        Err(e) => {
+                            // The failed word list is the loop's own failure.
+                            let status = self.expand_error(e)?;
+                            return self.check_errexit(status, false);
+                        }
                     },
                     None => self.positional.as_ref().clone(),
                 };
@@ -701,10 +840,6 @@ impl Interp {
             }
             CommandKind::Cond(e) => {
                 self.run_debug_trap()?;
-                if self.set.xtrace {
-                    let text = crate::syntax::printer::command_to_string(c);
-                    self.xtrace_line(&text);
-                }
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
                     Err(e) => self.expand_error(e).map(|_| 2),
@@ -775,6 +910,10 @@ impl Interp {
     }
 
     fn exec_select(&mut self, f: &ForClause) -> R {
+        if !crate::syntax::is_name(&f.var) {
+            self.error(&format!("`{}': not a valid identifier", f.var));
+            return Ok(1);
+        }
         let items = match &f.words {
             Some(ws) => match self.expand_words(ws) {
                 Ok(v) => v,
@@ -868,6 +1007,7 @@ impl Interp {
             status: None,
             reported: false,
             foreign: false,
+            killed_by: None,
         });
         self.last_bg = Some(pid);
         Ok(0)
@@ -896,8 +1036,10 @@ impl Interp {
         Ok(r)
     }
 
-    /// Expands a simple command's words; declaration-builtin assignment arguments are
-    /// passed through as markers (see `declare::ASSIGN_MARK`).
+    /// Expands a simple command's words. A declaration builtin's `name=value` argument
+    /// is expanded as an assignment (no splitting or globbing) into one word; one with
+    /// a subscript or an array value is passed through as a marker (see
+    /// `declare::ASSIGN_MARK`).
     fn expand_command_words(&mut self, words: &[Word]) -> Result<Vec<String>, ExpandError> {
         let has_decl = words.iter().any(|w| {
             matches!(w.parts.as_slice(), [WordPart::Param(p)] if matches!(p.op, ParamOp::AssignWord(_)))
@@ -911,19 +1053,79 @@ impl Interp {
             if let [WordPart::Param(p)] = w.parts.as_slice()
                 && let ParamOp::AssignWord(a) = &p.op
             {
-                let m = self.stash_decl_assign(a);
-                out.push(m);
+                match (&a.value, &a.index) {
+                    (AssignValue::Scalar(v), None) => {
+                        let value = Expander::new(self).assign_value(v)?;
+                        let op = if a.append { "+=" } else { "=" };
+                        out.push(format!("{}{op}{value}", a.name));
+                    }
+                    _ => out.push(self.stash_decl_assign(a)?),
+                }
                 continue;
             }
             let mut v = self.expand_words(std::slice::from_ref(w))?;
             out.append(&mut v);
         }
+        if out.len() > self.budget.limits.max_words {
+            return Err(ExpandError::passthrough(
+                format!(
+                    "\u{0}word limit exceeded ({} words)",
+                    self.budget.limits.max_words
+                ),
+                ErrorKind::Fatal(126),
+            ));
+        }
         Ok(out)
+    }
+
+    /// Traces a simple command the way bash does: array arguments of a declaration
+    /// builtin first on lines of their own, and the assignments `export`/`readonly`
+    /// make after it.
+    fn xtrace_command(&mut self, temp: &[(&Assign, Vec<String>)], words: &[String]) {
+        let mut parts: Vec<String> = temp
+            .iter()
+            .map(|(a, v)| format!("{}={}", a.name, assign_trace_quote(&v.join(" "))))
+            .collect();
+        let mut after = Vec::new();
+        let assigning = matches!(
+            words.first().map(String::as_str),
+            Some("export" | "readonly")
+        );
+        for w in words {
+            let stashed = w
+                .strip_prefix(super::builtins::declare::ASSIGN_MARK)
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| self.decl_assigns.get(i).cloned());
+            match stashed {
+                Some((a, _)) => {
+                    if let AssignValue::Array(elems) = &a.value {
+                        let op = if a.append { "+=" } else { "=" };
+                        let line = format!("{}{op}({})", a.name, array_trace_text(elems));
+                        self.xtrace_line(&line);
+                    }
+                    parts.push(a.name.clone());
+                }
+                None => {
+                    parts.push(xtrace_quote(w));
+                    if assigning
+                        && let Some((n, v)) = w.split_once('=')
+                        && crate::syntax::is_name(n.trim_end_matches('+'))
+                    {
+                        after.push(format!("{n}={}", xtrace_quote(v)));
+                    }
+                }
+            }
+        }
+        self.xtrace_line(&parts.join(" "));
+        for line in after {
+            self.xtrace_line(&line);
+        }
     }
 
     /// Prints a `set -x` line with PS4.
     pub(crate) fn xtrace_line(&mut self, text: &str) {
-        let ps4 = self.get_str("PS4").unwrap_or_else(|| "+ ".to_owned());
+        // An unset PS4 traces with no prefix at all.
+        let ps4 = self.get_str("PS4").unwrap_or_default();
         let ps4 = self.expand_prompt_string(&ps4);
         let (first, rest) = match ps4.chars().next() {
             Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
@@ -959,6 +1161,9 @@ impl Interp {
         if !self.traps.is_empty() {
             self.run_debug_trap()?;
         }
+        // A command with no words left takes the status of its last substitution,
+        // whether it sat in an assignment or in a word that expanded to nothing.
+        self.last_subst_status = None;
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -966,54 +1171,60 @@ impl Interp {
         if words.is_empty() {
             return self.exec_assignments_only(c, s);
         }
-        // Prefix assignments are evaluated now, applied around the command.
-        let mut temp = Vec::new();
-        for a in &s.assigns {
-            match self.eval_assign_value(a) {
-                Ok(v) => temp.push((a, v)),
-                Err(e) => return self.expand_error(e),
-            }
-        }
-        if self.set.xtrace {
-            let mut parts: Vec<String> = temp
-                .iter()
-                .map(|(a, v)| format!("{}={}", a.name, xtrace_quote(&v.join(" "))))
-                .collect();
-            parts.extend(words.iter().map(|w| xtrace_quote(w)));
-            self.xtrace_line(&parts.join(" "));
-        }
-        self.run_words(c, words, &temp)
+        self.run_words(c, words, &s.assigns)
     }
 
-    /// Runs expanded words with redirections and temporary assignments.
-    fn run_words(&mut self, c: &Command, words: Vec<String>, temp: &[(&Assign, Vec<String>)]) -> R {
+    /// Runs expanded words with redirections and prefix assignments. The assignments
+    /// are evaluated after the words, each seeing the ones before it, in a scope of their
+    /// own around the command; only a special builtin in POSIX mode keeps them.
+    fn run_words(&mut self, c: &Command, words: Vec<String>, assigns: &[Assign]) -> R {
         let name = words[0].as_str();
-        let special = super::builtins::is_special_name(name) && !self.funcs.contains_key(name);
-        // Temporary assignments: special builtins keep them (POSIX); others restore.
-        let mut saved_vars = Vec::new();
-        for (a, v) in temp {
-            if !special {
-                saved_vars.push((a.name.clone(), self.vars.get_raw(&a.name).cloned()));
+        let posix_special = self.set.posix && super::builtins::is_special_name(name);
+        let base = self.vars.frame_count();
+        let kind = match name {
+            "eval" | "source" | "." | "unset" | "mapfile" | "readarray" => FrameKind::BuiltinEnv,
+            _ => FrameKind::Temp,
+        };
+        if !assigns.is_empty() && !posix_special {
+            self.vars.push_bindings(kind);
+        }
+        let mut traced = Vec::new();
+        for a in assigns {
+            let value = match self.eval_binding_value(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.vars.truncate(base);
+                    return self.expand_error(e);
+                }
+            };
+            if !posix_special {
+                self.vars.bind_here(&a.name);
             }
-            let value = v.join(" ");
-            if let Err(m) = self.assign_scalar(&a.name, value, a.append) {
+            if let Err(m) = self.assign_scalar(&a.name, value.join(" "), a.append) {
                 self.error(&m);
-                self.restore_vars(saved_vars);
+                self.vars.truncate(base);
                 return Ok(1);
             }
-            if !special {
+            if posix_special {
                 self.vars
                     .entry(&a.name, false)
                     .attrs
                     .set(crate::expand::Attrs::EXPORT, true);
             }
+            traced.push((a, value));
+        }
+        // A function called with bindings takes them into its own frame.
+        self.adopt_bindings = self.vars.frame_count() > base && kind == FrameKind::Temp;
+        if self.set.xtrace {
+            self.xtrace_command(&traced, &words);
         }
         let saved_fds = self.fds.clone();
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
             Err(e) => {
                 self.fds = saved_fds;
-                self.restore_vars(saved_vars);
+                self.adopt_bindings = false;
+                self.vars.truncate(base);
                 return Err(e);
             }
         };
@@ -1022,33 +1233,48 @@ impl Interp {
         } else {
             Ok(1)
         };
+        self.adopt_bindings = false;
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
-            self.fds = saved_fds;
+            let kept = self.named_redirect_fds(c);
+            let mut restored = saved_fds;
+            for fd in kept {
+                restored.set(fd, self.fds.get(fd).cloned());
+            }
+            self.fds = restored;
         }
-        self.restore_vars(saved_vars);
+        self.vars.truncate(base);
         if let Some(last) = words.last() {
             self.last_arg = last.clone();
         }
         r
     }
 
-    fn restore_vars(&mut self, saved: Vec<(String, Option<crate::expand::Var>)>) {
-        for (name, old) in saved.into_iter().rev() {
-            match old {
-                Some(v) => *self.vars.entry(&name, false) = v,
-                None => {
-                    let _ = self.vars.unset(&name);
-                }
-            }
+    /// Descriptors a command opened as `{var}>file`: bash leaves them open after the
+    /// command (unless `shopt -s varredir_close`).
+    fn named_redirect_fds(&self, c: &Command) -> Vec<i32> {
+        if self.shopt.get("varredir_close") {
+            return Vec::new();
         }
+        c.redirects
+            .iter()
+            .filter_map(|r| match &r.fd {
+                Some(RedirFd::Var(name)) => self.get_str(name)?.parse().ok(),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Finds and runs the command `words[0]`.
     pub(crate) fn dispatch(&mut self, c: &Command, words: Vec<String>) -> R {
         let name = words[0].as_str();
-        if let Some(f) = self.funcs.get(name).cloned() {
+        // Only a function run by this very command adopts its bindings.
+        let adopt = std::mem::take(&mut self.adopt_bindings);
+        // In POSIX mode special builtins come before functions.
+        let posix_special = self.set.posix && super::builtins::is_special_name(name);
+        if let Some(f) = self.funcs.get(name).cloned().filter(|_| !posix_special) {
+            self.adopt_bindings = adopt;
             return self.call_function(&f, &words);
         }
         if let Some(b) = super::builtins::lookup(name) {
@@ -1059,6 +1285,7 @@ impl Interp {
 
     /// Calls a shell function.
     pub(crate) fn call_function(&mut self, f: &FunctionDef, words: &[String]) -> R {
+        let adopt = std::mem::take(&mut self.adopt_bindings);
         if self.call_depth >= self.budget.limits.max_call_depth {
             return Err(Flow::Fatal(format!(
                 "function call depth limit exceeded ({})",
@@ -1078,12 +1305,13 @@ impl Interp {
             return Err(Flow::Abort);
         }
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
-        self.vars.push_frame();
+        self.vars.push_function_frame(adopt);
         self.call_depth += 1;
         self.frames.push(CallFrame {
             func: f.name.clone(),
-            source: "main".to_owned(),
+            source: f.source.as_deref().unwrap_or("environment").to_owned(),
             call_line: self.line,
+            function: true,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
@@ -1102,8 +1330,9 @@ impl Interp {
         if let Ok(s) = r {
             if let Some(action) = self.traps.get("RETURN").cloned()
                 && self.set.functrace
+                && !self.running_traps.iter().any(|t| t == "RETURN")
             {
-                let _ = self.run_source(&action, true);
+                let _ = self.run_trap_action("RETURN", "return trap", &action);
             }
             self.status = s;
         }
@@ -1114,11 +1343,11 @@ impl Interp {
     fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
         let name = words[0].as_str();
         let found = if name.contains('/') {
-            Some(crate::fs::path::join(&self.cwd, name))
+            Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
         } else {
-            self.path_lookup(name)
+            self.command_location(name)
         };
-        let Some(path) = found else {
+        let Some((shown, path)) = found else {
             if self.registry.get(name).is_some() && self.get_str("PATH").is_none() {
                 return self.run_utility(name, words);
             }
@@ -1129,7 +1358,7 @@ impl Interp {
         match meta {
             Err(e) => {
                 let msg = e.to_string();
-                self.error(&format!("{name}: {msg}"));
+                self.error(&format!("{shown}: {msg}"));
                 return Ok(if e.errno == crate::fs::Errno::ENOENT {
                     127
                 } else {
@@ -1170,24 +1399,54 @@ impl Interp {
         Ok(127)
     }
 
-    /// Looks `name` up on PATH in the virtual filesystem.
-    pub(crate) fn path_lookup(&mut self, name: &str) -> Option<String> {
-        if let Some(p) = self.hash.get(name) {
-            return Some(p.clone());
-        }
+    /// Searches PATH for an executable `name`, ignoring the hash table; the path as
+    /// PATH spells it (`dir/name`, maybe relative).
+    pub(crate) fn path_search(&self, name: &str) -> Option<String> {
         let path = self.get_str("PATH")?;
         let fs = self.fs.lock();
         for dir in path.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
-            let full = crate::fs::path::join(&self.cwd, &format!("{dir}/{name}"));
+            let spelled = format!("{dir}/{name}");
+            let full = crate::fs::path::join(&self.cwd, &spelled);
             if let Ok(m) = fs.stat(&full)
                 && m.file_type != crate::fs::FileType::Dir
                 && fs.access(&full, false, false, true).is_ok()
             {
-                return Some(full);
+                return Some(spelled);
             }
         }
         None
+    }
+
+    /// Finds a command to run: a remembered location first (even one that has since
+    /// gone, as bash does), else a PATH search that is remembered under `set -h`.
+    /// Gives the path to show in errors and the absolute path.
+    fn command_location(&mut self, name: &str) -> Option<(String, String)> {
+        if let Some(h) = self.hash.get(name).cloned() {
+            let full = crate::fs::path::join(&self.cwd, &h.path);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    hits: h.hits.saturating_add(1),
+                    ..h.clone()
+                },
+            );
+            return Some((h.path, full));
+        }
+        let spelled = self.path_search(name)?;
+        if self.set.hashall {
+            let seq = self.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
+            self.hash.insert(
+                name.to_owned(),
+                super::Hashed {
+                    path: spelled.clone(),
+                    hits: 1,
+                    seq,
+                },
+            );
+        }
+        let full = crate::fs::path::join(&self.cwd, &spelled);
+        Some((name.to_owned(), full))
     }
 
     /// Runs a script file in a child shell (a new bash process in real life).
@@ -1224,7 +1483,7 @@ impl Interp {
                 None => String::new(),
             })
             .unwrap_or(src);
-        let r = child.run_source(&src, false);
+        let r = child.run_source(&src, None);
         child.finish_subshell(r)
     }
 
@@ -1242,6 +1501,74 @@ impl Interp {
             }
             return self.command_not_found(name, words);
         };
+        let staged = self.stage_fd_operands(&words[1..])?;
+        let r = self.run_registered(name, f, words);
+        let mut fs = self.fs.lock();
+        let (uid, gid) = fs.user();
+        fs.set_user(0, 0);
+        for path in staged {
+            let _ = fs.remove_file(&path);
+        }
+        fs.set_user(uid, gid);
+        r
+    }
+
+    /// Utilities open files through the filesystem, so a `/dev/fd/N` operand naming one of
+    /// the shell's own descriptors (a process substitution `<(...)`) is given to them as
+    /// a file there holding what the descriptor reads, for the command's duration.
+    fn stage_fd_operands(&mut self, args: &[String]) -> Result<Vec<String>, Flow> {
+        let mut staged = Vec::new();
+        for a in args {
+            let Some(fd) = a
+                .strip_prefix("/dev/fd/")
+                .and_then(|n| n.parse::<i32>().ok())
+                .filter(|&n| n > 2)
+            else {
+                continue;
+            };
+            let Some(file) = self.fds.get(fd).cloned() else {
+                continue;
+            };
+            if staged.contains(a) {
+                continue;
+            }
+            let mut reader = FdReader {
+                file: Some(file),
+                fs: self.fs.clone(),
+                cancel: self.budget.cancel.clone(),
+            };
+            let limit = self.budget.limits.max_string_len as u64;
+            let mut data = Vec::new();
+            let read = std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut reader, limit + 1),
+                &mut data,
+            );
+            if read.is_err() {
+                continue;
+            }
+            if data.len() as u64 > limit {
+                return Err(Flow::Fatal(format!(
+                    "{a}: string length limit exceeded ({limit} bytes)"
+                )));
+            }
+            // `/dev/fd` belongs to root; the file is the system's, not the user's.
+            let mut fs = self.fs.lock();
+            let (uid, gid) = fs.user();
+            fs.set_user(0, 0);
+            if fs.write_file(a, &data).is_ok() {
+                staged.push(a.clone());
+            }
+            fs.set_user(uid, gid);
+        }
+        Ok(staged)
+    }
+
+    fn run_registered(
+        &mut self,
+        name: &str,
+        f: crate::commands::DynCommand,
+        words: &[String],
+    ) -> R {
         let env = self.env();
         let mut stdin = FdReader {
             file: self.fds.get(0).cloned(),
@@ -1260,19 +1587,48 @@ impl Interp {
         };
         let cwd = self.cwd.clone();
         let fs = self.fs.clone();
+        let staging = stdout.is_private_pipe(&stderr).then(|| {
+            let out = FdWriter {
+                file: stdout.file.clone(),
+                fs: fs.clone(),
+                cancel: self.budget.cancel.clone(),
+            };
+            super::io::Staging::new(out)
+        });
+        let (mut staged_out, mut staged_in);
+        let (out, input): (&mut dyn std::io::Write, &mut dyn std::io::Read) = match &staging {
+            Some(st) => {
+                staged_out = super::io::StagedOut(st);
+                staged_in = super::io::StagedIn {
+                    input: stdin,
+                    staging: st,
+                };
+                (&mut staged_out, &mut staged_in)
+            }
+            None => (&mut stdout, &mut stdin),
+        };
         let mut host = UtilHost { sh: self };
         let mut ctx = crate::commands::Ctx {
             name,
             args: &words[1..],
-            stdin: &mut stdin,
-            stdout: &mut stdout,
+            stdin: input,
+            stdout: out,
             stderr: &mut stderr,
             env: &env,
             cwd: &cwd,
             fs: &fs,
             host: &mut host,
         };
-        match f(&mut ctx) {
+        let mut r = f(&mut ctx);
+        if let Some(st) = &staging {
+            let flushed = st.flush();
+            if r.is_ok()
+                && let Err(e) = flushed
+            {
+                r = Err(e);
+            }
+        }
+        match r {
             Ok(s) => Ok(s),
             Err(e) => {
                 if let Some(fatal) = crate::commands::as_fatal(&e) {
@@ -1299,10 +1655,14 @@ impl Interp {
             child.set.errexit = false;
         }
         let mut r = Ok(0);
-        for l in &body.commands {
-            r = child.exec_list(l);
-            if r.is_err() {
-                break;
+        if let Some(c) = lone_input_redirect(body) {
+            r = child.cat_redirected_input(c);
+        } else {
+            for l in &body.commands {
+                r = child.exec_list(l);
+                if r.is_err() {
+                    break;
+                }
             }
         }
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
@@ -1318,8 +1678,28 @@ impl Interp {
         Ok(crate::text::decode(&bytes))
     }
 
+    /// `$(< file)`: opens the redirection and copies standard input to the output.
+    fn cat_redirected_input(&mut self, c: &Command) -> R {
+        if !self.apply_redirects(&c.redirects)? {
+            return Ok(1);
+        }
+        let Some(input) = self.fds.get(0).cloned() else {
+            return Ok(1);
+        };
+        let mut chunk = [0u8; 8192];
+        loop {
+            match input.read(&self.fs, &mut chunk, &self.budget.cancel) {
+                Ok(0) => return Ok(0),
+                Ok(n) => self.out(chunk.get(..n).unwrap_or_default())?,
+                Err(e) => {
+                    self.error(&io_error_text(&e));
+                    return Ok(1);
+                }
+            }
+        }
+    }
+
     fn exec_assignments_only(&mut self, c: &Command, s: &SimpleCommand) -> R {
-        self.last_subst_status = None;
         for a in &s.assigns {
             let v = match self.eval_assign_value(a) {
                 Ok(v) => v,
@@ -1338,7 +1718,7 @@ impl Interp {
                         format!(
                             "{t}{}={}",
                             if a.append { "+" } else { "" },
-                            xtrace_quote(&v.join(" "))
+                            assign_trace_quote(&v.join(" "))
                         )
                     }
                 };
@@ -1358,6 +1738,27 @@ impl Interp {
             }
         }
         Ok(status)
+    }
+
+    /// The value of a prefix assignment. An array value is bound as its text, `(b c)`,
+    /// with its elements expanded.
+    fn eval_binding_value(&mut self, a: &Assign) -> Result<Vec<String>, ExpandError> {
+        let AssignValue::Array(elems) = &a.value else {
+            return self.eval_assign_value(a);
+        };
+        let mut items = Vec::new();
+        for e in elems {
+            match &e.key {
+                Some(k) => {
+                    let key = Expander::new(self).assign_value(k)?;
+                    let value = Expander::new(self).assign_value(&e.value)?;
+                    let op = if e.append { "+=" } else { "=" };
+                    items.push(format!("[{key}]{op}{value}"));
+                }
+                None => items.extend(self.expand_words(std::slice::from_ref(&e.value))?),
+            }
+        }
+        Ok(vec![format!("({})", items.join(" "))])
     }
 
     /// Expands an assignment's value: one string, or the elements of an array literal
@@ -1388,6 +1789,14 @@ impl Interp {
                     None => self.assign_scalar(&a.name, value, a.append),
                 }
             }
+            AssignValue::Array(_) if a.index.is_some() => Err(format!(
+                "{}[{}]: cannot assign list to array member",
+                a.name,
+                a.index
+                    .as_ref()
+                    .map(crate::syntax::printer::word_to_string)
+                    .unwrap_or_default()
+            )),
             AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append) {
                 Ok(r) => r,
                 Err(e) => {
@@ -1425,7 +1834,23 @@ impl Interp {
         elems: &[ArrayElem],
         append: bool,
     ) -> Result<Result<(), String>, ExpandError> {
-        let name = self.vars.resolve_name(name);
+        let name = match self.vars.resolve_name_checked(name) {
+            Ok(n) => n,
+            Err(m) => return Ok(Err(m)),
+        };
+        if name.contains('[') {
+            return Ok(Err(format!("`{name}': not a valid identifier")));
+        }
+        if let Some(v) = self.vars.get_raw(&name)
+            && v.attrs.has(crate::expand::Attrs::NAMEREF)
+        {
+            // A nameref with nothing to refer to becomes the array itself.
+            self.error(&format!("warning: {name}: removing nameref attribute"));
+            self.vars
+                .entry(&name, false)
+                .attrs
+                .set(crate::expand::Attrs::NAMEREF, false);
+        }
         let existing = self.vars.get(&name).cloned().unwrap_or_default();
         if existing.attrs.has(crate::expand::Attrs::READONLY) {
             return Ok(Err(format!("{name}: readonly variable")));
@@ -1559,12 +1984,14 @@ impl Interp {
                 }
             }
         }
-        if current(self).len() > self.budget.limits.max_words {
+        if current(self).len() > self.budget.limits.max_array_len {
+            let m = format!(
+                "array size limit exceeded ({} elements)",
+                self.budget.limits.max_array_len
+            );
+            self.budget.trip(&m);
             return Err(ExpandError::passthrough(
-                format!(
-                    "\u{0}array size limit exceeded ({} elements)",
-                    self.budget.limits.max_words
-                ),
+                format!("\u{0}{m}"),
                 ErrorKind::Fatal(126),
             ));
         }
@@ -1578,6 +2005,32 @@ type ExpandedElem<'a> = (Option<&'a Word>, Option<String>, bool, Vec<String>);
 
 /// A word with its tilde prefixes turned back into literal text (associative array
 /// values are not tilde-expanded).
+/// The command of a substitution that is only `< file` (bash reads the file itself
+/// instead of running a command).
+fn lone_input_redirect(body: &Script) -> Option<&Command> {
+    let [list] = body.commands.as_slice() else {
+        return None;
+    };
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    if item.background || !item.and_or.rest.is_empty() || item.and_or.first.negated {
+        return None;
+    }
+    let [c] = item.and_or.first.commands.as_slice() else {
+        return None;
+    };
+    let CommandKind::Simple(s) = &c.kind else {
+        return None;
+    };
+    let [r] = c.redirects.as_slice() else {
+        return None;
+    };
+    let plain_input = r.op == crate::syntax::ast::RedirOp::Read
+        && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
+    (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
+}
+
 fn untilde(w: &Word) -> Word {
     Word {
         parts: w
@@ -1615,6 +2068,33 @@ fn stub_name(content: &[u8]) -> Option<String> {
     let line = text.lines().nth(1)?;
     line.strip_prefix("# shellbox builtin: ")
         .map(|s| s.trim().to_owned())
+}
+
+/// The elements of an array assignment as `set -x` shows them: each value in single
+/// quotes, keys in brackets. Values are shown as written when they expand.
+fn array_trace_text(elems: &[ArrayElem]) -> String {
+    let show = |w: &Word| match w.parts.as_slice() {
+        [] => "''".to_owned(),
+        [WordPart::Lit(s) | WordPart::Quoted(s)] => format!("'{}'", s.replace('\'', "'\\''")),
+        _ => crate::syntax::printer::word_to_string(w),
+    };
+    elems
+        .iter()
+        .map(|e| match &e.key {
+            Some(k) => format!("[{}]={}", show(k), show(&e.value)),
+            None => show(&e.value),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes an assignment's value for `set -x`: like a word, but empty shows as nothing.
+fn assign_trace_quote(s: &str) -> String {
+    if s.is_empty() {
+        String::new()
+    } else {
+        xtrace_quote(s)
+    }
 }
 
 /// Quotes a word for `set -x` output the way bash does.
@@ -1655,6 +2135,9 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     });
     if !special {
         return s.to_owned();
+    }
+    if s == "'" {
+        return "\\'".to_owned();
     }
     let mut out = String::from("'");
     for c in s.chars() {
@@ -1727,7 +2210,10 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        let _ = (stdin, stdout, stderr);
+        let _ = stdin;
+        // Output the utility has not written out yet goes before the command's.
+        stdout.flush()?;
+        stderr.flush()?;
         self.run_in(argv, None)
     }
 
@@ -1739,7 +2225,9 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: &mut dyn std::io::Write,
         stderr: &mut dyn std::io::Write,
     ) -> std::io::Result<i32> {
-        let _ = (stdin, stdout, stderr);
+        let _ = stdin;
+        stdout.flush()?;
+        stderr.flush()?;
         self.run_in(argv, Some(env))
     }
 

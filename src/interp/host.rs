@@ -36,7 +36,8 @@ impl Interp {
                 });
             }
             "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
-                if self.frames.is_empty() {
+                // FUNCNAME exists only inside a function; the others in sourced files too.
+                if self.frames.is_empty() || (name == "FUNCNAME" && !self.in_function()) {
                     return None;
                 }
                 let mut a = imbl::OrdMap::new();
@@ -51,7 +52,7 @@ impl Interp {
                 }
                 let last = match name {
                     "FUNCNAME" => "main".to_owned(),
-                    "BASH_SOURCE" => "main".to_owned(),
+                    "BASH_SOURCE" => self.arg0.clone(),
                     _ => "0".to_owned(),
                 };
                 // Under `bash -c` there is no `main` frame at the bottom.
@@ -83,6 +84,13 @@ impl Interp {
 
 impl ArithHost for Interp {
     fn arith_get(&mut self, name: &str, index: Option<&str>) -> Result<Option<String>, ArithFail> {
+        if index.is_none()
+            && let Some(raw) = self.vars.get_raw(name)
+            && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
+            && !is_dynamic(name)
+        {
+            return Ok(raw.as_scalar());
+        }
         let var = Host::var(self, name);
         match index {
             None => Ok(var.and_then(|v| v.as_scalar())),
@@ -149,9 +157,23 @@ impl ArithHost for Interp {
     }
 }
 
+/// Variables whose value is computed on each read rather than stored.
+fn is_dynamic(name: &str) -> bool {
+    matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID")
+}
+
+/// Splits a `name[sub]` reference given as text into its name and subscript text.
+pub(crate) fn split_element_ref(r: &str) -> Option<(&str, &str)> {
+    let open = r.find('[')?;
+    let sub = r.strip_suffix(']')?.get(open + 1..)?;
+    Some((&r[..open], sub))
+}
+
 impl Interp {
-    /// Expands `$` references inside an arithmetic subscript's text.
-    fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
+    /// Expands a subscript given as text (`unset 'a[$k]'`, `printf -v 'a["k"]'`,
+    /// `test -v`, nameref targets) the way one written in `${a[...]}` is: quotes
+    /// removed, `$` expansions and command substitutions done.
+    pub(crate) fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
         if !sub.contains(['$', '`', '"', '\'']) {
             return Ok(sub.to_owned());
         }
@@ -177,6 +199,13 @@ impl Interp {
 
 impl Host for Interp {
     fn var(&mut self, name: &str) -> Option<Var> {
+        // The common case first: a plain variable, looked up once.
+        if let Some(raw) = self.vars.get_raw(name)
+            && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
+            && !is_dynamic(name)
+        {
+            return Some(raw.clone());
+        }
         if let Some(v) = self.vars.get(name)
             && (name != "_" || self.vars.get_raw("_").is_some())
         {
@@ -202,7 +231,7 @@ impl Host for Interp {
                 }
                 return self.vars.get(&target).cloned();
             }
-            if !matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID") {
+            if !is_dynamic(name) {
                 return Some(v.clone());
             }
         }
@@ -297,22 +326,32 @@ impl Host for Interp {
             status: None,
             reported: true,
             foreign: false,
+            killed_by: None,
         });
         Ok(format!("/dev/fd/{fd}"))
     }
 
     fn opts(&self) -> ExpandOpts {
+        use super::Shopts;
+        const NULLGLOB: u64 = Shopts::bit("nullglob");
+        const FAILGLOB: u64 = Shopts::bit("failglob");
+        const DOTGLOB: u64 = Shopts::bit("dotglob");
+        const EXTGLOB: u64 = Shopts::bit("extglob");
+        const NOCASEGLOB: u64 = Shopts::bit("nocaseglob");
+        const NOCASEMATCH: u64 = Shopts::bit("nocasematch");
+        const GLOBSTAR: u64 = Shopts::bit("globstar");
+        const GLOBSKIPDOTS: u64 = Shopts::bit("globskipdots");
         ExpandOpts {
             nounset: self.set.nounset,
             noglob: self.set.noglob,
-            nullglob: self.shopt.get("nullglob"),
-            failglob: self.shopt.get("failglob"),
-            dotglob: self.shopt.get("dotglob"),
-            extglob: self.shopt.get("extglob"),
-            nocaseglob: self.shopt.get("nocaseglob"),
-            nocasematch: self.shopt.get("nocasematch"),
-            globstar: self.shopt.get("globstar"),
-            globskipdots: self.shopt.get("globskipdots"),
+            nullglob: self.shopt.has(NULLGLOB),
+            failglob: self.shopt.has(FAILGLOB),
+            dotglob: self.shopt.has(DOTGLOB),
+            extglob: self.shopt.has(EXTGLOB),
+            nocaseglob: self.shopt.has(NOCASEGLOB),
+            nocasematch: self.shopt.has(NOCASEMATCH),
+            globstar: self.shopt.has(GLOBSTAR),
+            globskipdots: self.shopt.has(GLOBSKIPDOTS),
         }
     }
 
@@ -352,6 +391,14 @@ impl Host for Interp {
 
     fn cwd(&self) -> String {
         self.cwd.clone()
+    }
+
+    fn max_brace_words(&self) -> usize {
+        self.budget.limits.max_brace_words
+    }
+
+    fn max_glob_reads(&self) -> usize {
+        self.budget.limits.max_glob_reads
     }
 
     fn prompt(&mut self, s: &str) -> String {

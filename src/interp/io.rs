@@ -22,6 +22,10 @@ struct PipeState {
     /// worth has been written, which is what a writer usually sees in real life when
     /// the reader exits first (the data sat in the kernel buffer).
     orphaned: usize,
+    /// Threads blocked in `read` / `write_all`: a wake-up is only sent when someone
+    /// waits (a futex call per line written was most of a `sed | wc` pipeline).
+    waiting_readers: usize,
+    waiting_writers: usize,
 }
 
 /// A bounded pipe shared by a reader end and a writer end.
@@ -77,10 +81,14 @@ impl PipeReader {
         loop {
             if !st.buf.is_empty() {
                 let n = out.len().min(st.buf.len());
-                for (i, b) in st.buf.drain(..n).enumerate() {
-                    out[i] = b;
+                let (a, b) = st.buf.as_slices();
+                let na = n.min(a.len());
+                out[..na].copy_from_slice(&a[..na]);
+                out[na..n].copy_from_slice(&b[..n - na]);
+                st.buf.drain(..n);
+                if st.waiting_writers > 0 {
+                    self.0.cv.notify_all();
                 }
-                self.0.cv.notify_all();
                 return Ok(n);
             }
             if st.writers == 0 {
@@ -89,10 +97,12 @@ impl PipeReader {
             if cancel.load(Ordering::Relaxed) {
                 return Err(crate::commands::fatal("cancelled"));
             }
+            st.waiting_readers += 1;
             st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
                 Ok((g, _)) => g,
                 Err(e) => e.into_inner().0,
             };
+            st.waiting_readers -= 1;
         }
     }
 }
@@ -114,16 +124,20 @@ impl PipeWriter {
                 let n = room.min(data.len());
                 st.buf.extend(&data[..n]);
                 data = &data[n..];
-                self.0.cv.notify_all();
+                if st.waiting_readers > 0 {
+                    self.0.cv.notify_all();
+                }
                 continue;
             }
             if cancel.load(Ordering::Relaxed) {
                 return Err(crate::commands::fatal("cancelled"));
             }
+            st.waiting_writers += 1;
             st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
                 Ok((g, _)) => g,
                 Err(e) => e.into_inner().0,
             };
+            st.waiting_writers -= 1;
         }
         Ok(())
     }
@@ -370,6 +384,95 @@ impl Write for FdWriter {
     }
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+impl FdWriter {
+    /// Writes all of `buf` (as [`Write::write`], through a shared reference).
+    fn put(&self, buf: &[u8]) -> io::Result<()> {
+        match &self.file {
+            Some(f) => f.write_all(&self.fs, buf, &self.cancel),
+            None => Err(io::Error::from_raw_os_error(9)),
+        }
+    }
+
+    /// Whether this writes into a pipe that `other` does not also write into: output
+    /// can then be gathered into blocks without reordering anything a reader sees.
+    pub fn is_private_pipe(&self, other: &FdWriter) -> bool {
+        let Some(f) = &self.file else { return false };
+        let OpenFile::PipeW(w) = &**f else {
+            return false;
+        };
+        match other.file.as_deref() {
+            Some(OpenFile::PipeW(o)) => !Arc::ptr_eq(&w.0, &o.0),
+            _ => true,
+        }
+    }
+}
+
+/// A utility's standard output into a pipe, gathered into blocks the way stdio
+/// buffers a GNU tool's output (one pipe hand-off per line made `sed | wc` crawl).
+/// The block is written out when full, at [`Staging::flush`], and before the utility
+/// reads its standard input or runs another command, so nothing waits on output that
+/// is still held here.
+pub struct Staging {
+    out: FdWriter,
+    buf: std::cell::RefCell<Vec<u8>>,
+}
+
+/// Block size: glibc's stdio buffer for a pipe.
+const STAGING_BLOCK: usize = 4096;
+
+impl Staging {
+    pub fn new(out: FdWriter) -> Staging {
+        Staging {
+            out,
+            buf: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Writes out what is held.
+    pub fn flush(&self) -> io::Result<()> {
+        let data = std::mem::take(&mut *self.buf.borrow_mut());
+        if data.is_empty() {
+            return Ok(());
+        }
+        self.out.put(&data)
+    }
+
+    fn push(&self, data: &[u8]) -> io::Result<()> {
+        let full = {
+            let mut b = self.buf.borrow_mut();
+            b.extend_from_slice(data);
+            b.len() >= STAGING_BLOCK
+        };
+        if full { self.flush() } else { Ok(()) }
+    }
+}
+
+/// The `Write` end of a [`Staging`].
+pub struct StagedOut<'a>(pub &'a Staging);
+
+impl Write for StagedOut<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.push(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Standard input of a utility whose output is staged: held output goes first.
+pub struct StagedIn<'a> {
+    pub input: FdReader,
+    pub staging: &'a Staging,
+}
+
+impl Read for StagedIn<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.staging.flush()?;
+        self.input.read(buf)
     }
 }
 

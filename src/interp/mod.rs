@@ -7,6 +7,7 @@ mod child;
 mod exec;
 mod host;
 pub mod io;
+mod pool;
 mod redirect;
 pub mod vars;
 
@@ -135,6 +136,21 @@ impl SetOpts {
         })
     }
 
+    /// Turns a named option on or off (false for an unknown name). The line-editing
+    /// modes exclude each other: turning one on turns the other off.
+    pub fn set_named(&mut self, name: &str, on: bool) -> bool {
+        let Some(b) = self.get_mut(name) else {
+            return false;
+        };
+        *b = on;
+        match name {
+            "vi" if on => self.emacs = false,
+            "emacs" if on => self.vi = false,
+            _ => {}
+        }
+        true
+    }
+
     pub fn get(&self, name: &str) -> Option<bool> {
         let mut c = *self;
         c.get_mut(name).map(|b| *b)
@@ -211,6 +227,17 @@ pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
 #[derive(Clone, Copy, Debug)]
 pub struct Shopts(u64);
 
+/// A command location remembered by the `hash` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hashed {
+    /// The path as found: a PATH entry joined with the name (maybe relative).
+    pub path: String,
+    /// Times the command was run from here.
+    pub hits: u32,
+    /// Insertion order, for listing in bash's order.
+    pub seq: u64,
+}
+
 impl Default for Shopts {
     fn default() -> Shopts {
         let mut bits = 0u64;
@@ -224,6 +251,30 @@ impl Default for Shopts {
 }
 
 impl Shopts {
+    /// The bit of option `name`, computed at compile time for the options read on
+    /// every word expansion (a name lookup there was a tenth of an expansion loop).
+    /// Zero for an unknown name.
+    pub const fn bit(name: &str) -> u64 {
+        let mut i = 0;
+        while i < SHOPT_OPTIONS.len() {
+            let (a, b) = (name.as_bytes(), SHOPT_OPTIONS[i].0.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return 1 << i;
+                }
+            }
+            i += 1;
+        }
+        0
+    }
+    /// Whether the option with bit `bit` (from [`Shopts::bit`]) is on.
+    pub const fn has(&self, bit: u64) -> bool {
+        self.0 & bit != 0
+    }
     pub fn index(name: &str) -> Option<usize> {
         SHOPT_OPTIONS.iter().position(|(n, _)| *n == name)
     }
@@ -256,6 +307,8 @@ pub struct Job {
     pub reported: bool,
     /// Listed from a parent shell: not waitable here.
     pub foreign: bool,
+    /// The signal `kill` ended it with, reported when it is waited for.
+    pub killed_by: Option<i32>,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -268,9 +321,13 @@ pub struct JobTable {
 /// Frame information for `FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO` and `caller`.
 #[derive(Clone, Debug)]
 pub struct CallFrame {
+    /// The function's name, or `source` for a sourced file.
     pub func: String,
+    /// The file the running code came from.
     pub source: String,
     pub call_line: u32,
+    /// A function call, not a `source`.
+    pub function: bool,
 }
 
 /// The shell: all state of one bash process.
@@ -297,6 +354,9 @@ pub struct Interp {
     pub subshell: u32,
     pub pid: u32,
     pub bashpid: u32,
+    /// The next pid offset, shared by every fork of this shell (never process-wide,
+    /// so one session's pids do not depend on what other sessions did).
+    pub pid_counter: Arc<AtomicU32>,
     pub last_bg: Option<u32>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
@@ -305,18 +365,25 @@ pub struct Interp {
     pub loop_depth: u32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
+    /// The last command was a compound (`{ }`, `if`, loops, `case`) whose status came
+    /// from its body: bash checks `set -e` and the ERR trap on the inner commands, not
+    /// again on the compound itself.
+    pub compound_status: bool,
     /// Options for parsing `eval`, `source` and later top-level commands.
-    pub hash: imbl::OrdMap<String, String>,
+    pub hash: imbl::OrdMap<String, Hashed>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
     /// Name used in error messages (`bash`).
     pub shell_name: String,
-    /// Set while running a trap handler (to avoid recursion).
-    pub in_trap: bool,
+    /// Traps whose handlers are running (innermost last).
+    pub running_traps: Vec<String>,
     /// The signal numbers pending delivery to this shell (from `kill`).
     pub pending_signals: Arc<std::sync::Mutex<Vec<i32>>>,
+    /// The shells this one was started from (`bash -c` inside a script), by pid, with
+    /// their signal queues: `kill` can reach them as it would a real parent process.
+    pub ancestors: Vec<(u32, Arc<std::sync::Mutex<Vec<i32>>>)>,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
     pub in_function_source: String,
@@ -331,7 +398,10 @@ pub struct Interp {
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
-    pub decl_assigns: Vec<crate::syntax::Assign>,
+    /// Set while dispatching a command whose temporary bindings a function call
+    /// takes into its frame.
+    pub(crate) adopt_bindings: bool,
+    pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
@@ -349,8 +419,6 @@ pub struct Interp {
     /// The history list (`history`, `fc`) and `bind -x` bindings.
     pub history: builtins::history::History,
 }
-
-static NEXT_PID: AtomicU32 = AtomicU32::new(1000);
 
 /// What a run of a script produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -392,6 +460,7 @@ impl Interp {
             subshell: 0,
             pid,
             bashpid: pid,
+            pid_counter: Arc::new(AtomicU32::new(1000)),
             last_bg: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable {
                 jobs: Vec::new(),
@@ -402,12 +471,14 @@ impl Interp {
             random_state: 0x2545_F491,
             loop_depth: 0,
             no_errexit: 0,
+            compound_status: false,
             hash: imbl::OrdMap::new(),
             last_arg: String::new(),
             in_subshell: false,
             shell_name: "bash".to_owned(),
-            in_trap: false,
+            running_traps: Vec::new(),
             pending_signals: Arc::new(std::sync::Mutex::new(Vec::new())),
+            ancestors: Vec::new(),
             command_string_mode: true,
             in_function_source: String::new(),
             script_name: None,
@@ -416,6 +487,7 @@ impl Interp {
             sourcing: 0,
             errexit_checked: false,
             last_subst_status: None,
+            adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
@@ -431,12 +503,10 @@ impl Interp {
     }
 
     fn init_vars(&mut self) {
-        let defaults: [(&str, &str); 14] = [
+        let defaults: [(&str, &str); 12] = [
             ("HOME", "/home/user"),
             ("PATH", "/usr/local/bin:/usr/bin:/bin"),
             ("IFS", " \t\n"),
-            ("PS1", "\\s-\\v\\$ "),
-            ("PS2", "> "),
             ("PS4", "+ "),
             ("OPTIND", "1"),
             ("HOSTNAME", "shellbox"),
@@ -466,6 +536,11 @@ impl Interp {
         for k in ["HOME", "PATH"] {
             self.vars.entry(k, false).attrs.set(Attrs::EXPORT, true);
         }
+        // bash starts with OLDPWD exported but unset, so the first `cd` exports it.
+        self.vars
+            .entry("OLDPWD", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
         for (k, v) in [("UID", "1000"), ("EUID", "1000"), ("PPID", "4241")] {
             let var = self.vars.entry(k, false);
             var.value = Some(Value::Str(v.to_owned()));
@@ -493,7 +568,7 @@ impl Interp {
         }
     }
 
-    /// Refreshes `SHELLOPTS` after an option change.
+    /// Refreshes `SHELLOPTS` and `BASHOPTS` after a `set -o` or `shopt` change.
     pub fn update_shellopts(&mut self) {
         let on: Vec<&str> = SET_OPTIONS
             .iter()
@@ -503,11 +578,20 @@ impl Interp {
         let v = self.vars.entry("SHELLOPTS", false);
         v.value = Some(Value::Str(on.join(":")));
         v.attrs.set(Attrs::READONLY, true);
+        let mut on: Vec<&str> = SHOPT_OPTIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| self.shopt.get(n))
+            .collect();
+        on.sort_unstable();
+        let v = self.vars.entry("BASHOPTS", false);
+        v.value = Some(Value::Str(on.join(":")));
+        v.attrs.set(Attrs::READONLY, true);
     }
 
     /// A new pid for a subshell or job.
     pub fn new_pid(&self) -> u32 {
-        NEXT_PID.fetch_add(1, Ordering::Relaxed) + self.pid
+        self.pid_counter.fetch_add(1, Ordering::Relaxed) + self.pid
     }
 
     /// Parse options reflecting the current shopt state and aliases.
@@ -540,10 +624,23 @@ impl Interp {
 
     /// The `bash: line N: ` prefix of runtime errors.
     pub fn err_prefix(&self) -> String {
-        match &self.script_name {
-            Some(name) => format!("{}: line {}: ", name, self.line),
-            None => format!("{}: line {}: ", self.shell_name, self.line),
+        format!("{}: line {}: ", self.error_source_name(), self.line)
+    }
+
+    /// The name bash puts before runtime errors: the file the running code came from
+    /// (`BASH_SOURCE[0]`: a sourced file, or `environment` for functions defined under
+    /// `bash -c`), else `$0`.
+    pub fn error_source_name(&self) -> String {
+        match (self.frames.last(), &self.script_name) {
+            (Some(f), _) => f.source.clone(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => self.arg0.clone(),
         }
+    }
+
+    /// Whether a function is executing (sourced files alone do not count).
+    pub fn in_function(&self) -> bool {
+        self.frames.iter().any(|f| f.function)
     }
 
     /// Prints a runtime error with bash's prefix.
@@ -554,17 +651,34 @@ impl Interp {
     /// Runs a whole script the way `bash -c` does: one complete command at a time.
     /// Returns the exit status (EXIT trap included).
     pub fn run_script(&mut self, src: &str) -> i32 {
-        let status = match self.run_source(src, false) {
+        // A limit refusal left over from earlier work on this thread is not this run's.
+        let _ = crate::fs::take_limit_hit();
+        let status = match self.run_source(src, None) {
             Ok(s) => s,
             Err(Flow::Exit(s)) => s,
             Err(Flow::Fatal(m)) => {
+                self.budget.trip(&m);
                 self.errln(&format!("{}: {}", self.shell_name, m));
                 126
             }
             Err(_) => self.status,
         };
         self.status = status;
-        self.run_exit_trap()
+        if self.budget.tripped().is_some() {
+            // The run is over: no EXIT trap (it would only hit the limit again).
+            self.traps.remove("EXIT");
+        }
+        let status = self.run_exit_trap();
+        // A limit hit where no one reported it (an assignment, a background job) still
+        // ends the run with 126.
+        match self.budget.tripped() {
+            Some(m) if status != 126 => {
+                self.errln(&format!("{}: {}", self.shell_name, m));
+                self.status = 126;
+                126
+            }
+            _ => status,
+        }
     }
 
     /// Runs the EXIT trap (once) and returns the final status.
@@ -572,7 +686,9 @@ impl Interp {
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
             let saved = self.status;
-            match self.run_source(&action, true) {
+            // bash counts the EXIT trap's lines from 1, wherever the shell exits.
+            self.line = 1;
+            match self.run_source(&action, Some("exit trap")) {
                 Err(Flow::Exit(s)) => return s,
                 Err(Flow::Fatal(m)) => {
                     self.errln(&format!("{}: {}", self.shell_name, m));
@@ -597,13 +713,15 @@ impl Interp {
         }
     }
 
-    /// Parses and runs `src` command by command. `nested` sources (eval, traps) report
-    /// syntax errors without the `-c:` marker.
-    pub fn run_source(&mut self, src: &str, nested: bool) -> R {
+    /// Parses and runs `src` command by command. Text the shell runs on its own behalf
+    /// (`eval`, traps) is `nested`, named by its label in syntax errors
+    /// (`bash: eval: line 1: ...`) instead of the `-c:` marker.
+    pub fn run_source(&mut self, src: &str, nested: Option<&str>) -> R {
+        let label = nested;
+        let nested = label.is_some();
         if src.len() > self.budget.limits.max_source_bytes {
             return Err(Flow::Fatal(format!(
-                "script too large ({} bytes, limit {})",
-                src.len(),
+                "source size limit exceeded ({} bytes)",
                 self.budget.limits.max_source_bytes
             )));
         }
@@ -629,19 +747,34 @@ impl Interp {
                     }
                     break;
                 }
+                Err(e) if e.kind == ParseErrorKind::TooDeep => {
+                    let m = format!(
+                        "parser nesting limit exceeded ({})",
+                        self.budget.limits.max_parse_depth
+                    );
+                    self.budget.trip(&m);
+                    return Err(Flow::Fatal(m));
+                }
                 Err(e) => {
-                    let line = e.line + base_line;
-                    let prefix = if nested {
-                        format!("{}: line {}: ", self.shell_name, line)
-                    } else if let Some(name) = &self.script_name {
-                        format!("{}: line {}: ", name, line)
-                    } else {
-                        format!("{}: -c: line {}: ", self.shell_name, line)
+                    let mut line = e.line + base_line;
+                    if e.kind == ParseErrorKind::UnexpectedEof {
+                        // bash reads a newline past the end of the text (eval and
+                        // traps always add one), so the end is a line further on.
+                        let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
+                        let extra = u32::from(nested || !src.ends_with('\n'));
+                        line = base_line + 1 + lines + extra;
+                    }
+                    let name = self.error_source_name();
+                    let prefix = match label {
+                        Some(label) => format!("{name}: {label}: line {line}: "),
+                        None if self.frames.is_empty() && self.script_name.is_none() => {
+                            format!("{name}: -c: line {line}: ")
+                        }
+                        None => format!("{name}: line {line}: "),
                     };
                     self.errln(&format!("{prefix}{e}"));
                     if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
                         (&e.source_line, &e.kind)
-                        && !nested
                     {
                         self.errln(&format!("{prefix}`{src_line}'"));
                     }
@@ -682,11 +815,28 @@ impl Interp {
         Ok(status)
     }
 
+    /// Makes this an interactive shell: default prompt strings (only interactive
+    /// shells have them), history on, emacs editing mode, `$HISTFILE` in `$HOME`.
+    pub fn become_interactive(&mut self) {
+        self.interactive = true;
+        for (k, v) in [("PS1", "\\s-\\v\\$ "), ("PS2", "> ")] {
+            if self.get_str(k).is_none() {
+                let _ = self.assign_scalar(k, v.to_owned(), false);
+            }
+        }
+        self.set.history = true;
+        self.set.set_named("emacs", true);
+        if self.get_str("HISTFILE").is_none() {
+            let home = self.get_str("HOME").unwrap_or_default();
+            let _ = self.assign_scalar("HISTFILE", format!("{home}/.bash_history"), false);
+        }
+    }
+
     /// Before reading a command interactively: PROMPT_COMMAND, then PS1 on stderr.
     fn prompt_cycle(&mut self) {
         if let Some(pc) = self.get_str("PROMPT_COMMAND") {
             let saved = self.status;
-            let _ = self.run_source(&pc, true);
+            let _ = self.run_source(&pc, Some("PROMPT_COMMAND"));
             self.status = saved;
         }
         let ps1 = self.get_str("PS1").unwrap_or_default();
@@ -716,35 +866,31 @@ impl Interp {
 
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let target = self.vars.resolve_name(name);
-        if let Some(open) = target.find('[')
-            && target.ends_with(']')
-        {
-            let base = target[..open].to_owned();
-            let key = target[open + 1..target.len() - 1].to_owned();
+        let target = self.vars.resolve_name_cow(name)?;
+        if let Some((base, sub)) = host::split_element_ref(&target) {
+            let (base, sub) = (base.to_owned(), sub.to_owned());
+            let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
             return self.assign_element(&base, &key, value, append);
         }
-        let name = target.as_str();
+        let name: &str = &target;
         if self.special_assign(name, &value) {
             return Ok(());
         }
         let allexport = self.set.allexport;
-        let existing = self.vars.get(name).cloned();
-        if let Some(v) = &existing
-            && v.attrs.has(Attrs::READONLY)
-        {
+        // Only the attributes, and the old text when appending: cloning the whole
+        // variable here was measurable in assignment loops.
+        let existing = self.vars.get(name);
+        let attrs = existing.map(|v| v.attrs).unwrap_or_default();
+        if attrs.has(Attrs::READONLY) {
             return Err(format!("{name}: readonly variable"));
         }
-        let attrs = existing.as_ref().map(|v| v.attrs).unwrap_or_default();
+        let old = if append {
+            existing.and_then(|v| v.as_scalar())
+        } else {
+            None
+        };
         let mut value = if attrs.has(Attrs::INTEGER) {
-            let base = if append {
-                existing
-                    .as_ref()
-                    .and_then(|v| v.as_scalar())
-                    .unwrap_or_default()
-            } else {
-                String::new()
-            };
+            let base = old.unwrap_or_default();
             let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
             if append {
                 let b = self.eval_arith_str(&base).map_err(|e| e.render())?;
@@ -753,39 +899,46 @@ impl Interp {
                 n.to_string()
             }
         } else if append {
-            let mut b = existing
-                .as_ref()
-                .and_then(|v| v.as_scalar())
-                .unwrap_or_default();
+            let mut b = old.unwrap_or_default();
             b.push_str(&value);
             b
         } else {
             value
         };
         if value.len() > self.budget.limits.max_string_len {
+            let max = self.budget.limits.max_string_len;
+            self.budget
+                .trip(&format!("string length limit exceeded ({max} bytes)"));
             return Err(format!(
-                "{name}: string length limit exceeded ({} bytes)",
-                self.budget.limits.max_string_len
+                "{name}: string length limit exceeded ({max} bytes)"
             ));
         }
         value = vars::apply_case(attrs, value);
-        let var = self.vars.entry(name, false);
-        match &mut var.value {
-            Some(Value::Indexed(a)) => {
-                a.insert(0, value);
+        self.vars.with_entry(name, false, |var| {
+            match &mut var.value {
+                Some(Value::Indexed(a)) => {
+                    a.insert(0, value);
+                }
+                Some(Value::Assoc(a)) => {
+                    a.insert("0".to_owned(), value);
+                }
+                _ => var.value = Some(Value::Str(value)),
             }
-            Some(Value::Assoc(a)) => a.insert("0".to_owned(), value),
-            _ => var.value = Some(Value::Str(value)),
-        }
-        if allexport {
-            var.attrs.set(Attrs::EXPORT, true);
-        }
+            if allexport {
+                var.attrs.set(Attrs::EXPORT, true);
+            }
+        });
         Ok(())
     }
 
     /// Variables with side effects on assignment.
     fn special_assign(&mut self, name: &str, value: &str) -> bool {
         match name {
+            // A new PATH forgets the remembered command locations.
+            "PATH" => {
+                self.hash = imbl::OrdMap::new();
+                false
+            }
             "RANDOM" => {
                 if let Ok(n) = value.trim().parse::<i64>() {
                     self.random_state = n as u32;
@@ -812,7 +965,11 @@ impl Interp {
         value: String,
         append: bool,
     ) -> Result<(), String> {
-        let name = self.vars.resolve_name(name);
+        let name = self.vars.resolve_name_checked(name)?;
+        if name.contains('[') {
+            // A nameref to an element cannot be subscripted again.
+            return Err(format!("`{name}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing
             && v.attrs.has(Attrs::READONLY)
@@ -838,7 +995,7 @@ impl Interp {
             }
             let value = vars::apply_case(attrs, value);
             vars::set_assoc(self.vars.entry(&name, false), key.to_owned(), value);
-            return Ok(());
+            return self.check_array_len(&name);
         }
         let idx = self.eval_arith_str(key).map_err(|e| e.render())?;
         let idx = if idx < 0 {
@@ -877,6 +1034,25 @@ impl Interp {
         }
         let value = vars::apply_case(attrs, value);
         vars::set_indexed(self.vars.entry(&name, false), idx, value);
+        self.check_array_len(&name)
+    }
+
+    /// Fails (and ends the run) once array `name` holds more than `max_array_len`
+    /// elements.
+    pub(crate) fn check_array_len(&self, name: &str) -> Result<(), String> {
+        let len = match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Indexed(a)) => a.len(),
+            Some(Value::Assoc(a)) => a.len(),
+            _ => 0,
+        };
+        let max = self.budget.limits.max_array_len;
+        if len > max {
+            self.budget
+                .trip(&format!("array size limit exceeded ({max} elements)"));
+            return Err(format!(
+                "{name}: array size limit exceeded ({max} elements)"
+            ));
+        }
         Ok(())
     }
 

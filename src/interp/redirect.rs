@@ -22,6 +22,17 @@ impl Interp {
         Ok(true)
     }
 
+    /// Ends the run when a here-document or here-string is larger than allowed.
+    fn check_heredoc_len(&self, len: usize) -> Result<(), Flow> {
+        let max = self.budget.limits.max_heredoc_bytes;
+        if len > max {
+            let m = format!("here-document size limit exceeded ({max} bytes)");
+            self.budget.trip(&m);
+            return Err(Flow::Fatal(m));
+        }
+        Ok(())
+    }
+
     fn apply_redirect(&mut self, r: &Redirect) -> Result<bool, Flow> {
         let default_fd = match r.op {
             RedirOp::Read
@@ -47,6 +58,7 @@ impl Interp {
                     }
                 }
             };
+            self.check_heredoc_len(text.len())?;
             let fd = match self.redir_fd(&r.fd, default_fd) {
                 Some(fd) => fd,
                 None => return Ok(false),
@@ -66,6 +78,7 @@ impl Interp {
                     return Ok(false);
                 }
             };
+            self.check_heredoc_len(text.len())?;
             let fd = match self.redir_fd(&r.fd, default_fd) {
                 Some(fd) => fd,
                 None => return Ok(false),
@@ -111,8 +124,8 @@ impl Interp {
                     }
                     return Ok(true);
                 }
-                if r.op == RedirOp::DupWrite && r.fd.is_none() {
-                    // `>& file` is `&> file`.
+                if r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1))) {
+                    // `>& file` and `1>& file` are `&> file`.
                     return self.open_redirect(&target, RedirOp::WriteBoth, &None, 1);
                 }
                 self.error(&format!("{target}: ambiguous redirect"));

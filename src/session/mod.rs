@@ -1,6 +1,8 @@
-//! The public embedding API: [`Shell`], a persistent shell session over an in-memory
-//! filesystem. Variables, functions and the working directory carry across
-//! [`Shell::exec`] calls.
+//! The public embedding API. [`Shell`] is a persistent shell session over an in-memory
+//! filesystem: variables, functions and the working directory carry across
+//! [`Shell::exec`] calls. [`Sandbox`] is an agent's session in eve's shape (a fresh shell
+//! per `run`, a shared filesystem, background processes, the agent tools), and
+//! [`Template`] bootstraps one once and forks it per session.
 //!
 //! ```
 //! use shellbox::Shell;
@@ -9,6 +11,11 @@
 //! assert_eq!(out.stdout, b"42\n");
 //! assert_eq!(sh.exec("echo $x").stdout, b"41\n");
 //! ```
+
+mod process;
+mod sandbox;
+mod seed;
+mod template;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -19,6 +26,14 @@ use crate::fs::{Clock, Fs, SharedFs};
 use crate::interp::io::{Capture, OpenFile};
 use crate::interp::{ExecOutput, Interp};
 use crate::limits::{Budget, Limits};
+
+pub use process::TERMINATED;
+pub use sandbox::{
+    ByteStream, DEFAULT_BASH_WAIT, HOME, JOBS_DIR, NetworkPolicy, RunOptions, Sandbox,
+    SandboxBuilder, SandboxError, SandboxErrorKind, SandboxProcess,
+};
+pub use seed::{copy_host_dir, digest_host_dir};
+pub use template::{Template, TemplateBuilder};
 
 /// Virtual time at which a new session's clock starts (2026-01-01T00:00:00Z).
 pub const DEFAULT_EPOCH: i64 = 1_767_225_600;
@@ -68,56 +83,101 @@ impl ShellBuilder {
 
     /// Builds the shell.
     pub fn build(self) -> Shell {
-        let registry = self.registry.unwrap_or_else(Registry::with_builtins);
-        let mut fs = match self.fs {
-            Some(fs) => fs,
-            None => {
-                let mut fs = Fs::new(Clock::virtual_at(DEFAULT_EPOCH));
-                let mut names: Vec<&str> = registry.names().collect();
-                for b in [
-                    "echo", "printf", "test", "[", "true", "false", "pwd", "kill", "bash", "sh",
-                ] {
-                    names.push(b);
-                }
-                fs.install_commands(&names);
-                fs
+        let (registry, mut fs) = match (self.registry, self.fs) {
+            (Some(r), Some(fs)) => (Arc::new(r), fs),
+            (Some(r), None) => {
+                let fs = default_fs(&r);
+                (Arc::new(r), fs)
+            }
+            (None, fs) => {
+                let (r, default) = defaults();
+                (r, fs.unwrap_or(default))
             }
         };
-        for (path, content) in &self.files {
-            let p = crate::fs::path::join("/workspace", path);
-            let _ = fs.mkdir_all(crate::fs::path::parent(&p), 0o755);
-            let _ = fs.write_file(&p, content);
+        add_files(&mut fs, &self.files);
+        if let Some(l) = &self.limits {
+            let fl = l.fs_limits(fs.limits());
+            fs = fs.with_limits(fl);
         }
         let limits = self.limits.unwrap_or_default();
-        let cwd = self.cwd.unwrap_or_else(|| "/workspace".to_owned());
-        let cwd = crate::fs::path::join("/workspace", &cwd);
+        let cwd = crate::fs::path::join("/workspace", self.cwd.as_deref().unwrap_or("."));
         let _ = fs.mkdir_all(&cwd, 0o755);
         let shared = SharedFs::new(fs);
         let budget = Budget::new(limits.clone(), Arc::new(AtomicBool::new(false)));
-        let mut interp = Interp::new(shared.clone(), Arc::new(registry), budget);
-        interp.cwd = cwd.clone();
-        interp.define(
-            "PWD",
-            Var {
-                value: Some(Value::Str(cwd)),
-                attrs: Attrs(Attrs::EXPORT),
-            },
-        );
-        for (k, v) in &self.env {
-            interp.define(
-                k,
-                Var {
-                    value: Some(Value::Str(v.clone())),
-                    attrs: Attrs(Attrs::EXPORT),
-                },
-            );
-        }
+        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env);
         Shell {
             interp,
             fs: shared,
             limits,
         }
     }
+}
+
+/// The built-in registry and the default filesystem for it. Both are built once per
+/// process and shared or copied after (the filesystem in O(1), with a clock of its own): building
+/// them was most of the cost of a fresh `Shell`.
+fn defaults() -> (Arc<Registry>, Fs) {
+    static DEFAULTS: std::sync::OnceLock<(Arc<Registry>, Fs)> = std::sync::OnceLock::new();
+    let (r, fs) = DEFAULTS.get_or_init(|| {
+        let r = Registry::with_builtins();
+        let fs = default_fs(&r);
+        (Arc::new(r), fs)
+    });
+    let mut fs = fs.clone();
+    fs.set_clock(Clock::virtual_at(DEFAULT_EPOCH));
+    (r.clone(), fs)
+}
+
+/// The filesystem a new session starts from: the default layout, with `/bin` and
+/// `/usr/bin` listing the registry's commands and the shell's own.
+pub(crate) fn default_fs(registry: &Registry) -> Fs {
+    let mut fs = Fs::new(Clock::virtual_at(DEFAULT_EPOCH));
+    let mut names: Vec<&str> = registry.names().collect();
+    for b in [
+        "echo", "printf", "test", "[", "true", "false", "pwd", "kill", "bash", "sh",
+    ] {
+        names.push(b);
+    }
+    fs.install_commands(&names);
+    fs
+}
+
+/// Writes `files` (paths relative to `/workspace`), creating parents.
+pub(crate) fn add_files(fs: &mut Fs, files: &[(String, Vec<u8>)]) {
+    for (path, content) in files {
+        let p = crate::fs::path::join("/workspace", path);
+        let _ = fs.mkdir_all(crate::fs::path::parent(&p), 0o755);
+        let _ = fs.write_file(&p, content);
+    }
+}
+
+/// A fresh shell over `fs`, in `cwd`, with `env` exported.
+pub(crate) fn new_interp(
+    fs: SharedFs,
+    registry: Arc<Registry>,
+    budget: Arc<Budget>,
+    cwd: &str,
+    env: &[(String, String)],
+) -> Interp {
+    let mut interp = Interp::new(fs, registry, budget);
+    interp.cwd = cwd.to_owned();
+    interp.define(
+        "PWD",
+        Var {
+            value: Some(Value::Str(cwd.to_owned())),
+            attrs: Attrs(Attrs::EXPORT),
+        },
+    );
+    for (k, v) in env {
+        interp.define(
+            k,
+            Var {
+                value: Some(Value::Str(v.clone())),
+                attrs: Attrs(Attrs::EXPORT),
+            },
+        );
+    }
+    interp
 }
 
 /// A persistent shell session.

@@ -176,8 +176,11 @@ pub enum CaseTerminator {
 pub struct FunctionDef {
     pub name: String,
     pub body: Arc<Command>,
-    /// The source text of the definition, for `declare -f` and `type`.
+    /// Written with the `function` keyword.
     pub keyword: bool,
+    /// The file the definition was read from (`BASH_SOURCE` inside it); filled in by
+    /// the interpreter when the definition runs, never by the parser.
+    pub source: Option<Arc<str>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -94,6 +94,19 @@ pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
     p.heredoc_word()
 }
 
+/// Parses text as one word in which blanks are literal but quotes and expansions work,
+/// like the subscript of an associative-array element named in a string (`unset
+/// 'a["$k"]'`). Fails when the text does not make one whole word.
+pub fn parse_subscript_text(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let text = format!("{src}}}");
+    let mut p = Parser::new(&text, opts);
+    let w = p.param_word(false, false, false)?;
+    if p.pos != p.chars.len() {
+        return Err(p.error(ParseErrorKind::Unmatched('}')));
+    }
+    Ok(w)
+}
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -770,14 +783,9 @@ impl Parser {
     fn for_parts(&mut self) -> PResult<(String, Option<Vec<Word>>, List)> {
         self.skip_blanks();
         let name_word = self.read_word(WordMode::Normal)?;
+        // An invalid name is bash's runtime error, not a syntax error.
         let var = match name_word.as_ref().and_then(|w| w.as_literal()) {
-            Some(n) if is_name(n) => n.to_owned(),
-            Some(n) => {
-                let n = n.to_owned();
-                return Err(self.error(ParseErrorKind::Message(format!(
-                    "`{n}': not a valid identifier"
-                ))));
-            }
+            Some(n) => n.to_owned(),
             None => return Err(self.unexpected()),
         };
         self.skip_blanks();
@@ -1052,6 +1060,7 @@ impl Parser {
                 name,
                 body: Arc::new(body),
                 keyword,
+                source: None,
             }),
             redirects: Vec::new(),
             line,
@@ -1138,6 +1147,12 @@ impl Parser {
                     }
                     self.bump();
                     return self.function_body(name, false, line);
+                }
+                // `(` cannot follow the start of a simple command (`a= (1)`, `ls x=(1)`).
+                if c == '('
+                    && !(cmd.words.is_empty() && cmd.assigns.is_empty() && redirects.is_empty())
+                {
+                    return Err(self.unexpected());
                 }
                 break;
             }
@@ -2168,9 +2183,12 @@ impl Parser {
             Some(c) if c.is_ascii_digit() => {
                 flush_lit(parts, lit);
                 self.bump_n(2);
-                parts.push(WordPart::Param(Box::new(simple_param(Param::Positional(
-                    c as u32 - '0' as u32,
-                )))));
+                // `$0` is the shell's name, not a positional parameter.
+                let param = match c {
+                    '0' => Param::Special('0'),
+                    _ => Param::Positional(c as u32 - '0' as u32),
+                };
+                parts.push(WordPart::Param(Box::new(simple_param(param))));
                 Ok(true)
             }
             Some(c @ ('@' | '*' | '#' | '?' | '-' | '$' | '!')) => {
@@ -2262,9 +2280,11 @@ impl Parser {
         let mut length = false;
         let mut indirect = false;
         if self.peek() == Some('#') {
-            // `${#}` is $#; `${#x}` is a length; `${#-}`, `${##}` lengths of specials.
+            // `${#}` is $#; `${#x}` is a length; `${#-}`, `${##}` lengths of specials,
+            // but `${###}`, `${#-x}` apply an operator to $#.
             match self.peek_at(1) {
                 Some('}') => {}
+                Some('#' | '-' | '?') if self.peek_at(2) != Some('}') => {}
                 Some(c)
                     if is_name_start(c)
                         || c.is_ascii_digit()
@@ -2434,7 +2454,18 @@ impl Parser {
                     }
                     _ => ReplaceMode::First,
                 };
-                let pattern = self.param_word(in_dquote, false, true)?;
+                // In `${x///c}` the pattern is the `/` right after `//`.
+                let leading_slash = mode == ReplaceMode::All && self.peek() == Some('/');
+                if leading_slash {
+                    self.bump();
+                }
+                let mut pattern = self.param_word(in_dquote, false, true)?;
+                if leading_slash {
+                    match pattern.parts.first_mut() {
+                        Some(WordPart::Lit(s)) => s.insert(0, '/'),
+                        _ => pattern.parts.insert(0, WordPart::Lit("/".to_owned())),
+                    }
+                }
                 let replacement = if self.last_stop_was_slash {
                     Some(self.param_word(in_dquote, false, false)?)
                 } else {

@@ -4,16 +4,44 @@
 
 use super::ast::*;
 
-/// Prints a whole script, one complete command per line.
+thread_local! {
+    /// Here-document bodies met while printing the current line of
+    /// [`script_to_string`] (`None` outside it): they follow the line, as in bash.
+    static PENDING_DOCS: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Prints a whole script, one complete command per line, each followed by the bodies
+/// of its here-documents.
 pub fn script_to_string(s: &Script) -> String {
+    let saved = PENDING_DOCS.with(|p| p.replace(Some(Vec::new())));
     let mut out = String::new();
     for (i, l) in s.commands.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         list_inline(l, &mut out);
+        let docs = PENDING_DOCS.with(|p| p.borrow_mut().as_mut().map(std::mem::take));
+        for d in docs.unwrap_or_default() {
+            out.push('\n');
+            out.push_str(&d);
+        }
     }
+    PENDING_DOCS.with(|p| p.replace(saved));
     out
+}
+
+/// A one-line redirection; a here-document's body is queued for the end of the line.
+fn redirect_inline(r: &Redirect, out: &mut String) {
+    redirect(r, out);
+    if let RedirTarget::HereDoc(h) = &r.target {
+        let doc = format!("{}{}", heredoc_text(h), h.delimiter);
+        PENDING_DOCS.with(|p| {
+            if let Some(v) = p.borrow_mut().as_mut() {
+                v.push(doc);
+            }
+        });
+    }
 }
 
 /// Prints a list on one line (`a; b & c`).
@@ -105,7 +133,7 @@ fn command(c: &Command, out: &mut String) {
                     out.push(' ');
                 }
                 first = false;
-                redirect(r, out);
+                redirect_inline(r, out);
             }
             return;
         }
@@ -165,10 +193,17 @@ fn command(c: &Command, out: &mut String) {
             out.push_str("for ((");
             for (i, a) in [&f.init, &f.cond, &f.step].iter().enumerate() {
                 if i > 0 {
-                    out.push_str("; ");
+                    out.push(';');
                 }
                 if let Some(a) = a {
-                    arith_src(a, out);
+                    // The source keeps its own leading blanks; add one only where it
+                    // has none, so printing is stable.
+                    let mut src = String::new();
+                    arith_src(a, &mut src);
+                    if i > 0 && !src.starts_with([' ', '\t', '\n']) {
+                        out.push(' ');
+                    }
+                    out.push_str(&src);
                 }
             }
             out.push_str(")); do");
@@ -229,7 +264,7 @@ fn command(c: &Command, out: &mut String) {
     }
     for r in &c.redirects {
         out.push(' ');
-        redirect(r, out);
+        redirect_inline(r, out);
     }
 }
 

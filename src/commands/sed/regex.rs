@@ -42,6 +42,26 @@ fn resolve_escapes(src: &str, ere: bool) -> String {
     while let Some(&c) = cs.get(i) {
         i += 1;
         if in_bracket {
+            // GNU sed reads `\t`, `\n` and friends inside a bracket expression too.
+            let escaped = match (c, cs.get(i)) {
+                ('\\', Some('t')) => Some('\t'),
+                ('\\', Some('n')) => Some('\n'),
+                ('\\', Some('f')) => Some('\x0c'),
+                ('\\', Some('v')) => Some('\x0b'),
+                ('\\', Some('a')) => Some('\x07'),
+                ('\\', Some('r')) => Some('\r'),
+                ('\\', Some('\\')) => Some('\\'),
+                _ => None,
+            };
+            if let Some(ch) = escaped {
+                i += 1;
+                if ch == '\\' {
+                    // `\\` stays a pair: the bracket holds a backslash.
+                    out.push('\\');
+                }
+                out.push(ch);
+                continue;
+            }
             out.push(c);
             if c == ']' && !out.ends_with("[]") && !out.ends_with("[^]") {
                 in_bracket = false;

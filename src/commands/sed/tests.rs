@@ -34,6 +34,21 @@ fn check(line: &str, stdin: &str, want_out: &str, want_err: &str, want_status: i
 fn sed_matches_gnu() {
     for (line, stdin, out, err, status) in [
         ("sed p", "a\nb\n", "a\na\nb\nb\n", "", 0),
+        (
+            "sed 's/[ \\t]\\+/_/g'",
+            "a\tb\\c  tt\n",
+            "a_b\\c_tt\n",
+            "",
+            0,
+        ),
+        (
+            "sed 's/[\\t]/X/g; s/[\\\\]/Y/'",
+            "a\tb\\c\n",
+            "aXbYc\n",
+            "",
+            0,
+        ),
+        ("sed 'N;s/[\\n]/Z/'", "a\nb\n", "aZb\n", "", 0),
         ("sed -n p", "a\nb\n", "a\nb\n", "", 0),
         ("sed -n 2p n", "", "two\n", "", 0),
         ("sed -n '$p' n", "", "five\n", "", 0),

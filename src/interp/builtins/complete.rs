@@ -619,11 +619,6 @@ fn usage_status(sh: &Interp, e: OptError, usage: &str) -> R {
     Ok(2)
 }
 
-/// `sh_single_quote`: always quotes.
-fn single_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
 /// One `complete` line for `complete -p`.
 fn spec_line(name: &str, cs: &CompSpec) -> String {
     let mut out = String::from("complete ");
@@ -651,7 +646,7 @@ fn spec_line(name: &str, cs: &CompSpec) -> String {
         ("-C", &cs.command),
     ] {
         if let Some(v) = v {
-            out.push_str(&format!("{flag} {} ", single_quote(v)));
+            out.push_str(&format!("{flag} {} ", super::single_quote(v)));
         }
     }
     if let Some(f) = &cs.funcname {
@@ -1160,9 +1155,10 @@ fn wordlist(sh: &mut Interp, list: &str) -> Result<Vec<String>, crate::interp::F
             });
         let Ok(script) = parsed else {
             if w.contains("${") {
-                // An unterminated `${` is a bad substitution, fatal as in any expansion.
+                // An unterminated `${` is a bad substitution: like other expansion
+                // errors of a builtin it abandons the current command line.
                 sh.error(&format!("{w}: bad substitution"));
-                return Err(crate::interp::Flow::Exit(1));
+                return Err(crate::interp::Flow::Abort);
             }
             out.push(w);
             continue;
@@ -1406,7 +1402,11 @@ fn command_matches(
     cmd: &str,
     word: &str,
 ) -> Result<Vec<String>, crate::interp::Flow> {
-    let src = format!("{command} {} {} ''", single_quote(cmd), single_quote(word));
+    let src = format!(
+        "{command} {} {} ''",
+        super::single_quote(cmd),
+        super::single_quote(word)
+    );
     let Ok(script) = crate::syntax::parser::parse_with(&src, sh.parse_options()) else {
         return Ok(Vec::new());
     };

@@ -102,7 +102,7 @@ pub fn declare(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn local(sh: &mut Interp, args: &[String]) -> R {
-    if sh.call_depth == 0 || sh.frames.is_empty() {
+    if sh.call_depth == 0 || !sh.in_function() {
         sh.builtin_error("local", "can only be used in a function");
         return Ok(1);
     }
@@ -174,7 +174,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         sh.out(out.as_bytes())?;
         return Ok(status);
     }
-    let local = (force_local || sh.call_depth > 0 && !sh.frames.is_empty()) && !f.global;
+    let local = (force_local || sh.call_depth > 0 && sh.in_function()) && !f.global;
     let mut status = 0;
     for op in operands {
         if let Err(s) = declare_one(sh, name, op, &f, local) {
@@ -192,12 +192,15 @@ fn declare_one(
     f: &Flags,
     local: bool,
 ) -> Result<(), i32> {
-    let assign: Option<Assign> = match op.strip_prefix(ASSIGN_MARK) {
-        Some(idx) => idx
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| sh.decl_assigns.get(i).cloned()),
-        None => None,
+    let (assign, early_value): (Option<Assign>, Option<String>) = match op
+        .strip_prefix(ASSIGN_MARK)
+        .and_then(|idx| idx.parse::<usize>().ok())
+    {
+        Some(i) => match sh.decl_assigns.get(i).cloned() {
+            Some((a, v)) => (Some(a), v),
+            None => (None, None),
+        },
+        None => (None, None),
     };
     let (vname, index_text, rest): (String, Option<String>, Option<(bool, String)>) = match &assign
     {
@@ -224,6 +227,23 @@ fn declare_one(
         sh.builtin_error(builtin, &format!("`{op}': not a valid identifier"));
         return Err(1);
     }
+    // A nameref must name a variable: `declare -n r=1` and `x=1; declare -n x` fail.
+    if f.set & Attrs::NAMEREF != 0 {
+        let target = match (&rest, &assign) {
+            (Some((_, v)), _) => Some(v.clone()),
+            (None, None) => sh.vars.get_raw(&vname).and_then(|v| v.as_scalar()),
+            _ => None,
+        };
+        if let Some(t) = target
+            && !super::super::vars::valid_ref(&t)
+        {
+            sh.builtin_error(
+                builtin,
+                &format!("`{t}': invalid variable name for name reference"),
+            );
+            return Err(1);
+        }
+    }
     // Creating the variable in the right scope.
     let exists_here = if local {
         sh.vars.is_local_here(&vname)
@@ -240,6 +260,13 @@ fn declare_one(
     }
     if local && !exists_here {
         let mut v = Var::default();
+        // A local shadowing a temporary binding starts with its value.
+        if sh.vars.is_temp_binding(&vname)
+            && let Some(cur) = &current
+            && f.set & Attrs::NAMEREF == 0
+        {
+            v.value = cur.value.clone();
+        }
         // `local x` inherits nothing; namerefs and attributes start fresh.
         if let Some(cur) = &current
             && f.set & Attrs::NAMEREF == 0
@@ -320,13 +347,7 @@ fn declare_one(
                 }
             }
             AssignValue::Scalar(_) => {
-                let v = match sh.eval_assign_value(a) {
-                    Ok(v) => v.into_iter().next().unwrap_or_default(),
-                    Err(e) => {
-                        let _ = sh.expand_error(e);
-                        return Err(1);
-                    }
-                };
+                let v = early_value.unwrap_or_default();
                 match &a.index {
                     Some(iw) => match sh.subscript_key(&vname, iw) {
                         Ok(k) => sh.assign_element(&vname, &k, v, a.append),
@@ -369,6 +390,10 @@ fn assign_value(
 ) -> Result<(), String> {
     if f.set & Attrs::NAMEREF != 0 {
         let var = sh.vars.entry(name, sh.vars.is_local_here(name));
+        if !super::super::vars::valid_ref(&v) {
+            var.attrs.set(Attrs::NAMEREF, false);
+            return Err(format!("`{v}': invalid variable name for name reference"));
+        }
         var.value = Some(Value::Str(v));
         return Ok(());
     }
@@ -504,22 +529,40 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
     }
     let mut status = 0;
     for op in operands {
-        if remove {
-            let n = op.split('=').next().unwrap_or(op);
-            if let Some(_v) = sh.vars.get_raw(n) {
-                sh.vars.entry(n, false).attrs.set(bit, false);
-            }
+        if remove
+            && sh.vars.get_raw(op).is_none()
+            && !op.contains('=')
+            && !op.starts_with(ASSIGN_MARK)
+        {
             continue;
         }
-        let mut fl = Flags {
-            set: bit | extra,
-            ..Flags::default()
+        // `export -n name=value` still assigns, then drops the attribute.
+        let fl = if remove {
+            Flags {
+                unset: bit,
+                ..Flags::default()
+            }
+        } else {
+            Flags {
+                set: bit | extra,
+                ..Flags::default()
+            }
         };
-        fl.global = false;
         let _ = flag;
         let local = false;
         if let Err(s) = declare_one(sh, name, op, &fl, local) {
             status = s;
+        }
+        // Exporting a temporary binding (`v=1 export v`) makes it outlive the command.
+        let var = match op
+            .strip_prefix(ASSIGN_MARK)
+            .and_then(|i| i.parse::<usize>().ok())
+        {
+            Some(i) => sh.decl_assigns.get(i).map(|(a, _)| a.name.clone()),
+            None => op.split(['=', '+', '[']).next().map(str::to_owned),
+        };
+        if let Some(var) = var {
+            sh.vars.propagate(&var);
         }
     }
     Ok(status)
@@ -555,11 +598,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             sh.funcs.remove(n);
             continue;
         }
-        if let Some(open) = n.find('[')
-            && n.ends_with(']')
-        {
-            let base = &n[..open];
-            let sub = &n[open + 1..n.len() - 1];
+        if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
             if let Err(m) = unset_element(sh, base, sub) {
                 sh.builtin_error("unset", &m);
                 status = 1;
@@ -600,9 +639,15 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
         let _ = sh.vars.unset(&base);
         return Ok(());
     }
+    let sub = &sh.expand_subscript_text(sub).map_err(|e| e.message)?;
     if var.is_assoc() {
+        // The key is expanded as a word: `unset 'a["$k"]'` removes the key in `$k`.
+        let key = crate::syntax::parser::parse_subscript_text(sub, sh.parse_options())
+            .ok()
+            .and_then(|w| crate::expand::Expander::new(sh).string(&w).ok())
+            .unwrap_or_else(|| sub.to_owned());
         if let Some(Value::Assoc(a)) = &mut sh.vars.entry(&base, false).value {
-            a.remove(sub);
+            a.remove(&key);
         }
         return Ok(());
     }
@@ -640,8 +685,23 @@ pub fn quoted(s: &str) -> String {
 
 impl Interp {
     /// Replaces declaration-argument words with markers pointing at their ASTs.
-    pub(crate) fn stash_decl_assign(&mut self, a: &Assign) -> String {
-        self.decl_assigns.push(a.clone());
-        format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1)
+    /// Keeps a declaration builtin's assignment argument for the builtin. A scalar
+    /// value is expanded now, with the other words, before the builtin runs: in
+    /// `export A=1 B=$(cmd)` the command does not see `A` yet.
+    pub(crate) fn stash_decl_assign(
+        &mut self,
+        a: &Assign,
+    ) -> Result<String, crate::expand::ExpandError> {
+        let value = match &a.value {
+            AssignValue::Scalar(_) => Some(
+                self.eval_assign_value(a)?
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default(),
+            ),
+            AssignValue::Array(_) => None,
+        };
+        self.decl_assigns.push((a.clone(), value));
+        Ok(format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1))
     }
 }

@@ -679,7 +679,7 @@ pub fn fc(sh: &mut Interp, args: &[String]) -> R {
             }
             check_add(sh, &command);
         }
-        return sh.run_source(&command, true);
+        return sh.run_source(&command, Some("fc"));
     }
     if sh.history.len() == 0 {
         return Ok(0);
@@ -782,7 +782,7 @@ fn fc_edit(sh: &mut Interp, idx: &[usize], ename: Option<String>) -> R {
         Some(e) => e,
         None => "${FCEDIT:-${EDITOR:-vi}}".to_owned(),
     };
-    let status = sh.run_source(&format!("{editor} {file}"), true)?;
+    let status = sh.run_source(&format!("{editor} {file}"), Some("fc"))?;
     if status != 0 {
         let _ = sh.fs.lock().remove_file(&file);
         return Ok(1);
@@ -800,7 +800,7 @@ fn fc_edit(sh: &mut Interp, idx: &[usize], ename: Option<String>) -> R {
             check_add(sh, line);
         }
     }
-    sh.run_source(&edited, true)
+    sh.run_source(&edited, Some("fc"))
 }
 
 /// Readline's default emacs key bindings, as `bind -p` prints them.

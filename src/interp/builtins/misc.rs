@@ -146,8 +146,13 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
 
 /// Changes directory; updates PWD and OLDPWD.
 pub fn cd(sh: &mut Interp, args: &[String]) -> R {
+    change_dir(sh, "cd", args.get(1..).unwrap_or_default())
+}
+
+/// `cd` with its operands; `who` names the builtin in error messages.
+fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
     let mut physical = sh.set.physical;
-    let mut i = 1;
+    let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "-P" => physical = true,
@@ -168,7 +173,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
     }
     let rest = &args[i..];
     if rest.len() > 1 {
-        sh.builtin_error("cd", "too many arguments");
+        sh.builtin_error(who, "too many arguments");
         return Ok(1);
     }
     let mut print = false;
@@ -176,7 +181,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
         None => match sh.get_str("HOME") {
             Some(h) => h,
             None => {
-                sh.builtin_error("cd", "HOME not set");
+                sh.builtin_error(who, "HOME not set");
                 return Ok(1);
             }
         },
@@ -186,7 +191,7 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
                 o
             }
             None => {
-                sh.builtin_error("cd", "OLDPWD not set");
+                sh.builtin_error(who, "OLDPWD not set");
                 return Ok(1);
             }
         },
@@ -201,30 +206,45 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
         && let Some(cdpath) = sh.get_str("CDPATH")
     {
         for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
-            candidates.push((
-                crate::fs::path::join(&sh.cwd, &format!("{dir}/{target}")),
-                true,
-            ));
+            candidates.push((format!("{dir}/{target}"), true));
         }
     }
-    candidates.push((crate::fs::path::join(&sh.cwd, &target), false));
+    candidates.push((target.clone(), false));
     let mut last_err = None;
-    for (cand, from_cdpath) in candidates {
+    for (raw, from_cdpath) in candidates {
+        let cand = crate::fs::path::join(&sh.cwd, &raw);
         let r = {
             let fs = sh.fs.lock();
-            match fs.stat(&cand) {
-                Ok(m) if m.file_type == crate::fs::FileType::Dir => {
-                    match fs.access(&cand, false, false, true) {
-                        Ok(()) => Ok(if physical {
-                            fs.canonicalize(&cand).unwrap_or(cand.clone())
-                        } else {
-                            cand.clone()
-                        }),
-                        Err(e) => Err(e.to_string()),
-                    }
+            // Like bash, `dir/..` needs `dir` to exist: `..` is not applied blindly.
+            let mut walked = String::new();
+            let mut gap = false;
+            for comp in raw.split('/') {
+                if comp == ".." && !walked.is_empty() {
+                    let at = crate::fs::path::join(&sh.cwd, &walked);
+                    gap |= !fs
+                        .stat(&at)
+                        .is_ok_and(|m| m.file_type == crate::fs::FileType::Dir);
                 }
-                Ok(_) => Err("Not a directory".to_owned()),
-                Err(e) => Err(e.to_string()),
+                walked.push_str(comp);
+                walked.push('/');
+            }
+            if gap {
+                Err("No such file or directory".to_owned())
+            } else {
+                match fs.stat(&cand) {
+                    Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                        match fs.access(&cand, false, false, true) {
+                            Ok(()) => Ok(if physical {
+                                fs.canonicalize(&cand).unwrap_or(cand.clone())
+                            } else {
+                                cand.clone()
+                            }),
+                            Err(e) => Err(e.to_string()),
+                        }
+                    }
+                    Ok(_) => Err("Not a directory".to_owned()),
+                    Err(e) => Err(e.to_string()),
+                }
             }
         };
         match r {
@@ -234,14 +254,14 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
                 let _ = sh.assign_scalar("OLDPWD", old, false);
                 let _ = sh.assign_scalar("PWD", newdir.clone(), false);
                 if print || from_cdpath {
-                    sh.out_status("cd", format!("{newdir}\n").as_bytes())?;
+                    sh.out_status(who, format!("{newdir}\n").as_bytes())?;
                 }
                 return Ok(0);
             }
             Err(e) => last_err = Some(e),
         }
     }
-    sh.builtin_error("cd", &format!("{target}: {}", last_err.unwrap_or_default()));
+    sh.builtin_error(who, &format!("{target}: {}", last_err.unwrap_or_default()));
     Ok(1)
 }
 
@@ -258,13 +278,29 @@ fn parse_status(sh: &mut Interp, name: &str, arg: Option<&String>) -> Result<i32
     }
 }
 
-pub fn exit(sh: &mut Interp, args: &[String]) -> R {
-    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
-    if args.len() > 2 {
-        sh.builtin_error("exit", "too many arguments");
-        return Ok(1);
+/// The operands of `exit`, `return`, `shift`, `break` and `continue` after an optional
+/// `--`. More than one is an error that bash treats as fatal: it abandons the script
+/// with status 1.
+fn count_operand<'a>(
+    sh: &mut Interp,
+    name: &str,
+    args: &'a [String],
+) -> Result<Option<&'a String>, Flow> {
+    let rest = match args.get(1) {
+        Some(a) if a == "--" => args.get(2..),
+        _ => args.get(1..),
     }
-    match parse_status(sh, "exit", args.get(1)) {
+    .unwrap_or_default();
+    if rest.len() > 1 {
+        sh.builtin_error(name, "too many arguments");
+        return Err(Flow::Exit(1));
+    }
+    Ok(rest.first())
+}
+
+pub fn exit(sh: &mut Interp, args: &[String]) -> R {
+    let arg = count_operand(sh, "exit", args)?;
+    match parse_status(sh, "exit", arg) {
         Ok(n) => Err(Flow::Exit(n)),
         Err(n) => Err(Flow::Exit(n)),
     }
@@ -276,10 +312,10 @@ pub fn return_(sh: &mut Interp, args: &[String]) -> R {
             "return",
             "can only `return' from a function or sourced script",
         );
-        return Ok(1);
+        return Ok(2);
     }
-    let args: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
-    match parse_status(sh, "return", args.get(1)) {
+    let arg = count_operand(sh, "return", args)?;
+    match parse_status(sh, "return", arg) {
         Ok(n) => Err(Flow::Return(n)),
         Err(n) => Err(Flow::Return(n)),
     }
@@ -290,7 +326,7 @@ fn loop_count(sh: &mut Interp, name: &str, args: &[String]) -> Result<u32, R> {
         sh.builtin_error(name, "only meaningful in a `for', `while', or `until' loop");
         return Err(Ok(0));
     }
-    match args.get(1) {
+    match count_operand(sh, name, args).map_err(Err)? {
         None => Ok(1),
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 1 => Ok(n.min(sh.loop_depth as i64) as u32),
@@ -321,7 +357,7 @@ pub fn continue_(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn shift(sh: &mut Interp, args: &[String]) -> R {
-    let n = match args.get(1) {
+    let n = match count_operand(sh, "shift", args)? {
         None => 1,
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 0 => n as usize,
@@ -385,11 +421,17 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
             break;
         }
         if a == "-" {
+            // `-` ends the options and turns off -x and -v; with nothing after it the
+            // positional parameters stay as they are.
             sh.set.xtrace = false;
             sh.set.verbose = false;
-            set_positional = true;
             i += 1;
             break;
+        }
+        if a == "+" {
+            // A lone `+` is an empty flag group: ignored, and options go on.
+            i += 1;
+            continue;
         }
         let (on, flags) = match a.strip_prefix('-') {
             Some(f) => (true, f),
@@ -409,7 +451,7 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                         print_set_o(sh, on)?;
                     }
                     Some(name) => {
-                        if sh.set.get_mut(name).map(|b| *b = on).is_none() {
+                        if !sh.set.set_named(name, on) {
                             sh.builtin_error("set", &format!("{name}: invalid option name"));
                             return Ok(2);
                         }
@@ -525,12 +567,11 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
         match set {
             Some(on) => {
                 if o_mode {
-                    if let Some(b) = sh.set.get_mut(name) {
-                        *b = on;
-                    }
+                    sh.set.set_named(name, on);
                     sh.update_shellopts();
                 } else {
                     sh.shopt.set(name, on);
+                    sh.update_shellopts();
                 }
             }
             None => {
@@ -568,11 +609,15 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn eval(sh: &mut Interp, args: &[String]) -> R {
-    let args: Vec<&String> = args[1..].iter().collect();
-    let args: &[&String] = if args.first().is_some_and(|a| *a == "--") {
-        &args[1..]
-    } else {
-        &args
+    let args: Vec<&String> = args.iter().skip(1).collect();
+    let args: &[&String] = match args.first() {
+        Some(a) if *a == "--" => args.get(1..).unwrap_or_default(),
+        Some(a) if a.starts_with('-') && a.len() > 1 => {
+            sh.builtin_error("eval", &format!("{a}: invalid option"));
+            sh.errln("eval: usage: eval [arg ...]");
+            return Ok(2);
+        }
+        _ => &args,
     };
     let src = args
         .iter()
@@ -589,7 +634,7 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
         )));
     }
     sh.call_depth += 1;
-    let r = sh.run_source(&src, true);
+    let r = sh.run_source(&src, Some("eval"));
     sh.call_depth -= 1;
     // An error that abandons a command ends only the eval'd text.
     match r {
@@ -653,9 +698,14 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     sh.sourcing += 1;
     sh.call_depth += 1;
     let saved_line = sh.line;
-    let saved_script = sh.script_name.replace(file.clone());
-    let r = sh.run_source(&src, false);
-    sh.script_name = saved_script;
+    sh.frames.push(super::super::CallFrame {
+        func: "source".to_owned(),
+        source: file.clone(),
+        call_line: sh.line,
+        function: false,
+    });
+    let r = sh.run_source(&src, None);
+    sh.frames.pop();
     sh.line = saved_line;
     sh.call_depth -= 1;
     sh.sourcing -= 1;
@@ -1049,11 +1099,12 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
     if i >= args.len() {
         if !reset {
             if sh.hash.is_empty() {
-                sh.errln("hash: hash table empty");
+                // bash reports the empty table on standard output.
+                sh.out(b"hash: hash table empty\n")?;
             } else {
                 let mut out = String::from("hits\tcommand\n");
-                for (_, p) in sh.hash.iter() {
-                    out.push_str(&format!("   1\t{p}\n"));
+                for (_, h) in hash_listing_order(&sh.hash) {
+                    out.push_str(&format!("{:4}\t{}\n", h.hits, h.path));
                 }
                 sh.out(out.as_bytes())?;
             }
@@ -1065,9 +1116,11 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
         if super::lookup(name).is_some() {
             continue;
         }
-        match sh.path_lookup(name) {
-            Some(p) => {
-                sh.hash.insert(name.clone(), p);
+        match sh.path_search(name) {
+            Some(path) => {
+                let seq = sh.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
+                let hashed = super::super::Hashed { path, hits: 0, seq };
+                sh.hash.insert(name.clone(), hashed);
             }
             None => {
                 sh.builtin_error("hash", &format!("{name}: not found"));
@@ -1078,7 +1131,56 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// The hash table in the order bash lists it: by bucket of its 256-bucket table
+/// (FNV-1 of the name), newest first within a bucket.
+fn hash_listing_order(
+    table: &imbl::OrdMap<String, super::super::Hashed>,
+) -> Vec<(&String, &super::super::Hashed)> {
+    let bucket = |name: &str| {
+        let mut h: u32 = 2_166_136_261;
+        for b in name.bytes() {
+            h = h.wrapping_mul(16_777_619) ^ u32::from(b);
+        }
+        h & 255
+    };
+    let mut rows: Vec<_> = table.iter().collect();
+    rows.sort_by_key(|(name, h)| (bucket(name), std::cmp::Reverse(h.seq)));
+    rows
+}
+
 pub fn help(sh: &mut Interp, args: &[String]) -> R {
+    let mut topics = args
+        .iter()
+        .skip(1)
+        .skip_while(|a| matches!(a.as_str(), "-d" | "-m" | "-s"))
+        .skip_while(|a| *a == "--");
+    if let Some(bad) = args.get(1).filter(|a| {
+        a.starts_with('-') && a.len() > 1 && !matches!(a.as_str(), "-d" | "-m" | "-s" | "--")
+    }) {
+        let c = bad.chars().nth(1).unwrap_or('-');
+        sh.builtin_error("help", &format!("-{c}: invalid option"));
+        sh.errln("help: usage: help [-dms] [pattern ...]");
+        return Ok(2);
+    }
+    // A topic is a pattern over builtin and keyword names; none matching is an error.
+    if let Some(topic) = topics.next() {
+        let pat = crate::expand::pattern::Pattern::new(topic, Default::default());
+        let keywords = [
+            "if", "for", "while", "until", "case", "select", "function", "time",
+        ];
+        let known = super::names()
+            .chain(keywords)
+            .any(|n| pat.matches(n) || n.starts_with(topic.as_str()));
+        if !known {
+            sh.builtin_error(
+                "help",
+                &format!(
+                    "no help topics match `{topic}'.  Try `help help' or `man -k {topic}' or `info {topic}'."
+                ),
+            );
+            return Ok(1);
+        }
+    }
     let text = if args.len() > 1 {
         format!("{}: a shellbox builtin\n", args[args.len() - 1])
     } else {
@@ -1135,23 +1237,26 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
         let var = sh.vars.entry("__SHELLBOX_OPTPOS", false);
         var.value = Some(Value::Str(sub.to_string()));
     };
-    let Some(arg) = params.get(optind - 1).cloned() else {
-        let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+    // The end of the options: OPTARG goes, and an OPTIND past the last argument
+    // comes back to just after it.
+    let end = |sh: &mut Interp, optind: usize| {
+        let _ = sh.vars.unset("OPTARG");
+        getopts_bind(sh, &name, "?");
         finish(sh, optind, 1);
-        return Ok(1);
+        Ok(1)
+    };
+    let Some(arg) = params.get(optind - 1).cloned() else {
+        return end(sh, params.len() + 1);
     };
     if sub == 1 {
         if arg == "--" {
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
-            finish(sh, optind + 1, 1);
-            return Ok(1);
+            return end(sh, optind + 1);
         }
         if !arg.starts_with('-') || arg == "-" {
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
-            finish(sh, optind, 1);
-            return Ok(1);
+            return end(sh, optind);
         }
     }
+    let mut bound = true;
     let chars: Vec<char> = arg.chars().collect();
     let Some(&c) = chars.get(sub) else {
         finish(sh, optind + 1, 1);
@@ -1172,9 +1277,9 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                 sh.errln(&format!("{}: illegal option -- {c}", sh.arg0_for_errors()));
                 let _ = sh.vars.unset("OPTARG");
             }
-            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+            bound &= getopts_bind(sh, &name, "?");
             finish(sh, next_ind, next_sub);
-            Ok(0)
+            Ok(if bound { 0 } else { 1 })
         }
         Some(p) => {
             let takes_arg = spec[p + c.len_utf8()..].starts_with(':');
@@ -1195,30 +1300,41 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                 match optarg {
                     Some(v) => {
                         let _ = sh.assign_scalar("OPTARG", v, false);
-                        let _ = sh.assign_scalar(&name, c.to_string(), false);
+                        bound &= getopts_bind(sh, &name, &c.to_string());
                     }
                     None => {
                         if silent {
                             let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
-                            let _ = sh.assign_scalar(&name, ":".to_owned(), false);
+                            bound &= getopts_bind(sh, &name, ":");
                         } else {
                             sh.errln(&format!(
                                 "{}: option requires an argument -- {c}",
                                 sh.arg0_for_errors()
                             ));
                             let _ = sh.vars.unset("OPTARG");
-                            let _ = sh.assign_scalar(&name, "?".to_owned(), false);
+                            bound &= getopts_bind(sh, &name, "?");
                         }
                     }
                 }
             } else {
                 let _ = sh.vars.unset("OPTARG");
-                let _ = sh.assign_scalar(&name, c.to_string(), false);
+                bound &= getopts_bind(sh, &name, &c.to_string());
             }
             finish(sh, next_ind, next_sub);
-            Ok(0)
+            Ok(if bound { 0 } else { 1 })
         }
     }
+}
+
+/// Sets getopts' variable; an invalid name is reported and makes getopts fail, after
+/// OPTIND and OPTARG have still been updated.
+fn getopts_bind(sh: &mut Interp, name: &str, value: &str) -> bool {
+    if !crate::syntax::parser::is_name(name) {
+        sh.builtin_error("getopts", &format!("`{name}': not a valid identifier"));
+        return false;
+    }
+    let _ = sh.assign_scalar(name, value.to_owned(), false);
+    true
 }
 
 impl Interp {
@@ -1240,16 +1356,25 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
                 rest.remove(0);
                 break;
             }
+            o if o.starts_with('-') && o.len() > 1 => {
+                for c in o.chars().skip(1) {
+                    match c {
+                        'p' => print = true,
+                        'l' => list = true,
+                        _ => {
+                            sh.builtin_error("trap", &format!("-{c}: invalid option"));
+                            sh.errln("trap: usage: trap [-lp] [[arg] signal_spec ...]");
+                            return Ok(2);
+                        }
+                    }
+                }
+            }
             _ => break,
         }
         rest.remove(0);
     }
     if list {
-        let mut out = String::new();
-        for (n, name) in super::SIGNALS {
-            out.push_str(&format!("{n:2}) SIG{name}\n"));
-        }
-        sh.out(out.as_bytes())?;
+        sh.out(super::signal_table().as_bytes())?;
         return Ok(0);
     }
     if rest.is_empty() || print {
@@ -1265,7 +1390,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
             }
             out.push_str(&format!(
                 "trap -- {} {}\n",
-                crate::expand::param::quote(action),
+                super::single_quote(action),
                 sig
             ));
         }
@@ -1320,42 +1445,46 @@ fn trap_name(s: &str) -> Option<String> {
     Some(super::signal_name(n))
 }
 
+/// `kill -l [sigspec...]`: the table, or each number as a name and each name as a
+/// number (an exit status above 128 names the signal that caused it).
+fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
+    let specs = match specs.first() {
+        Some(a) if a == "--" => specs.get(1..).unwrap_or_default(),
+        _ => specs,
+    };
+    if specs.is_empty() {
+        sh.out(super::signal_table().as_bytes())?;
+        return Ok(0);
+    }
+    let mut out = String::new();
+    let mut status = 0;
+    for spec in specs {
+        let shown = match spec.parse::<i32>() {
+            Ok(0) => Some("EXIT".to_owned()),
+            Ok(k) => super::signal_short_name(if k > 128 { k - 128 } else { k }),
+            Err(_) => super::signal_number(spec).map(|k| k.to_string()),
+        };
+        match shown {
+            Some(text) => {
+                out.push_str(&text);
+                out.push('\n');
+            }
+            None => {
+                sh.builtin_error("kill", &format!("{spec}: invalid signal specification"));
+                status = 1;
+            }
+        }
+    }
+    sh.out(out.as_bytes())?;
+    Ok(status)
+}
+
 pub fn kill(sh: &mut Interp, args: &[String]) -> R {
     let mut sig = 15;
     let mut i = 1;
     if let Some(a) = args.get(1) {
         if a == "-l" || a == "-L" {
-            let mut out = String::new();
-            if let Some(n) = args.get(2) {
-                match n.parse::<i32>() {
-                    Ok(k) => {
-                        let k = if k > 128 { k - 128 } else { k };
-                        match super::SIGNALS.iter().find(|(x, _)| *x == k) {
-                            Some((_, name)) => out.push_str(&format!("{name}\n")),
-                            None => {
-                                sh.builtin_error(
-                                    "kill",
-                                    &format!("{n}: invalid signal specification"),
-                                );
-                                return Ok(1);
-                            }
-                        }
-                    }
-                    Err(_) => match super::signal_number(n) {
-                        Some(k) => out.push_str(&format!("{k}\n")),
-                        None => {
-                            sh.builtin_error("kill", &format!("{n}: invalid signal specification"));
-                            return Ok(1);
-                        }
-                    },
-                }
-            } else {
-                for (n, name) in super::SIGNALS {
-                    out.push_str(&format!("{n:2}) SIG{name}\n"));
-                }
-            }
-            sh.out(out.as_bytes())?;
-            return Ok(0);
+            return kill_list(sh, args.get(2..).unwrap_or_default());
         }
         if a == "-s" || a == "-n" {
             match args.get(2).and_then(|s| super::signal_number(s)) {
@@ -1405,12 +1534,17 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
             continue;
         };
-        if pid == sh.pid || pid == sh.bashpid {
+        let queue = if pid == sh.pid || pid == sh.bashpid {
+            Some(sh.pending_signals.clone())
+        } else {
+            sh.ancestors
+                .iter()
+                .find(|(p, _)| *p == pid)
+                .map(|(_, q)| q.clone())
+        };
+        if let Some(queue) = queue {
             if sig != 0 {
-                sh.pending_signals
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(sig);
+                queue.lock().unwrap_or_else(|e| e.into_inner()).push(sig);
             }
             continue;
         }
@@ -1422,6 +1556,7 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
                         // Without real processes a job cannot be interrupted mid-way; it
                         // is reported as killed by the signal.
                         j.status = Some(128 + sig);
+                        j.killed_by = Some(sig);
                     }
                     true
                 }
@@ -1468,6 +1603,53 @@ fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
         }
     };
     found.map(|x| x.pid)
+}
+
+/// After `wait` names a job: it leaves the job table (its status stays known by pid),
+/// and a job killed by a signal is reported as bash reports it.
+fn forget_waited_job(sh: &mut Interp, pid: u32) {
+    let report = {
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) else {
+            return;
+        };
+        j.id = 0;
+        j.killed_by
+            .take()
+            .and_then(signal_description)
+            .map(|d| format!("{pid:5} {d:<24}{}", j.command))
+    };
+    if let Some(line) = report {
+        sh.error(&line);
+    }
+}
+
+/// How bash describes a job ended by a signal; none for the signals it keeps quiet
+/// about (INT, PIPE, TERM) and those that only stop a job.
+fn signal_description(sig: i32) -> Option<&'static str> {
+    Some(match sig {
+        1 => "Hangup",
+        3 => "Quit",
+        4 => "Illegal instruction",
+        5 => "Trace/breakpoint trap",
+        6 => "Aborted",
+        7 => "Bus error",
+        8 => "Floating point exception",
+        9 => "Killed",
+        10 => "User defined signal 1",
+        11 => "Segmentation fault",
+        12 => "User defined signal 2",
+        14 => "Alarm clock",
+        16 => "Stack fault",
+        24 => "CPU time limit exceeded",
+        25 => "File size limit exceeded",
+        26 => "Virtual timer expired",
+        27 => "Profiling timer expired",
+        29 => "I/O possible",
+        30 => "Power failure",
+        31 => "Bad system call",
+        _ => return None,
+    })
 }
 
 /// Waits for a job's thread and returns its status.
@@ -1543,7 +1725,12 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             }
         };
         status = match pid.and_then(|p| join_job(sh, p)) {
-            Some(s) => s,
+            Some(s) => {
+                if let Some(p) = pid {
+                    forget_waited_job(sh, p);
+                }
+                s
+            }
             None => {
                 if t.starts_with('%') {
                     sh.builtin_error("wait", &format!("{t}: no such job"));
@@ -1617,15 +1804,37 @@ pub fn bg(sh: &mut Interp, _args: &[String]) -> R {
 pub fn umask(sh: &mut Interp, args: &[String]) -> R {
     let mut symbolic = false;
     let mut print = false;
-    let mut rest = Vec::new();
-    for a in &args[1..] {
-        match a.as_str() {
-            "-S" => symbolic = true,
-            "-p" => print = true,
-            _ => rest.push(a.clone()),
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        for c in flags.chars() {
+            match c {
+                'S' => symbolic = true,
+                'p' => print = true,
+                _ => {
+                    sh.builtin_error("umask", &format!("-{c}: invalid option"));
+                    sh.errln("umask: usage: umask [-p] [-S] [mode]");
+                    return Ok(2);
+                }
+            }
+        }
+        i += 1;
+    }
+    let rest = args.get(i..).unwrap_or_default();
+    if let Some(spec) = rest.first() {
+        let status = set_umask(sh, spec);
+        // `umask -S mode` shows the new mask.
+        if status != 0 || !symbolic {
+            return Ok(status);
         }
     }
-    if rest.is_empty() {
+    {
         let m = sh.umask;
         let text = if symbolic {
             let perm = |shift: u32| {
@@ -1642,47 +1851,47 @@ pub fn umask(sh: &mut Interp, args: &[String]) -> R {
                 }
                 s
             };
-            format!("u={},g={},o={}\n", perm(6), perm(3), perm(0))
+            let prefix = if print { "umask -S " } else { "" };
+            format!("{prefix}u={},g={},o={}\n", perm(6), perm(3), perm(0))
         } else if print {
             format!("umask {:04o}\n", m)
         } else {
             format!("{:04o}\n", m)
         };
         sh.out(text.as_bytes())?;
-        return Ok(0);
+        Ok(0)
     }
-    let spec = &rest[0];
-    if spec.chars().all(|c| c.is_digit(8)) {
-        match u32::from_str_radix(spec, 8) {
-            Ok(m) if m <= 0o777 => {
-                sh.umask = m;
-                Ok(0)
+}
+
+/// Sets the mask from an octal number or a symbolic mode; the status.
+fn set_umask(sh: &mut Interp, spec: &str) -> i32 {
+    if spec.starts_with(|c: char| c.is_ascii_digit()) {
+        return match u32::from_str_radix(spec, 8) {
+            Ok(m) if m <= 0o7777 => {
+                sh.umask = m & 0o777;
+                0
             }
             _ => {
                 sh.builtin_error("umask", &format!("{spec}: octal number out of range"));
-                Ok(1)
+                1
             }
+        };
+    }
+    match apply_symbolic_umask(sh.umask, spec) {
+        Ok(m) => {
+            sh.umask = m;
+            0
         }
-    } else {
-        match apply_symbolic_umask(sh.umask, spec) {
-            Some(m) => {
-                sh.umask = m;
-                Ok(0)
-            }
-            None => {
-                let c = spec
-                    .chars()
-                    .find(|c| !"ugoa+-=rwxXst,".contains(*c))
-                    .unwrap_or('?');
-                sh.builtin_error("umask", &format!("`{c}': invalid symbolic mode operator"));
-                Ok(1)
-            }
+        Err(msg) => {
+            sh.builtin_error("umask", &msg);
+            1
         }
     }
 }
 
-/// Applies a symbolic mode (`u=rwx,g-w`) to the permission bits of a umask.
-fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
+/// Applies a symbolic mode (`u=rwx,g-w`) to the permission bits of a umask. Only `r`,
+/// `w` and `x` make sense for a mask; anything else is bash's error text.
+fn apply_symbolic_umask(mask: u32, spec: &str) -> Result<u32, String> {
     let mut perms = !mask & 0o777;
     for clause in spec.split(',') {
         let mut who = 0u32;
@@ -1700,18 +1909,18 @@ fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
         if who == 0 {
             who = 0o777;
         }
-        let op = chars.next()?;
+        // bash names a missing operator by the NUL that ends its string.
+        let op = chars.next().unwrap_or('\0');
         if !matches!(op, '+' | '-' | '=') {
-            return None;
+            return Err(format!("`{op}': invalid symbolic mode operator"));
         }
         let mut bits = 0u32;
         for c in chars {
             bits |= match c {
                 'r' => 0o444,
                 'w' => 0o222,
-                'x' | 'X' => 0o111,
-                's' | 't' => 0,
-                _ => return None,
+                'x' => 0o111,
+                _ => return Err(format!("`{c}': invalid symbolic mode character")),
             };
         }
         let bits = bits & who;
@@ -1721,95 +1930,262 @@ fn apply_symbolic_umask(mask: u32, spec: &str) -> Option<u32> {
             _ => perms = (perms & !who) | bits,
         }
     }
-    Some(!perms & 0o777)
+    Ok(!perms & 0o777)
+}
+
+const DIRS_USAGE: &str = "dirs: usage: dirs [-clpv] [+N] [-N]";
+const PUSHD_USAGE: &str = "pushd: usage: pushd [-n] [+N | -N | dir]";
+const POPD_USAGE: &str = "popd: usage: popd [-n] [+N | -N]";
+
+/// A usage error of `dirs`, `pushd` or `popd`: the complaint, the usage line, status 2.
+fn stack_usage(sh: &mut Interp, who: &str, msg: &str, usage: &str) -> R {
+    sh.builtin_error(who, msg);
+    sh.errln(usage);
+    Ok(2)
+}
+
+/// The whole directory stack as `dirs` shows it: the current directory first.
+fn dir_stack_view(sh: &Interp) -> Vec<String> {
+    let mut all = vec![sh.cwd.clone()];
+    all.extend(sh.dir_stack.iter().rev().cloned());
+    all
+}
+
+/// Replaces the directory stack from a `dirs`-order view (minus the current directory).
+fn set_dir_stack(sh: &mut Interp, view: &[String]) {
+    sh.dir_stack = view.iter().skip(1).rev().cloned().collect();
+}
+
+/// Reads `+N` / `-N`: `Some(Ok(index))` counted from the left, `Some(Err(()))` when the
+/// digits are not a number, `None` when `arg` is no such word.
+fn stack_offset(arg: &str) -> Option<Result<(bool, usize), ()>> {
+    let (from_left, digits) = if let Some(d) = arg.strip_prefix('+') {
+        (true, d)
+    } else {
+        (false, arg.strip_prefix('-')?)
+    };
+    Some(
+        digits
+            .trim()
+            .parse::<usize>()
+            .map(|n| (from_left, n))
+            .map_err(|_| ()),
+    )
+}
+
+/// Maps a `+N`/`-N` offset to a position in a stack view of `len` entries.
+fn stack_index((from_left, n): (bool, usize), len: usize) -> Option<usize> {
+    if n >= len {
+        None
+    } else if from_left {
+        Some(n)
+    } else {
+        Some(len - 1 - n)
+    }
+}
+
+/// Formats stack entries as `dirs` does: `~` for the home directory unless `long`.
+fn dirs_text(sh: &Interp, all: &[String], long: bool, per_line: bool, verbose: bool) -> String {
+    let home = sh.get_str("HOME").unwrap_or_default();
+    let show = |d: &str| match d.strip_prefix(home.as_str()) {
+        Some(rest) if !long && !home.is_empty() && (rest.is_empty() || rest.starts_with('/')) => {
+            format!("~{rest}")
+        }
+        _ => d.to_owned(),
+    };
+    if verbose {
+        all.iter()
+            .enumerate()
+            .map(|(i, d)| format!("{i:2}  {}\n", show(d)))
+            .collect()
+    } else if per_line {
+        all.iter().map(|d| format!("{}\n", show(d))).collect()
+    } else {
+        let shown: Vec<String> = all.iter().map(|d| show(d)).collect();
+        format!("{}\n", shown.join(" "))
+    }
 }
 
 pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
-    let mut clear = false;
-    let mut per_line = false;
-    let mut verbose = false;
-    let mut long = false;
-    for a in &args[1..] {
+    let (mut clear, mut per_line, mut verbose, mut long) = (false, false, false, false);
+    let mut pick = None;
+    for a in args.iter().skip(1) {
         match a.as_str() {
             "-c" => clear = true,
             "-p" => per_line = true,
             "-v" => verbose = true,
             "-l" => long = true,
-            _ => {}
+            "--" => break,
+            _ => match stack_offset(a) {
+                Some(Ok(off)) => pick = Some(off),
+                Some(Err(())) => {
+                    return stack_usage(sh, "dirs", &format!("{a}: invalid number"), DIRS_USAGE);
+                }
+                None => {
+                    return stack_usage(sh, "dirs", &format!("{a}: invalid option"), DIRS_USAGE);
+                }
+            },
         }
     }
     if clear {
         sh.dir_stack.clear();
         return Ok(0);
     }
-    let home = sh.get_str("HOME").unwrap_or_default();
-    let show = |d: &str| {
-        if !long && !home.is_empty() && (d == home || d.starts_with(&format!("{home}/"))) {
-            format!("~{}", &d[home.len()..])
-        } else {
-            d.to_owned()
-        }
-    };
-    let mut all = vec![sh.cwd.clone()];
-    all.extend(sh.dir_stack.iter().rev().cloned());
-    let text = if verbose {
-        all.iter()
-            .enumerate()
-            .map(|(i, d)| format!("{i:2}  {}\n", show(d)))
-            .collect::<String>()
-    } else if per_line {
-        all.iter()
-            .map(|d| format!("{}\n", show(d)))
-            .collect::<String>()
-    } else {
-        format!(
-            "{}\n",
-            all.iter().map(|d| show(d)).collect::<Vec<_>>().join(" ")
-        )
+    let all = dir_stack_view(sh);
+    let text = match pick {
+        None => dirs_text(sh, &all, long, per_line, verbose),
+        Some(off) => match stack_index(off, all.len()) {
+            Some(i) => dirs_text(sh, &all[i..=i], long, false, false),
+            None if sh.dir_stack.is_empty() => {
+                sh.builtin_error("dirs", "directory stack empty");
+                return Ok(1);
+            }
+            None => {
+                sh.builtin_error(
+                    "dirs",
+                    &format!("{}: directory stack index out of range", off.1),
+                );
+                return Ok(1);
+            }
+        },
     };
     sh.out(text.as_bytes())?;
     Ok(0)
 }
 
+/// Changes to `dir` for `pushd`/`popd`, reporting failures under that name.
+fn stack_cd(sh: &mut Interp, who: &str, dir: &str) -> R {
+    change_dir(sh, who, &["--".to_owned(), dir.to_owned()])
+}
+
 pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
-    let dir = match args.get(1) {
-        Some(d) => d.clone(),
-        None => match sh.dir_stack.pop() {
-            Some(top) => {
-                let old = sh.cwd.clone();
-                let r = cd(sh, &["cd".to_owned(), top.clone()])?;
-                if r != 0 {
-                    sh.dir_stack.push(top);
-                    return Ok(r);
-                }
-                sh.dir_stack.push(old);
-                return dirs(sh, &["dirs".to_owned()]);
-            }
-            None => {
+    let mut no_cd = false;
+    let mut rest = Vec::new();
+    let mut opts_done = false;
+    for a in args.iter().skip(1) {
+        if !opts_done && a == "-n" {
+            no_cd = true;
+        } else if !opts_done && a == "--" {
+            opts_done = true;
+        } else {
+            rest.push(a.clone());
+            opts_done = true;
+        }
+    }
+    if rest.len() > 1 {
+        sh.builtin_error("pushd", "too many arguments");
+        return Ok(1);
+    }
+    let mut all = dir_stack_view(sh);
+    match rest.first() {
+        None if no_cd => return Ok(0),
+        None => {
+            if all.len() < 2 {
                 sh.builtin_error("pushd", "no other directory");
                 return Ok(1);
             }
-        },
-    };
-    let old = sh.cwd.clone();
-    let r = cd(sh, &["cd".to_owned(), dir])?;
-    if r != 0 {
-        return Ok(r);
+            all.swap(0, 1);
+            let target = all[0].clone();
+            let r = stack_cd(sh, "pushd", &target)?;
+            if r != 0 {
+                return Ok(r);
+            }
+            all[0] = sh.cwd.clone();
+        }
+        Some(a) if a != "-" && stack_offset(a).is_some() => {
+            let off = match stack_offset(a) {
+                Some(Ok(off)) => off,
+                _ => {
+                    return stack_usage(sh, "pushd", &format!("{a}: invalid number"), PUSHD_USAGE);
+                }
+            };
+            if all.len() < 2 {
+                sh.builtin_error("pushd", "directory stack empty");
+                return Ok(1);
+            }
+            let Some(i) = stack_index(off, all.len()) else {
+                sh.builtin_error("pushd", &format!("{a}: directory stack index out of range"));
+                return Ok(1);
+            };
+            all.rotate_left(i);
+            if !no_cd {
+                let target = all[0].clone();
+                let r = stack_cd(sh, "pushd", &target)?;
+                if r != 0 {
+                    return Ok(r);
+                }
+            }
+        }
+        Some(dir) => {
+            if no_cd {
+                let dir = crate::fs::path::join(&sh.cwd, dir);
+                all.insert(1, dir);
+            } else {
+                let r = stack_cd(sh, "pushd", dir)?;
+                if r != 0 {
+                    return Ok(r);
+                }
+                all.insert(0, sh.cwd.clone());
+            }
+        }
     }
-    sh.dir_stack.push(old);
-    dirs(sh, &["dirs".to_owned()])
+    set_dir_stack(sh, &all);
+    let all = dir_stack_view(sh);
+    let text = dirs_text(sh, &all, false, false, false);
+    sh.out(text.as_bytes())?;
+    Ok(0)
 }
 
-pub fn popd(sh: &mut Interp, _args: &[String]) -> R {
-    let Some(top) = sh.dir_stack.pop() else {
+pub fn popd(sh: &mut Interp, args: &[String]) -> R {
+    let mut no_cd = false;
+    let mut pick = (true, 0);
+    for a in args.iter().skip(1) {
+        if a == "-n" {
+            no_cd = true;
+        } else if a == "--" {
+            break;
+        } else {
+            match stack_offset(a) {
+                Some(Ok(off)) => pick = off,
+                Some(Err(())) => {
+                    return stack_usage(sh, "popd", &format!("{a}: invalid number"), POPD_USAGE);
+                }
+                None => {
+                    return stack_usage(sh, "popd", &format!("{a}: invalid argument"), POPD_USAGE);
+                }
+            }
+        }
+    }
+    let mut all = dir_stack_view(sh);
+    if all.len() < 2 {
         sh.builtin_error("popd", "directory stack empty");
         return Ok(1);
-    };
-    let r = cd(sh, &["cd".to_owned(), top])?;
-    if r != 0 {
-        return Ok(r);
     }
-    dirs(sh, &["dirs".to_owned()])
+    let Some(mut i) = stack_index(pick, all.len()) else {
+        let sign = if pick.0 { '+' } else { '-' };
+        sh.builtin_error(
+            "popd",
+            &format!("{sign}{}: directory stack index out of range", pick.1),
+        );
+        return Ok(1);
+    };
+    // `popd -n` leaves the current directory alone and drops the next entry instead.
+    if i == 0 && no_cd {
+        i = 1;
+    }
+    all.remove(i);
+    if i == 0 {
+        let target = all[0].clone();
+        let r = stack_cd(sh, "popd", &target)?;
+        if r != 0 {
+            return Ok(r);
+        }
+        all[0] = sh.cwd.clone();
+    }
+    set_dir_stack(sh, &all);
+    let text = dirs_text(sh, &all, false, false, false);
+    sh.out(text.as_bytes())?;
+    Ok(0)
 }
 
 pub fn times(sh: &mut Interp, _args: &[String]) -> R {
@@ -1818,22 +2194,39 @@ pub fn times(sh: &mut Interp, _args: &[String]) -> R {
 }
 
 pub fn caller(sh: &mut Interp, args: &[String]) -> R {
-    let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let frames = &sh.frames;
-    if frames.is_empty() || n >= frames.len() {
-        return Ok(1);
-    }
-    let idx = frames.len() - 1 - n;
-    let f = &frames[idx];
-    let caller_name = if idx == 0 {
-        "main".to_owned()
-    } else {
-        frames[idx - 1].func.clone()
+    // Frame `i` counts from the innermost call: its line is BASH_LINENO[i], the
+    // function and file that made the call are FUNCNAME[i+1] and BASH_SOURCE[i+1].
+    let frames: Vec<&super::super::CallFrame> = sh.frames.iter().rev().collect();
+    let has_main = !sh.command_string_mode || sh.script_name.is_some();
+    let func = |i: usize| match frames.get(i) {
+        Some(f) => Some(f.func.clone()),
+        None if i == frames.len() && has_main => Some("main".to_owned()),
+        None => None,
     };
-    let text = if args.len() > 1 {
-        format!("{} {} {}\n", f.call_line, caller_name, f.source)
-    } else {
-        format!("{} {}\n", f.call_line, f.source)
+    let source = |i: usize| match frames.get(i) {
+        Some(f) => Some(f.source.clone()),
+        None if i == frames.len() && has_main => Some(sh.arg0.clone()),
+        None => None,
+    };
+    let text = match args.get(1) {
+        None => {
+            let Some(f) = frames.first() else {
+                return Ok(1);
+            };
+            let file = source(1).unwrap_or_else(|| "NULL".to_owned());
+            format!("{} {file}\n", f.call_line)
+        }
+        Some(a) => {
+            let Ok(n) = a.parse::<usize>() else {
+                sh.builtin_error("caller", &format!("{a}: invalid number"));
+                return Ok(2);
+            };
+            let (Some(f), Some(name), Some(file)) = (frames.get(n), func(n + 1), source(n + 1))
+            else {
+                return Ok(1);
+            };
+            format!("{} {name} {file}\n", f.call_line)
+        }
     };
     sh.out(text.as_bytes())?;
     Ok(0)

@@ -139,22 +139,51 @@ pub const SIGNALS: &[(i32, &str)] = &[
     (31, "SYS"),
 ];
 
+/// Quotes a word in single quotes whatever it holds (bash's `sh_single_quote`), as
+/// `trap -p` and `complete -p` print their arguments.
+pub fn single_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The realtime signals: Linux numbers them from 34 (`RTMIN`) to 64 (`RTMAX`), and bash
+/// names the first half from `RTMIN` up and the rest from `RTMAX` down.
+const SIGRTMIN: i32 = 34;
+const SIGRTMAX: i32 = 64;
+
+/// A signal's name without the `SIG` prefix (`TERM`, `RTMIN+3`); none for 0 and for
+/// numbers Linux does not use.
+pub fn signal_short_name(n: i32) -> Option<String> {
+    if let Some((_, s)) = SIGNALS.iter().find(|(k, _)| *k == n) {
+        return Some((*s).to_owned());
+    }
+    let mid = (SIGRTMIN + SIGRTMAX) / 2;
+    match n {
+        SIGRTMIN => Some("RTMIN".to_owned()),
+        SIGRTMAX => Some("RTMAX".to_owned()),
+        _ if (SIGRTMIN..=mid).contains(&n) => Some(format!("RTMIN+{}", n - SIGRTMIN)),
+        _ if (mid..SIGRTMAX).contains(&n) => Some(format!("RTMAX-{}", SIGRTMAX - n)),
+        _ => None,
+    }
+}
+
 /// `SIGTERM`-style name of a signal number (`EXIT` for 0).
 pub fn signal_name(n: i32) -> String {
     if n == 0 {
         return "EXIT".to_owned();
     }
-    SIGNALS
-        .iter()
-        .find(|(k, _)| *k == n)
-        .map(|(_, s)| format!("SIG{s}"))
+    signal_short_name(n)
+        .map(|s| format!("SIG{s}"))
         .unwrap_or_else(|| n.to_string())
 }
 
 /// Parses a signal given as a number, `TERM`, or `SIGTERM` (case-insensitive).
 pub fn signal_number(s: &str) -> Option<i32> {
     if let Ok(n) = s.parse::<i32>() {
-        return if (0..=64).contains(&n) { Some(n) } else { None };
+        return if (0..=SIGRTMAX).contains(&n) {
+            Some(n)
+        } else {
+            None
+        };
     }
     let up = s.to_ascii_uppercase();
     let name = up.strip_prefix("SIG").unwrap_or(&up);
@@ -163,7 +192,33 @@ pub fn signal_number(s: &str) -> Option<i32> {
         "ERR" | "DEBUG" | "RETURN" => return None,
         _ => {}
     }
-    SIGNALS.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
+    if let Some((k, _)) = SIGNALS.iter().find(|(_, n)| *n == name) {
+        return Some(*k);
+    }
+    (SIGRTMIN..=SIGRTMAX).find(|&k| signal_short_name(k).as_deref() == Some(name))
+}
+
+/// The `kill -l` / `trap -l` table: five `N) SIGNAME` cells a line, tab-separated.
+pub fn signal_table() -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for n in 1..=SIGRTMAX {
+        let Some(name) = signal_short_name(n) else {
+            continue;
+        };
+        out.push_str(&format!("{n:2}) SIG{name}"));
+        column += 1;
+        if column < 5 {
+            out.push('\t');
+        } else {
+            out.push('\n');
+            column = 0;
+        }
+    }
+    if column != 0 {
+        out.push('\n');
+    }
+    out
 }
 
 impl Interp {

@@ -42,12 +42,32 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
             _ => break,
         }
     }
+    // The variable name is checked before anything is formatted.
+    if let Some(target) = &var {
+        let element = target
+            .split_once('[')
+            .is_some_and(|(base, rest)| crate::syntax::is_name(base) && rest.ends_with(']'));
+        if !element && !crate::syntax::is_name(target) {
+            sh.builtin_error("printf", &format!("`{target}': not a valid identifier"));
+            return Ok(2);
+        }
+    }
     let Some(fmt) = args.get(i) else {
         sh.errln("printf: usage: printf [-v var] format [arguments]");
         return Ok(2);
     };
     let now = sh.fs.lock().clock().now();
-    let f = format(fmt, &args[i + 1..], now.secs, sh.start_time);
+    let max = sh.budget.limits.max_string_len;
+    let Some(f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, max) else {
+        let m = format!("printf: string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(crate::interp::Flow::Fatal(m));
+    };
+    if f.text.len() > max {
+        let m = format!("printf: string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(crate::interp::Flow::Fatal(m));
+    }
     for m in &f.errors() {
         sh.builtin_error("printf", m);
     }
@@ -59,12 +79,10 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
     match var {
         Some(v) => {
             let target = v.clone();
-            let r = if let Some(open) = target.find('[') {
-                if target.ends_with(']') {
-                    let key = target[open + 1..target.len() - 1].to_owned();
-                    sh.assign_element(&target[..open], &key, f.text, false)
-                } else {
-                    Err(format!("`{target}': not a valid identifier"))
+            let r = if target.contains('[') {
+                match crate::interp::host::split_element_ref(&target) {
+                    Some(_) => sh.assign_scalar(&target, f.text, false),
+                    None => Err(format!("`{target}': not a valid identifier")),
                 }
             } else if crate::syntax::is_name(&target) {
                 sh.assign_scalar(&target, f.text, false)
@@ -362,8 +380,15 @@ pub fn q_quote(s: &str) -> String {
     out
 }
 
-/// Formats `fmt` with `args`, reusing the format while arguments remain.
-pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
+/// Formats `fmt` with `args`, reusing the format while arguments remain; `None` when
+/// the text (or one field's width or precision) would pass `max_len` bytes.
+pub fn format(
+    fmt: &str,
+    args: &[String],
+    now: i64,
+    start: i64,
+    max_len: usize,
+) -> Option<Formatted> {
     let cs: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut ai = 0usize;
@@ -457,6 +482,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     spec.prec = Some(p.parse().unwrap_or(0));
                 }
             }
+            if spec.width.unwrap_or(0) > max_len || spec.prec.unwrap_or(0) > max_len {
+                return None;
+            }
+            if out.len() > max_len {
+                return None;
+            }
             // Length modifiers are accepted and ignored.
             while matches!(cs.get(i), Some('h' | 'l' | 'L' | 'j' | 'z' | 't')) {
                 i += 1;
@@ -525,12 +556,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     };
                     out.push_str(&pad(&spec, s, false));
                     if stop {
-                        return Formatted {
+                        return Some(Formatted {
                             text: out,
                             bad_number: bad,
                             stopped: true,
                             error,
-                        };
+                        });
                     }
                 }
                 'q' => {
@@ -538,7 +569,11 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                     out.push_str(&pad(&spec, s, false));
                 }
                 'c' => {
-                    let s: String = arg.unwrap_or_default().chars().take(1).collect();
+                    // `%c` takes the first byte, even of a multibyte character.
+                    let mut s = String::new();
+                    if let Some(&b) = crate::text::encode(&arg.unwrap_or_default()).first() {
+                        crate::text::push_byte(&mut s, b);
+                    }
                     out.push_str(&pad(&spec, s, false));
                 }
                 'd' | 'i' | 'o' | 'u' | 'x' | 'X' => {
@@ -609,12 +644,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
                 }
                 other => {
                     error = Some(format!("%{other}: invalid format character"));
-                    return Formatted {
+                    return Some(Formatted {
                         text: out,
                         bad_number: bad,
                         stopped: true,
                         error,
-                    };
+                    });
                 }
             }
         }
@@ -622,12 +657,12 @@ pub fn format(fmt: &str, args: &[String], now: i64, start: i64) -> Formatted {
             break;
         }
     }
-    Formatted {
+    Some(Formatted {
         text: out,
         bad_number: bad,
         stopped: false,
         error,
-    }
+    })
 }
 
 /// `%b` accepts `\NNN` octal without the leading zero that `echo -e` requires.
@@ -653,7 +688,13 @@ mod tests {
 
     fn check(fmt: &str, args: &[&str], want: &str) {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        assert_eq!(format(fmt, &args, 0, 0).text, want, "{fmt}");
+        assert_eq!(
+            format(fmt, &args, 0, 0, usize::MAX)
+                .map(|f| f.text)
+                .unwrap_or_default(),
+            want,
+            "{fmt}"
+        );
     }
 
     #[test]

@@ -1,8 +1,20 @@
 //! `read` and `mapfile`/`readarray`: reading lines or fields from a descriptor, with
 //! bash's backslash and IFS rules.
 
-use super::super::{Interp, R};
+use super::super::{Flow, Interp, R};
 use crate::expand::Value;
+
+/// Ends the run once one value read has grown past `max_string_len` bytes (an endless
+/// line such as `/dev/zero` would otherwise grow without bound).
+fn check_len(sh: &Interp, n: usize) -> Result<(), Flow> {
+    let max = sh.budget.limits.max_string_len;
+    if n > max {
+        let m = format!("string length limit exceeded ({max} bytes)");
+        sh.budget.trip(&m);
+        return Err(Flow::Fatal(m));
+    }
+    Ok(())
+}
 
 /// Reads one byte from `fd`; `None` at end of input or on error.
 fn read_byte(sh: &Interp, fd: i32) -> Option<u8> {
@@ -84,7 +96,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
                         Ok(n) => nchars = Some(n),
                         Err(_) => {
                             sh.builtin_error("read", &format!("{v}: invalid number"));
-                            return Ok(2);
+                            return Ok(1);
                         }
                     }
                     exact = c == 'N';
@@ -139,12 +151,15 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     let mut escaped: Vec<bool> = Vec::new();
     let mut eof = false;
     let mut count = 0usize;
+    let mut seen = 0usize;
     loop {
         if let Some(n) = nchars
             && count >= n
         {
             break;
         }
+        seen += 1;
+        check_len(sh, seen)?;
         let Some(b) = read_byte(sh, fd) else {
             eof = true;
             break;
@@ -155,7 +170,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         if !exact && Some(b) == delim {
             break;
         }
-        if !raw && !exact && b == b'\\' {
+        if !raw && b == b'\\' {
             match read_byte(sh, fd) {
                 None => {
                     eof = true;
@@ -221,7 +236,12 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         }
         return Ok(status);
     }
-    let fields = split_fields(&text, &esc_chars, &ifs, names.len());
+    // `-N` reads an exact count of characters that is never split into fields.
+    let fields = if exact {
+        vec![text]
+    } else {
+        split_fields(&text, &esc_chars, &ifs, names.len())
+    };
     for (k, n) in names.iter().enumerate() {
         let v = fields.get(k).cloned().unwrap_or_default();
         if let Err(m) = sh.assign_scalar(n, v, false) {
@@ -245,33 +265,39 @@ fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> 
         i += 1;
     }
     while i < cs.len() {
-        if fields.len() + 1 == max {
-            // The rest, with trailing IFS whitespace removed.
-            let mut end = cs.len();
-            while end > i && is_sep(end - 1) && is_ws(cs[end - 1]) {
-                end -= 1;
+        // Skips one delimiter: whitespace run, optional non-ws char, whitespace run.
+        let skip_delim = |mut i: usize| {
+            while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+                i += 1;
             }
-            fields.push(cs[i..end].iter().collect());
-            return fields;
-        }
+            if i < cs.len() && is_sep(i) && !is_ws(cs[i]) {
+                i += 1;
+                while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
+                    i += 1;
+                }
+            }
+            i
+        };
         let start = i;
         while i < cs.len() && !is_sep(i) {
             i += 1;
         }
+        if fields.len() + 1 == max {
+            // The last name takes the rest of the line, minus trailing IFS whitespace;
+            // but when the rest is one word and its delimiter, just that word.
+            if skip_delim(i) >= cs.len() {
+                fields.push(cs[start..i].iter().collect());
+                return fields;
+            }
+            let mut end = cs.len();
+            while end > start && is_sep(end - 1) && is_ws(cs[end - 1]) {
+                end -= 1;
+            }
+            fields.push(cs[start..end].iter().collect());
+            return fields;
+        }
         fields.push(cs[start..i].iter().collect());
-        // Skip one delimiter: whitespace run, optional non-ws char, whitespace run.
-        while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
-            i += 1;
-        }
-        if i < cs.len() && is_sep(i) && !is_ws(cs[i]) {
-            i += 1;
-            while i < cs.len() && is_sep(i) && is_ws(cs[i]) {
-                i += 1;
-            }
-            if i >= cs.len() && fields.len() < max {
-                // A trailing non-whitespace delimiter ends an (empty) field.
-            }
-        }
+        i = skip_delim(i);
     }
     fields
 }
@@ -343,13 +369,15 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         while let Some(b) = read_byte(sh, fd) {
             got = true;
             if b == delim {
-                if !strip {
+                // A NUL delimiter cannot be kept: shell values end at NUL.
+                if !strip && b != 0 {
                     line.push(b);
                 }
                 ended = true;
                 break;
             }
             line.push(b);
+            check_len(sh, line.len())?;
         }
         if !got {
             break;
@@ -359,6 +387,12 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             continue;
         }
         arr.insert(idx, crate::text::decode(&line));
+        let max = sh.budget.limits.max_array_len;
+        if arr.len() > max {
+            let m = format!("array size limit exceeded ({max} elements)");
+            sh.budget.trip(&m);
+            return Err(Flow::Fatal(m));
+        }
         idx += 1;
         n += 1;
         if !ended {
@@ -385,5 +419,10 @@ mod tests {
         check("a:b:c", ":", 2, &["a", "b:c"]);
         check("a::b", ":", 3, &["a", "", "b"]);
         check(" x ", " ", 1, &["x"]);
+        // The last field drops one trailing delimiter only when it ends the line.
+        check("xx", "x ", 2, &["", ""]);
+        check("xxx", "x ", 2, &["", "xx"]);
+        check("a:b:", ":", 2, &["a", "b"]);
+        check("a:b:c:", ":", 2, &["a", "b:c:"]);
     }
 }

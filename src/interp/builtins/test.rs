@@ -246,17 +246,17 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
 }
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {
-    if let Some(open) = name.find('[')
-        && name.ends_with(']')
-    {
-        let base = &name[..open];
-        let sub = &name[open + 1..name.len() - 1];
+    if let Some((base, sub)) = crate::interp::host::split_element_ref(name) {
         let Some(v) = crate::expand::Host::var(sh, base) else {
             return false;
         };
         if sub == "@" || sub == "*" {
             return v.value.is_some() && !v.values().is_empty();
         }
+        let Ok(sub) = sh.expand_subscript_text(sub) else {
+            return false;
+        };
+        let sub = sub.as_str();
         if v.is_assoc() {
             return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
         }
@@ -344,20 +344,50 @@ pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str, arith: bool) -> Resul
 
 /// Evaluates a `[[ ]]` expression.
 pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
+    eval_cond_in(sh, e, false)
+}
+
+/// `set -x` shows each test of a `[[ ]]` as it runs, with its operands expanded.
+fn trace_test(sh: &mut Interp, negated: bool, parts: &[&str]) {
+    if !sh.set.xtrace {
+        return;
+    }
+    let shown: Vec<&str> = parts
+        .iter()
+        .map(|p| if p.is_empty() { "''" } else { p })
+        .collect();
+    let not = if negated { "! " } else { "" };
+    sh.xtrace_line(&format!("[[ {not}{} ]]", shown.join(" ")));
+}
+
+fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, ExpandError> {
     match e {
-        CondExpr::Word(w) => Ok(!Expander::new(sh).string(w)?.is_empty()),
-        CondExpr::Not(e) => Ok(!eval_cond(sh, e)?),
-        CondExpr::And(a, b) => Ok(eval_cond(sh, a)? && eval_cond(sh, b)?),
-        CondExpr::Or(a, b) => Ok(eval_cond(sh, a)? || eval_cond(sh, b)?),
-        CondExpr::Group(e) => eval_cond(sh, e),
+        CondExpr::Word(w) => {
+            let v = Expander::new(sh).string(w)?;
+            trace_test(sh, negated, &["-n", &v]);
+            Ok(!v.is_empty())
+        }
+        CondExpr::Not(e) => {
+            let primary = !matches!(
+                **e,
+                CondExpr::Not(_) | CondExpr::And(..) | CondExpr::Or(..) | CondExpr::Group(_)
+            );
+            Ok(!eval_cond_in(sh, e, primary)?)
+        }
+        CondExpr::And(a, b) => Ok(eval_cond_in(sh, a, false)? && eval_cond_in(sh, b, false)?),
+        CondExpr::Or(a, b) => Ok(eval_cond_in(sh, a, false)? || eval_cond_in(sh, b, false)?),
+        CondExpr::Group(e) => eval_cond_in(sh, e, false),
         CondExpr::Unary(op, w) => {
             let arg = Expander::new(sh).string(w)?;
+            trace_test(sh, negated, &[op, &arg]);
             unary(sh, op, &arg).map_err(ExpandError::abort)
         }
         CondExpr::Binary(op, l, r) => {
             let lv = Expander::new(sh).string(l)?;
             if matches!(op.as_str(), "==" | "=" | "!=") {
-                let pat = Expander::new(sh).pattern(r)?;
+                let trace = sh.set.xtrace;
+                let (pat, shown) = Expander::new(sh).pattern_traced(r, trace)?;
+                trace_test(sh, negated, &[&lv, op, &shown]);
                 let p = Pattern::new(
                     &pat,
                     MatchOpts {
@@ -370,6 +400,7 @@ pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
                 return Ok(if op == "!=" { !m } else { m });
             }
             let rv = Expander::new(sh).string(r)?;
+            trace_test(sh, negated, &[&lv, op, &rv]);
             binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
                 message: m,
                 kind: crate::expand::ErrorKind::Command,
@@ -378,6 +409,7 @@ pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
         CondExpr::Regex(l, r) => {
             let lv = Expander::new(sh).string(l)?;
             let re = regex_source(sh, r)?;
+            trace_test(sh, negated, &[&lv, "=~", &re]);
             let re = if sh.shopt.get("nocasematch") {
                 format!("(?i){re}")
             } else {

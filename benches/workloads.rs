@@ -1,0 +1,297 @@
+//! The workloads of issue 7, in-process: start-up, an arithmetic loop, parameter
+//! expansions, a recursive function, text utilities over a 5 MB file, utilities over a
+//! 20,000-file tree, short pipelines in a loop, and snapshots and store saves of a
+//! 100,000-file filesystem. Each script's output is checked once against what
+//! `/bin/bash` printed for it (recorded below), so a bench cannot get faster by
+//! getting wrong. `benches/compare.sh` times the same scripts against bash as whole
+//! processes.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use shellbox::Shell;
+use shellbox::fs::{Clock, Fs, FsResult};
+use shellbox::store::{Snapshot, Store};
+
+/// Workload 2.
+const ARITH_LOOP: &str = "x=0; for ((i=0;i<200000;i++)); do x=$((x+i)); done; echo $x";
+/// Workload 3.
+const PARAM_LOOP: &str = "s=abc/def/abracadabra; n=0; for ((i=0;i<20000;i++)); do \
+    a=${s//a/b}; b=${s#*/}; c=${#s}; d=${s:1:3}; n=$((n+c)); done; echo \"$a $b $c $d $n\"";
+/// Workload 4: recursion through a global result (bash would fork per `$(fib ...)`).
+const FIB: &str = "fib() { if (( $1 < 2 )); then r=$1; return; fi; fib $(( $1 - 1 )); \
+    local a=$r; fib $(( $1 - 2 )); r=$(( a + r )); }; fib 20; echo $r";
+/// Workload 7.
+const PIPELINES: &str =
+    "for ((i=0;i<2000;i++)); do echo $i | tr 0-9 a-j | cut -c1-3; done | tail -n 2";
+
+/// Fails the bench run (before timing) when a script's output is not bash's.
+fn check(sh: &mut Shell, script: &str, want: &str) {
+    let out = sh.exec(script);
+    let got = String::from_utf8_lossy(&out.stdout);
+    if got != want || out.exit_code != 0 {
+        eprintln!(
+            "bench script differs from bash:\n{script}\nwant {want:?}\ngot {got:?} (status {}, stderr {:?})",
+            out.exit_code,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::process::exit(1);
+    }
+}
+
+fn or_exit<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| {
+        eprintln!("bench setup failed: {e}");
+        std::process::exit(1)
+    })
+}
+
+/// A short measurement: these benches run whole scripts, so few samples suffice.
+fn configure() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+}
+
+/// Resident memory of this process, from /proc (Linux only).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// Workload 1: `echo hi` in a warm shell and in a fresh one; also what an idle
+/// session costs in memory (1,000 sessions that each ran one command, measured as
+/// growth of the resident set).
+fn startup(c: &mut Criterion) {
+    let mut warm = Shell::new();
+    check(&mut warm, "echo hi", "hi\n");
+    if let Some(before) = resident_bytes() {
+        let shells: Vec<Shell> = (0..1000)
+            .map(|_| {
+                let mut sh = Shell::new();
+                sh.exec("true");
+                sh
+            })
+            .collect();
+        if let Some(after) = resident_bytes() {
+            eprintln!(
+                "idle session: about {} bytes resident each",
+                after.saturating_sub(before) / 1000
+            );
+        }
+        drop(shells);
+    }
+    let mut group = c.benchmark_group("1 start-up");
+    group.bench_function("fresh Shell::new", |b| b.iter(Shell::new));
+    group.bench_function("echo hi, warm shell", |b| b.iter(|| warm.exec("echo hi")));
+    group.bench_function("echo hi, fresh shell", |b| {
+        b.iter(|| Shell::new().exec("echo hi"))
+    });
+    group.finish();
+}
+
+/// Workloads 2, 3 and 4: the interpreter alone.
+fn interpreter(c: &mut Criterion) {
+    let mut sh = Shell::new();
+    check(&mut sh, ARITH_LOOP, "19999900000\n");
+    check(
+        &mut sh,
+        PARAM_LOOP,
+        "bbc/def/bbrbcbdbbrb def/abracadabra 19 bc/ 380000\n",
+    );
+    check(&mut sh, FIB, "6765\n");
+    let mut group = c.benchmark_group("interpreter");
+    group.bench_function("2 arithmetic loop", |b| b.iter(|| sh.exec(ARITH_LOOP)));
+    group.bench_function("3 parameter expansion", |b| b.iter(|| sh.exec(PARAM_LOOP)));
+    group.bench_function("4 recursive fib 20", |b| b.iter(|| sh.exec(FIB)));
+    group.finish();
+}
+
+/// 5 MB of word pairs from a small vocabulary (deterministic).
+fn big_text() -> Vec<u8> {
+    const WORDS: [&str; 8] = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+    ];
+    let mut out = Vec::with_capacity(5_100_000);
+    let mut x: u32 = 7;
+    while out.len() < 5_000_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let a = WORDS[(x >> 16) as usize % WORDS.len()];
+        let b = WORDS[(x >> 20) as usize % WORDS.len()];
+        out.extend_from_slice(format!("{a} {b} {}\n", (x >> 8) % 100).as_bytes());
+    }
+    out
+}
+
+/// Workload 5: text utilities over a 5 MB file.
+fn text(c: &mut Criterion) {
+    let data = big_text();
+    let mut sh = Shell::builder().file("big.txt", data).build();
+    // Expected values from /bin/bash with GNU grep, sort, uniq, sed, wc and awk over
+    // the same bytes.
+    let cases = [
+        ("5a grep -c", "grep -c 'alpha beta' big.txt", "5407\n"),
+        (
+            "5b sort, uniq -c, sort -rn, head",
+            "sort big.txt | uniq -c | sort -rn | head -n 3",
+            "     80 theta delta 23\n     80 gamma epsilon 8\n     80 delta epsilon 33\n",
+        ),
+        (
+            "5c sed s///g, wc -c",
+            "sed 's/a/A/g' big.txt | wc -c",
+            "5000004\n",
+        ),
+        (
+            "5d awk length sum",
+            "awk '{n+=length($0)} END{print n}' big.txt",
+            "4652838\n",
+        ),
+    ];
+    for (_, script, want) in cases {
+        check(&mut sh, script, want);
+    }
+    let mut group = c.benchmark_group("5 text, 5 MB");
+    for (name, script, _) in cases {
+        group.bench_function(name, |b| b.iter(|| sh.exec(script)));
+    }
+    group.finish();
+}
+
+/// 20,000 files in 200 directories under /workspace/tree.
+fn tree(fs: &mut Fs) -> FsResult<()> {
+    for d in 0..200 {
+        fs.mkdir(&format!("/workspace/tree/d{d}"), 0o755)?;
+        for f in 0..100 {
+            let body = if f % 37 == 0 { "needle" } else { "hay" };
+            fs.write_file(
+                &format!("/workspace/tree/d{d}/f{f}.txt"),
+                format!("{body} {d} {f}\n").as_bytes(),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Workload 6: utilities over a 20,000-file tree.
+fn files(c: &mut Criterion) {
+    // A default shell (its /bin lists the utilities), then the tree.
+    let mut sh = Shell::builder().cwd("tree").build();
+    or_exit(tree(&mut sh.fs_mut()));
+    // Counts from /bin/bash with GNU find, grep and ls over the same tree on disk.
+    let cases = [
+        ("6a find -name", "find . -name 'f1*' | wc -l", "2200\n"),
+        ("6b grep -rl", "grep -rl needle . | wc -l", "600\n"),
+        ("6c ls -R", "ls -R | wc -l", "20601\n"),
+    ];
+    for (_, script, want) in cases {
+        check(&mut sh, script, want);
+    }
+    let mut group = c.benchmark_group("6 tree, 20000 files");
+    for (name, script, _) in cases {
+        group.bench_function(name, |b| b.iter(|| sh.exec(script)));
+    }
+    group.finish();
+}
+
+/// Workload 7: short pipelines in a loop.
+fn pipelines(c: &mut Criterion) {
+    let mut sh = Shell::new();
+    check(&mut sh, PIPELINES, "bjj\nbjj\n");
+    let mut group = c.benchmark_group("7 pipelines");
+    group.bench_function("2000 three-stage pipelines", |b| {
+        b.iter(|| sh.exec(PIPELINES))
+    });
+    group.finish();
+}
+
+/// 100,000 files in 100 directories.
+fn big_fs() -> FsResult<Fs> {
+    let mut fs = Fs::new(Clock::virtual_at(1_700_000_000));
+    for d in 0..100 {
+        fs.mkdir(&format!("/workspace/d{d}"), 0o755)?;
+        for f in 0..1000 {
+            fs.write_file(
+                &format!("/workspace/d{d}/f{f}"),
+                format!("file {d} {f} with some text to make it longer than inline\n").as_bytes(),
+            )?;
+        }
+    }
+    Ok(fs)
+}
+
+/// Workload 8: snapshot and fork of a 100,000-file filesystem; a store save after a
+/// one-file change.
+fn snapshots(c: &mut Criterion) {
+    let fs = or_exit(big_fs());
+    let mut group = c.benchmark_group("8 snapshot, 100000 files");
+    group.bench_function("snapshot", |b| b.iter(|| black_box(&fs).snapshot()));
+    group.bench_function("fork and write one file", |b| {
+        b.iter_batched(
+            || fs.clone(),
+            |mut f| {
+                let r = f.write_file("/workspace/d50/f500", b"changed\n");
+                (f, r)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    let dir = std::env::temp_dir().join(format!("shellbox-bench-store-{}", std::process::id()));
+    let store = or_exit(Store::open(&dir));
+    let meta = serde_json::Value::Null;
+    or_exit(store.save(
+        "bench",
+        &Snapshot {
+            fs: fs.clone(),
+            meta: meta.clone(),
+        },
+    ));
+    // One changed file must cost its own blob (unless it is small enough to sit in its
+    // directory's listing) and the directory listings on its path, not the tree.
+    let mut changed = fs.clone();
+    or_exit(changed.write_file(
+        "/workspace/d50/f500",
+        b"changed once, long enough not to be inlined\n",
+    ));
+    let report = or_exit(store.save(
+        "bench",
+        &Snapshot {
+            fs: changed,
+            meta: meta.clone(),
+        },
+    ));
+    eprintln!(
+        "store save after a one-file change: {} blobs, {} blob bytes, manifest {} bytes",
+        report.blobs_written, report.blob_bytes_written, report.manifest_bytes
+    );
+    let mut n = 0u64;
+    group.bench_function("store save after a one-file change", |b| {
+        b.iter_batched(
+            || {
+                n += 1;
+                let mut f = fs.clone();
+                let _ = f.write_file(
+                    "/workspace/d50/f500",
+                    format!("change {n}, long enough not to be inlined\n").as_bytes(),
+                );
+                Snapshot {
+                    fs: f,
+                    meta: meta.clone(),
+                }
+            },
+            |snap| store.save("bench", &snap),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group! {
+    name = benches;
+    config = configure();
+    targets = startup, interpreter, text, files, pipelines, snapshots
+}
+criterion_main!(benches);

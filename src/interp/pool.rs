@@ -1,0 +1,81 @@
+//! Parked threads for pipeline stages. Every stage but the last runs on a thread of
+//! its own (stages must run concurrently: `yes | head -n1`); starting a fresh OS
+//! thread per stage cost a clone, an 8 MiB stack mapping and its release each time,
+//! which dominated loops of short pipelines. A finished stage's thread parks here and
+//! takes the next stage instead.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver, Sender};
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// Idle workers, each reachable through the sender of its job queue.
+static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
+
+/// Parked threads kept at most; more finish when their stage does.
+const MAX_IDLE: usize = 8;
+
+/// Stack size of a stage thread (deep recursion in a stage needs room).
+const STACK: usize = 8 << 20;
+
+/// The result of a stage started with [`spawn`].
+pub struct StageHandle<T>(Receiver<std::thread::Result<T>>);
+
+impl<T> StageHandle<T> {
+    /// Waits for the stage; `Err` if it panicked.
+    pub fn join(self) -> std::thread::Result<T> {
+        match self.0.recv() {
+            Ok(r) => r,
+            Err(_) => Err(Box::new("pipeline stage lost") as Box<dyn std::any::Any + Send>),
+        }
+    }
+}
+
+/// Runs `f` on a parked stage thread, or on a new one if none is idle.
+pub fn spawn<T, F>(f: F) -> std::io::Result<StageHandle<T>>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let (tx, rx) = mpsc::sync_channel(1);
+    let mut job: Job = Box::new(move || {
+        let r = std::panic::catch_unwind(AssertUnwindSafe(f));
+        let _ = tx.send(r);
+    });
+    loop {
+        let worker = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let Some(worker) = worker else { break };
+        match worker.send(job) {
+            Ok(()) => return Ok(StageHandle(rx)),
+            // That worker has gone; try the next.
+            Err(mpsc::SendError(j)) => job = j,
+        }
+    }
+    let (wtx, wrx) = mpsc::channel::<Job>();
+    std::thread::Builder::new()
+        .name("shellbox-stage".into())
+        .stack_size(STACK)
+        .spawn(move || {
+            job();
+            worker(wtx, wrx)
+        })?;
+    Ok(StageHandle(rx))
+}
+
+/// A stage thread between stages: parks itself as idle, then runs what it is sent.
+fn worker(me: Sender<Job>, jobs: Receiver<Job>) {
+    loop {
+        {
+            let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+            if idle.len() >= MAX_IDLE {
+                return;
+            }
+            idle.push(me.clone());
+        }
+        match jobs.recv() {
+            Ok(job) => job(),
+            Err(_) => return,
+        }
+    }
+}

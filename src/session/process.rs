@@ -1,0 +1,273 @@
+//! Processes without processes: a command runs as a fresh interpreter on its own thread
+//! over the session's shared filesystem, with a cancellation flag (the run's `Budget`
+//! checks it at every command and loop iteration) and an exit cell that both blocking
+//! and async callers can wait on. Output goes to sinks: an in-memory capture, a channel
+//! (for `spawn`'s streams), or a buffer that can move to files (for the `bash` tool).
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::{Notify, mpsc};
+
+use crate::commands::Registry;
+use crate::fs::SharedFs;
+use crate::interp::io::OpenFile;
+use crate::limits::{Budget, Limits};
+
+/// The status of a command ended by cancellation (as if by SIGTERM).
+pub const TERMINATED: i32 = 143;
+
+/// First pid handed to sandbox processes (the interpreter's own shells use 4242+).
+static NEXT_PID: AtomicU32 = AtomicU32::new(7000);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Where a finished command's status appears.
+#[derive(Debug, Default)]
+pub(crate) struct ExitCell {
+    status: Mutex<Option<i32>>,
+    cv: Condvar,
+    notify: Notify,
+}
+
+impl ExitCell {
+    fn set(&self, code: i32) {
+        *lock(&self.status) = Some(code);
+        self.cv.notify_all();
+        self.notify.notify_waiters();
+    }
+
+    /// The status, if the command has ended.
+    pub(crate) fn get(&self) -> Option<i32> {
+        *lock(&self.status)
+    }
+
+    /// Blocks until the command ends or `timeout` passes (`None`: no timeout).
+    pub(crate) fn wait_timeout(&self, timeout: Option<Duration>) -> Option<i32> {
+        let mut g = lock(&self.status);
+        let deadline = timeout.map(|t| std::time::Instant::now() + t);
+        loop {
+            if let Some(code) = *g {
+                return Some(code);
+            }
+            g = match deadline {
+                None => self.cv.wait(g).unwrap_or_else(|e| e.into_inner()),
+                Some(d) => {
+                    let left = d.checked_duration_since(std::time::Instant::now())?;
+                    self.cv
+                        .wait_timeout(g, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
+        }
+    }
+
+    /// Waits for the command to end.
+    ///
+    /// Cancel safety: dropping the future only stops waiting.
+    pub(crate) async fn wait(&self) -> i32 {
+        loop {
+            let mut notified = std::pin::pin!(self.notify.notified());
+            notified.as_mut().enable();
+            if let Some(code) = self.get() {
+                return code;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// A running (or finished) command: its pid, cancellation flag and exit cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Proc {
+    pub(crate) pid: u32,
+    pub(crate) cancel: Arc<AtomicBool>,
+    pub(crate) exit: Arc<ExitCell>,
+}
+
+impl Proc {
+    pub(crate) fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Sets a cancellation flag when dropped, unless disarmed: ties a command's life to a
+/// future, so dropping or aborting the future stops the command.
+pub(crate) struct CancelOnDrop(Option<Arc<AtomicBool>>);
+
+impl CancelOnDrop {
+    pub(crate) fn new(flag: Arc<AtomicBool>) -> CancelOnDrop {
+        CancelOnDrop(Some(flag))
+    }
+    pub(crate) fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Everything a command needs to start.
+pub(crate) struct Launch {
+    pub(crate) fs: SharedFs,
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) limits: Limits,
+    pub(crate) cwd: String,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) command: String,
+    pub(crate) stdin: Vec<u8>,
+    pub(crate) stdout: Arc<OpenFile>,
+    pub(crate) stderr: Arc<OpenFile>,
+}
+
+/// Starts a command on its own thread. The interpreter (and with it the output sinks)
+/// is dropped before the exit status is published, so streams end before `wait` returns.
+pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let exit = Arc::new(ExitCell::default());
+    let proc = Proc {
+        pid: NEXT_PID.fetch_add(1, Ordering::Relaxed),
+        cancel: cancel.clone(),
+        exit: exit.clone(),
+    };
+    std::thread::Builder::new()
+        .name(format!("shellbox-{}", proc.pid))
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let budget = Budget::new(l.limits, cancel.clone());
+            let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
+            interp.set_stdio(OpenFile::bytes(l.stdin), l.stdout, l.stderr);
+            let mut code = interp.run_script(&l.command);
+            drop(interp);
+            // A limit also raises the cancel flag (to stop every fork); only a real
+            // cancellation is a termination.
+            if cancel.load(Ordering::Relaxed) && code == 126 && budget.tripped().is_none() {
+                code = TERMINATED;
+            }
+            exit.set(code);
+        })?;
+    Ok(proc)
+}
+
+/// A sink that forwards output to a channel (a spawned process's stdout or stderr), up
+/// to `limit` bytes in all. Output nobody reads any more is dropped.
+pub(crate) struct ChannelSink {
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+    left: u64,
+    limit: u64,
+}
+
+impl ChannelSink {
+    /// A sink and the receiving end of its channel.
+    pub(crate) fn pair(limit: u64) -> (OpenFile, mpsc::UnboundedReceiver<Vec<u8>>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let sink = ChannelSink {
+            tx,
+            left: limit,
+            limit,
+        };
+        (OpenFile::HostOut(Mutex::new(Box::new(sink))), rx)
+    }
+}
+
+impl Write for ChannelSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = buf.len() as u64;
+        if n > self.left {
+            return Err(crate::commands::fatal(format!(
+                "output limit exceeded ({} bytes)",
+                self.limit
+            )));
+        }
+        self.left -= n;
+        // A closed receiver means nobody reads the stream any more.
+        let _ = self.tx.send(buf.to_vec());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Output of a `bash` tool command: kept in memory (up to `limit` bytes) until the
+/// command is moved to the background, then appended to a file in the filesystem.
+#[derive(Debug)]
+pub(crate) struct JobOutput {
+    state: Mutex<JobState>,
+    limit: u64,
+}
+
+#[derive(Debug, Default)]
+struct JobState {
+    buf: Vec<u8>,
+    file: Option<(SharedFs, String)>,
+}
+
+impl JobOutput {
+    pub(crate) fn new(limit: u64) -> Arc<JobOutput> {
+        Arc::new(JobOutput {
+            state: Mutex::new(JobState::default()),
+            limit,
+        })
+    }
+
+    /// The sink the interpreter writes to.
+    pub(crate) fn sink(self: &Arc<Self>) -> Arc<OpenFile> {
+        Arc::new(OpenFile::HostOut(Mutex::new(Box::new(JobWriter(
+            self.clone(),
+        )))))
+    }
+
+    /// What was written so far (while in memory).
+    pub(crate) fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut lock(&self.state).buf)
+    }
+
+    /// Moves the output to file `path` (created with what was written so far) and
+    /// returns a copy of what was written so far.
+    pub(crate) fn move_to_file(&self, fs: &SharedFs, path: &str) -> Vec<u8> {
+        let mut st = lock(&self.state);
+        let so_far = std::mem::take(&mut st.buf);
+        // A failure (the directory is gone, the filesystem is full) loses the output,
+        // not the command.
+        let _ = fs.lock().write_file(path, &so_far);
+        st.file = Some((fs.clone(), path.to_owned()));
+        so_far
+    }
+}
+
+struct JobWriter(Arc<JobOutput>);
+
+impl Write for JobWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut st = lock(&self.0.state);
+        match &st.file {
+            Some((fs, path)) => {
+                let _ = fs.lock().append_file(path, buf);
+            }
+            None => {
+                if (st.buf.len() + buf.len()) as u64 > self.0.limit {
+                    return Err(crate::commands::fatal(format!(
+                        "output limit exceeded ({} bytes)",
+                        self.0.limit
+                    )));
+                }
+                st.buf.extend_from_slice(buf);
+            }
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,230 @@
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+//! The command line of issue 4: `shellbox tool NAME 'JSON'` (or JSON on stdin), and
+//! `--store DIR --session NAME` keeping a session — files and read stamps — across
+//! runs of `tool` and `-c`, with damaged snapshots skipped and reported.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+mod common;
+
+use common::TempDir;
+use serde_json::{Value, json};
+
+/// Runs the binary: stdout, stderr and exit status.
+fn shellbox(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Runs `shellbox ... tool ...` and parses its JSON output.
+fn tool(args: &[&str], stdin: &str) -> (Value, i32) {
+    let (out, err, code) = shellbox(args, stdin);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?} {err:?}"));
+    (v, code)
+}
+
+#[test]
+fn tool_prints_the_json_result_or_a_structured_error() {
+    let cases: &[(&[&str], &str, Value, i32)] = &[
+        (
+            &["tool", "read_file", r#"{"filePath": "/etc/hostname"}"#],
+            "",
+            json!({"content": "1: shellbox\n", "path": "/etc/hostname", "totalLines": 1, "truncated": false}),
+            0,
+        ),
+        (
+            &["tool", "bash"],
+            r#"{"command": "echo hi; echo no >&2; exit 3"}"#,
+            json!({"status": "completed", "exitCode": 3, "stdout": "hi\n", "stderr": "no\n", "truncated": false}),
+            0,
+        ),
+        (
+            &[
+                "--env",
+                "WHO=me",
+                "tool",
+                "bash",
+                r#"{"command": "echo $WHO"}"#,
+            ],
+            "",
+            json!({"status": "completed", "exitCode": 0, "stdout": "me\n", "stderr": "", "truncated": false}),
+            0,
+        ),
+        (
+            &["tool", "read_file", r#"{"filePath": "/nope"}"#],
+            "",
+            json!({"error": {"kind": "not_found", "message": "/nope: No such file or directory", "path": "/nope"}}),
+            1,
+        ),
+    ];
+    for (args, stdin, want, code) in cases {
+        assert_eq!(tool(args, stdin), (want.clone(), *code), "{args:?}");
+    }
+    for (args, kind) in [
+        (&["tool", "read_file", "{not json"][..], "invalid_input"),
+        (
+            &["tool", "read_file", r#"{"filePath": "a", "extra": 1}"#],
+            "invalid_input",
+        ),
+        (&["tool", "frobnicate", "{}"], "unknown_tool"),
+    ] {
+        let (v, code) = tool(args, "");
+        assert_eq!(
+            (v["error"]["kind"].as_str(), code),
+            (Some(kind), 1),
+            "{args:?}"
+        );
+    }
+    for args in [&["tool"][..], &["--session", "s", "tool", "bash", "{}"]] {
+        let (_, err, code) = shellbox(args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_store_keeps_files_and_read_stamps_across_runs() {
+    let store = TempDir::new("cli");
+    fn with_store<'a>(store: &'a TempDir, rest: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["--store", store.arg(), "--session", "agent"];
+        args.extend_from_slice(rest);
+        args
+    }
+    let write = |content: &str| json!({"filePath": "a.txt", "content": content}).to_string();
+    let steps: Vec<(Vec<String>, Value, i32)> = vec![
+        (
+            vec!["tool".into(), "write_file".into(), write("one\n")],
+            json!({"existed": false, "path": "/workspace/a.txt"}),
+            0,
+        ),
+        // The stamp from the first run's write still vouches for the file.
+        (
+            vec!["tool".into(), "write_file".into(), write("two\n")],
+            json!({"existed": true, "path": "/workspace/a.txt"}),
+            0,
+        ),
+    ];
+    for (args, want, code) in &steps {
+        let rest: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(
+            tool(&with_store(&store, &rest), ""),
+            (want.clone(), *code),
+            "{args:?}"
+        );
+    }
+    // A script run continues the same filesystem and changes the file.
+    let (out, _, code) = shellbox(
+        &with_store(&store, &["-c", "cat a.txt; echo three >> a.txt"]),
+        "",
+    );
+    assert_eq!((out.as_str(), code), ("two\n", 0));
+    let edit = json!({"filePath": "a.txt", "oldString": "two", "newString": "2"}).to_string();
+    let (v, code) = tool(&with_store(&store, &["tool", "edit_file", &edit]), "");
+    assert_eq!(
+        (v["error"]["kind"].as_str(), code),
+        (Some("changed_since_read"), 1)
+    );
+    tool(
+        &with_store(&store, &["tool", "read_file", r#"{"filePath": "a.txt"}"#]),
+        "",
+    );
+    let (v, code) = tool(&with_store(&store, &["tool", "edit_file", &edit]), "");
+    assert_eq!(
+        (v, code),
+        (json!({"path": "/workspace/a.txt", "replacements": 1}), 0)
+    );
+    let (out, _, _) = shellbox(&with_store(&store, &["-c", "cat a.txt"]), "");
+    assert_eq!(out, "2\nthree\n");
+    // Another session name is another filesystem.
+    let (out, _, _) = shellbox(
+        &["--store", store.arg(), "--session", "other", "-c", "ls"],
+        "",
+    );
+    assert_eq!(out, "");
+}
+
+#[test]
+fn root_seeds_a_new_session_from_the_host() {
+    let host = TempDir::new("cli");
+    std::fs::write(host.path().join("x.txt"), "from host\n").unwrap();
+    let (v, code) = tool(
+        &[
+            "--root",
+            host.arg(),
+            "tool",
+            "read_file",
+            r#"{"filePath": "x.txt"}"#,
+        ],
+        "",
+    );
+    assert_eq!((v["content"].as_str(), code), (Some("1: from host\n"), 0));
+    // With a store, the seed applies to a new session only.
+    let store = TempDir::new("cli");
+    let args = |script: &'static str| ["--store", store.arg(), "--root", host.arg(), "-c", script];
+    assert_eq!(shellbox(&args("rm x.txt; ls"), "").0, "");
+    assert_eq!(shellbox(&args("ls"), "").0, "", "the removal persisted");
+}
+
+#[test]
+fn a_damaged_newest_snapshot_is_skipped_with_a_warning() {
+    let store = TempDir::new("cli");
+    let run = |script: &str| shellbox(&["--store", store.arg(), "-c", script], "");
+    run("echo first > f");
+    run("echo second > f");
+    let dir = store.path().join("sessions/default");
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    manifests.sort();
+    let newest = manifests.last().unwrap();
+    let data = std::fs::read(newest).unwrap();
+    std::fs::write(newest, &data[..data.len() / 2]).unwrap();
+    let (out, err, code) = run("cat f");
+    assert_eq!((out.as_str(), code), ("first\n", 0));
+    assert!(
+        err.contains("skipped damaged snapshot") && err.contains(newest.to_str().unwrap()),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_interactive_shell_prompts_reads_continuations_and_keeps_history() {
+    let script = "x=1\nif true; then\necho $x\nfi\nls /nope\nexit 3\necho never\n";
+    let (out, err, code) = shellbox(&["-i"], script);
+    assert_eq!((out.as_str(), code), ("1\n", 3));
+    assert_eq!(
+        err,
+        "bash-5.2$ bash-5.2$ > > bash-5.2$ ls: cannot access '/nope': No such file or directory\nbash-5.2$ "
+    );
+    // End of input ends the shell; with a store, history survives in $HISTFILE.
+    let store = TempDir::new("cli");
+    let (_, err, code) = shellbox(&["--store", store.arg(), "-i"], "echo one\n");
+    assert_eq!((err.ends_with("exit\n"), code), (true, 0));
+    let (out, _, _) = shellbox(&["--store", store.arg(), "-i"], "history\n");
+    assert_eq!(out, "    1  echo one\n    2  history\n");
+}
+
+#[test]
+fn process_substitution_files_last_only_as_long_as_their_command() {
+    let (out, err, code) = shellbox(&["-c", "cat <(echo a) <(echo b); ls /dev/fd | wc -l"], "");
+    assert_eq!((out.as_str(), err.as_str(), code), ("a\nb\n0\n", "", 0));
+}

@@ -1,0 +1,470 @@
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+//! Hostile scripts (issue 6): each one runs under tight limits and must end within its
+//! limit — status 126 with a message naming the limit, or bash's own behaviour — quickly,
+//! on a thread with an ordinary stack, leaving the host process healthy.
+
+use std::time::{Duration, Instant};
+
+use shellbox::{Limits, Shell};
+
+/// The stack a spawned Rust thread gets by default: every hostile script runs on one.
+const STACK: usize = 2 << 20;
+
+/// Limits tight enough that every runaway ends in well under a second.
+fn tight() -> Limits {
+    let mut l = Limits::hardened();
+    l.max_commands = 200_000;
+    l.max_loop_iterations = 100_000;
+    l.max_output_bytes = 1 << 20;
+    l.max_string_len = 1 << 20;
+    l.max_words = 100_000;
+    l.max_array_len = 50_000;
+    l.max_brace_words = 50_000;
+    l.max_glob_reads = 1_000;
+    l.max_heredoc_bytes = 1 << 20;
+    l.max_file_bytes = 1 << 20;
+    l.max_fs_bytes = 4 << 20;
+    l.max_files = 2_000;
+    l.max_threads = 32;
+    l.max_background_jobs = 16;
+    l.timeout = Some(Duration::from_secs(20));
+    l
+}
+
+struct Outcome {
+    status: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// Runs `script` under `limits` on a fresh thread with a [`STACK`]-sized stack.
+fn run_with(limits: Limits, script: String) -> Outcome {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            let start = Instant::now();
+            let mut sh = Shell::builder().limits(limits).build();
+            let out = sh.exec(&script);
+            Outcome {
+                status: out.exit_code,
+                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                elapsed: start.elapsed(),
+            }
+        })
+        .unwrap()
+        .join()
+        .expect("the script overflowed the stack or panicked")
+}
+
+/// Asserts that `script` is stopped by the limit whose message contains `limit`.
+fn stopped_by(script: &str, limit: &str) -> Outcome {
+    let o = run_with(tight(), script.to_owned());
+    let shown: String = script.chars().take(80).collect();
+    assert_eq!(o.status, 126, "{shown}: stderr {:?}", tail(&o.stderr));
+    assert!(
+        o.stderr.contains(limit),
+        "{shown}: wanted {limit:?} in stderr {:?}",
+        tail(&o.stderr)
+    );
+    assert!(
+        o.elapsed < Duration::from_secs(10),
+        "{shown}: took {:?}",
+        o.elapsed
+    );
+    healthy();
+    o
+}
+
+fn tail(s: &str) -> &str {
+    let start = s.len().saturating_sub(400);
+    s.get(start..).unwrap_or(s)
+}
+
+/// The host still runs scripts normally.
+fn healthy() {
+    let mut sh = Shell::builder().limits(tight()).build();
+    let out = sh.exec("echo ok");
+    assert_eq!(out.stdout, b"ok\n");
+}
+
+#[test]
+fn fork_bomb_ends_at_the_job_limit() {
+    stopped_by(":(){ :|:& };:", "limit exceeded");
+}
+
+#[test]
+fn endless_loops_end_at_the_iteration_limit() {
+    stopped_by("while :; do :; done", "loop iteration limit exceeded");
+    stopped_by("until false; do :; done", "loop iteration limit exceeded");
+    stopped_by("for ((;;)); do :; done", "loop iteration limit exceeded");
+}
+
+#[test]
+fn infinite_recursion_ends_at_the_call_depth_limit() {
+    stopped_by("f(){ f; }; f", "function call depth limit exceeded");
+    stopped_by("f(){ echo x | f; }; f", "limit exceeded");
+    stopped_by(
+        "echo 'source /tmp/s' > /tmp/s; source /tmp/s",
+        "limit exceeded",
+    );
+    stopped_by("s='eval \"$s\"'; eval \"$s\"", "limit exceeded");
+    stopped_by("f(){ ( f ); }; f", "subshell nesting limit exceeded");
+    stopped_by("f(){ x=$(f); }; f", "subshell nesting limit exceeded");
+}
+
+#[test]
+fn filling_a_file_ends_at_the_file_size_limit() {
+    stopped_by("yes > f", "file size limit exceeded (1048576 bytes)");
+    stopped_by(
+        "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done >> f",
+        "file size limit exceeded",
+    );
+}
+
+#[test]
+fn filling_the_filesystem_ends_at_its_limits() {
+    stopped_by(
+        "for i in {1..100}; do head -c 900000 /dev/zero > f$i; done",
+        "filesystem size limit exceeded (4194304 bytes)",
+    );
+    stopped_by(
+        "i=0; while :; do : > f$((i++)); done",
+        "file count limit exceeded (2000 files)",
+    );
+    stopped_by(
+        "mkdir -p a; while :; do mkdir a/$RANDOM$RANDOM; done",
+        "limit exceeded",
+    );
+}
+
+#[test]
+fn endless_output_ends_at_the_output_limit() {
+    stopped_by("cat /dev/zero", "output limit exceeded");
+    stopped_by("yes", "output limit exceeded");
+    stopped_by("x=$(cat /dev/zero)", "output limit exceeded");
+    stopped_by("yes | cat | cat", "output limit exceeded");
+}
+
+#[test]
+fn huge_brace_expansions_end_at_the_brace_limit() {
+    stopped_by(
+        "echo {1..1000000000}",
+        "brace expansion limit exceeded (50000 words)",
+    );
+    stopped_by(
+        "echo {a..z}{a..z}{a..z}{a..z}",
+        "brace expansion limit exceeded",
+    );
+    let product = "{a,b}".repeat(24);
+    stopped_by(&format!("echo {product}"), "brace expansion limit exceeded");
+    stopped_by(
+        "echo {-9223372036854775807..9223372036854775807}",
+        "brace expansion limit exceeded",
+    );
+}
+
+#[test]
+fn giant_strings_end_at_the_string_limit() {
+    stopped_by(
+        "x=$(printf '%*s' 1000000000); echo ${#x}",
+        "string length limit exceeded",
+    );
+    stopped_by(
+        "printf -v x '%*s' 1000000000",
+        "string length limit exceeded",
+    );
+    stopped_by("printf '%.*f' 1000000000 1", "string length limit exceeded");
+    stopped_by(
+        "x=a; while :; do x=$x$x; done",
+        "string length limit exceeded",
+    );
+    stopped_by(
+        "x=a; while :; do x+=$x; done; echo unreachable",
+        "string length limit exceeded",
+    );
+}
+
+#[test]
+fn a_million_arguments_end_at_a_limit() {
+    stopped_by("set -- $(seq 1000000); echo $#", "limit exceeded");
+    stopped_by("a=($(seq 60000))", "limit exceeded");
+    stopped_by(
+        "for ((i=0;;i++)); do a[i]=x; done",
+        "array size limit exceeded",
+    );
+    stopped_by(
+        "declare -A m; for ((i=0;;i++)); do m[k$i]=x; done",
+        "array size limit exceeded",
+    );
+    stopped_by(
+        "seq 60000 | mapfile a",
+        "array size limit exceeded (50000 elements)",
+    );
+    stopped_by("mapfile a < /dev/zero", "string length limit exceeded");
+    stopped_by("read x < /dev/zero", "string length limit exceeded");
+    stopped_by("yes | tr -d '\\n' | read x", "string length limit exceeded");
+    // Under the limit the arguments all arrive.
+    let o = run_with(tight(), "set -- $(seq 50000); echo $#".to_owned());
+    assert_eq!((o.status, o.stdout.as_str()), (0, "50000\n"));
+}
+
+#[test]
+fn a_100_mb_here_document_is_refused() {
+    let body = "x".repeat(100 << 20);
+    let script = format!("cat <<'EOF'\n{body}\nEOF\n");
+    let mut l = tight();
+    l.max_source_bytes = 4 << 20;
+    let o = run_with(l, script);
+    assert_eq!(o.status, 126);
+    assert!(
+        o.stderr.contains("source size limit exceeded"),
+        "{}",
+        o.stderr
+    );
+    // A here-document that only grows when expanded meets its own limit.
+    stopped_by(
+        "x=$(printf '%*s' 900000)\ncat <<EOF\n$x$x$x\nEOF\n",
+        "here-document size limit exceeded (1048576 bytes)",
+    );
+    stopped_by(
+        "x=$(printf '%*s' 900000); cat <<< \"$x$x\"",
+        "here-document size limit exceeded",
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_by_the_parser_limit() {
+    let n = 100_000;
+    let cases = [
+        format!("echo {}hi{}", "$(".repeat(n), ")".repeat(n)),
+        format!("{}echo hi{}", "( ".repeat(n), " )".repeat(n)),
+        format!("{}echo hi;{}", "{ ".repeat(n), " }".repeat(n)),
+        format!("[[ {}a{} ]]", "( ".repeat(n), " )".repeat(n)),
+        format!("[[ {}a ]]", "! ".repeat(n)),
+        format!("x={}{}", "${x:-".repeat(n), "}".repeat(n)),
+        format!("{}:{}", "if :; then ".repeat(n), "; fi".repeat(n)),
+        format!("{}:{}", "f(){ ".repeat(n), " ;}".repeat(n)),
+        format!("{}:{}", "while :; do ".repeat(n), "; done".repeat(n)),
+    ];
+    for script in cases {
+        stopped_by(&script, "parser nesting limit exceeded (200)");
+    }
+}
+
+#[test]
+fn deep_arithmetic_is_bash_recursion_error() {
+    let n = 100_000;
+    for script in [
+        format!("echo $(({}1{}))", "(".repeat(n), ")".repeat(n)),
+        format!("(({}1{}))", "(".repeat(n), ")".repeat(n)),
+        format!("echo $(({}1))", "-".repeat(n)),
+        format!("echo $(({}1))", "!".repeat(n)),
+        format!("x='{}1{}'; echo $((x))", "(".repeat(n), ")".repeat(n)),
+    ] {
+        let o = run_with(tight(), script);
+        assert_eq!(o.status, 1, "{}", tail(&o.stderr));
+        assert!(
+            o.stderr.contains("expression recursion level exceeded"),
+            "{}",
+            tail(&o.stderr)
+        );
+    }
+    // A recursive variable reference is bash's error too, not a stack overflow.
+    let o = run_with(tight(), "x=x; echo $((x))".to_owned());
+    assert_eq!(o.status, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("expression recursion level exceeded"),
+        "{}",
+        o.stderr
+    );
+}
+
+/// Nesting just under the parser limit parses and runs correctly on an ordinary
+/// 2 MiB thread: the depth limit keeps recursion well inside the stack (the parser and
+/// interpreter also grow their stack on the heap when it runs low).
+#[test]
+fn nesting_at_the_default_limit_fits_the_stack() {
+    let limits = Limits::default();
+    // A level of `$(echo ...)` takes several parser levels; an eighth of the limit is
+    // still accepted for every construct below.
+    let n = limits.max_parse_depth / 8;
+    for (script, want) in [
+        (
+            format!("echo {}hi{}", "$(echo ".repeat(n), ")".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("{}echo hi{}", "( ".repeat(n), " )".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("echo {}hi{}", "${x:-".repeat(n), "}".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("{}echo hi;{}", "{ ".repeat(n), " }".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("[[ {}a{} ]] && echo hi", "( ".repeat(n), " )".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("{}echo hi{}", "if :; then ".repeat(n), "; fi".repeat(n)),
+            "hi\n",
+        ),
+        (
+            format!("echo $(({}1{}))", "(".repeat(n), ")".repeat(n)),
+            "1\n",
+        ),
+    ] {
+        let o = run_with(limits.clone(), script);
+        assert_eq!(
+            (o.status, o.stdout.as_str()),
+            (0, want),
+            "{}",
+            tail(&o.stderr)
+        );
+    }
+    // Recursion up to the call depth limit runs on the same stack.
+    let depth = limits.max_call_depth - 10;
+    let o = run_with(
+        limits.clone(),
+        format!("f(){{ (( $1 > 0 )) && f $(($1 - 1)); }}; f {depth}; echo done"),
+    );
+    assert_eq!(
+        (o.status, o.stdout.as_str()),
+        (0, "done\n"),
+        "{}",
+        tail(&o.stderr)
+    );
+}
+
+#[test]
+fn regex_bombs_end_quickly() {
+    let a40 = "a".repeat(40);
+    for script in [
+        format!("[[ {a40} =~ ^(a+)+b$ ]]; echo $?"),
+        format!("[[ {a40} =~ ^(a|a)*(a|aa)*b$ ]]; echo $?"),
+        format!("echo {a40} | grep -E '^(a+)+b$'; echo $?"),
+        format!("echo {a40} | grep '^\\(a*\\)*\\1b$'; echo $?"),
+        format!("echo {a40} | sed -E 's/^(a|aa)+\\1b//'; echo $?"),
+        format!("echo {a40} | grep -E '(a*)*(a*)*(a*)*b'; echo $?"),
+        format!("x={a40}; echo ${{x//+(a|aa)b/y}}"),
+        format!("case {a40} in *(*(a)|a)b) echo m;; *) echo n;; esac"),
+    ] {
+        let o = run_with(tight(), script.clone());
+        assert!(
+            o.elapsed < Duration::from_secs(5),
+            "{script}: {:?}",
+            o.elapsed
+        );
+        assert_ne!(o.status, 126, "{script}: {}", o.stderr);
+    }
+    healthy();
+}
+
+#[test]
+fn find_over_a_symlink_loop_ends() {
+    let o = run_with(
+        tight(),
+        "mkdir d; ln -s ../d d/loop; find -L d; echo rc=$?; find d; echo rc=$?".to_owned(),
+    );
+    assert_eq!(o.stdout, "d\nrc=1\nd\nd/loop\nrc=0\n");
+    assert!(
+        o.stderr.contains("File system loop detected"),
+        "{}",
+        o.stderr
+    );
+    // Symlinks that resolve to each other end with ELOOP.
+    let o = run_with(
+        tight(),
+        "ln -s a b; ln -s b a; cat a; echo rc=$?; ls -L a; echo rc=$?".to_owned(),
+    );
+    assert!(
+        o.stderr.contains("Too many levels of symbolic links"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stdout.contains("rc=1"), "{}", o.stdout);
+}
+
+#[test]
+fn cp_r_into_itself_is_refused() {
+    let o = run_with(
+        tight(),
+        "mkdir e; touch e/f; cp -r e e/sub; echo rc=$?; ls e".to_owned(),
+    );
+    assert_eq!(o.stdout, "rc=1\nf\n");
+    assert_eq!(
+        o.stderr,
+        "cp: cannot copy a directory, 'e', into itself, 'e/sub'\n"
+    );
+    // Growing a tree by copying it into a deeper path still ends.
+    let o = run_with(
+        tight(),
+        "mkdir -p t; while :; do cp -r t t2 && mv t2 t/; done".to_owned(),
+    );
+    assert_eq!(o.status, 126, "{}", tail(&o.stderr));
+}
+
+#[test]
+fn glob_bombs_end_at_the_glob_limit() {
+    stopped_by(
+        "mkdir -p a/b/c; for i in {1..50}; do mkdir -p d$i/e; done; shopt -s globstar; while :; do echo **/*/**/*/** >/dev/null; mkdir x$RANDOM; done",
+        "limit exceeded",
+    );
+    let o = run_with(
+        tight(),
+        "for i in {1..1100}; do mkdir d$i; done; echo */*".to_owned(),
+    );
+    assert_eq!(o.status, 126);
+    assert!(
+        o.stderr
+            .contains("glob limit exceeded (1000 directory reads)"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn background_jobs_are_bounded() {
+    stopped_by("while :; do sleep 1000 & done", "limit exceeded");
+}
+
+#[test]
+fn a_limit_hit_in_a_background_job_ends_the_run() {
+    let o = run_with(
+        tight(),
+        "{ while :; do :; done; } & wait; echo after".to_owned(),
+    );
+    assert_eq!(o.status, 126);
+    assert!(o.stderr.contains("limit exceeded"), "{}", o.stderr);
+    assert!(!o.stdout.contains("after"), "{}", o.stdout);
+}
+
+#[test]
+fn the_time_limit_ends_a_run() {
+    let mut l = tight();
+    l.max_loop_iterations = u64::MAX;
+    l.max_commands = u64::MAX;
+    l.timeout = Some(Duration::from_millis(300));
+    let o = run_with(l, "while :; do :; done".to_owned());
+    assert_eq!(o.status, 126);
+    assert!(o.stderr.contains("time limit exceeded"), "{}", o.stderr);
+    assert!(o.elapsed < Duration::from_secs(5));
+}
+
+#[test]
+fn the_hardened_profile_is_tighter_than_the_default() {
+    let (d, h) = (Limits::default(), Limits::hardened());
+    assert!(h.max_commands < d.max_commands);
+    assert!(h.max_string_len < d.max_string_len);
+    assert!(h.max_fs_bytes < d.max_fs_bytes);
+    assert!(h.max_parse_depth < d.max_parse_depth);
+    assert!(h.max_background_jobs < d.max_background_jobs);
+    assert!(h.max_brace_words < d.max_brace_words);
+    assert!(h.timeout < d.timeout);
+}

@@ -1,0 +1,285 @@
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+//! Nothing reaches the host (issue 6): `..` chains, symlinks pointing outside (absolute
+//! and relative), symlink swaps, hard links and hostile names, through the shell, the
+//! agent tools and the CLI's `--root` seeding; none reads or writes a host file, and the
+//! host environment, clock and PIDs do not leak into a script.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use shellbox::{Limits, Sandbox, Shell};
+
+mod common;
+use common::TempDir;
+
+/// Text only the host side has: it must never show up inside a sandbox.
+const SECRET: &str = "host-secret-3f9c1a";
+
+fn rt() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| tokio::runtime::Runtime::new().unwrap())
+}
+
+/// A host directory holding a secret file, and its path as the script sees it.
+fn host_secret() -> (TempDir, String) {
+    let dir = TempDir::new("paths-secret");
+    dir.write("secret.txt", SECRET);
+    let path = dir.path().join("secret.txt").to_str().unwrap().to_owned();
+    (dir, path)
+}
+
+fn run(script: &str) -> (i32, String, String) {
+    let mut sh = Shell::builder().limits(Limits::hardened()).build();
+    let out = sh.exec(script);
+    (
+        out.exit_code,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every file under `dir` with its bytes, symlink targets and modes: a picture of the
+/// host directory to compare before and after.
+fn picture(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+            let meta = std::fs::symlink_metadata(&p).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            let mode = meta.permissions().mode();
+            if meta.file_type().is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                out.insert(rel, format!("link {} {mode:o}", t.display()));
+            } else if meta.is_dir() {
+                out.insert(rel.clone(), format!("dir {mode:o}"));
+                walk(base, &p, out);
+            } else {
+                let data = std::fs::read(&p).unwrap();
+                out.insert(
+                    rel,
+                    format!("file {mode:o} {}", String::from_utf8_lossy(&data)),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn dot_dot_chains_stop_at_the_root() {
+    let (_dir, secret) = host_secret();
+    let up = "../".repeat(50);
+    let script = format!(
+        "cd {up}; pwd; cd /workspace/{up}tmp && pwd; cat {up}{secret}; echo rc=$?; \
+         ls {up}..; cat /workspace/../../..{secret}; echo rc=$?"
+    );
+    let (_, out, err) = run(&script);
+    assert!(out.starts_with("/\n/tmp\nrc=1\n"), "{out}");
+    assert!(out.ends_with("rc=1\n"), "{out}");
+    assert!(!out.contains(SECRET) && !err.contains(SECRET));
+    assert!(err.contains("No such file or directory"), "{err}");
+}
+
+#[test]
+fn symlinks_pointing_outside_resolve_inside() {
+    let (_dir, secret) = host_secret();
+    let rel = format!("{}{}", "../".repeat(30), secret.trim_start_matches('/'));
+    let script = format!(
+        "ln -s {secret} abs; ln -s {rel} rel; ln -s / root; ln -s ../../../../.. up; \
+         cat abs rel root{secret} up{secret}; echo rc=$?; \
+         mkdir -p {parent}; echo data > abs; cat {secret}; readlink -f rel up",
+        parent = Path::new(&secret).parent().unwrap().display()
+    );
+    let (_, out, err) = run(&script);
+    assert!(!out.contains(SECRET) && !err.contains(SECRET), "{out}{err}");
+    assert!(out.contains("rc=1\n"), "{out}");
+    // Writing through the link creates the file inside the sandbox only.
+    assert!(out.contains("data\n"), "{out}");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+    assert!(out.ends_with(&format!("{secret}\n/\n")), "{out}");
+}
+
+#[test]
+fn symlink_swaps_and_hard_links_stay_inside() {
+    let (_dir, secret) = host_secret();
+    let script = format!(
+        "mkdir d; echo inside > d/f; ln d/f hard; ln -s d sw; cat sw/f; \
+         rm sw; ln -s {parent} sw; cat sw/secret.txt; echo rc=$?; \
+         ln {secret} h2; echo rc=$?; echo more >> hard; cat d/f; ls -i hard d/f | awk '{{print $1}}' | uniq | wc -l",
+        parent = Path::new(&secret).parent().unwrap().display()
+    );
+    let (_, out, err) = run(&script);
+    assert_eq!(out, "inside\nrc=1\nrc=1\ninside\nmore\n1\n", "{err}");
+    assert!(!err.contains(SECRET));
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+}
+
+#[test]
+fn hostile_names_are_kept_exactly() {
+    let script = "touch $'a\\nb' $'\\xff' $'tab\\there' -- '-n'; ls | od -An -c | tr -s ' '; \
+         touch $(printf 'a%.0s' {1..256}); echo rc=$?; \
+         mkdir -p $(printf 'd/%.0s' {1..300}); echo rc=$?; \
+         touch 'x/y' 2>/dev/null; echo rc=$?; printf 'a\\0b' | xargs -0 touch; ls a b";
+    let (_, out, err) = run(script);
+    assert!(out.contains("a \\n b \\n"), "{out}");
+    assert!(out.contains("377"), "{out}");
+    assert!(out.contains("t a b \\t h e r e"), "{out}");
+    assert!(out.contains("rc=1\nrc=1\nrc=1\na\nb\n"), "{out}");
+    assert!(err.contains("File name too long"), "{err}");
+}
+
+#[test]
+fn the_root_overlay_never_writes_the_host() {
+    let (_outside, secret) = host_secret();
+    let root = TempDir::new("paths-root");
+    root.write("file.txt", "original\n");
+    root.write("sub/keep.txt", "keep\n");
+    std::os::unix::fs::symlink(&secret, root.path().join("abs-link")).unwrap();
+    std::os::unix::fs::symlink("../../../../../../../../../../..", root.path().join("up")).unwrap();
+    let before = picture(root.path());
+    let script = format!(
+        "cat abs-link up{secret}; echo rc=$?; echo changed > file.txt; rm -r sub; \
+         echo new > new.txt; chmod 000 file.txt; mkdir dir; ln -s x y; \
+         echo pwned > abs-link; echo pwned > up{secret}; mv file.txt moved; cat moved 2>&1; ls"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(["--root", root.arg(), "-c", &script])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stdout.contains(SECRET) && !stderr.contains(SECRET),
+        "{stdout}{stderr}"
+    );
+    assert!(stdout.contains("rc=1\n"), "{stdout}");
+    assert_eq!(picture(root.path()), before, "the host directory changed");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+}
+
+fn tool(sb: &Sandbox, name: &str, input: Value) -> Result<Value, String> {
+    rt().block_on(sb.call_tool(name, input))
+        .map_err(|e| e.message.clone())
+}
+
+#[test]
+fn agent_tools_stay_inside() {
+    let (_dir, secret) = host_secret();
+    let sb = Sandbox::builder().file("a.txt", "inside\n").build();
+    rt().block_on(sb.run(format!(
+        "ln -s {secret} /workspace/abs; ln -s {}{secret} /workspace/rel; ln -s / /workspace/root",
+        "../".repeat(20)
+    )))
+    .unwrap();
+    let up = "../".repeat(40);
+    for path in [
+        secret.clone(),
+        format!("{up}{secret}"),
+        format!("/workspace/{up}{secret}"),
+        "abs".to_owned(),
+        "rel".to_owned(),
+        format!("root{secret}"),
+        format!("$HOME/{up}{secret}"),
+    ] {
+        let r = tool(&sb, "read_file", json!({"filePath": path}));
+        let shown = format!("{r:?}");
+        assert!(!shown.contains(SECRET), "read_file {path}: {shown}");
+        let _ = tool(
+            &sb,
+            "write_file",
+            json!({"filePath": path, "content": "pwned"}),
+        );
+        let _ = tool(
+            &sb,
+            "edit_file",
+            json!({"filePath": path, "oldString": "host", "newString": "pwned"}),
+        );
+        assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET, "{path}");
+    }
+    let parent = Path::new(&secret).parent().unwrap().display().to_string();
+    for (name, input) in [
+        ("glob", json!({"pattern": "**/secret*", "path": parent})),
+        ("glob", json!({"pattern": format!("{up}**/secret.txt")})),
+        ("grep", json!({"pattern": "host-secret", "path": "/"})),
+        (
+            "grep",
+            json!({"pattern": "host-secret", "path": format!("{up}{parent}")}),
+        ),
+        (
+            "bash",
+            json!({"command": format!("cat {secret} abs rel; grep -r host-secret / 2>/dev/null")}),
+        ),
+    ] {
+        let r = tool(&sb, name, input.clone());
+        assert!(!format!("{r:?}").contains(SECRET), "{name} {input}: {r:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+}
+
+#[test]
+fn host_environment_does_not_leak() {
+    let (_, out, _) = run("env; set");
+    for (k, v) in std::env::vars() {
+        if v.len() < 4
+            || matches!(
+                k.as_str(),
+                // Values bash gives every shell may coincide with the host's.
+                "SHELL"
+                    | "SHLVL"
+                    | "_"
+                    | "TERM"
+                    | "LANG"
+                    | "PWD"
+                    | "OLDPWD"
+                    | "HOSTTYPE"
+                    | "OSTYPE"
+                    | "MACHTYPE"
+            )
+        {
+            continue;
+        }
+        assert!(
+            !out.contains(&format!("{k}={v}")),
+            "host variable {k} leaked"
+        );
+    }
+    // What a caller passes in does arrive.
+    let mut sh = Shell::builder().env("PASSED", "yes-passed").build();
+    let o = sh.exec("echo $PASSED");
+    assert_eq!(o.stdout, b"yes-passed\n");
+}
+
+#[test]
+fn host_clock_and_pids_do_not_leak() {
+    let script = "echo $$ $BASHPID $PPID; (echo $BASHPID); sleep 5 & echo $!; date +%s; echo $SECONDS $RANDOM";
+    let (_, a, _) = run(script);
+    let (_, b, _) = run(script);
+    assert_eq!(a, b, "runs must be deterministic");
+    let pid = std::process::id().to_string();
+    assert!(
+        !a.split_whitespace().any(|w| w == pid),
+        "host pid leaked: {a}"
+    );
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let shown: u64 = a.lines().nth(3).unwrap().trim().parse().unwrap();
+    assert_eq!(
+        shown,
+        shellbox::session::DEFAULT_EPOCH as u64,
+        "virtual clock"
+    );
+    assert!(now.abs_diff(shown) > 60, "host clock leaked");
+}
