@@ -96,6 +96,17 @@ pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
             pad = Some(f);
             cs.next();
         }
+        // Optional field width (`%10s`, `%010d`).
+        let mut width: Option<usize> = None;
+        while let Some(d) = cs.peek().and_then(|c| c.to_digit(10)) {
+            width = Some(
+                width
+                    .unwrap_or(0)
+                    .saturating_mul(10)
+                    .saturating_add(d as usize),
+            );
+            cs.next();
+        }
         let Some(conv) = cs.next() else {
             out.push('%');
             break;
@@ -170,25 +181,78 @@ pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
             'U' => num(((t.yday + 7 - t.wday) / 7) as i64, 2, '0'),
             'W' => num(((t.yday + 7 - (t.wday + 6) % 7) / 7) as i64, 2, '0'),
             'V' => num(iso_week(&t) as i64, 2, '0'),
-            'G' => t.year.to_string(),
+            'G' => iso_year(&t).to_string(),
+            'g' => num(iso_year(&t).rem_euclid(100), 2, '0'),
             'n' => "\n".to_owned(),
             't' => "\t".to_owned(),
             '%' => "%".to_owned(),
             other => format!("%{other}"),
         };
-        if pad == Some('^') {
-            out.push_str(&s.to_uppercase());
-        } else {
-            out.push_str(&s);
-        }
+        let s = match pad {
+            Some('^') => s.to_uppercase(),
+            // `#` swaps the case: lower for the zone and am/pm, upper for names.
+            Some('#') if matches!(conv, 'Z' | 'p') => s.to_lowercase(),
+            Some('#') if matches!(conv, 'a' | 'A' | 'b' | 'B' | 'h') => s.to_uppercase(),
+            _ => s,
+        };
+        let s = match width {
+            Some(w) if s.chars().count() < w && pad != Some('-') => {
+                let numeric = s.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+                let fill = match pad {
+                    Some('_') => ' ',
+                    Some('0') => '0',
+                    _ if numeric && !"eklP".contains(conv) => '0',
+                    _ => ' ',
+                };
+                let n = w - s.chars().count();
+                match s.strip_prefix('-') {
+                    Some(rest) if fill == '0' => format!("-{}{rest}", "0".repeat(n)),
+                    _ => format!("{}{s}", fill.to_string().repeat(n)),
+                }
+            }
+            _ => s,
+        };
+        out.push_str(&s);
     }
     out
 }
 
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+/// ISO weeks in year `y` whose January 1st falls on weekday `jan1` (0 = Sunday).
+fn iso_weeks_in(y: i64, jan1: i64) -> i64 {
+    if jan1 == 4 || (is_leap(y) && jan1 == 3) {
+        53
+    } else {
+        52
+    }
+}
+
+/// The ISO 8601 week-based year and week number (the week of the Thursday).
+fn iso_year_week(t: &Tm) -> (i64, u32) {
+    let yday = i64::from(t.yday);
+    let wday = i64::from((t.wday + 6) % 7); // Monday = 0
+    let week = (yday - wday + 10) / 7;
+    let jan1 = (i64::from(t.wday) - yday).rem_euclid(7);
+    if week < 1 {
+        let prev_len = if is_leap(t.year - 1) { 366 } else { 365 };
+        let prev_jan1 = (jan1 - prev_len).rem_euclid(7);
+        (t.year - 1, iso_weeks_in(t.year - 1, prev_jan1) as u32)
+    } else if week > iso_weeks_in(t.year, jan1) {
+        (t.year + 1, 1)
+    } else {
+        (t.year, week as u32)
+    }
+}
+
+fn iso_year(t: &Tm) -> i64 {
+    iso_year_week(t).0
+}
+
 fn iso_week(t: &Tm) -> u32 {
-    let wday = (t.wday + 6) % 7; // Monday = 0
-    let week = (t.yday as i64 - wday as i64 + 10) / 7;
-    week.clamp(1, 53) as u32
+    iso_year_week(t).1
 }
 
 #[cfg(test)]

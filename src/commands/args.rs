@@ -218,6 +218,54 @@ pub fn usage_error(ctx: &mut Ctx, msg: &str, status: i32) -> io::Result<i32> {
     Ok(status)
 }
 
+/// GNU's `argmatch` for an option's value: an exact or unambiguous prefix match in
+/// `table`, else the `invalid`/`ambiguous argument` diagnostic with the list of valid
+/// arguments (synonyms on one line) and status 1; `Err(status)` means return it.
+pub fn argmatch<T: Copy + PartialEq>(
+    ctx: &mut Ctx,
+    option: &str,
+    value: &str,
+    table: &[(&str, T)],
+) -> io::Result<Result<T, i32>> {
+    if let Some((_, v)) = table.iter().find(|(n, _)| *n == value) {
+        return Ok(Ok(*v));
+    }
+    let matches: Vec<T> = table
+        .iter()
+        .filter(|(n, _)| !value.is_empty() && n.starts_with(value))
+        .map(|(_, v)| *v)
+        .collect();
+    if let Some(&first) = matches.first()
+        && matches.iter().all(|v| *v == first)
+    {
+        return Ok(Ok(first));
+    }
+    let what = if matches.is_empty() {
+        "invalid"
+    } else {
+        "ambiguous"
+    };
+    let msg = format!(
+        "{what} argument {} for {}",
+        ctx.lquote(value),
+        ctx.lquote(option)
+    );
+    ctx.err(msg)?;
+    let mut text = String::from("Valid arguments are:");
+    let mut prev: Option<T> = None;
+    for (name, v) in table {
+        if prev == Some(*v) {
+            text.push_str(", ");
+        } else {
+            text.push_str("\n  - ");
+        }
+        text.push_str(&ctx.lquote(name));
+        prev = Some(*v);
+    }
+    writeln!(ctx.stderr, "{text}")?;
+    Ok(Err(usage_error(ctx, "", 1)?))
+}
+
 /// Parses, printing getopt's diagnostic on failure; `Err(status)` means return it.
 pub fn parse_or_usage(ctx: &mut Ctx, spec: &Spec, status: i32) -> io::Result<Result<Parsed, i32>> {
     match parse(spec, ctx.args) {

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{quote, quotef};
+use super::util::{lq, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -135,13 +135,13 @@ pub fn base64(ctx: &mut Ctx) -> CmdResult {
         match w.parse::<usize>() {
             Ok(n) => wrap = n,
             Err(_) => {
-                ctx.err(format!("invalid wrap size: {}", quote(w)))?;
+                ctx.err(format!("invalid wrap size: {}", lq(w)))?;
                 return Ok(1);
             }
         }
     }
     if let Some(extra) = parsed.operands.get(1) {
-        return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
     let name = parsed.operands.first().map_or("-", String::as_str);
     let data = match ctx.read_input(name)? {

@@ -2,7 +2,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -58,7 +58,7 @@ pub fn basename(ctx: &mut Ctx) -> CmdResult {
         (ops, suffix_opt.unwrap_or_default())
     } else {
         if let Some(extra) = ops.get(2) {
-            return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+            return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
         }
         (
             ops.get(..1).unwrap_or(&[]),

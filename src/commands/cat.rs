@@ -3,6 +3,7 @@
 
 use std::io::Read;
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
@@ -15,7 +16,33 @@ const LONG: &[LongOpt] = &[
     long("squeeze-blank", HasArg::No, "s"),
     long("show-tabs", HasArg::No, "T"),
     long("show-nonprinting", HasArg::No, "v"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: cat [OPTION]... [FILE]...
+Concatenate FILE(s) to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -A, --show-all           equivalent to -vET
+  -b, --number-nonblank    number nonempty output lines, overrides -n
+  -e                       equivalent to -vE
+  -E, --show-ends          display $ at end of each line
+  -n, --number             number all output lines
+  -s, --squeeze-blank      suppress repeated empty output lines
+  -t                       equivalent to -vT
+  -T, --show-tabs          display TAB characters as ^I
+  -u                       (ignored)
+  -v, --show-nonprinting   use ^ and M- notation, except for LFD and TAB
+      --help        display this help and exit
+      --version     output version information and exit
+
+Examples:
+  cat f - g  Output f's contents, then standard input, then g's contents.
+  cat        Copy standard input to standard output.
+";
 
 #[derive(Default)]
 struct Format {
@@ -105,6 +132,9 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut f = Format::default();
     for (k, _) in &parsed.opts {
         match k.as_str() {

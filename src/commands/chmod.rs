@@ -2,8 +2,9 @@
 //! modes, `--reference`, `-R` (symlinks met while recursing are skipped, as GNU does),
 //! and GNU's `-v`/`-c` reports.
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{UMASK, apply_mode, mode_string, quote};
+use super::util::{UMASK, apply_mode, lq, mode_string, quote};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -15,7 +16,29 @@ const LONG: &[LongOpt] = &[
     long("reference", HasArg::Required, "reference"),
     long("preserve-root", HasArg::No, "preserve-root"),
     long("no-preserve-root", HasArg::No, "no-preserve-root"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: chmod [OPTION]... MODE[,MODE]... FILE...
+  or:  chmod [OPTION]... OCTAL-MODE FILE...
+  or:  chmod [OPTION]... --reference=RFILE FILE...
+Change the mode of each FILE to MODE.
+With --reference, change the mode of each FILE to that of RFILE.
+
+  -c, --changes          like verbose but report only when a change is made
+  -f, --silent, --quiet  suppress most error messages
+  -v, --verbose          output a diagnostic for every file processed
+      --no-preserve-root  do not treat '/' specially (the default)
+      --preserve-root    fail to operate recursively on '/'
+      --reference=RFILE  use RFILE's mode instead of MODE values
+  -R, --recursive        change files and directories recursively
+      --help        display this help and exit
+      --version     output version information and exit
+
+Each MODE is of the form '[ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=][0-7]+'.
+";
 
 /// Whether `-...` is a mode like `-w` or `-rwx` rather than options.
 fn looks_like_mode(arg: &str) -> bool {
@@ -57,6 +80,9 @@ pub fn chmod(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let o = Opts {
         verbose: parsed.has("v"),
         changes: parsed.has("c"),
@@ -83,7 +109,7 @@ pub fn chmod(ctx: &mut Ctx) -> CmdResult {
     };
     if operands.is_empty() {
         let msg = match &mode {
-            Mode::Spec(m) => format!("missing operand after {}", quote(m)),
+            Mode::Spec(m) => format!("missing operand after {}", lq(m)),
             Mode::Exact(_) => "missing operand".to_owned(),
         };
         return usage_error(ctx, &msg, 1);
@@ -91,7 +117,7 @@ pub fn chmod(ctx: &mut Ctx) -> CmdResult {
     if let Mode::Spec(m) = &mode
         && apply_mode(m, 0, false, UMASK).is_none()
     {
-        ctx.err(format!("invalid mode: {}", quote(m)))?;
+        ctx.err(format!("invalid mode: {}", lq(m)))?;
         return usage_error(ctx, "", 1);
     }
     let mut status = 0;

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{chomp, quote, quotef, records};
+use super::util::{chomp, lq, quotef, records};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -42,10 +42,10 @@ pub fn comm(ctx: &mut Ctx) -> CmdResult {
     match ops.as_slice() {
         [] => return usage_error(ctx, "missing operand", 1),
         [one] => {
-            return usage_error(ctx, &format!("missing operand after {}", quote(one)), 1);
+            return usage_error(ctx, &format!("missing operand after {}", lq(one)), 1);
         }
         [_, _, extra, ..] => {
-            return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+            return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
         }
         _ => {}
     }

@@ -4,8 +4,9 @@
 
 use std::io::{BufRead, BufReader};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{chomp, quote, quotef};
+use super::util::{chomp, lq, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -17,7 +18,43 @@ const LONG: &[LongOpt] = &[
     long("only-delimited", HasArg::No, "s"),
     long("output-delimiter", HasArg::Required, "output-delimiter"),
     long("zero-terminated", HasArg::No, "z"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: cut OPTION... [FILE]...
+Print selected parts of lines from each FILE to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -b, --bytes=LIST        select only these bytes
+  -c, --characters=LIST   select only these characters
+  -d, --delimiter=DELIM   use DELIM instead of TAB for field delimiter
+  -f, --fields=LIST       select only these fields;  also print any line
+                            that contains no delimiter character, unless
+                            the -s option is specified
+  -n                      (ignored)
+      --complement        complement the set of selected bytes, characters
+                            or fields
+  -s, --only-delimited    do not print lines not containing delimiters
+      --output-delimiter=STRING  use STRING as the output delimiter
+                            the default is to use the input delimiter
+  -z, --zero-terminated    line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+Use one, and only one of -b, -c or -f.  Each LIST is made up of one
+range, or many ranges separated by commas.  Selected input is written
+in the same order that it is read, and is written exactly once.
+Each range is one of:
+
+  N     N'th byte, character or field, counted from 1
+  N-    from N'th byte, character or field, to end of line
+  N-M   from N'th to M'th (included) byte, character or field
+  -M    from first to M'th (included) byte, character or field
+";
 
 /// Inclusive 1-based ranges, sorted, overlapping ones merged.
 fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
@@ -28,9 +65,9 @@ fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
     };
     let invalid = |v: &str| {
         if fields {
-            format!("invalid field value {}", quote(v))
+            format!("invalid field value {}", lq(v))
         } else {
-            format!("invalid byte/character position {}", quote(v))
+            format!("invalid byte/character position {}", lq(v))
         }
     };
     let num = |s: &str| -> Result<usize, String> {
@@ -47,7 +84,7 @@ fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
                 } else {
                     "byte/character offset"
                 },
-                quote(s)
+                lq(s)
             )),
         }
     };
@@ -105,6 +142,9 @@ pub fn cut(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut list: Option<(String, bool)> = None;
     let mut delim_in: Option<u8> = None;
     let mut out_delim: Option<Vec<u8>> = None;

@@ -10,7 +10,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{civil, epoch, quote, quotef};
+use super::util::{civil, epoch, lq, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Timestamp;
 
@@ -507,10 +507,10 @@ fn strftime(fmt: &str, t: Timestamp) -> String {
 }
 
 fn invalid_arg(ctx: &mut Ctx, arg: &str, opt: &str, valid: &[&str]) -> CmdResult {
-    ctx.err(format!("invalid argument {} for '{opt}'", quote(arg)))?;
+    ctx.err(format!("invalid argument {} for {}", lq(arg), lq(opt)))?;
     let mut msg = String::from("Valid arguments are:\n");
     for v in valid {
-        msg.push_str(&format!("  - '{v}'\n"));
+        msg.push_str(&format!("  - {}\n", ctx.lquote(v)));
     }
     ctx.stderr.write_all(msg.as_bytes())?;
     usage_error(ctx, "", 1)
@@ -581,11 +581,11 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
         ctx.err("multiple output formats specified")?;
         return Ok(1);
     }
+    if let Some(extra) = parsed.operands.get(1) {
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
+    }
     if let Some(extra) = ops.next() {
-        if parsed.operands.first().is_some_and(|f| f.starts_with('+')) {
-            return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
-        }
-        ctx.err(format!("invalid date {}", quote(extra)))?;
+        ctx.err(format!("invalid date {}", lq(extra)))?;
         return Ok(1);
     }
     let format = format.unwrap_or_else(|| DEFAULT_FORMAT.to_owned());
@@ -619,7 +619,7 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
             match parse_date(&text, now) {
                 Some(t) => print(ctx, t)?,
                 None => {
-                    ctx.err(format!("invalid date {}", quote(&text)))?;
+                    ctx.err(format!("invalid date {}", lq(&text)))?;
                     status = 1;
                 }
             }
@@ -639,7 +639,7 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
         match parse_date(s, now) {
             Some(t) => t,
             None => {
-                ctx.err(format!("invalid date {}", quote(s)))?;
+                ctx.err(format!("invalid date {}", lq(s)))?;
                 return Ok(1);
             }
         }

@@ -8,12 +8,15 @@
 
 use similar::{Algorithm, DiffTag, capture_diff_slices_by_key};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::{CmdResult, Ctx};
 use crate::fs::Fs;
 
 const LONG: &[LongOpt] = &[
     long("unified", HasArg::Optional, "u"),
+    long("context", HasArg::Optional, "c"),
+    long("exclude", HasArg::Required, "x"),
     long("brief", HasArg::No, "q"),
     long("report-identical-files", HasArg::No, "s"),
     long("recursive", HasArg::No, "r"),
@@ -24,10 +27,113 @@ const LONG: &[LongOpt] = &[
     long("text", HasArg::No, "a"),
     long("label", HasArg::Required, "label"),
     long("normal", HasArg::No, "normal"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: diff [OPTION]... FILES
+Compare FILES line by line.
+
+Mandatory arguments to long options are mandatory for short options too.
+      --normal                  output a normal diff (the default)
+  -q, --brief                   report only when files differ
+  -s, --report-identical-files  report when two files are the same
+  -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
+  -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -e, --ed                      output an ed script
+  -n, --rcs                     output an RCS format diff
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --left-column             output only the left column of common lines
+      --suppress-common-lines   do not output common lines
+
+  -p, --show-c-function         show which C function each change is in
+  -F, --show-function-line=RE   show the most recent line matching RE
+      --label LABEL             use LABEL instead of file name and timestamp
+                                  (can be repeated)
+
+  -t, --expand-tabs             expand tabs to spaces in output
+  -T, --initial-tab             make tabs line up by prepending a tab
+      --tabsize=NUM             tab stops every NUM (default 8) print columns
+      --suppress-blank-empty    suppress space or tab before empty output lines
+  -l, --paginate                pass output through 'pr' to paginate it
+
+  -r, --recursive                 recursively compare any subdirectories found
+      --no-dereference            don't follow symbolic links
+  -N, --new-file                  treat absent files as empty
+      --unidirectional-new-file   treat absent first files as empty
+      --ignore-file-name-case     ignore case when comparing file names
+      --no-ignore-file-name-case  consider case when comparing file names
+  -x, --exclude=PAT               exclude files that match PAT
+  -X, --exclude-from=FILE         exclude files that match any pattern in FILE
+  -S, --starting-file=FILE        start with FILE when comparing directories
+      --from-file=FILE1           compare FILE1 to all operands;
+                                    FILE1 can be a directory
+      --to-file=FILE2             compare all operands to FILE2;
+                                    FILE2 can be a directory
+
+  -i, --ignore-case               ignore case differences in file contents
+  -E, --ignore-tab-expansion      ignore changes due to tab expansion
+  -Z, --ignore-trailing-space     ignore white space at line end
+  -b, --ignore-space-change       ignore changes in the amount of white space
+  -w, --ignore-all-space          ignore all white space
+  -B, --ignore-blank-lines        ignore changes where lines are all blank
+  -I, --ignore-matching-lines=RE  ignore changes where all lines match RE
+
+  -a, --text                      treat all files as text
+      --strip-trailing-cr         strip trailing carriage return on input
+
+  -D, --ifdef=NAME                output merged file with '#ifdef NAME' diffs
+      --GTYPE-group-format=GFMT   format GTYPE input groups with GFMT
+      --line-format=LFMT          format all input lines with LFMT
+      --LTYPE-line-format=LFMT    format LTYPE input lines with LFMT
+    These format options provide fine-grained control over the output
+      of diff, generalizing -D/--ifdef.
+    LTYPE is 'old', 'new', or 'unchanged'.  GTYPE is LTYPE or 'changed'.
+    GFMT (only) may contain:
+      %<  lines from FILE1
+      %>  lines from FILE2
+      %=  lines common to FILE1 and FILE2
+      %[-][WIDTH][.[PREC]]{doxX}LETTER  printf-style spec for LETTER
+        LETTERs are as follows for new group, lower case for old group:
+          F  first line number
+          L  last line number
+          N  number of lines = L-F+1
+          E  F-1
+          M  L+1
+      %(A=B?T:E)  if A equals B then T else E
+    LFMT (only) may contain:
+      %L  contents of line
+      %l  contents of line, excluding any trailing newline
+      %[-][WIDTH][.[PREC]]{doxX}n  printf-style spec for input line number
+    Both GFMT and LFMT may contain:
+      %%  %
+      %c'C'  the single character C
+      %c'\\OOO'  the character with octal code OOO
+      C    the character C (other characters represent themselves)
+
+  -d, --minimal            try hard to find a smaller set of changes
+      --horizon-lines=NUM  keep NUM lines of the common prefix and suffix
+      --speed-large-files  assume large files and many scattered small changes
+      --color[=WHEN]       color output; WHEN is 'never', 'always', or 'auto';
+                             plain --color means --color='auto'
+      --palette=PALETTE    the colors to use when --color is active; PALETTE is
+                             a colon-separated list of terminfo capabilities
+
+      --help               display this help and exit
+  -v, --version            output version information and exit
+
+FILES are 'FILE1 FILE2' or 'DIR1 DIR2' or 'DIR FILE' or 'FILE DIR'.
+If --from-file or --to-file is given, there are no restrictions on FILE(s).
+If a FILE is '-', read standard input.
+Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
+";
 
 struct Opts {
     unified: Option<usize>,
+    /// Copied-context format (`-c`, `-C N`) instead of unified.
+    context: bool,
     brief: bool,
     report_same: bool,
     recursive: bool,
@@ -37,6 +143,8 @@ struct Opts {
     all_space: bool,
     text: bool,
     labels: Vec<String>,
+    /// `-x` patterns: names left out of directory comparisons.
+    exclude: Vec<String>,
     /// The switches as given, for `diff -r a/x b/x` headers.
     switches: String,
 }
@@ -120,7 +228,7 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
     let lb = lines(db);
     let ops = capture_diff_slices_by_key(Algorithm::Myers, &la, &lb, |l| key(o, l));
     // Changes as (old range, new range), merging adjacent non-equal ops.
-    let mut changes: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    let mut changes: Vec<Change> = Vec::new();
     for op in &ops {
         let (tag, ra, rb) = op.as_tag_tuple();
         if tag == DiffTag::Equal {
@@ -169,7 +277,14 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
                     .cloned()
                     .unwrap_or_else(|| format!("{}\t{}", s.name, stamp(s.mtime)))
             };
-            out.extend_from_slice(format!("--- {}\n+++ {}\n", label(0, a), label(1, b)).as_bytes());
+            let (old_mark, new_mark) = if o.context {
+                ("***", "---")
+            } else {
+                ("---", "+++")
+            };
+            out.extend_from_slice(
+                format!("{old_mark} {}\n{new_mark} {}\n", label(0, a), label(1, b)).as_bytes(),
+            );
             // Group changes whose gap is at most 2N lines.
             let mut k = 0;
             while k < changes.len() {
@@ -196,6 +311,17 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
                         _ => format!("{},{len}", s + 1),
                     }
                 };
+                let group = changes.get(k..=end).unwrap_or(&[]);
+                if o.context {
+                    context_hunk(
+                        &mut out,
+                        group,
+                        (&la, a_start, a_end),
+                        (&lb, b_start, b_end),
+                    );
+                    k = end + 1;
+                    continue;
+                }
                 out.extend_from_slice(
                     format!("@@ -{} +{} @@\n", hr(a_start, a_end), hr(b_start, b_end)).as_bytes(),
                 );
@@ -220,6 +346,51 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
         }
     }
     out
+}
+
+type Change = (std::ops::Range<usize>, std::ops::Range<usize>);
+
+/// One hunk of a copied-context diff (`-c`): the old lines with `-`/`!` marks, then
+/// the new ones with `+`/`!`, each side omitted when it has no changes.
+fn context_hunk(
+    out: &mut Vec<u8>,
+    group: &[Change],
+    (la, a_start, a_end): (&[&[u8]], usize, usize),
+    (lb, b_start, b_end): (&[&[u8]], usize, usize),
+) {
+    // GNU prints an empty range as the line before it, one line as its number.
+    let cr = |s: usize, e: usize| match e.saturating_sub(s) {
+        0 => s.to_string(),
+        1 => e.to_string(),
+        _ => format!("{},{e}", s + 1),
+    };
+    out.extend_from_slice(b"***************\n");
+    out.extend_from_slice(format!("*** {} ****\n", cr(a_start, a_end)).as_bytes());
+    if group.iter().any(|c| !c.0.is_empty()) {
+        for i in a_start..a_end {
+            let mark: &[u8] = match group.iter().find(|c| c.0.contains(&i)) {
+                Some(c) if c.1.is_empty() => b"- ",
+                Some(_) => b"! ",
+                None => b"  ",
+            };
+            if let Some(l) = la.get(i) {
+                push_line(out, mark, l);
+            }
+        }
+    }
+    out.extend_from_slice(format!("--- {} ----\n", cr(b_start, b_end)).as_bytes());
+    if group.iter().any(|c| !c.1.is_empty()) {
+        for i in b_start..b_end {
+            let mark: &[u8] = match group.iter().find(|c| c.1.contains(&i)) {
+                Some(c) if c.0.is_empty() => b"+ ",
+                Some(_) => b"! ",
+                None => b"  ",
+            };
+            if let Some(l) = lb.get(i) {
+                push_line(out, mark, l);
+            }
+        }
+    }
 }
 
 struct Run<'c, 'x> {
@@ -313,6 +484,12 @@ impl Run<'_, '_> {
         let mut all: Vec<String> = na.iter().chain(nb.iter()).cloned().collect();
         all.sort();
         all.dedup();
+        let excluded = self.o.exclude.clone();
+        all.retain(|n| {
+            !excluded
+                .iter()
+                .any(|p| super::fnmatch::fnmatch(p, n, false))
+        });
         for n in all {
             let (ca, cb) = (join(a, &n), join(b, &n));
             let (ina, inb) = (na.contains(&n), nb.contains(&n));
@@ -385,7 +562,7 @@ fn join(dir: &str, name: &str) -> String {
 }
 
 pub fn diff(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("uU:qsrNibwa", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("cC:uU:qsrNibwax:", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => {
             ctx.err(msg)?;
@@ -393,8 +570,12 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
             return Ok(2);
         }
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut o = Opts {
         unified: None,
+        context: false,
         brief: parsed.has("q"),
         report_same: parsed.has("s"),
         recursive: parsed.has("r"),
@@ -404,13 +585,20 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
         all_space: parsed.has("w"),
         text: parsed.has("a"),
         labels: Vec::new(),
+        exclude: Vec::new(),
         switches: String::new(),
     };
     for (k, v) in &parsed.opts {
         match k.as_str() {
-            "u" => o.unified = Some(v.as_deref().and_then(|n| n.parse().ok()).unwrap_or(3)),
-            "U" => match v.as_deref().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) => o.unified = Some(n),
+            "u" | "c" => {
+                o.unified = Some(v.as_deref().and_then(|n| n.parse().ok()).unwrap_or(3));
+                o.context = k == "c";
+            }
+            "U" | "C" => match v.as_deref().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) => {
+                    o.unified = Some(n);
+                    o.context = k == "C";
+                }
                 None => {
                     ctx.err(format!(
                         "invalid context length '{}'",
@@ -420,8 +608,12 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
                     return Ok(2);
                 }
             },
-            "normal" => o.unified = None,
+            "normal" => {
+                o.unified = None;
+                o.context = false;
+            }
             "label" => o.labels.push(v.clone().unwrap_or_default()),
+            "x" => o.exclude.push(v.clone().unwrap_or_default()),
             _ => {}
         }
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -51,7 +51,7 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
             ("0", _) => nul = true,
             ("u", Some(name)) => {
                 if name.is_empty() || name.contains('=') {
-                    ctx.err(format!("cannot unset {}: Invalid argument", quote(name)))?;
+                    ctx.err(format!("cannot unset {}: Invalid argument", lq(name)))?;
                     return Ok(CANCELED);
                 }
                 env.remove(name);

@@ -4,7 +4,7 @@
 
 use super::about::{HELP, VERSION};
 use super::args::{HasArg, LongOpt, Parsed, Spec, long};
-use super::util::{quote, quotef};
+use super::util::{lq, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -52,7 +52,7 @@ impl TabStops {
         let mut increment = false;
         let bytes = stops.as_bytes();
         for (i, &c) in bytes.iter().enumerate() {
-            let rest = || quote(stops.get(i..).unwrap_or(""));
+            let rest = || lq(stops.get(i..).unwrap_or(""));
             match c {
                 b',' | b' ' | b'\t' => {
                     if let Some(v) = value.take() {
@@ -81,7 +81,7 @@ impl TabStops {
                                 .chars()
                                 .take_while(char::is_ascii_digit)
                                 .collect();
-                            return Err(format!("tab stop is too large {}", quote(&num)));
+                            return Err(format!("tab stop is too large {}", lq(&num)));
                         }
                     }
                 }

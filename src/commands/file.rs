@@ -3,6 +3,7 @@
 //! (with its line-terminator notes), JSON, scripts by their `#!` line, PNG, JPEG, GIF,
 //! gzip, ELF and plain `data`; `-b -L -h -i --mime-type`.
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs};
@@ -14,7 +15,62 @@ const LONG: &[LongOpt] = &[
     long("mime", HasArg::No, "i"),
     long("mime-type", HasArg::No, "mime-type"),
     long("mime-encoding", HasArg::No, "mime-encoding"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: file [OPTION...] [FILE...]
+Determine type of FILEs.
+
+      --help                 display this help and exit
+  -v, --version              output version information and exit
+  -m, --magic-file LIST      use LIST as a colon-separated list of magic
+                               number files
+  -z, --uncompress           try to look inside compressed files
+  -Z, --uncompress-noreport  only print the contents of compressed files
+  -b, --brief                do not prepend filenames to output lines
+  -c, --checking-printout    print the parsed form of the magic file, use in
+                               conjunction with -m to debug a new magic file
+                               before installing it
+  -e, --exclude TEST         exclude TEST from the list of test to be
+                               performed for file. Valid tests are:
+                               apptype, ascii, cdf, compress, csv, elf,
+                               encoding, soft, tar, json, text,
+                               tokens
+      --exclude-quiet TEST   like exclude, but ignore unknown tests
+  -f, --files-from FILE      read the filenames to be examined from FILE
+  -F, --separator STRING     use string as separator instead of `:'
+  -i, --mime                 output MIME type strings (--mime-type and
+                               --mime-encoding)
+      --apple                output the Apple CREATOR/TYPE
+      --extension            output a slash-separated list of extensions
+      --mime-type            output the MIME type
+      --mime-encoding        output the MIME encoding
+  -k, --keep-going           don't stop at the first match
+  -l, --list                 list magic strength
+  -L, --dereference          follow symlinks (default if POSIXLY_CORRECT is set)
+  -h, --no-dereference       don't follow symlinks (default if POSIXLY_CORRECT is not set) (default)
+  -n, --no-buffer            do not buffer output
+  -N, --no-pad               do not pad output
+  -0, --print0               terminate filenames with ASCII NUL
+  -p, --preserve-date        preserve access times on files
+  -P, --parameter            set file engine parameter limits
+                                   bytes 7340032 max bytes to look inside file
+                               elf_notes     256 max ELF notes processed
+                               elf_phnum    2048 max ELF prog sections processed
+                               elf_shnum   32768 max ELF sections processed
+                                encoding   65536 max bytes to scan for encoding
+                                   indir      50 recursion limit for indirection
+                                    name      50 use limit for name/use magic
+                                   regex    8192 length limit for REGEX searches
+  -r, --raw                  don't translate unprintable chars to \\ooo
+  -s, --special-files        treat special (block/char devices) files as
+                             ordinary ones
+  -S, --no-sandbox           disable system call sandboxing
+  -C, --compile              compile file specified by -m
+  -d, --debug                print debugging messages
+";
 
 /// A description and the MIME type and encoding that go with it.
 struct Kind {
@@ -174,7 +230,7 @@ fn classify(d: &[u8]) -> Kind {
     if d.is_empty() {
         return kind("empty", "inode/x-empty", "binary");
     }
-    if d.starts_with(b"\x89PNG\r\n\x1a\n") {
+    if d.starts_with(b"\x89PNG\r\n\x1a\n") && d.get(12..16) == Some(b"IHDR") {
         return kind(png(d), "image/png", "binary");
     }
     if d.starts_with(b"GIF87a") || d.starts_with(b"GIF89a") {
@@ -319,7 +375,14 @@ fn describe(fs: &Fs, path: &str, name: &str, deref: bool) -> Kind {
                 )
             }
         }
-        FileType::Device(_) => kind("character special", "inode/chardevice", "binary"),
+        FileType::Device(d) => {
+            let (maj, min) = super::util::device_numbers(d);
+            kind(
+                format!("character special ({maj}/{min})"),
+                "inode/chardevice",
+                "binary",
+            )
+        }
         FileType::File => match fs.read_file(path) {
             Ok(d) => classify(&d),
             Err(e) => kind(format!("cannot open `{name}' ({e})"), "cannot open", ""),
@@ -332,6 +395,9 @@ pub fn file(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     if parsed.operands.is_empty() {
         writeln!(
             ctx.stderr,

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION};
 use super::args::{HasArg, LongOpt, Spec, long};
-use super::util::{quote, quotef};
+use super::util::{lq, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -103,13 +103,13 @@ pub fn fold(ctx: &mut Ctx) -> CmdResult {
             Ok(0) => {
                 ctx.err(format!(
                     "invalid number of columns: {}: Numerical result out of range",
-                    quote(w)
+                    lq(w)
                 ))?;
                 return Ok(1);
             }
             Ok(n) => width = n,
             Err(_) => {
-                ctx.err(format!("invalid number of columns: {}", quote(w)))?;
+                ctx.err(format!("invalid number of columns: {}", lq(w)))?;
                 return Ok(1);
             }
         }

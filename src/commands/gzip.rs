@@ -10,6 +10,7 @@ use std::io::{Read, Write};
 use flate2::read::MultiGzDecoder;
 use flate2::{Compression, GzBuilder};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::{CmdResult, Ctx};
 
@@ -27,7 +28,38 @@ const LONG: &[LongOpt] = &[
     long("test", HasArg::No, "t"),
     long("fast", HasArg::No, "1"),
     long("best", HasArg::No, "9"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: gzip [OPTION]... [FILE]...
+Compress or uncompress FILEs (by default, compress FILES in-place).
+
+Mandatory arguments to long options are mandatory for short options too.
+
+  -c, --stdout      write on standard output, keep original files unchanged
+  -d, --decompress  decompress
+  -f, --force       force overwrite of output file and compress links
+  -h, --help        give this help
+  -k, --keep        keep (don't delete) input files
+  -l, --list        list compressed file contents
+  -L, --license     display software license
+  -n, --no-name     do not save or restore the original name and timestamp
+  -N, --name        save or restore the original name and timestamp
+  -q, --quiet       suppress all warnings
+  -r, --recursive   operate recursively on directories
+      --rsyncable   make rsync-friendly archive
+  -S, --suffix=SUF  use suffix SUF on compressed files
+      --synchronous synchronous output (safer if system crashes, but slower)
+  -t, --test        test compressed file integrity
+  -v, --verbose     verbose mode
+  -V, --version     display version number
+  -1, --fast        compress faster
+  -9, --best        compress better
+
+With no FILE, or when FILE is -, read standard input.
+";
 
 struct Opts {
     stdout: bool,
@@ -89,6 +121,9 @@ fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
             return Ok(1);
         }
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut o = Opts {
         stdout: to_stdout || parsed.has("c"),
         decompress: decompressing || parsed.has("d"),

@@ -4,8 +4,9 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{Input, parse_size, quote};
+use super::util::{Input, lq, parse_size, quote};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -15,7 +16,35 @@ const LONG: &[LongOpt] = &[
     long("silent", HasArg::No, "q"),
     long("verbose", HasArg::No, "v"),
     long("zero-terminated", HasArg::No, "z"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: head [OPTION]... [FILE]...
+Print the first 10 lines of each FILE to standard output.
+With more than one FILE, precede each with a header giving the file name.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -c, --bytes=[-]NUM       print the first NUM bytes of each file;
+                             with the leading '-', print all but the last
+                             NUM bytes of each file
+  -n, --lines=[-]NUM       print the first NUM lines instead of the first 10;
+                             with the leading '-', print all but the last
+                             NUM lines of each file
+  -q, --quiet, --silent    never print headers giving file names
+  -v, --verbose            always print headers giving file names
+  -z, --zero-terminated    line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+NUM may have a multiplier suffix:
+b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
+GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E, Z, Y.
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
+";
 
 #[derive(Clone, Copy)]
 enum Amount {
@@ -77,6 +106,9 @@ pub fn head(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut bytes = false;
     let mut amount = Amount::First(10);
     let mut verbose = None;
@@ -89,7 +121,7 @@ pub fn head(ctx: &mut Ctx) -> CmdResult {
                     Ok(a) => a,
                     Err(why) => {
                         let what = if bytes { "bytes" } else { "lines" };
-                        let mut msg = format!("invalid number of {what}: {}", quote(v));
+                        let mut msg = format!("invalid number of {what}: {}", lq(v));
                         if !why.is_empty() {
                             msg = format!("{msg}: {why}");
                         }

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
-use super::util::{quote, user_name};
+use super::util::{lq, user_name};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -84,7 +84,7 @@ pub fn id(ctx: &mut Ctx) -> CmdResult {
             Some(u) => match lookup(u) {
                 Some(id) => (id, id),
                 None => {
-                    ctx.err(format!("{}: no such user", quote(u)))?;
+                    ctx.err(format!("{}: no such user", lq(u)))?;
                     status = 1;
                     continue;
                 }

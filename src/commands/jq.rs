@@ -70,7 +70,16 @@ fn silent_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
 
 /// Definitions that replace the host-touching ones.
 const PRELUDE: &str = "def env: $ENV; def now: $__now; def debug: .; def debug(m): .; \
-def stderr: .; def input_filename: null; ";
+def stderr: .; def input_filename: null; \
+def @csv: if type != \"array\" then error(\"\\(type) (\\(tojson)) cannot be csv-formatted, only array\") \
+else map(if type == \"string\" then \"\\\"\" + gsub(\"\\\"\"; \"\\\"\\\"\") + \"\\\"\" \
+elif type == \"number\" or type == \"boolean\" then tostring elif . == null then \"\" \
+else error(\"\\(type) (\\(tojson)) is not valid in a csv row\") end) | join(\",\") end; \
+def @tsv: if type != \"array\" then error(\"\\(type) (\\(tojson)) cannot be tsv-formatted, only array\") \
+else map(if type == \"string\" then gsub(\"\\\\\\\\\"; \"\\\\\\\\\") | gsub(\"\\t\"; \"\\\\t\") \
+| gsub(\"\\n\"; \"\\\\n\") | gsub(\"\\r\"; \"\\\\r\") \
+elif type == \"number\" or type == \"boolean\" then tostring elif . == null then \"\" \
+else error(\"\\(type) (\\(tojson)) is not valid in a tsv row\") end) | join(\"\\t\") end; ";
 
 struct Opts {
     raw: bool,
@@ -253,14 +262,90 @@ fn parse_json(text: &[u8]) -> Result<Vec<Val>, String> {
         .collect()
 }
 
-/// The text of an error value (a string error prints bare).
-fn error_text(e: &str) -> String {
-    if e.starts_with('"')
-        && let Ok(serde_json::Value::String(s)) = serde_json::from_str::<serde_json::Value>(e)
-    {
-        return s;
+/// jq's name for the type of a JSON text.
+fn json_type(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "boolean",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
     }
-    e.to_owned()
+}
+
+/// jq's short dump of a value in a message: at most 14 bytes, else 11 and `...`.
+fn trunc_dump(text: &str) -> String {
+    if text.len() <= 14 {
+        return text.to_owned();
+    }
+    let mut end = 11;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+/// Splits the JSON value at the start of `s` from the rest.
+fn leading_json(s: &str) -> Option<(serde_json::Value, &str, &str)> {
+    let mut it = serde_json::Deserializer::from_str(s).into_iter::<serde_json::Value>();
+    let v = it.next()?.ok()?;
+    let end = it.byte_offset();
+    Some((v, s.get(..end)?, s.get(end..)?))
+}
+
+/// Rewords jaq's runtime errors the way jq words them (`Cannot index array with
+/// string "a"`, `Cannot iterate over number (1)`, `... cannot be added`).
+fn jq_error_text(msg: &str) -> String {
+    if let Some(rest) = msg.strip_prefix("cannot index ")
+        && let Some((l, _, tail)) = leading_json(rest)
+        && let Some(r_text) = tail.strip_prefix(" with ")
+        && let Some((r, r_raw, "")) = leading_json(r_text)
+    {
+        let what = match &r {
+            serde_json::Value::String(_) => format!("string {r_raw}"),
+            other => json_type(other).to_owned(),
+        };
+        return format!("Cannot index {} with {what}", json_type(&l));
+    }
+    if let Some(rest) = msg.strip_prefix("cannot use ")
+        && let Some((v, raw, " as iterable (array or object)")) = leading_json(rest)
+    {
+        return format!(
+            "Cannot iterate over {} ({})",
+            json_type(&v),
+            trunc_dump(raw)
+        );
+    }
+    if let Some(rest) = msg.strip_prefix("cannot calculate ")
+        && let Some((l, l_raw, tail)) = leading_json(rest)
+    {
+        for (op, verb) in [
+            (" + ", "added"),
+            (" - ", "subtracted"),
+            (" * ", "multiplied"),
+            (" / ", "divided"),
+            (" % ", "divided"),
+        ] {
+            if let Some(r_text) = tail.strip_prefix(op)
+                && let Some((r, r_raw, "")) = leading_json(r_text)
+            {
+                return format!(
+                    "{} ({}) and {} ({}) cannot be {verb}",
+                    json_type(&l),
+                    trunc_dump(l_raw),
+                    json_type(&r),
+                    trunc_dump(r_raw)
+                );
+            }
+        }
+    }
+    if let Some(raw) = msg.strip_suffix(" has no length")
+        && let Some((v, _, "")) = leading_json(raw)
+    {
+        return format!("{} ({}) has no length", json_type(&v), trunc_dump(raw));
+    }
+    msg.to_owned()
 }
 
 pub fn jq(ctx: &mut Ctx) -> CmdResult {
@@ -338,7 +423,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
                     let data = match ctx.read_input(&f)? {
                         Ok(d) => d,
                         Err(e) => {
-                            writeln!(ctx.stderr, "jq: error: Could not open {f}: {e}")?;
+                            writeln!(ctx.stderr, "jq: error: Could not open file {f}: {e}")?;
                             return Ok(2);
                         }
                     };
@@ -407,6 +492,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     };
     // Inputs.
     let mut texts: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut open_failed = false;
     if files.is_empty() {
         let mut d = Vec::new();
         if !null_input || filter.contains("input") {
@@ -418,8 +504,9 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
             match ctx.read_input(f)? {
                 Ok(d) => texts.push((f.clone(), d.to_vec())),
                 Err(e) => {
-                    writeln!(ctx.stderr, "jq: error: Could not open {f}: {e}")?;
-                    return Ok(2);
+                    // jq goes on with the other files and exits 2 at the end.
+                    writeln!(ctx.stderr, "jq: error: Could not open file {f}: {e}")?;
+                    open_failed = true;
                 }
             }
         }
@@ -541,15 +628,25 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     let mut out = Vec::new();
     let mut status = 0;
     let mut last: Option<bool> = None;
-    let inputs_iter: Box<dyn Iterator<Item = Result<Val, String>>> = if null_input {
-        Box::new(values.clone().into_iter().map(Ok))
-    } else {
-        Box::new(std::iter::empty())
-    };
+    // The program's inputs and `input`/`inputs` draw from the same stream.
+    let inputs_iter: Box<dyn Iterator<Item = Result<Val, String>>> =
+        Box::new(values.into_iter().map(Ok));
     let rc_inputs = RcIter::new(inputs_iter);
-    let main_inputs: Vec<Val> = if null_input { vec![Val::Null] } else { values };
     let mut halted = None;
-    'outer: for (k, input) in main_inputs.into_iter().enumerate() {
+    let mut k = 0usize;
+    'outer: loop {
+        let input = if null_input {
+            if k > 0 {
+                break;
+            }
+            Val::Null
+        } else {
+            match (&rc_inputs).next() {
+                Some(Ok(v)) => v,
+                _ => break,
+            }
+        };
+        k += 1;
         ctx.host.check()?;
         let data = Data {
             lut: &filter_c.lut,
@@ -579,18 +676,31 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
                         break 'outer;
                     }
                     Err(exn) => {
-                        let msg = match exn.get_err() {
-                            Ok(e) => error_text(&e.to_string()),
-                            Err(_) => "unexpected exception".to_owned(),
+                        let (msg, not_string) = match exn.get_err() {
+                            Ok(e) => {
+                                let text = e.to_string();
+                                match serde_json::from_str::<serde_json::Value>(&text) {
+                                    // jaq's own messages are strings too.
+                                    Ok(serde_json::Value::String(s)) => (jq_error_text(&s), false),
+                                    Ok(_) => (text, true),
+                                    Err(_) => (jq_error_text(&text), false),
+                                }
+                            }
+                            Err(_) => ("unexpected exception".to_owned(), false),
                         };
                         ctx.stdout.write_all(&out)?;
                         out.clear();
-                        writeln!(
-                            ctx.stderr,
-                            "jq: error (at {}:{}): {msg}",
-                            texts.first().map_or("<stdin>", |t| t.0.as_str()),
-                            k + 1
-                        )?;
+                        let place = if null_input {
+                            "<unknown>".to_owned()
+                        } else {
+                            format!(
+                                "{}:{}",
+                                texts.first().map_or("<stdin>", |t| t.0.as_str()),
+                                k
+                            )
+                        };
+                        let kind = if not_string { " (not a string)" } else { "" };
+                        writeln!(ctx.stderr, "jq: error (at {place}){kind}: {msg}")?;
                         status = 5;
                         break;
                     }
@@ -611,6 +721,9 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     }
     if status != 0 {
         return Ok(status);
+    }
+    if open_failed {
+        return Ok(2);
     }
     if exit_status {
         return Ok(match last {

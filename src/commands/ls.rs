@@ -1,13 +1,16 @@
-//! `ls`: lists files and directories one per line (as GNU does into a pipe), with the
-//! long format (`-l`, `-h`, `-i`, `-n`), sorting (`-t`, `-S`, `-v`, `-U`, `-r`),
-//! hidden entries (`-a`, `-A`), `-d`, `-F`/`-p` and recursion (`-R`).
+//! `ls`: lists files and directories one per line (as GNU does into a pipe), in
+//! columns (`-C`, `-x`, tab-padded to `-w`/`$COLUMNS`/80 as GNU pads), comma-separated
+//! (`-m`) or long (`-l`, `-h`, `-i`, `-n`, `-g`, `-o`, `-s`), with sorting (`-t`, `-S`,
+//! `-v`, `-X`, `-U`, `-r`), hidden entries (`-a`, `-A`, `-B`, `-I`), `-d`, `-F`/`-p`,
+//! quoting styles (`-Q`, `-b`, `-N`, `-q`, `--quoting-style`) and recursion (`-R`).
 
 use std::cmp::Ordering;
 
-use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{MONTHS, civil, human_size, mode_string, quote, user_name};
+use super::about::{HELP, VERSION, std_opts};
+use super::args::{HasArg, LongOpt, Spec, argmatch, long, usage_error};
+use super::util::{MONTHS, civil, display_width, human_size, mode_string, quote, user_name};
 use super::{CmdResult, Ctx};
-use crate::fs::{Device, FileType, Fs, Metadata};
+use crate::fs::{FileType, Fs, Metadata};
 
 const LONG: &[LongOpt] = &[
     long("all", HasArg::No, "a"),
@@ -27,7 +30,119 @@ const LONG: &[LongOpt] = &[
     long("group-directories-first", HasArg::No, "gdf"),
     long("no-group", HasArg::No, "G"),
     long("full-time", HasArg::No, "full-time"),
+    long("format", HasArg::Required, "format"),
+    long("width", HasArg::Required, "w"),
+    long("tabsize", HasArg::Required, "T"),
+    long("quote-name", HasArg::No, "Q"),
+    long("escape", HasArg::No, "b"),
+    long("literal", HasArg::No, "N"),
+    long("hide-control-chars", HasArg::No, "q"),
+    long("show-control-chars", HasArg::No, "show-control-chars"),
+    long("quoting-style", HasArg::Required, "quoting-style"),
+    long("context", HasArg::No, "Z"),
+    long("ignore", HasArg::Required, "I"),
+    long("hide", HasArg::Required, "hide"),
+    long("ignore-backups", HasArg::No, "B"),
+    long("size", HasArg::No, "s"),
+    long("kibibytes", HasArg::No, "k"),
+    long("file-type", HasArg::No, "file-type"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: ls [OPTION]... [FILE]...
+List information about the FILEs (the current directory by default).
+Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -a, --all                  do not ignore entries starting with .
+  -A, --almost-all           do not list implied . and ..
+  -b, --escape               print C-style escapes for nongraphic characters
+  -B, --ignore-backups       do not list implied entries ending with ~
+  -C                         list entries by columns
+      --color[=WHEN]         color the output WHEN (never in shellbox)
+  -d, --directory            list directories themselves, not their contents
+  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries WHEN
+      --file-type            likewise, except do not append '*'
+      --format=WORD          across -x, commas -m, horizontal -x, long -l,
+                             single-column -1, verbose -l, vertical -C
+      --full-time            like -l --time-style=full-iso
+  -g                         like -l, but do not list owner
+      --group-directories-first
+                             group directories before files
+  -G, --no-group             in a long listing, don't print group names
+  -h, --human-readable       with -l and -s, print sizes like 1K 234M 2G etc.
+  -H, --dereference-command-line
+                             follow symbolic links listed on the command line
+      --hide=PATTERN         do not list implied entries matching shell PATTERN
+                             (overridden by -a or -A)
+      --indicator-style=WORD
+                             append indicator with style WORD to entry names:
+                             none (default), slash (-p),
+                             file-type (--file-type), classify (-F)
+  -i, --inode                print the index number of each file
+  -I, --ignore=PATTERN       do not list implied entries matching shell PATTERN
+  -k, --kibibytes            default to 1024-byte blocks for file system usage
+  -l                         use a long listing format
+  -L, --dereference          when showing file information for a symbolic
+                             link, show information for the file the link
+                             references rather than for the link itself
+  -m                         fill width with a comma separated list of entries
+  -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
+  -N, --literal              print entry names without quoting
+  -o                         like -l, but do not list group information
+  -p, --indicator-style=slash
+                             append / indicator to directories
+  -q, --hide-control-chars   print ? instead of nongraphic characters
+      --show-control-chars   show nongraphic characters as-is
+  -Q, --quote-name           enclose entry names in double quotes
+      --quoting-style=WORD   use quoting style WORD for entry names:
+                             literal, locale, shell, shell-always,
+                             shell-escape, shell-escape-always, c, escape
+  -r, --reverse              reverse order while sorting
+  -R, --recursive            list subdirectories recursively
+  -s, --size                 print the allocated size of each file, in blocks
+  -S                         sort by file size, largest first
+      --sort=WORD            sort by WORD instead of name: none (-U), size (-S),
+                             time (-t), version (-v), extension (-X)
+  -t                         sort by time, newest first
+  -T, --tabsize=COLS         assume tab stops at each COLS instead of 8
+  -U                         do not sort; list entries in directory order
+  -v                         natural sort of (version) numbers within text
+  -w, --width=COLS           set output width to COLS.  0 means no limit
+  -x                         list entries by lines instead of by columns
+  -X                         sort alphabetically by entry extension
+  -Z, --context              print any security context of each file
+  -1                         list one file per line
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+/// How entries are laid out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    OnePerLine,
+    Columns,
+    Across,
+    Commas,
+    Long,
+}
+
+/// How names are quoted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quoting {
+    Literal,
+    Escape,
+    C,
+    CMaybe,
+    Shell,
+    ShellAlways,
+    ShellEscape,
+    ShellEscapeAlways,
+    Locale,
+    CLocale,
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SortBy {
@@ -36,6 +151,7 @@ enum SortBy {
     Size,
     Version,
     Extension,
+    Width,
     None,
 }
 
@@ -43,6 +159,7 @@ enum SortBy {
 enum Indicator {
     None,
     Slash,
+    FileType,
     Classify,
 }
 
@@ -65,6 +182,106 @@ struct Opts {
     show_owner: bool,
     show_group: bool,
     full_time: bool,
+    format: Format,
+    width: usize,
+    tabsize: usize,
+    quoting: Quoting,
+    hide_control: bool,
+    context: bool,
+    size: bool,
+    ignore: Vec<String>,
+    hide: Vec<String>,
+}
+
+/// The C-style escape of a character for `-b` and `-Q`.
+fn c_escape(c: char, out: &mut String, quote_chars: &str) {
+    match c {
+        '\\' => out.push_str("\\\\"),
+        '\x07' => out.push_str("\\a"),
+        '\x08' => out.push_str("\\b"),
+        '\x0c' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\x0b' => out.push_str("\\v"),
+        c if quote_chars.contains(c) => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if c.is_control() || crate::text::raw_byte(c).is_some() => {
+            let b = crate::text::raw_byte(c).unwrap_or(c as u32 as u8);
+            out.push_str(&format!("\\{b:03o}"));
+        }
+        c => out.push(c),
+    }
+}
+
+/// A name as `ls` shows it under the chosen quoting style.
+fn shown_name(name: &str, o: &Opts) -> String {
+    match o.quoting {
+        Quoting::Literal => {
+            if o.hide_control {
+                name.chars()
+                    .map(|c| {
+                        if c.is_control() || crate::text::raw_byte(c).is_some() {
+                            '?'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect()
+            } else {
+                name.to_owned()
+            }
+        }
+        Quoting::Escape => {
+            let mut out = String::new();
+            for c in name.chars() {
+                c_escape(c, &mut out, " ");
+            }
+            out
+        }
+        Quoting::C => {
+            let mut out = String::from("\"");
+            for c in name.chars() {
+                c_escape(c, &mut out, "\"");
+            }
+            out.push('"');
+            out
+        }
+        Quoting::CMaybe => {
+            let needs = name
+                .chars()
+                .any(|c| c == '"' || c.is_control() || crate::text::raw_byte(c).is_some());
+            if needs {
+                let mut out = String::from("\"");
+                for c in name.chars() {
+                    c_escape(c, &mut out, "\"");
+                }
+                out.push('"');
+                out
+            } else {
+                name.to_owned()
+            }
+        }
+        Quoting::Shell | Quoting::ShellAlways => {
+            let special = name
+                .chars()
+                .any(|c| c.is_control() || crate::text::raw_byte(c).is_some());
+            if !special {
+                if o.quoting == Quoting::Shell {
+                    super::util::quotef(name)
+                } else {
+                    quote(name)
+                }
+            } else {
+                format!("'{}'", name.replace('\'', "'\\''"))
+            }
+        }
+        Quoting::ShellEscape => super::util::quotef(name),
+        Quoting::ShellEscapeAlways => quote(name),
+        Quoting::Locale | Quoting::CLocale => super::util::locale_quote(true, name),
+    }
 }
 
 struct Entry {
@@ -80,23 +297,20 @@ struct Entry {
 /// Six Gregorian months in seconds, GNU's "recent" window.
 const SIX_MONTHS: i64 = 31_556_952 / 2;
 
-fn device_numbers(d: Device) -> (u32, u32) {
-    match d {
-        Device::Null => (1, 3),
-        Device::Zero => (1, 5),
-        Device::Full => (1, 7),
-        Device::Random => (1, 8),
-        Device::Urandom => (1, 9),
-        Device::Tty => (5, 0),
-        Device::Stdin | Device::Stdout | Device::Stderr => (136, 0),
-    }
-}
-
 /// 1K blocks a file occupies (4K allocation units).
 fn blocks_1k(m: &Metadata) -> u64 {
     match m.file_type {
         FileType::File | FileType::Dir => m.size.div_ceil(4096) * 4,
         _ => 0,
+    }
+}
+
+/// The `-s` figure: 1K blocks, or a human-readable size with `-h`.
+fn blocks_shown(m: &Metadata, o: &Opts) -> String {
+    if o.human {
+        human_size(blocks_1k(m) * 1024)
+    } else {
+        blocks_1k(m).to_string()
     }
 }
 
@@ -106,6 +320,7 @@ fn indicator(m: &Metadata, style: Indicator) -> &'static str {
         (_, FileType::Dir) => "/",
         (Indicator::Slash, _) => "",
         (_, FileType::Symlink) => "@",
+        (Indicator::FileType, _) => "",
         (_, FileType::File) if m.mode & 0o111 != 0 => "*",
         _ => "",
     }
@@ -127,6 +342,9 @@ fn compare(a: &Entry, b: &Entry, o: &Opts) -> Ordering {
             };
             ext(&a.name).cmp(&ext(&b.name)).then_with(by_name)
         }
+        SortBy::Width => display_width(&a.name)
+            .cmp(&display_width(&b.name))
+            .then_with(by_name),
     };
     if o.reverse { ord.reverse() } else { ord }
 }
@@ -203,17 +421,56 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     } else {
         0
     };
-    if !o.long {
-        for e in entries {
-            if o.inode {
-                out.extend_from_slice(format!("{:>ino_w$} ", e.meta.ino).as_bytes());
-            }
-            out.extend_from_slice(&crate::text::encode(&e.name));
-            out.extend_from_slice(indicator(&e.meta, o.indicator).as_bytes());
-            out.push(b'\n');
-        }
+    if o.format != Format::Long {
+        let blocks_w = if o.size {
+            entries
+                .iter()
+                .map(|e| blocks_shown(&e.meta, o).len())
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        let cells: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                let mut cell = String::new();
+                if o.inode {
+                    let w = if o.format == Format::OnePerLine {
+                        0
+                    } else {
+                        ino_w
+                    };
+                    cell.push_str(&format!("{:>w$} ", e.meta.ino));
+                }
+                if o.size {
+                    let w = if o.format == Format::Commas {
+                        0
+                    } else {
+                        blocks_w
+                    };
+                    cell.push_str(&format!("{:>w$} ", blocks_shown(&e.meta, o)));
+                }
+                if o.context {
+                    cell.push_str("? ");
+                }
+                cell.push_str(&shown_name(&e.name, o));
+                cell.push_str(indicator(&e.meta, o.indicator));
+                cell
+            })
+            .collect();
+        layout(out, &cells, o);
         return;
     }
+    let blocks_w = if o.size {
+        entries
+            .iter()
+            .map(|e| blocks_shown(&e.meta, o).len())
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let owner = |id: u32| {
         if o.numeric {
             id.to_string()
@@ -223,7 +480,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     };
     let size_of = |m: &Metadata| match m.file_type {
         FileType::Device(d) => {
-            let (maj, min) = device_numbers(d);
+            let (maj, min) = super::util::device_numbers(d);
             format!("{maj}, {min}")
         }
         _ if o.human => human_size(m.size),
@@ -250,6 +507,9 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         if o.inode {
             line.push_str(&format!("{:>ino_w$} ", e.meta.ino));
         }
+        if o.size {
+            line.push_str(&format!("{:>blocks_w$} ", blocks_shown(&e.meta, o)));
+        }
         line.push_str(&mode_string(e.meta.file_type.ls_char(), e.meta.mode));
         line.push_str(&format!(" {:>nl_w$}", r.0));
         if o.show_owner {
@@ -259,8 +519,11 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
             line.push_str(&format!(" {:<grp_w$}", r.2));
         }
         line.push_str(&format!(" {:>size_w$} {} ", r.3, r.4));
+        if o.context {
+            line.push_str("? ");
+        }
         out.extend_from_slice(&crate::text::encode(&line));
-        out.extend_from_slice(&crate::text::encode(&e.name));
+        out.extend_from_slice(&crate::text::encode(&shown_name(&e.name, o)));
         if let Some(target) = &e.link_target {
             out.extend_from_slice(b" -> ");
             out.extend_from_slice(&crate::text::encode(target));
@@ -272,6 +535,150 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         }
         out.push(b'\n');
     }
+}
+
+/// GNU's `indent`: pads from column `from` to `to`, with tabs where they fit.
+fn indent(out: &mut String, mut from: usize, to: usize, tabsize: usize) {
+    while from < to {
+        if tabsize != 0 && to / tabsize > (from + 1) / tabsize {
+            out.push('\t');
+            from += tabsize - from % tabsize;
+        } else {
+            out.push(' ');
+            from += 1;
+        }
+    }
+}
+
+/// The widest column layout that fits the line (GNU's `calculate_columns`): the
+/// number of columns and each column's width (names plus two spaces).
+fn columns_for(widths: &[usize], line: usize, by_columns: bool) -> (usize, Vec<usize>) {
+    const MIN_COLUMN_WIDTH: usize = 3;
+    let n = widths.len();
+    let max_idx = if line == 0 {
+        n
+    } else {
+        (line / MIN_COLUMN_WIDTH).max(1)
+    };
+    let max_cols = max_idx.min(n).max(1);
+    let mut info: Vec<(bool, usize, Vec<usize>)> = (0..max_cols)
+        .map(|i| {
+            (
+                true,
+                (i + 1) * MIN_COLUMN_WIDTH,
+                vec![MIN_COLUMN_WIDTH; i + 1],
+            )
+        })
+        .collect();
+    for (f, &w) in widths.iter().enumerate() {
+        for (i, (valid, line_len, cols)) in info.iter_mut().enumerate() {
+            if !*valid {
+                continue;
+            }
+            let idx = if by_columns {
+                f / n.div_ceil(i + 1)
+            } else {
+                f % (i + 1)
+            };
+            let real = w + if idx == i { 0 } else { 2 };
+            if let Some(c) = cols.get_mut(idx)
+                && *c < real
+            {
+                *line_len += real - *c;
+                *c = real;
+                *valid = line == 0 || *line_len < line;
+            }
+        }
+    }
+    let mut cols = max_cols;
+    while cols > 1 && !info.get(cols - 1).is_some_and(|i| i.0) {
+        cols -= 1;
+    }
+    let arr = info.get(cols - 1).map(|i| i.2.clone()).unwrap_or_default();
+    (cols, arr)
+}
+
+/// Writes entry cells one per line, in columns (`-C`, `-x`) or comma-separated.
+fn layout(out: &mut Vec<u8>, cells: &[String], o: &Opts) {
+    let mut text = String::new();
+    let widths: Vec<usize> = cells.iter().map(|c| display_width(c)).collect();
+    match o.format {
+        Format::Columns | Format::Across if !cells.is_empty() => {
+            let by_columns = o.format == Format::Columns;
+            let (cols, arr) = columns_for(&widths, o.width, by_columns);
+            let n = cells.len();
+            let rows = n.div_ceil(cols);
+            let col_w = |c: usize| arr.get(c).copied().unwrap_or(0);
+            if by_columns {
+                for row in 0..rows {
+                    let mut pos = 0;
+                    let mut col = 0;
+                    let mut f = row;
+                    loop {
+                        text.push_str(cells.get(f).map_or("", String::as_str));
+                        let w = widths.get(f).copied().unwrap_or(0);
+                        let max = col_w(col);
+                        col += 1;
+                        f += rows;
+                        if f >= n {
+                            break;
+                        }
+                        indent(&mut text, pos + w, pos + max, o.tabsize);
+                        pos += max;
+                    }
+                    text.push('\n');
+                }
+            } else {
+                let mut pos = 0;
+                for (f, cell) in cells.iter().enumerate() {
+                    let col = f % cols;
+                    if f > 0 {
+                        if col == 0 {
+                            text.push('\n');
+                            pos = 0;
+                        } else {
+                            let prev_w = widths.get(f - 1).copied().unwrap_or(0);
+                            let max = col_w(col - 1);
+                            indent(&mut text, pos + prev_w, pos + max, o.tabsize);
+                            pos += max;
+                        }
+                    }
+                    text.push_str(cell);
+                }
+                text.push('\n');
+            }
+        }
+        Format::Commas if !cells.is_empty() => {
+            let mut pos = 0;
+            for (f, cell) in cells.iter().enumerate() {
+                let len = if o.width > 0 {
+                    widths.get(f).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+                if f > 0 {
+                    text.push(',');
+                    if o.width == 0 || pos + len + 2 < o.width {
+                        pos += 2;
+                        text.push(' ');
+                    } else {
+                        pos = 0;
+                        text.push('\n');
+                    }
+                }
+                text.push_str(cell);
+                pos += len;
+            }
+            text.push('\n');
+        }
+        _ => {
+            for c in cells {
+                text.push_str(c);
+                text.push('\n');
+            }
+        }
+    }
+    out.extend_from_slice(&crate::text::encode(&text));
 }
 
 fn total_line(entries: &[Entry], o: &Opts) -> String {
@@ -292,10 +699,14 @@ fn child_path(dir_path: &str, name: &str) -> String {
 }
 
 pub fn ls(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("aAdFhilnRrLHtSUv1pCxXgGoc", LONG), ctx.args) {
+    let spec = Spec::new("aAbBdFhiI:klmnNqQRrLHtT:SsUv1pCw:xXgGocZ", LONG);
+    let parsed = match super::args::parse(&spec, ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 2),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut o = Opts {
         all: false,
         almost_all: false,
@@ -315,6 +726,20 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         show_owner: true,
         show_group: true,
         full_time: false,
+        format: Format::OnePerLine,
+        width: ctx
+            .env
+            .get("COLUMNS")
+            .and_then(|c| c.parse::<usize>().ok())
+            .filter(|&c| c > 0)
+            .unwrap_or(80),
+        tabsize: 8,
+        quoting: Quoting::Literal,
+        hide_control: false,
+        context: false,
+        size: false,
+        ignore: Vec::new(),
+        hide: Vec::new(),
     };
     for (k, v) in &parsed.opts {
         match k.as_str() {
@@ -325,19 +750,100 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             "p" => o.indicator = Indicator::Slash,
             "h" => o.human = true,
             "i" => o.inode = true,
-            "l" => o.long = true,
+            "l" => o.format = Format::Long,
             "n" => {
-                o.long = true;
+                o.format = Format::Long;
                 o.numeric = true;
             }
             "g" => {
-                o.long = true;
+                o.format = Format::Long;
                 o.show_owner = false;
             }
             "o" => {
-                o.long = true;
+                o.format = Format::Long;
                 o.show_group = false;
             }
+            "m" => o.format = Format::Commas,
+            "C" => o.format = Format::Columns,
+            "x" => o.format = Format::Across,
+            "1" => o.format = Format::OnePerLine,
+            "format" => {
+                let table = [
+                    ("verbose", Format::Long),
+                    ("long", Format::Long),
+                    ("commas", Format::Commas),
+                    ("horizontal", Format::Across),
+                    ("across", Format::Across),
+                    ("vertical", Format::Columns),
+                    ("single-column", Format::OnePerLine),
+                ];
+                match argmatch(ctx, "--format", v.as_deref().unwrap_or(""), &table)? {
+                    Ok(f) => o.format = f,
+                    Err(s) => return Ok(s),
+                }
+            }
+            "w" | "T" => {
+                let val = v.as_deref().unwrap_or("");
+                match val.parse::<usize>() {
+                    Ok(n) if k == "w" => o.width = n,
+                    Ok(n) => o.tabsize = n,
+                    Err(_) => {
+                        let what = if k == "w" { "line width" } else { "tab size" };
+                        ctx.err(format!("invalid {what}: {}", ctx.lquote(val)))?;
+                        return Ok(2);
+                    }
+                }
+            }
+            "Q" => o.quoting = Quoting::C,
+            "b" => o.quoting = Quoting::Escape,
+            "N" => o.quoting = Quoting::Literal,
+            "q" => o.hide_control = true,
+            "show-control-chars" => o.hide_control = false,
+            "quoting-style" => {
+                let table = [
+                    ("literal", Quoting::Literal),
+                    ("shell", Quoting::Shell),
+                    ("shell-always", Quoting::ShellAlways),
+                    ("shell-escape", Quoting::ShellEscape),
+                    ("shell-escape-always", Quoting::ShellEscapeAlways),
+                    ("c", Quoting::C),
+                    ("c-maybe", Quoting::CMaybe),
+                    ("escape", Quoting::Escape),
+                    ("locale", Quoting::Locale),
+                    ("clocale", Quoting::CLocale),
+                ];
+                match argmatch(ctx, "--quoting-style", v.as_deref().unwrap_or(""), &table)? {
+                    Ok(q) => o.quoting = q,
+                    Err(s) => return Ok(s),
+                }
+            }
+            "color" => {
+                let table = [
+                    ("always", 0),
+                    ("yes", 0),
+                    ("force", 0),
+                    ("never", 1),
+                    ("no", 1),
+                    ("none", 1),
+                    ("auto", 2),
+                    ("tty", 2),
+                    ("if-tty", 2),
+                ];
+                if let Some(val) = v.as_deref()
+                    && let Err(s) = argmatch(ctx, "--color", val, &table)?
+                {
+                    return Ok(s);
+                }
+            }
+            "Z" => o.context = true,
+            "s" => o.size = true,
+            "I" => o.ignore.push(v.clone().unwrap_or_default()),
+            "hide" => o.hide.push(v.clone().unwrap_or_default()),
+            "B" => {
+                o.ignore.push("*~".to_owned());
+                o.ignore.push(".*~".to_owned());
+            }
+            "file-type" => o.indicator = Indicator::FileType,
             "G" => o.show_group = false,
             "R" => o.recursive = true,
             "r" => o.reverse = true,
@@ -348,41 +854,35 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             "U" => o.sort = SortBy::None,
             "v" => o.sort = SortBy::Version,
             "X" => o.sort = SortBy::Extension,
-            "1" | "C" | "x" => o.long = false,
             "gdf" => o.group_dirs_first = true,
             "full-time" => {
-                o.long = true;
+                o.format = Format::Long;
                 o.full_time = true;
             }
             "sort" => {
-                o.sort = match v.as_deref().unwrap_or("") {
-                    "none" => SortBy::None,
-                    "time" => SortBy::Time,
-                    "size" => SortBy::Size,
-                    "version" => SortBy::Version,
-                    "extension" => SortBy::Extension,
-                    "name" => SortBy::Name,
-                    other => {
-                        ctx.err(format!(
-                            "invalid argument {} for '--sort'\nValid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'",
-                            quote(other)
-                        ))?;
-                        return usage_error(ctx, "", 2);
-                    }
+                let table = [
+                    ("none", SortBy::None),
+                    ("time", SortBy::Time),
+                    ("size", SortBy::Size),
+                    ("extension", SortBy::Extension),
+                    ("version", SortBy::Version),
+                    ("width", SortBy::Width),
+                ];
+                match argmatch(ctx, "--sort", v.as_deref().unwrap_or(""), &table)? {
+                    Ok(by) => o.sort = by,
+                    Err(s) => return Ok(s),
                 }
             }
             "indicator-style" => {
-                o.indicator = match v.as_deref().unwrap_or("") {
-                    "none" => Indicator::None,
-                    "slash" => Indicator::Slash,
-                    "classify" | "file-type" => Indicator::Classify,
-                    other => {
-                        ctx.err(format!(
-                            "invalid argument {} for '--indicator-style'",
-                            quote(other)
-                        ))?;
-                        return usage_error(ctx, "", 2);
-                    }
+                let table = [
+                    ("none", Indicator::None),
+                    ("slash", Indicator::Slash),
+                    ("file-type", Indicator::FileType),
+                    ("classify", Indicator::Classify),
+                ];
+                match argmatch(ctx, "--indicator-style", v.as_deref().unwrap_or(""), &table)? {
+                    Ok(i) => o.indicator = i,
+                    Err(s) => return Ok(s),
                 }
             }
             _ => {}
@@ -390,6 +890,10 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
     }
     if o.all {
         o.almost_all = false;
+    }
+    o.long = o.format == Format::Long;
+    if o.width == 0 {
+        o.tabsize = 0;
     }
     o.deref_cmdline_dirs = !(o.directory || o.long || o.indicator == Indicator::Classify);
 
@@ -477,6 +981,13 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             if de.name.starts_with('.') && !(o.all || o.almost_all) {
                 continue;
             }
+            let matches = |pats: &[String]| {
+                pats.iter()
+                    .any(|p| super::fnmatch::fnmatch(p, &de.name, false))
+            };
+            if matches(&o.ignore) || (!(o.all || o.almost_all) && matches(&o.hide)) {
+                continue;
+            }
             let p = child_path(&path, &de.name);
             match make_entry(&fs, de.name.clone(), p, o.deref_all) {
                 Ok(e) => entries.push(e),
@@ -490,7 +1001,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             }
         }
         sort_entries(&mut entries, &o);
-        if o.long {
+        if o.long || o.size {
             out.extend_from_slice(total_line(&entries, &o).as_bytes());
         }
         print_entries(&mut out, &entries, &o, now);

@@ -1,7 +1,8 @@
 //! `mkdir`: creates directories (`-p` with missing parents, `-m` mode, `-v` verbose).
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{UMASK, apply_mode, quote};
+use super::util::{UMASK, apply_mode, lq, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
@@ -9,13 +10,35 @@ const LONG: &[LongOpt] = &[
     long("mode", HasArg::Required, "m"),
     long("parents", HasArg::No, "p"),
     long("verbose", HasArg::No, "v"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: mkdir [OPTION]... DIRECTORY...
+Create the DIRECTORY(ies), if they do not already exist.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -m, --mode=MODE   set file mode (as in chmod), not a=rwx - umask
+  -p, --parents     no error if existing, make parent directories as needed,
+                    with their file modes unaffected by any -m option.
+  -v, --verbose     print a message for each created directory
+  -Z                   set SELinux security context of each created directory
+                         to the default type
+      --context[=CTX]  like -Z, or if CTX is specified then set the SELinux
+                         or SMACK security context to CTX
+      --help        display this help and exit
+      --version     output version information and exit
+";
 
 pub fn mkdir(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(&Spec::new("m:pvZ", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let parents = parsed.has("p");
     let verbose = parsed.has("v");
     let mode = match parsed.last("m") {
@@ -23,7 +46,7 @@ pub fn mkdir(ctx: &mut Ctx) -> CmdResult {
         Some(spec) => match apply_mode(spec, 0o777, true, UMASK) {
             Some(m) => m,
             None => {
-                ctx.err(format!("invalid mode {}", quote(spec)))?;
+                ctx.err(format!("invalid mode {}", lq(spec)))?;
                 return Ok(1);
             }
         },
@@ -107,7 +130,7 @@ pub fn mkdir(ctx: &mut Ctx) -> CmdResult {
             };
             ctx.err(format!(
                 "cannot create directory {}: {}",
-                quote(&shown),
+                lq(&shown),
                 errno.strerror()
             ))?;
             status = 1;

@@ -5,7 +5,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 use crate::fs::{Errno, FsError, OpenOptions};
 
@@ -83,7 +83,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
             if !template.ends_with('X') {
                 ctx.err(format!(
                     "with --suffix, template {} must end in X",
-                    quote(&template)
+                    lq(&template)
                 ))?;
                 return Ok(1);
             }
@@ -97,7 +97,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
     if suffix.contains('/') {
         ctx.err(format!(
             "invalid suffix {}, contains directory separator",
-            quote(&suffix)
+            lq(&suffix)
         ))?;
         return Ok(1);
     }
@@ -105,7 +105,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
     if xs < 3 {
         ctx.err(format!(
             "too few X's in template {}",
-            quote(&format!("{stem}{suffix}"))
+            lq(&format!("{stem}{suffix}"))
         ))?;
         return Ok(1);
     }
@@ -114,7 +114,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
         if full_template.contains('/') {
             ctx.err(format!(
                 "invalid template, {}, contains directory separator",
-                quote(&full_template)
+                lq(&full_template)
             ))?;
             return Ok(1);
         }
@@ -127,7 +127,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
         if full_template.starts_with('/') {
             ctx.err(format!(
                 "invalid template, {}; with --tmpdir, it may not be absolute",
-                quote(&full_template)
+                lq(&full_template)
             ))?;
             return Ok(1);
         }
@@ -192,7 +192,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
                 if !quiet {
                     ctx.err(format!(
                         "failed to create {what} via template {}: {e}",
-                        quote(&format!("{prefix}{full_template}"))
+                        lq(&format!("{prefix}{full_template}"))
                     ))?;
                 }
                 return Ok(1);
@@ -202,7 +202,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
     if !quiet {
         ctx.err(format!(
             "failed to create {what} via template {}: File exists",
-            quote(&format!("{prefix}{full_template}"))
+            lq(&format!("{prefix}{full_template}"))
         ))?;
     }
     Ok(1)

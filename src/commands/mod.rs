@@ -20,10 +20,12 @@ mod awk;
 mod backtrack;
 pub mod base64;
 mod basename;
+mod bc;
 mod cat;
 mod chmod;
 mod cksum;
 mod cmp;
+mod column;
 mod comm;
 mod cp;
 mod cut;
@@ -38,6 +40,7 @@ mod expr;
 mod false_;
 mod file;
 mod find;
+mod fmt;
 pub mod fnmatch;
 mod fold;
 mod grep;
@@ -45,6 +48,7 @@ mod gzip;
 mod head;
 mod hostname;
 mod id;
+mod join;
 mod jq;
 mod ln;
 mod ls;
@@ -68,6 +72,7 @@ mod seq;
 mod shuf;
 mod sleep;
 mod sort;
+mod split;
 mod stat;
 mod strings;
 mod sum;
@@ -75,6 +80,7 @@ mod tac;
 mod tail;
 mod tar;
 mod tee;
+mod time;
 mod timeout;
 mod touch;
 mod tr;
@@ -171,8 +177,10 @@ impl Ctx<'_> {
     pub fn path(&self, p: &str) -> String {
         crate::fs::path::join(self.cwd, p)
     }
-    /// Writes `name: msg` and a newline to stderr (GNU diagnostic form).
+    /// Writes `name: msg` and a newline to stderr (GNU diagnostic form); values quoted
+    /// with [`util::lq`] get the locale's quotation marks.
     pub fn err(&mut self, msg: impl std::fmt::Display) -> io::Result<()> {
+        let msg = util::resolve_quotes(&msg.to_string(), util::utf8_locale(self.env));
         writeln!(self.stderr, "{}: {}", self.name, msg)
     }
 }
@@ -182,6 +190,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
         ("base64", base64::base64),
         ("basename", basename::basename),
+        ("bc", bc::bc),
         ("cat", cat::cat),
         ("cksum", cksum::cksum),
         ("comm", comm::comm),
@@ -196,11 +205,13 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("awk", awk::awk),
         ("chmod", chmod::chmod),
         ("cmp", cmp::cmp),
+        ("column", column::column),
         ("df", df::df),
         ("diff", diff::diff),
         ("du", du::du),
         ("file", file::file),
         ("find", find::find),
+        ("fmt", fmt::fmt),
         ("fold", fold::fold),
         ("grep", grep::grep),
         ("egrep", grep::egrep),
@@ -211,6 +222,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("hostname", hostname::hostname),
         ("id", id::id),
         ("jq", jq::jq),
+        ("join", join::join),
         ("ln", ln::ln),
         ("ls", ls::ls),
         ("md5sum", sum::md5sum),
@@ -238,6 +250,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("shuf", shuf::shuf),
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
+        ("split", split::split),
         ("strings", strings::strings),
         ("tac", tac::tac),
         ("sed", sed::sed),
@@ -245,6 +258,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tail", tail::tail),
         ("tar", tar::tar),
         ("tee", tee::tee),
+        ("time", time::time),
         ("timeout", timeout::timeout),
         ("touch", touch::touch),
         ("tr", tr::tr),

@@ -1,6 +1,7 @@
 //! `mv`: renames files and directories, or moves them into a directory (`-t`, `-T`);
 //! `-n`/`-u` skip, `-v` reports.
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::cp::{is_within, plan, resolved_dest};
 use super::util::quote;
@@ -16,13 +17,55 @@ const LONG: &[LongOpt] = &[
     long("update", HasArg::Optional, "u"),
     long("verbose", HasArg::No, "v"),
     long("strip-trailing-slashes", HasArg::No, "strip"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: mv [OPTION]... [-T] SOURCE DEST
+  or:  mv [OPTION]... SOURCE... DIRECTORY
+  or:  mv [OPTION]... -t DIRECTORY SOURCE...
+Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
+
+Mandatory arguments to long options are mandatory for short options too.
+      --backup[=CONTROL]       make a backup of each existing destination file
+  -b                           like --backup but does not accept an argument
+  -f, --force                  do not prompt before overwriting
+  -i, --interactive            prompt before overwrite
+  -n, --no-clobber             do not overwrite an existing file
+If you specify more than one of -i, -f, -n, only the final one takes effect.
+      --strip-trailing-slashes  remove any trailing slashes from each SOURCE
+                                 argument
+  -S, --suffix=SUFFIX          override the usual backup suffix
+  -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
+  -T, --no-target-directory    treat DEST as a normal file
+  -u, --update                 move only when the SOURCE file is newer
+                                 than the destination file or when the
+                                 destination file is missing
+  -v, --verbose                explain what is being done
+  -Z, --context                set SELinux security context of destination
+                                 file to default type
+      --help        display this help and exit
+      --version     output version information and exit
+
+The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
+The version control method may be selected via the --backup option or through
+the VERSION_CONTROL environment variable.  Here are the values:
+
+  none, off       never make backups (even if --backup is given)
+  numbered, t     make numbered backups
+  existing, nil   numbered if numbered backups exist, simple otherwise
+  simple, never   always make simple backups
+";
 
 pub fn mv(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(&Spec::new("bfinSt:TuvZ", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut no_clobber = false;
     let mut update = false;
     let mut verbose = false;

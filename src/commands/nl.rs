@@ -4,7 +4,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{chomp, quote, quotef, records};
+use super::util::{chomp, lq, quotef, records};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -69,7 +69,7 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
                     }) {
                         Some(Some(re)) => Style::Regex(re),
                         _ => {
-                            let msg = format!("invalid body numbering style: {}", quote(v));
+                            let msg = format!("invalid body numbering style: {}", lq(v));
                             return usage_error(ctx, &msg, 1);
                         }
                     },
@@ -78,7 +78,7 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
             "w" => match num(v).filter(|n| *n > 0) {
                 Some(n) => width = n as usize,
                 None => {
-                    ctx.err(format!("invalid line number field width: {}", quote(v)))?;
+                    ctx.err(format!("invalid line number field width: {}", lq(v)))?;
                     return Ok(1);
                 }
             },
@@ -86,20 +86,20 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
             "v" => match num(v) {
                 Some(n) => start = n,
                 None => {
-                    ctx.err(format!("invalid starting line number: {}", quote(v)))?;
+                    ctx.err(format!("invalid starting line number: {}", lq(v)))?;
                     return Ok(1);
                 }
             },
             "i" => match num(v) {
                 Some(n) => incr = n,
                 None => {
-                    ctx.err(format!("invalid line number increment: {}", quote(v)))?;
+                    ctx.err(format!("invalid line number increment: {}", lq(v)))?;
                     return Ok(1);
                 }
             },
             "n" => {
                 if !matches!(v, "ln" | "rn" | "rz") {
-                    let msg = format!("invalid line numbering format: {}", quote(v));
+                    let msg = format!("invalid line numbering format: {}", lq(v));
                     return usage_error(ctx, &msg, 1);
                 }
                 format = v.to_owned();

@@ -2,7 +2,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 /// The processor count the sandbox reports.
@@ -36,13 +36,13 @@ pub fn nproc(ctx: &mut Ctx) -> CmdResult {
         match v.trim_start().parse::<u64>() {
             Ok(n) => ignore = n,
             Err(_) => {
-                ctx.err(format!("invalid number: {}", quote(v)))?;
+                ctx.err(format!("invalid number: {}", lq(v)))?;
                 return Ok(1);
             }
         }
     }
     if let Some(extra) = parsed.operands.first() {
-        return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
     writeln!(ctx.stdout, "{}", NPROC.saturating_sub(ignore).max(1))?;
     Ok(0)

@@ -7,8 +7,8 @@
 use std::io::{self, Read};
 
 use super::about::{HELP, VERSION, parse_std};
-use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{Input, Reader, quote, quotef};
+use super::args::{HasArg, LongOpt, Spec, long};
+use super::util::{Input, Reader, lq, quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
@@ -126,7 +126,7 @@ fn parse_types(spec: &str, out: &mut Vec<Format>) -> Result<(), String> {
                     .unwrap_or('?');
                 return Err(format!(
                     "invalid character '{ch}' in type string {}",
-                    quote(spec)
+                    lq(spec)
                 ));
             }
         };
@@ -179,7 +179,7 @@ fn parse_types(spec: &str, out: &mut Vec<Format>) -> Result<(), String> {
             };
             return Err(format!(
                 "invalid type string {};\nthis system doesn't provide a {size}-byte {what} type",
-                quote(spec)
+                lq(spec)
             ));
         }
         let trailer = bytes.get(i) == Some(&b'z');
@@ -676,21 +676,14 @@ pub fn od(ctx: &mut Ctx) -> CmdResult {
                 verbose = true;
                 Ok(())
             }
-            ("endian", _) => match val {
-                "big" => {
-                    big_endian = true;
-                    Ok(())
+            ("endian", _) => {
+                let table = [("little", false), ("big", true)];
+                match super::args::argmatch(ctx, "--endian", val, &table)? {
+                    Ok(b) => big_endian = b,
+                    Err(s) => return Ok(s),
                 }
-                "little" => {
-                    big_endian = false;
-                    Ok(())
-                }
-                _ => {
-                    ctx.err(format!("invalid argument {} for '--endian'", quote(val)))?;
-                    writeln!(ctx.stderr, "Valid arguments are:\n  - 'little'\n  - 'big'")?;
-                    return usage_error(ctx, "", 1);
-                }
-            },
+                Ok(())
+            }
             ("S", _) => Err("-S (strings mode) is not supported".to_owned()),
             _ => Ok(()),
         };

@@ -3,6 +3,8 @@
 
 use std::io::BufReader;
 
+use super::about::{write_help, write_version};
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::{chomp, quotef, read_record};
 use super::{CmdResult, Ctx};
 
@@ -12,18 +14,59 @@ fn reverse(line: &[u8]) -> Vec<u8> {
     crate::text::encode(&r)
 }
 
+const LONG: &[LongOpt] = &[
+    long("help", HasArg::No, "h"),
+    long("version", HasArg::No, "V"),
+];
+
+const USAGE: &str = "
+Usage: rev [options] [file ...]
+
+Reverse lines characterwise.
+
+Options:
+ -h, --help     display this help
+ -V, --version  display version
+
+For more details see rev(1).
+";
+
 pub fn rev(ctx: &mut Ctx) -> CmdResult {
-    let files: Vec<String> = if ctx.args.is_empty() {
-        vec!["-".to_owned()]
+    let parsed = match super::args::parse(&Spec::new("hV", LONG), ctx.args) {
+        Ok(p) => p,
+        Err(msg) => return usage_error(ctx, &msg, 1),
+    };
+    for (k, _) in &parsed.opts {
+        match k.as_str() {
+            "h" => {
+                write_help(ctx, USAGE.trim_start_matches('\n'))?;
+                return Ok(0);
+            }
+            "V" => {
+                write_version(ctx)?;
+                return Ok(0);
+            }
+            _ => {}
+        }
+    }
+    // With no files rev reads stdin; a `-` operand is a file of that name.
+    let files: Vec<Option<String>> = if parsed.operands.is_empty() {
+        vec![None]
     } else {
-        ctx.args.to_vec()
+        parsed.operands.iter().cloned().map(Some).collect()
     };
     let mut status = 0;
-    for name in &files {
-        let input = match ctx.open_input(name) {
+    for file in &files {
+        let name = match file {
+            None => "-".to_owned(),
+            Some(n) if n == "-" => "./-".to_owned(),
+            Some(n) => n.clone(),
+        };
+        let shown = file.as_deref().unwrap_or("-");
+        let input = match ctx.open_input(&name) {
             Ok(i) => i,
             Err(e) => {
-                writeln!(ctx.stderr, "rev: cannot open {}: {e}", quotef(name))?;
+                writeln!(ctx.stderr, "rev: cannot open {}: {e}", quotef(shown))?;
                 status = 1;
                 continue;
             }

@@ -1,6 +1,7 @@
 //! `rmdir`: removes empty directories (`-p` also removes the now-empty parents named in
 //! the path; `-v`; `--ignore-fail-on-non-empty`).
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::quote;
 use super::{CmdResult, Ctx};
@@ -10,13 +11,34 @@ const LONG: &[LongOpt] = &[
     long("parents", HasArg::No, "p"),
     long("verbose", HasArg::No, "v"),
     long("ignore-fail-on-non-empty", HasArg::No, "ignore"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: rmdir [OPTION]... DIRECTORY...
+Remove the DIRECTORY(ies), if they are empty.
+
+      --ignore-fail-on-non-empty
+                    ignore each failure that is solely because a directory
+                    is non-empty
+
+  -p, --parents     remove DIRECTORY and its ancestors; e.g., 'rmdir -p a/b/c'
+                    is similar to 'rmdir a/b/c a/b a'
+
+  -v, --verbose     output a diagnostic for every directory processed
+      --help        display this help and exit
+      --version     output version information and exit
+";
 
 pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(&Spec::new("pv", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     if parsed.operands.is_empty() {
         return usage_error(ctx, "missing operand", 1);
     }
@@ -31,7 +53,13 @@ pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
                 writeln!(ctx.stdout, "rmdir: removing directory, {}", quote(&current))?;
             }
             let path = ctx.path(&current);
-            let res = ctx.fs.lock().remove_dir(&path);
+            // rmdir(2) refuses a path whose last component is `.`.
+            let dot = current.trim_end_matches('/').rsplit('/').next() == Some(".");
+            let res = if dot {
+                Err(crate::fs::FsError::from(Errno::EINVAL))
+            } else {
+                ctx.fs.lock().remove_dir(&path)
+            };
             if let Err(e) = res {
                 if !(ignore && e.errno == Errno::ENOTEMPTY) {
                     ctx.err(format!("failed to remove {}: {e}", quote(&current)))?;

@@ -5,7 +5,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -128,7 +128,7 @@ pub fn parse_format(fmt: &str) -> Result<FloatFormat, String> {
         i += 1;
     }
     let Some(start) = start else {
-        return Err(format!("format {} has no % directive", quote(fmt)));
+        return Err(format!("format {} has no % directive", lq(fmt)));
     };
     let mut f = FloatFormat {
         prefix: literal(&bytes[..start].iter().collect::<String>()),
@@ -164,12 +164,12 @@ pub fn parse_format(fmt: &str) -> Result<FloatFormat, String> {
         j += 1;
     }
     match bytes.get(j) {
-        None => return Err(format!("format {} ends in %", quote(fmt))),
+        None => return Err(format!("format {} ends in %", lq(fmt))),
         Some(&c) if "eEfFgGaA".contains(c) => f.conv = c,
         Some(&c) => {
             let dir: String = bytes[start..=j].iter().collect();
             let _ = c;
-            return Err(format!("format {} has unknown {dir} directive", quote(fmt)));
+            return Err(format!("format {} has unknown {dir} directive", lq(fmt)));
         }
     }
     let rest: String = bytes[j + 1..].iter().collect();
@@ -181,7 +181,7 @@ pub fn parse_format(fmt: &str) -> Result<FloatFormat, String> {
                 k += 2;
                 continue;
             }
-            return Err(format!("format {} has too many % directives", quote(fmt)));
+            return Err(format!("format {} has too many % directives", lq(fmt)));
         }
         k += 1;
     }
@@ -283,14 +283,14 @@ pub fn seq(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "missing operand", 1);
     }
     if let Some(extra) = ops.get(3) {
-        return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
     let mut nums = Vec::new();
     for op in ops {
         match scan(op) {
             Some(n) => nums.push(n),
             None => {
-                let msg = format!("invalid floating point argument: {}", quote(op));
+                let msg = format!("invalid floating point argument: {}", lq(op));
                 return usage_error(ctx, &msg, 1);
             }
         }
@@ -310,7 +310,7 @@ pub fn seq(ctx: &mut Ctx) -> CmdResult {
     if step.value == 0.0 {
         let msg = format!(
             "invalid Zero increment value: {}",
-            quote(ops.get(1).map_or("0", String::as_str))
+            lq(ops.get(1).map_or("0", String::as_str))
         );
         return usage_error(ctx, &msg, 1);
     }

@@ -5,7 +5,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{quote, quotef, records};
+use super::util::{lq, quotef, records};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -84,7 +84,7 @@ pub fn shuf(ctx: &mut Ctx) -> CmdResult {
                     count = Some(count.unwrap_or(u64::MAX));
                 }
                 Err(_) => {
-                    ctx.err(format!("invalid line count: {}", quote(v)))?;
+                    ctx.err(format!("invalid line count: {}", lq(v)))?;
                     return Ok(1);
                 }
             }
@@ -106,12 +106,12 @@ pub fn shuf(ctx: &mut Ctx) -> CmdResult {
         let (lo, hi) = match bounds {
             Ok(b) => b,
             Err(bad) => {
-                ctx.err(format!("invalid input range: {}", quote(bad)))?;
+                ctx.err(format!("invalid input range: {}", lq(bad)))?;
                 return Ok(1);
             }
         };
         if let Some(extra) = parsed.operands.first() {
-            return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+            return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
         }
         if hi.saturating_sub(lo) > 10_000_000 && !repeat {
             return Err(super::fatal("shuf: input range too large"));
@@ -129,7 +129,7 @@ pub fn shuf(ctx: &mut Ctx) -> CmdResult {
             .collect();
     } else {
         if let Some(extra) = parsed.operands.get(1) {
-            return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+            return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
         }
         let name = parsed.operands.first().map_or("-", String::as_str);
         let data = match ctx.read_input(name)? {

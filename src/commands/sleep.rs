@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{LongOpt, Spec, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[HELP, VERSION];
@@ -64,7 +64,7 @@ pub fn sleep(ctx: &mut Ctx) -> CmdResult {
         match parse_duration(op) {
             Some(v) => total += v,
             None => {
-                ctx.err(format!("invalid time interval {}", quote(op)))?;
+                ctx.err(format!("invalid time interval {}", lq(op)))?;
                 bad = true;
             }
         }

@@ -6,8 +6,9 @@ use std::cmp::Ordering;
 
 use std::sync::Arc;
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{quote, quotef, records};
+use super::util::{lq, quotef, records};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -39,7 +40,80 @@ const LONG: &[LongOpt] = &[
     long("parallel", HasArg::Required, "parallel"),
     long("unique", HasArg::No, "u"),
     long("zero-terminated", HasArg::No, "z"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: sort [OPTION]... [FILE]...
+  or:  sort [OPTION]... --files0-from=F
+Write sorted concatenation of all FILE(s) to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+Ordering options:
+
+  -b, --ignore-leading-blanks  ignore leading blanks
+  -d, --dictionary-order      consider only blanks and alphanumeric characters
+  -f, --ignore-case           fold lower case to upper case characters
+  -g, --general-numeric-sort  compare according to general numerical value
+  -i, --ignore-nonprinting    consider only printable characters
+  -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
+  -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+  -n, --numeric-sort          compare according to string numerical value
+  -R, --random-sort           shuffle, but group identical keys.  See shuf(1)
+      --random-source=FILE    get random bytes from FILE
+  -r, --reverse               reverse the result of comparisons
+      --sort=WORD             sort according to WORD:
+                                general-numeric -g, human-numeric -h, month -M,
+                                numeric -n, random -R, version -V
+  -V, --version-sort          natural sort of (version) numbers within text
+
+Other options:
+
+      --batch-size=NMERGE   merge at most NMERGE inputs at once;
+                            for more use temp files
+  -c, --check, --check=diagnose-first  check for sorted input; do not sort
+  -C, --check=quiet, --check=silent  like -c, but do not report first bad line
+      --compress-program=PROG  compress temporaries with PROG;
+                              decompress them with PROG -d
+      --debug               annotate the part of the line used to sort,
+                              and warn about questionable usage to stderr
+      --files0-from=F       read input from the files specified by
+                            NUL-terminated names in file F;
+                            If F is - then read names from standard input
+  -k, --key=KEYDEF          sort via a key; KEYDEF gives location and type
+  -m, --merge               merge already sorted files; do not sort
+  -o, --output=FILE         write result to FILE instead of standard output
+  -s, --stable              stabilize sort by disabling last-resort comparison
+  -S, --buffer-size=SIZE    use SIZE for main memory buffer
+  -t, --field-separator=SEP  use SEP instead of non-blank to blank transition
+  -T, --temporary-directory=DIR  use DIR for temporaries, not $TMPDIR or /tmp;
+                              multiple options specify multiple directories
+      --parallel=N          change the number of sorts run concurrently to N
+  -u, --unique              with -c, check for strict ordering;
+                              without -c, output only the first of an equal run
+  -z, --zero-terminated     line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+KEYDEF is F[.C][OPTS][,F[.C][OPTS]] for start and stop position, where F is a
+field number and C a character position in the field; both are origin 1, and
+the stop position defaults to the line's end.  If neither -t nor -b is in
+effect, characters in a field are counted from the beginning of the preceding
+whitespace.  OPTS is one or more single-letter ordering options [bdfgiMhnRrV],
+which override global ordering options for that key.  If no key is given, use
+the entire line as the key.  Use --debug to diagnose incorrect key usage.
+
+SIZE may be followed by the following multiplicative suffixes:
+% 1% of memory, b 1, K 1024 (default), and so on for M, G, T, P, E, Z, Y.
+
+*** WARNING ***
+The locale specified by the environment affects sort order.
+Set LC_ALL=C to get the traditional sort order that uses
+native byte values.
+";
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Mode {
@@ -121,12 +195,12 @@ fn parse_count(s: &str) -> (Option<usize>, &str) {
 }
 
 fn parse_key(spec: &str) -> Result<Key, String> {
-    let bad = |why: &str| format!("{why}: invalid field specification {}", quote(spec));
+    let bad = |why: &str| format!("{why}: invalid field specification {}", lq(spec));
     let (sword, rest) = parse_count(spec);
     let Some(sword) = sword else {
         return Err(format!(
             "invalid number at field start: invalid count at start of {}",
-            quote(spec)
+            lq(spec)
         ));
     };
     if sword == 0 {
@@ -145,7 +219,7 @@ fn parse_key(spec: &str) -> Result<Key, String> {
         let Some(c) = c else {
             return Err(format!(
                 "invalid number after '.': invalid count at start of {}",
-                quote(r)
+                lq(r)
             ));
         };
         if c == 0 {
@@ -175,7 +249,7 @@ fn parse_key(spec: &str) -> Result<Key, String> {
         let Some(e) = e else {
             return Err(format!(
                 "invalid number after ',': invalid count at start of {}",
-                quote(after)
+                lq(after)
             ));
         };
         if e == 0 {
@@ -188,7 +262,7 @@ fn parse_key(spec: &str) -> Result<Key, String> {
             let Some(c) = c else {
                 return Err(format!(
                     "invalid number after '.': invalid count at start of {}",
-                    quote(r2)
+                    lq(r2)
                 ));
             };
             key.echar = c;
@@ -647,7 +721,7 @@ fn parse_tab(ctx: &mut Ctx, t: &str) -> Result<u8, i32> {
             Err(2)
         }
         _ => {
-            let _ = ctx.err(format!("multi-character tab {}", quote(t)));
+            let _ = ctx.err(format!("multi-character tab {}", lq(t)));
             Err(2)
         }
     }
@@ -659,6 +733,9 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 2),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut global = KeyOpts::default();
     let mut keys = Vec::new();
     let mut tab = None;
@@ -678,7 +755,7 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
                     Some(other) => {
                         ctx.err(format!(
                             "invalid argument {} for '--check'\nValid arguments are:\n  - 'diagnose-first'\n  - 'quiet', 'silent'",
-                            quote(other)
+                            lq(other)
                         ))?;
                         return usage_error(ctx, "", 2);
                     }
@@ -717,7 +794,7 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
                     other => {
                         ctx.err(format!(
                             "invalid argument {} for '--sort'\nValid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'",
-                            quote(other)
+                            lq(other)
                         ))?;
                         return usage_error(ctx, "", 2);
                     }
@@ -779,10 +856,10 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
         if let Some(extra) = files.get(1) {
             ctx.err(format!(
                 "extra operand {} not allowed with -{}",
-                quote(extra),
+                super::util::quote(extra),
                 if diagnose { 'c' } else { 'C' }
             ))?;
-            return usage_error(ctx, "", 2);
+            return Ok(2);
         }
         let name = files.first().map_or("-", String::as_str).to_owned();
         let data = match read_one(ctx, &name)? {

@@ -4,9 +4,10 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::head::obsolete_count;
-use super::util::{Input, parse_size, quote};
+use super::util::{Input, lq, parse_size, quote};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -21,7 +22,56 @@ const LONG: &[LongOpt] = &[
     long("sleep-interval", HasArg::Required, "s"),
     long("pid", HasArg::Required, "pid"),
     long("max-unchanged-stats", HasArg::Required, "mus"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: tail [OPTION]... [FILE]...
+Print the last 10 lines of each FILE to standard output.
+With more than one FILE, precede each with a header giving the file name.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -c, --bytes=[+]NUM       output the last NUM bytes; or use -c +NUM to
+                             output starting with byte NUM of each file
+  -f, --follow[={name|descriptor}]
+                           output appended data as the file grows;
+                             an absent option argument means 'descriptor'
+  -F                       same as --follow=name --retry
+  -n, --lines=[+]NUM       output the last NUM lines, instead of the last 10;
+                             or use -n +NUM to output starting with line NUM
+      --max-unchanged-stats=N
+                           with --follow=name, reopen a FILE which has not
+                             changed size after N (default 5) iterations
+                             to see if it has been unlinked or renamed
+                             (this is the usual case of rotated log files);
+                             with inotify, this option is rarely useful
+      --pid=PID            with -f, terminate after process ID, PID dies
+  -q, --quiet, --silent    never output headers giving file names
+      --retry              keep trying to open a file if it is inaccessible
+  -s, --sleep-interval=N   with -f, sleep for approximately N seconds
+                             (default 1.0) between iterations;
+                             with inotify and --pid=P, check process P at
+                             least once every N seconds
+  -v, --verbose            always output headers giving file names
+  -z, --zero-terminated    line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+NUM may have a multiplier suffix:
+b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
+GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E, Z, Y.
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
+
+With --follow (-f), tail defaults to following the file descriptor, which
+means that even if a tail'ed file is renamed, tail will continue to track
+its end.  This default behavior is not desirable when you really want to
+track the actual name of the file, not the file descriptor (e.g., log
+rotation).  Use --follow=name in that case.  That causes tail to track the
+named file in a way that accommodates renaming, removal and creation.
+";
 
 #[derive(Clone, Copy)]
 enum Amount {
@@ -68,6 +118,9 @@ pub fn tail(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut bytes = false;
     let mut amount = Amount::Last(10);
     let mut verbose = None;
@@ -80,7 +133,7 @@ pub fn tail(ctx: &mut Ctx) -> CmdResult {
                     Ok(a) => a,
                     Err(why) => {
                         let what = if bytes { "bytes" } else { "lines" };
-                        let mut msg = format!("invalid number of {what}: {}", quote(v));
+                        let mut msg = format!("invalid number of {what}: {}", lq(v));
                         if !why.is_empty() {
                             msg = format!("{msg}: {why}");
                         }

@@ -10,6 +10,7 @@ use flate2::Compression;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::util::{mode_string, user_name};
 use super::{CmdResult, Ctx};
@@ -28,7 +29,31 @@ const LONG: &[LongOpt] = &[
     long("auto-compress", HasArg::No, "a"),
     long("no-same-owner", HasArg::No, "no-same-owner"),
     long("overwrite", HasArg::No, "overwrite"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: tar [OPTION...] [FILE]...
+GNU 'tar' saves many files together into a single tape or disk archive, and can
+restore individual files from the archive.
+
+Examples:
+  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar.
+  tar -tvf archive.tar         # List all files in archive.tar verbosely.
+  tar -xf archive.tar          # Extract all files from archive.tar.
+
+ Main operation mode:
+  -A, --catenate, --concatenate   append tar files to an archive
+  -c, --create               create a new archive
+      --delete               delete from the archive (not on mag tapes!)
+  -d, --diff, --compare      find differences between archive and file system
+  -r, --append               append files to the end of an archive
+      --test-label           test the archive volume label and exit
+  -t, --list                 list the contents of an archive
+  -u, --update               only append files newer than copy in archive
+  -x, --extract, --get       extract files from an archive
+";
 
 fn fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
     writeln!(ctx.stderr, "tar: {msg}")?;
@@ -108,6 +133,9 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
             return Ok(2);
         }
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let modes: Vec<&str> = ["c", "x", "t"]
         .into_iter()
         .filter(|m| parsed.has(m))

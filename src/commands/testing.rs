@@ -239,7 +239,16 @@ impl Read for Endless {
 
 /// Runs `line` with an endless stdin and a stdout that closes after `limit` bytes.
 pub fn run_endless(line: &str, pattern: &[u8], limit: usize) -> (Vec<u8>, i32, usize) {
-    let fs = fs_with(&[]);
+    run_endless_in(fs_with(&[]), line, pattern, limit)
+}
+
+/// [`run_endless`] over a prepared `fs`.
+pub fn run_endless_in(
+    fs: SharedFs,
+    line: &str,
+    pattern: &[u8],
+    limit: usize,
+) -> (Vec<u8>, i32, usize) {
     let argv = words(line);
     let mut host = TestHost {
         fs,

@@ -6,7 +6,7 @@
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::sleep::{parse_duration, to_nanos};
-use super::util::quote;
+use super::util::{lq, quote};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -91,12 +91,12 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
             ("s", Some(name)) => match signal(name) {
                 Some(s) => sig = s,
                 None => {
-                    let msg = format!("{}: invalid signal", quote(name));
+                    let msg = format!("{}: invalid signal", lq(name));
                     return usage_error(ctx, &msg, CANCELED);
                 }
             },
             ("k", Some(d)) if parse_duration(d).is_none() => {
-                let msg = format!("invalid time interval {}", quote(d));
+                let msg = format!("invalid time interval {}", lq(d));
                 return usage_error(ctx, &msg, CANCELED);
             }
             _ => {}
@@ -106,7 +106,7 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "", CANCELED);
     };
     let Some(limit) = parse_duration(duration) else {
-        let msg = format!("invalid time interval {}", quote(duration));
+        let msg = format!("invalid time interval {}", lq(duration));
         return usage_error(ctx, &msg, CANCELED);
     };
     if argv.is_empty() {

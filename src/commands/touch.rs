@@ -1,8 +1,9 @@
 //! `touch`: sets access and modification times (to now, `-d DATE`, `-t STAMP` or `-r
 //! FILE`'s), creating missing files unless `-c`; `-a`/`-m` pick one of the times.
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{parse_date, parse_touch_stamp, quote};
+use super::util::{lq, parse_date, parse_touch_stamp, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::{Errno, Timestamp};
 
@@ -12,13 +13,48 @@ const LONG: &[LongOpt] = &[
     long("reference", HasArg::Required, "r"),
     long("no-dereference", HasArg::No, "h"),
     long("time", HasArg::Required, "time"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: touch [OPTION]... FILE...
+Update the access and modification times of each FILE to the current time.
+
+A FILE argument that does not exist is created empty, unless -c or -h
+is supplied.
+
+A FILE argument string of - is handled specially and causes touch to
+change the times of the file associated with standard output.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -a                     change only the access time
+  -c, --no-create        do not create any files
+  -d, --date=STRING      parse STRING and use it instead of current time
+  -f                     (ignored)
+  -h, --no-dereference   affect each symbolic link instead of any referenced
+                         file (useful only on systems that can change the
+                         timestamps of a symlink)
+  -m                     change only the modification time
+  -r, --reference=FILE   use this file's times instead of current time
+  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of current time
+      --time=WORD        change the specified time:
+                           WORD is access, atime, or use: equivalent to -a
+                           WORD is modify or mtime: equivalent to -m
+      --help        display this help and exit
+      --version     output version information and exit
+
+Note that the -d and -t options accept different time-date formats.
+";
 
 pub fn touch(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(&Spec::new("acd:fhmr:t:", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let now = ctx.fs.lock().clock().now();
     let mut atime_only = false;
     let mut mtime_only = false;
@@ -28,21 +64,27 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
         match k.as_str() {
             "a" => atime_only = true,
             "m" => mtime_only = true,
-            "time" => match v {
-                "atime" | "access" | "use" => atime_only = true,
-                "mtime" | "modify" => mtime_only = true,
-                _ => {
-                    ctx.err(format!("invalid argument {} for '--time'", quote(v)))?;
-                    return usage_error(ctx, "", 1);
+            "time" => {
+                let table = [
+                    ("atime", true),
+                    ("access", true),
+                    ("use", true),
+                    ("mtime", false),
+                    ("modify", false),
+                ];
+                match super::args::argmatch(ctx, "--time", v, &table)? {
+                    Ok(true) => atime_only = true,
+                    Ok(false) => mtime_only = true,
+                    Err(s) => return Ok(s),
                 }
-            },
+            }
             "d" => match parse_date(v, now) {
                 Some((secs, nanos)) => {
                     let t = Timestamp { secs, nanos };
                     when = Some((t, t));
                 }
                 None => {
-                    ctx.err(format!("invalid date format {}", quote(v)))?;
+                    ctx.err(format!("invalid date format {}", lq(v)))?;
                     return Ok(1);
                 }
             },
@@ -52,7 +94,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                     when = Some((t, t));
                 }
                 None => {
-                    ctx.err(format!("invalid date format {}", quote(v)))?;
+                    ctx.err(format!("invalid date format {}", lq(v)))?;
                     return Ok(1);
                 }
             },

@@ -1,8 +1,9 @@
 //! `tr`: translates, deletes (`-d`) or squeezes (`-s`) bytes from stdin to stdout, with
 //! GNU set syntax: escapes, ranges, `[:class:]`, `[=c=]`, `[c*n]` and complements.
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -10,7 +11,61 @@ const LONG: &[LongOpt] = &[
     long("delete", HasArg::No, "d"),
     long("squeeze-repeats", HasArg::No, "s"),
     long("truncate-set1", HasArg::No, "t"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: tr [OPTION]... STRING1 [STRING2]
+Translate, squeeze, and/or delete characters from standard input,
+writing to standard output.  STRING1 and STRING2 specify arrays of
+characters ARRAY1 and ARRAY2 that control the action.
+
+  -c, -C, --complement    use the complement of ARRAY1
+  -d, --delete            delete characters in ARRAY1, do not translate
+  -s, --squeeze-repeats   replace each sequence of a repeated character
+                            that is listed in the last specified ARRAY,
+                            with a single occurrence of that character
+  -t, --truncate-set1     first truncate ARRAY1 to length of ARRAY2
+      --help        display this help and exit
+      --version     output version information and exit
+
+ARRAYs are specified as strings of characters.  Most represent themselves.
+Interpreted sequences are:
+
+  \\NNN            character with octal value NNN (1 to 3 octal digits)
+  \\\\              backslash
+  \\a              audible BEL
+  \\b              backspace
+  \\f              form feed
+  \\n              new line
+  \\r              return
+  \\t              horizontal tab
+  \\v              vertical tab
+  CHAR1-CHAR2     all characters from CHAR1 to CHAR2 in ascending order
+  [CHAR*]         in ARRAY2, copies of CHAR until length of ARRAY1
+  [CHAR*REPEAT]   REPEAT copies of CHAR, REPEAT octal if starting with 0
+  [:alnum:]       all letters and digits
+  [:alpha:]       all letters
+  [:blank:]       all horizontal whitespace
+  [:cntrl:]       all control characters
+  [:digit:]       all digits
+  [:graph:]       all printable characters, not including space
+  [:lower:]       all lower case letters
+  [:print:]       all printable characters, including space
+  [:punct:]       all punctuation characters
+  [:space:]       all horizontal or vertical whitespace
+  [:upper:]       all upper case letters
+  [:xdigit:]      all hexadecimal digits
+  [=CHAR=]        all characters which are equivalent to CHAR
+
+Translation occurs if -d is not given and both STRING1 and STRING2 appear.
+-t may be used only when translating.  ARRAY2 is extended to length of
+ARRAY1 by repeating its last character as necessary.  Excess characters
+of ARRAY2 are ignored.  Character classes expand in unspecified order;
+while translating, [:lower:] and [:upper:] may be used in pairs to
+specify case conversion.  Squeezing occurs after translation or deletion.
+";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Elem {
@@ -115,7 +170,7 @@ fn parse_set(s: &str, set2: bool, warnings: &mut Vec<String>) -> Result<Vec<Elem
                     let name = String::from_utf8_lossy(&body).into_owned();
                     if kind == b':' {
                         let Some(cls) = CLASSES.iter().find(|c| **c == name) else {
-                            return Err(format!("invalid character class {}", quote(&name)));
+                            return Err(format!("invalid character class {}", lq(&name)));
                         };
                         out.push(Elem::Class(cls));
                     } else {
@@ -149,7 +204,7 @@ fn parse_set(s: &str, set2: bool, warnings: &mut Vec<String>) -> Result<Vec<Elem
                             Err(_) => {
                                 return Err(format!(
                                     "invalid repeat count {} in [c*n] construct",
-                                    quote(&text)
+                                    lq(&text)
                                 ));
                             }
                         }
@@ -226,6 +281,9 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let complement = parsed.has("c") || parsed.has("C");
     let delete = parsed.has("d");
     let squeeze = parsed.has("s");
@@ -243,12 +301,12 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
         } else {
             "Two strings must be given when translating."
         };
-        ctx.err(format!("missing operand after {}", quote(&ops[0])))?;
+        ctx.err(format!("missing operand after {}", lq(&ops[0])))?;
         writeln!(ctx.stderr, "{why}")?;
         return usage_error(ctx, "", 1);
     }
     if let Some(extra) = ops.get(max_ops) {
-        ctx.err(format!("extra operand {}", quote(extra)))?;
+        ctx.err(format!("extra operand {}", lq(extra)))?;
         if delete && !squeeze && ops.len() == 2 {
             writeln!(
                 ctx.stderr,

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{parse_size, quote};
+use super::util::{lq, parse_size, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::OpenOptions;
 
@@ -56,7 +56,7 @@ pub fn truncate(ctx: &mut Ctx) -> CmdResult {
         match parse_size(rest.trim_start()) {
             Some(n) => amount = n,
             None => {
-                ctx.err(format!("Invalid number: {}", quote(s)))?;
+                ctx.err(format!("Invalid number: {}", lq(s)))?;
                 return Ok(1);
             }
         }

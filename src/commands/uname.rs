@@ -5,7 +5,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -60,7 +60,7 @@ pub fn uname(ctx: &mut Ctx) -> CmdResult {
         Err(s) => return Ok(s),
     };
     if let Some(extra) = parsed.operands.first() {
-        return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
     let all = parsed.has("a");
     let any = !parsed.opts.is_empty();

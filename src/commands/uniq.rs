@@ -3,8 +3,9 @@
 
 use std::io::{BufRead, BufReader};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{chomp, quote, quotef};
+use super::util::{chomp, lq, quote, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -18,7 +19,41 @@ const LONG: &[LongOpt] = &[
     long("unique", HasArg::No, "u"),
     long("zero-terminated", HasArg::No, "z"),
     long("check-chars", HasArg::Required, "w"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: uniq [OPTION]... [INPUT [OUTPUT]]
+Filter adjacent matching lines from INPUT (or standard input),
+writing to OUTPUT (or standard output).
+
+With no options, matching lines are merged to the first occurrence.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -c, --count           prefix lines by the number of occurrences
+  -d, --repeated        only print duplicate lines, one for each group
+  -D                    print all duplicate lines
+      --all-repeated[=METHOD]  like -D, but allow separating groups
+                                 with an empty line;
+                                 METHOD={none(default),prepend,separate}
+  -f, --skip-fields=N   avoid comparing the first N fields
+      --group[=METHOD]  show all items, separating groups with an empty line;
+                          METHOD={separate(default),prepend,append,both}
+  -i, --ignore-case     ignore differences in case when comparing
+  -s, --skip-chars=N    avoid comparing the first N characters
+  -u, --unique          only print unique lines
+  -z, --zero-terminated     line delimiter is NUL, not newline
+  -w, --check-chars=N   compare no more than N characters in lines
+      --help        display this help and exit
+      --version     output version information and exit
+
+A field is a run of blanks (usually spaces and/or TABs), then non-blank
+characters.  Fields are skipped before chars.
+
+Note: 'uniq' does not detect repeated lines unless they are adjacent.
+You may want to sort the input first, or use 'sort -u' without 'uniq'.
+";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Delimit {
@@ -79,6 +114,9 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut cfg = Cfg {
         skip_fields: 0,
         skip_chars: 0,
@@ -119,7 +157,7 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
                         };
                         ctx.err(format!(
                             "invalid argument {} for '{name}'\nValid arguments are:\n{valid}",
-                            quote(other)
+                            lq(other)
                         ))?;
                         return usage_error(ctx, "", 1);
                     }
@@ -160,7 +198,7 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "", 1);
     }
     if let Some(extra) = parsed.operands.get(2) {
-        ctx.err(format!("extra operand {}", quote(extra)))?;
+        ctx.err(format!("extra operand {}", lq(extra)))?;
         return usage_error(ctx, "", 1);
     }
     let input_name = parsed

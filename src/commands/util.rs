@@ -34,6 +34,57 @@ pub fn quotef(s: &str) -> String {
     }
 }
 
+/// Whether the environment's character set (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is
+/// UTF-8, which makes GNU tools quote with `‘’` instead of `''`.
+pub fn utf8_locale(env: &std::collections::BTreeMap<String, String>) -> bool {
+    let name = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .filter_map(|k| env.get(*k))
+        .find(|v| !v.is_empty())
+        .map_or("", String::as_str);
+    let lower = name.to_ascii_lowercase();
+    lower.contains("utf-8") || lower.contains("utf8")
+}
+
+/// Marks that open and close a [`lq`] quotation until [`Ctx::err`] prints it.
+const LQ_OPEN: char = '\u{F8F0}';
+const LQ_CLOSE: char = '\u{F8F1}';
+
+/// GNU `quote()` for a message built away from a [`Ctx`]: the quotation marks become
+/// the locale's (see [`locale_quote`]) when [`Ctx::err`] prints the message.
+pub fn lq(s: &str) -> String {
+    let q = locale_quote(false, s);
+    let inner = q.get(1..q.len() - 1).unwrap_or("");
+    format!("{LQ_OPEN}{inner}{LQ_CLOSE}")
+}
+
+/// Turns [`lq`] marks into the locale's quotation marks.
+pub fn resolve_quotes(msg: &str, utf8: bool) -> String {
+    let (open, close) = if utf8 { ('‘', '’') } else { ('\'', '\'') };
+    msg.replace(LQ_OPEN, &open.to_string())
+        .replace(LQ_CLOSE, &close.to_string())
+}
+
+/// GNU `quote()` (locale quoting style), used for option values in diagnostics:
+/// `‘x’` in a UTF-8 locale, `'x'` otherwise; control characters and backslashes are
+/// escaped.
+pub fn locale_quote(utf8: bool, s: &str) -> String {
+    let (open, close) = if utf8 { ('‘', '’') } else { ('\'', '\'') };
+    let mut out = String::new();
+    out.push(open);
+    for c in s.chars() {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if c.is_control() || crate::text::raw_byte(c).is_some() {
+            escape_char(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out.push(close);
+    out
+}
+
 fn escape_char(c: char, out: &mut String) {
     match c {
         '\x07' => out.push_str("\\a"),
@@ -78,6 +129,47 @@ fn shell_quote(s: &str) -> String {
     }
     out.push('\'');
     out
+}
+
+/// Columns a character occupies on a terminal: East Asian wide characters two,
+/// combining marks and control characters none, others one.
+pub fn char_width(c: char) -> usize {
+    let u = c as u32;
+    if c.is_control() || crate::text::raw_byte(c).is_some() {
+        return 0;
+    }
+    if (0x300..=0x36f).contains(&u) || (0x200b..=0x200f).contains(&u) || u == 0xfe0f {
+        return 0;
+    }
+    let wide = (0x1100..=0x115f).contains(&u)
+        || (0x2e80..=0xa4cf).contains(&u)
+        || (0xac00..=0xd7a3).contains(&u)
+        || (0xf900..=0xfaff).contains(&u)
+        || (0xfe30..=0xfe4f).contains(&u)
+        || (0xff00..=0xff60).contains(&u)
+        || (0xffe0..=0xffe6).contains(&u)
+        || (0x1f300..=0x1f64f).contains(&u)
+        || (0x1f900..=0x1f9ff).contains(&u)
+        || (0x20000..=0x3fffd).contains(&u);
+    if wide { 2 } else { 1 }
+}
+
+/// Terminal columns a string occupies (see [`char_width`]).
+pub fn display_width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+/// The major and minor numbers Linux gives each device of the default layout.
+pub fn device_numbers(d: Device) -> (u32, u32) {
+    match d {
+        Device::Null => (1, 3),
+        Device::Zero => (1, 5),
+        Device::Full => (1, 7),
+        Device::Random => (1, 8),
+        Device::Urandom => (1, 9),
+        Device::Tty => (5, 0),
+        Device::Stdin | Device::Stdout | Device::Stderr => (136, 0),
+    }
 }
 
 /// An opened input: stdin, a file's bytes, or an endless device.
@@ -200,6 +292,24 @@ impl Ctx<'_> {
                 Ok(Input::Bytes(data))
             }
         }
+    }
+
+    /// Whether `name` names a program the way `execvp` finds one: a path to a file, or
+    /// a file of that name in a `$PATH` directory (shell builtins are not programs).
+    pub fn find_program(&self, name: &str) -> bool {
+        let fs = self.fs.lock();
+        let is_file = |p: &str| fs.stat(p).is_ok_and(|m| !m.is_dir());
+        if name.contains('/') {
+            return is_file(&self.path(name));
+        }
+        let path = self.env.get("PATH").map_or("/usr/bin:/bin", String::as_str);
+        path.split(':')
+            .any(|dir| is_file(&crate::fs::path::join(&self.path(dir), name)))
+    }
+
+    /// GNU `quote()` for this command's environment (see [`locale_quote`]).
+    pub fn lquote(&self, s: &str) -> String {
+        locale_quote(utf8_locale(self.env), s)
     }
 
     /// Reads a whole operand (see [`Ctx::open_input`]).

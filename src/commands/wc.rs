@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use super::args::{HasArg, Spec, long, parse_or_usage};
+use super::args::{HasArg, Spec, long};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
@@ -156,6 +156,29 @@ fn format_line(show: Show, c: &Counts, width: usize, name: Option<&str>) -> Stri
     line
 }
 
+const USAGE: &str = "\
+Usage: wc [OPTION]... [FILE]...
+  or:  wc [OPTION]... --files0-from=F
+Print newline, word, and byte counts for each FILE, and a total line if
+more than one FILE is specified.  A word is a non-zero-length sequence of
+printable characters delimited by white space.
+
+With no FILE, or when FILE is -, read standard input.
+
+The options below may be used to select which counts are printed, always in
+the following order: newline, word, character, byte, maximum line length.
+  -c, --bytes            print the byte counts
+  -m, --chars            print the character counts
+  -l, --lines            print the newline counts
+      --files0-from=F    read input from the files specified by
+                           NUL-terminated names in file F;
+                           If F is - then read names from standard input
+  -L, --max-line-length  print the maximum display width
+  -w, --words            print the word counts
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
 pub fn wc(ctx: &mut Ctx) -> CmdResult {
     const LONG: &[super::args::LongOpt] = &[
         long("bytes", HasArg::No, "c"),
@@ -165,8 +188,10 @@ pub fn wc(ctx: &mut Ctx) -> CmdResult {
         long("max-line-length", HasArg::No, "L"),
         long("files0-from", HasArg::Required, "files0-from"),
         long("total", HasArg::Required, "total"),
+        super::about::HELP,
+        super::about::VERSION,
     ];
-    let parsed = match parse_or_usage(ctx, &Spec::new("cmlwL", LONG), 1)? {
+    let parsed = match super::about::parse_std(ctx, &Spec::new("cmlwL", LONG), 1, USAGE)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
     };

@@ -2,7 +2,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{LongOpt, Spec, usage_error};
-use super::util::{quote, user_name};
+use super::util::{lq, user_name};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[HELP, VERSION];
@@ -19,7 +19,7 @@ pub fn whoami(ctx: &mut Ctx) -> CmdResult {
         Err(s) => return Ok(s),
     };
     if let Some(extra) = parsed.operands.first() {
-        return usage_error(ctx, &format!("extra operand {}", quote(extra)), 1);
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
     let (uid, _) = ctx.fs.lock().user();
     writeln!(ctx.stdout, "{}", user_name(uid))?;

@@ -10,6 +10,7 @@
 
 use std::io::{self, BufRead, BufReader, Write};
 
+use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
@@ -30,7 +31,55 @@ const LONG: &[LongOpt] = &[
     long("interactive", HasArg::No, "p"),
     long("open-tty", HasArg::No, "o"),
     long("show-limits", HasArg::No, "show-limits"),
+    HELP,
+    VERSION,
 ];
+
+const USAGE: &str = "\
+Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
+Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.
+
+Mandatory and optional arguments to long options are also
+mandatory or optional for the corresponding short option.
+  -0, --null                   items are separated by a null, not whitespace;
+                                 disables quote and backslash processing and
+                                 logical EOF processing
+  -a, --arg-file=FILE          read arguments from FILE, not standard input
+  -d, --delimiter=CHARACTER    items in input stream are separated by CHARACTER,
+                                 not by whitespace; disables quote and backslash
+                                 processing and logical EOF processing
+  -E END                       set logical EOF string; if END occurs as a line
+                                 of input, the rest of the input is ignored
+                                 (ignored if -0 or -d was specified)
+  -e, --eof[=END]              equivalent to -E END if END is specified;
+                                 otherwise, there is no end-of-file string
+  -I R                         same as --replace=R
+  -i, --replace[=R]            replace R in INITIAL-ARGS with names read
+                                 from standard input, split at newlines;
+                                 if R is unspecified, assume {}
+  -L, --max-lines=MAX-LINES    use at most MAX-LINES non-blank input lines per
+                                 command line
+  -l[MAX-LINES]                similar to -L but defaults to at most one non-
+                                 blank input line if MAX-LINES is not specified
+  -n, --max-args=MAX-ARGS      use at most MAX-ARGS arguments per command line
+  -o, --open-tty               Reopen stdin as /dev/tty in the child process
+                                 before executing the command; useful to run an
+                                 interactive application.
+  -P, --max-procs=MAX-PROCS    run at most MAX-PROCS processes at a time
+  -p, --interactive            prompt before running commands
+      --process-slot-var=VAR   set environment variable VAR in child processes
+  -r, --no-run-if-empty        if there are no arguments, then do not run COMMAND;
+                                 if this option is not given, COMMAND will be
+                                 run at least once
+  -s, --max-chars=MAX-CHARS    limit length of command line to MAX-CHARS
+      --show-limits            show limits on command-line length
+  -t, --verbose                print commands before executing them
+  -x, --exit                   exit if the size (see -s) is exceeded
+      --help                   display this help and exit
+      --version                output version information and exit
+
+Please see also the documentation at https://www.gnu.org/software/findutils/.
+";
 
 const MAX_CHARS: usize = 129_024;
 
@@ -196,6 +245,9 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
+    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut o = Opts {
         max_args: None,
         max_lines: None,
@@ -282,6 +334,7 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
         command.push("echo".to_owned());
     }
     let base: usize = command.iter().map(|a| a.len() + 1).sum();
+    let found = command.first().is_none_or(|c| ctx.find_program(c));
     if base > o.max_chars && o.replace.is_none() {
         ctx.err("argument list too long")?;
         return Ok(1);
@@ -301,6 +354,7 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
         None => Box::new(BufReader::new(&mut *ctx.stdin)),
     };
     let mut io_parts = Parts {
+        found,
         host: &mut *ctx.host,
         stdout: &mut *ctx.stdout,
         stderr: &mut *ctx.stderr,
@@ -396,6 +450,8 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
 
 /// Runs the command with `items`; returns its status (GNU's messages for 126/127).
 struct Parts<'p> {
+    /// Whether the command exists as a program (GNU xargs cannot run builtins).
+    found: bool,
     host: &'p mut dyn super::Host,
     stdout: &'p mut dyn Write,
     stderr: &'p mut dyn Write,
@@ -419,13 +475,17 @@ fn run_one(ctx: &mut Parts, o: &Opts, command: &[String], items: &[Vec<u8>]) -> 
         let shown: Vec<String> = argv.iter().map(|a| quotef(a)).collect();
         writeln!(ctx.stderr, "{}", shown.join(" "))?;
     }
+    let name = argv.first().map_or("", String::as_str);
+    if !ctx.found {
+        writeln!(ctx.stderr, "xargs: {name}: No such file or directory")?;
+        return Ok(127);
+    }
     let mut err = Vec::new();
     let mut stdin = io::empty();
     let st = ctx
         .host
         .run(&argv, &mut stdin, &mut *ctx.stdout, &mut err)?;
     let text = String::from_utf8_lossy(&err);
-    let name = argv.first().map_or("", String::as_str);
     if st == 127 && text.ends_with("command not found\n") {
         writeln!(ctx.stderr, "xargs: {name}: No such file or directory")?;
     } else if st == 126 && text.contains(": Permission denied") {
@@ -438,7 +498,26 @@ fn run_one(ctx: &mut Parts, o: &Opts, command: &[String], items: &[Vec<u8>]) -> 
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testing::check;
+    use crate::commands::testing::{fs_with, run_endless_in, run_in};
+    use crate::fs::SharedFs;
+
+    /// A filesystem with `files` and the programs xargs must find on `$PATH`, as the
+    /// shell's layout installs them.
+    fn fs_with_programs(files: &[(&str, &str)]) -> SharedFs {
+        let fs = fs_with(files);
+        fs.lock().install_commands(&["echo", "cat", "false"]);
+        fs
+    }
+
+    fn check(files: &[(&str, &str)], line: &str, stdin: &str, want: (&str, &str, i32)) {
+        let (out, err, status) = run_in(&fs_with_programs(files), line, stdin.as_bytes());
+        let out = String::from_utf8_lossy(&out);
+        assert_eq!(
+            (out.as_ref(), err.as_str(), status),
+            want,
+            "\ncommand: {line}\nstdin: {stdin:?}"
+        );
+    }
 
     #[test]
     fn xargs_table() {
@@ -509,7 +588,7 @@ mod tests {
 
     #[test]
     fn streams_endless_input() {
-        let (out, status, _) = crate::commands::testing::run_endless("xargs -n1 echo", b"y\n", 6);
+        let (out, status, _) = run_endless_in(fs_with_programs(&[]), "xargs -n1 echo", b"y\n", 6);
         assert_eq!((out.as_slice(), status), (&b"y\ny\ny\n"[..], 141));
     }
 }

@@ -1,10 +1,20 @@
 //! `yes`: writes its arguments (or `y`) as a line, forever, until the write fails.
 
-use super::args::{Spec, parse_or_usage};
+use super::about::{HELP, VERSION, parse_std};
+use super::args::Spec;
 use super::{CmdResult, Ctx};
 
+const USAGE: &str = "\
+Usage: yes [STRING]...
+  or:  yes OPTION
+Repeatedly output a line with all specified STRING(s), or 'y'.
+
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
 pub fn yes(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match parse_or_usage(ctx, &Spec::new("", &[]), 1)? {
+    let parsed = match parse_std(ctx, &Spec::new("", &[HELP, VERSION]), 1, USAGE)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
     };

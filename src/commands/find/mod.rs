@@ -117,7 +117,7 @@ impl Finder<'_, '_> {
         let meta = match self.stat(abs, follow) {
             Ok(m) => m,
             Err(e) => {
-                return self.error(format!("{}: {e}", super::util::quote(display)));
+                return self.error(format!("{}: {e}", super::util::lq(display)));
             }
         };
         if meta.is_dir()
@@ -127,8 +127,8 @@ impl Finder<'_, '_> {
             let first = first.clone();
             return self.error(format!(
                 "File system loop detected; {} is part of the same file system loop as {}.",
-                super::util::quote(display),
-                super::util::quote(&first)
+                super::util::lq(display),
+                super::util::lq(&first)
             ));
         }
         let node = Node {
@@ -150,7 +150,7 @@ impl Finder<'_, '_> {
         if descend {
             let listing = self.ctx.fs.lock().read_dir(abs);
             match listing {
-                Err(e) => self.error(format!("{}: {e}", super::util::quote(display)))?,
+                Err(e) => self.error(format!("{}: {e}", super::util::lq(display)))?,
                 Ok(entries) => {
                     ancestors.push((meta.ino, display.to_owned()));
                     for e in entries {
@@ -338,7 +338,7 @@ impl Finder<'_, '_> {
                     Err(err) => {
                         self.error(format!(
                             "cannot delete {}: {err}",
-                            super::util::quote(n.display)
+                            super::util::lq(n.display)
                         ))?;
                         false
                     }
@@ -529,7 +529,7 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
         let abs = crate::fs::path::join(&cwd, p);
         fs.lock()
             .stat(&abs)
-            .map_err(|e| format!("{}: {e}", super::util::quote(p)))
+            .map_err(|e| format!("{}: {e}", super::util::lq(p)))
     };
     let mut parser = Parser::new(rest, now, &lookup);
     let parsed = parser.parse();

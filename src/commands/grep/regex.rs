@@ -26,6 +26,10 @@ fn bracket(chars: &[char], mut i: usize, out: &mut String) -> Result<usize, Stri
         out.push('^');
         i += 1;
     }
+    // GNU's matcher words a pattern that ends at `[` or `[^` differently.
+    if i >= chars.len() {
+        return Err("Invalid regular expression".to_owned());
+    }
     let mut first = true;
     loop {
         let c = *chars.get(i).ok_or_else(unmatched)?;

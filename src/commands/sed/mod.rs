@@ -33,6 +33,8 @@ const LONG: &[LongOpt] = &[
     long("sandbox", HasArg::No, "sandbox"),
     long("follow-symlinks", HasArg::No, "follow-symlinks"),
     long("binary", HasArg::No, "b"),
+    super::about::HELP,
+    super::about::VERSION,
 ];
 
 const USAGE: &str = r#"Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...
@@ -835,6 +837,9 @@ pub fn sed(ctx: &mut Ctx) -> CmdResult {
             return Ok(1);
         }
     };
+    if let Some(s) = super::about::std_opts(ctx, &parsed, USAGE)? {
+        return Ok(s);
+    }
     let mut pieces = Vec::new();
     let mut o = Opts {
         quiet: false,
