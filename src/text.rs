@@ -137,6 +137,16 @@ pub fn occurrences(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
     out
 }
 
+/// Whether bash would refuse to run `content` as a script: a NUL byte on its first
+/// line, within the first 80 bytes.
+pub fn looks_binary(content: &[u8]) -> bool {
+    content
+        .iter()
+        .take(80)
+        .take_while(|&&b| b != b'\n')
+        .any(|&b| b == 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,14 +165,4 @@ mod tests {
         assert_eq!(decode("héllo".as_bytes()), "héllo");
         assert_eq!(encode("héllo"), "héllo".as_bytes());
     }
-}
-
-/// Whether bash would refuse to run `content` as a script: a NUL byte on its first
-/// line, within the first 80 bytes.
-pub fn looks_binary(content: &[u8]) -> bool {
-    content
-        .iter()
-        .take(80)
-        .take_while(|&&b| b != b'\n')
-        .any(|&b| b == 0)
 }
