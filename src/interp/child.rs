@@ -278,9 +278,13 @@ impl Interp {
                 if let Some(c) = content {
                     let saved = child.script_name.replace(file.clone());
                     let saved_mode = std::mem::replace(&mut child.command_string_mode, true);
-                    let _ = child.run_source(&crate::text::decode(&c), None);
+                    let ran = child.run_source(&crate::text::decode(&c), None);
                     child.command_string_mode = saved_mode;
                     child.script_name = saved;
+                    // `exit` in the startup file ends the shell there.
+                    if let Err(Flow::Exit(s)) = ran {
+                        return Ok(child.finish_subshell(Err(Flow::Exit(s)))?);
+                    }
                 }
             }
         }
@@ -300,9 +304,16 @@ impl Interp {
         }
         let status = child.run_script(&script);
         if histfile.is_some() && child.set.history {
+            // `shopt -s histappend` adds this session's lines; otherwise the list
+            // replaces the file.
+            let how = if child.shopt.get("histappend") {
+                "-a"
+            } else {
+                "-w"
+            };
             let _ = super::builtins::history::history(
                 &mut child,
-                &["history".to_owned(), "-w".to_owned()],
+                &["history".to_owned(), how.to_owned()],
             );
         }
         Ok(status)

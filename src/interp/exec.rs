@@ -579,6 +579,10 @@ impl Interp {
         self.compound_status = false;
         if let CommandKind::FunctionDef(f) = &c.kind {
             self.line = c.line;
+            if f.name.contains(['$', '`']) {
+                self.error(&format!("`{}': not a valid identifier", f.name));
+                return Ok(1);
+            }
             if super::builtins::is_special_name(&f.name) && self.set.posix {
                 // A fatal error for a POSIX shell.
                 self.error(&format!("`{}': is a special builtin", f.name));
@@ -1196,7 +1200,7 @@ impl Interp {
             "eval" | "source" | "." | "unset" | "mapfile" | "readarray" => FrameKind::BuiltinEnv,
             _ => FrameKind::Temp,
         };
-        if !assigns.is_empty() && !posix_special {
+        if !assigns.is_empty() {
             self.vars.push_bindings(kind);
         }
         let mut traced = Vec::new();
@@ -1214,9 +1218,7 @@ impl Interp {
                     return self.expand_error(e);
                 }
             };
-            if !posix_special {
-                self.vars.bind_here(&a.name);
-            }
+            self.vars.bind_here(&a.name);
             if let Err(m) = self.assign_scalar(&a.name, value.join(" "), a.append) {
                 self.error(&m);
                 if !posix_special
@@ -1233,10 +1235,8 @@ impl Interp {
                 return Ok(1);
             }
             if posix_special {
-                self.vars
-                    .entry(&a.name, false)
-                    .attrs
-                    .set(crate::expand::Attrs::EXPORT, true);
+                // What the builtin leaves of them outlives it.
+                self.vars.propagate(&a.name);
             }
             traced.push((a, value));
         }
@@ -1308,7 +1308,10 @@ impl Interp {
             return self.call_function(&f, &words);
         }
         if let Some(b) = super::builtins::lookup(name) {
-            return b(self, &words);
+            return match b(self, &words) {
+                Err(flow) => self.builtin_write_failed(name, flow),
+                ok => ok,
+            };
         }
         self.run_external(c, &words)
     }

@@ -953,6 +953,24 @@ impl Interp {
                 }
                 true
             }
+            // A new HISTFILESIZE trims the history file to that many last lines.
+            "HISTFILESIZE" => {
+                if let (Ok(n), Some(file)) = (
+                    value.trim().parse::<usize>(),
+                    self.get_str("HISTFILE").filter(|f| !f.is_empty()),
+                ) {
+                    let path = crate::fs::path::join(&self.cwd, &file);
+                    let mut fs = self.fs.lock();
+                    if let Ok(data) = fs.read_file(&path) {
+                        let lines: Vec<&[u8]> = data.split_inclusive(|&b| b == b'\n').collect();
+                        if lines.len() > n {
+                            let kept = lines[lines.len() - n..].concat();
+                            let _ = fs.write_file(&path, &kept);
+                        }
+                    }
+                }
+                false
+            }
             _ => false,
         }
     }

@@ -74,6 +74,10 @@ fn number_literal(t: &str) -> Res<i64> {
         return Err(invalid());
     }
     let (base, digits) = if let Some((b, d)) = t.split_once('#') {
+        // A base is a decimal number without leading zeros (`02#1`, `0#1` are invalid).
+        if b.starts_with('0') {
+            return Err(invalid());
+        }
         let base: u32 = b
             .parse()
             .map_err(|_| ArithError::new("invalid number", t))?;

@@ -1140,9 +1140,10 @@ impl Parser {
             if is_meta(c) && !self.at_proc_sub() {
                 if c == '(' && cmd.words.len() == 1 && cmd.assigns.is_empty() {
                     // `name () compound-command`
+                    // A name with expansions parses; defining it fails at run time.
                     let name = match cmd.words[0].as_literal() {
                         Some(n) => n.to_owned(),
-                        None => return Err(self.unexpected()),
+                        None => crate::syntax::printer::word_to_string(&cmd.words[0]),
                     };
                     self.bump();
                     self.skip_blanks();
@@ -1511,6 +1512,31 @@ impl Parser {
                 '$' if matches!(self.peek_at(1), Some('\'' | '"')) => {
                     self.bump();
                 }
+                '$' | '`' if matches!(self.peek_at(1), Some('(' | '{')) || c == '`' => {
+                    // A substitution in the delimiter is kept as its text (`<<$(a)`).
+                    let close = match (c, self.peek_at(1)) {
+                        ('`', _) => '`',
+                        (_, Some('(')) => ')',
+                        _ => '}',
+                    };
+                    text.push(c);
+                    self.bump();
+                    let mut depth = 0usize;
+                    while let Some(d) = self.bump() {
+                        text.push(d);
+                        match d {
+                            '(' | '{' if close != '`' => depth += 1,
+                            _ if d == close && close == '`' => break,
+                            _ if d == close => {
+                                depth = depth.saturating_sub(1);
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 _ => {
                     text.push(c);
                     self.bump();
@@ -1729,6 +1755,12 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut depth = 0usize;
+        // A leading tilde expands (and then matches literally).
+        if self.peek() == Some('~')
+            && let Some(user) = self.tilde_prefix(WordMode::Cond)
+        {
+            parts.push(WordPart::Tilde(user));
+        }
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' if depth == 0 => break,

@@ -243,16 +243,22 @@ impl Interp {
     pub fn out_status(&mut self, name: &str, data: &[u8]) -> R {
         match self.out(data) {
             Ok(()) => Ok(0),
-            Err(Flow::Return(-1)) => {
-                let e = self.write_fd(1, b"").err();
-                let text = e
-                    .map(|e| super::exec::io_error_text(&e))
-                    .unwrap_or_else(|| "Bad file descriptor".to_owned());
-                self.error(&format!("{name}: write error: {text}"));
-                Ok(1)
-            }
-            Err(e) => Err(e),
+            Err(e) => self.builtin_write_failed(name, e),
         }
+    }
+
+    /// Turns the failed write a builtin gave up on (see [`Interp::out`]) into bash's
+    /// message and status 1; other outcomes pass through.
+    pub(crate) fn builtin_write_failed(&mut self, name: &str, flow: Flow) -> R {
+        if !matches!(flow, Flow::Return(-1)) {
+            return Err(flow);
+        }
+        let e = self.write_fd(1, b"").err();
+        let text = e
+            .map(|e| super::exec::io_error_text(&e))
+            .unwrap_or_else(|| "Bad file descriptor".to_owned());
+        self.error(&format!("{name}: write error: {text}"));
+        Ok(1)
     }
 
     /// A builtin's error message: `bash: line N: name: msg`.
