@@ -283,7 +283,7 @@ impl Interp {
                     child.script_name = saved;
                     // `exit` in the startup file ends the shell there.
                     if let Err(Flow::Exit(s)) = ran {
-                        return Ok(child.finish_subshell(Err(Flow::Exit(s)))?);
+                        return child.finish_subshell(Err(Flow::Exit(s)));
                     }
                 }
             }
