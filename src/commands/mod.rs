@@ -87,6 +87,7 @@ mod tr;
 mod tree;
 mod true_;
 mod truncate;
+mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
@@ -269,6 +270,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
         ("which", which::which),
+        ("tty", tty::tty),
         ("whoami", whoami::whoami),
         ("tree", tree::tree),
         ("xargs", xargs::xargs),

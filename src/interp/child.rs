@@ -34,7 +34,18 @@ impl Interp {
             .entry("SHLVL", false)
             .attrs
             .set(Attrs::EXPORT, true);
-        let _ = child.assign_scalar("PWD", self.cwd.clone(), false);
+        // Without an inherited PWD a new shell finds its directory afresh, with
+        // symlinks resolved (getcwd).
+        let pwd = match self.get_str("PWD") {
+            Some(_) => self.cwd.clone(),
+            None => self
+                .fs
+                .lock()
+                .canonicalize(&self.cwd)
+                .unwrap_or_else(|_| self.cwd.clone()),
+        };
+        child.cwd = pwd.clone();
+        let _ = child.assign_scalar("PWD", pwd, false);
         child
             .vars
             .entry("PWD", false)

@@ -1219,7 +1219,12 @@ impl Parser {
             let mut j = i;
             loop {
                 match self.chars.get(j) {
-                    None | Some('\n') => return Ok(None),
+                    // bash reads on for the `]` of a would-be assignment (`a[5 +`).
+                    None if self.alias_active.is_empty() => {
+                        self.pos = j;
+                        return Err(self.error(ParseErrorKind::Unmatched(']')));
+                    }
+                    None => return Ok(None),
                     Some('[') => depth += 1,
                     Some(']') => {
                         depth -= 1;

@@ -553,6 +553,27 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         };
         let _ = flag;
         let local = false;
+        // `export a[7]=8`: an element cannot carry the attribute.
+        let element = match op
+            .strip_prefix(ASSIGN_MARK)
+            .and_then(|i| i.parse::<usize>().ok())
+        {
+            Some(i) => sh.decl_assigns.get(i).and_then(|(a, _)| {
+                a.index
+                    .as_ref()
+                    .map(|w| format!("{}[{}]", a.name, crate::syntax::printer::word_to_string(w)))
+            }),
+            None => {
+                let lhs = op.split('=').next().unwrap_or(op);
+                lhs.contains('[')
+                    .then(|| lhs.trim_end_matches('+').to_owned())
+            }
+        };
+        if let Some(e) = element {
+            sh.builtin_error(name, &format!("`{e}': not a valid identifier"));
+            status = 1;
+            continue;
+        }
         if let Err(s) = declare_one(sh, name, op, &fl, local) {
             status = s;
         }
