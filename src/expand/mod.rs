@@ -516,9 +516,10 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         }
         if matches.is_empty() {
             if opts.failglob {
+                // Like bash, the rest of the command line is abandoned.
                 return Err(ExpandError {
                     message: format!("no match: {}", f.text()),
-                    kind: ErrorKind::Command,
+                    kind: ErrorKind::Abort,
                 });
             }
             if !opts.nullglob {
