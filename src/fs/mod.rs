@@ -458,6 +458,14 @@ impl Fs {
     pub fn user(&self) -> (u32, u32) {
         (self.uid, self.gid)
     }
+    /// Runs `f` acting as root (the system's own files), then as the user again.
+    pub fn as_root<R>(&mut self, f: impl FnOnce(&mut Fs) -> R) -> R {
+        let (uid, gid) = self.user();
+        self.set_user(0, 0);
+        let r = f(self);
+        self.set_user(uid, gid);
+        r
+    }
     /// stat(2): follows symlinks.
     pub fn stat(&self, path: &str) -> FsResult<Metadata> {
         let (_, ino) = self.walk_existing(path, Follow::Yes)?;

@@ -1107,10 +1107,7 @@ impl Interp {
             Some("export" | "readonly")
         );
         for w in words {
-            let stashed = w
-                .strip_prefix(super::builtins::declare::ASSIGN_MARK)
-                .and_then(|i| i.parse::<usize>().ok())
-                .and_then(|i| self.decl_assigns.get(i).cloned());
+            let stashed = self.stashed_decl_assign(w).cloned();
             match stashed {
                 Some((a, _)) => {
                     if let AssignValue::Array(elems) = &a.value {
@@ -1269,11 +1266,7 @@ impl Interp {
         self.vars.truncate(base);
         if let Some(last) = words.last() {
             // A declaration's array argument shows as its name.
-            self.last_arg = match last
-                .strip_prefix(super::builtins::declare::ASSIGN_MARK)
-                .and_then(|i| i.parse::<usize>().ok())
-                .and_then(|i| self.decl_assigns.get(i))
-            {
+            self.last_arg = match self.stashed_decl_assign(last) {
                 Some((a, _)) => a.name.clone(),
                 None => last.clone(),
             };
@@ -1544,13 +1537,11 @@ impl Interp {
         };
         let staged = self.stage_fd_operands(&words[1..])?;
         let r = self.run_registered(name, f, words);
-        let mut fs = self.fs.lock();
-        let (uid, gid) = fs.user();
-        fs.set_user(0, 0);
-        for path in staged {
-            let _ = fs.remove_file(&path);
-        }
-        fs.set_user(uid, gid);
+        self.fs.lock().as_root(|fs| {
+            for path in staged {
+                let _ = fs.remove_file(&path);
+            }
+        });
         r
     }
 
@@ -1593,13 +1584,9 @@ impl Interp {
                 )));
             }
             // `/dev/fd` belongs to root; the file is the system's, not the user's.
-            let mut fs = self.fs.lock();
-            let (uid, gid) = fs.user();
-            fs.set_user(0, 0);
-            if fs.write_file(a, &data).is_ok() {
+            if self.fs.lock().as_root(|fs| fs.write_file(a, &data)).is_ok() {
                 staged.push(a.clone());
             }
-            fs.set_user(uid, gid);
         }
         Ok(staged)
     }

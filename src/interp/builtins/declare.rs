@@ -192,16 +192,11 @@ fn declare_one(
     f: &Flags,
     local: bool,
 ) -> Result<(), i32> {
-    let (assign, early_value): (Option<Assign>, Option<String>) = match op
-        .strip_prefix(ASSIGN_MARK)
-        .and_then(|idx| idx.parse::<usize>().ok())
-    {
-        Some(i) => match sh.decl_assigns.get(i).cloned() {
+    let (assign, early_value): (Option<Assign>, Option<String>) =
+        match sh.stashed_decl_assign(op).cloned() {
             Some((a, v)) => (Some(a), v),
             None => (None, None),
-        },
-        None => (None, None),
-    };
+        };
     let (vname, index_text, rest): (String, Option<String>, Option<(bool, String)>) = match &assign
     {
         Some(a) => (a.name.clone(), None, None),
@@ -554,15 +549,12 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         let _ = flag;
         let local = false;
         // `export a[7]=8`: an element cannot carry the attribute.
-        let element = match op
-            .strip_prefix(ASSIGN_MARK)
-            .and_then(|i| i.parse::<usize>().ok())
-        {
-            Some(i) => sh.decl_assigns.get(i).and_then(|(a, _)| {
-                a.index
-                    .as_ref()
-                    .map(|w| format!("{}[{}]", a.name, crate::syntax::printer::word_to_string(w)))
-            }),
+        let stashed = sh.stashed_decl_assign(op).map(|(a, _)| a.clone());
+        let element = match &stashed {
+            Some(a) => a
+                .index
+                .as_ref()
+                .map(|w| format!("{}[{}]", a.name, crate::syntax::printer::word_to_string(w))),
             None => {
                 let lhs = op.split('=').next().unwrap_or(op);
                 lhs.contains('[')
@@ -578,11 +570,8 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
             status = s;
         }
         // Exporting a temporary binding (`v=1 export v`) makes it outlive the command.
-        let var = match op
-            .strip_prefix(ASSIGN_MARK)
-            .and_then(|i| i.parse::<usize>().ok())
-        {
-            Some(i) => sh.decl_assigns.get(i).map(|(a, _)| a.name.clone()),
+        let var = match stashed {
+            Some(a) => Some(a.name),
             None => op.split(['=', '+', '[']).next().map(str::to_owned),
         };
         if let Some(var) = var {
@@ -712,6 +701,14 @@ impl Interp {
     /// Keeps a declaration builtin's assignment argument for the builtin. A scalar
     /// value is expanded now, with the other words, before the builtin runs: in
     /// `export A=1 B=$(cmd)` the command does not see `A` yet.
+    /// The assignment a declaration argument stands for, if it is a marker made by
+    /// [`Interp::stash_decl_assign`].
+    pub(crate) fn stashed_decl_assign(&self, word: &str) -> Option<&(Assign, Option<String>)> {
+        word.strip_prefix(ASSIGN_MARK)
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| self.decl_assigns.get(i))
+    }
+
     pub(crate) fn stash_decl_assign(
         &mut self,
         a: &Assign,
