@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use shellbox::interp::io::{Capture, OpenFile};
+use shellbox::interp::io::{Capped, Capture, OpenFile};
 use shellbox::session::{Sandbox, SandboxErrorKind};
 use shellbox::store::Store;
 use shellbox::{Shell, tools};
@@ -385,9 +385,11 @@ fn run_script(o: &Options) -> Result<u8, String> {
     } else {
         Arc::new(OpenFile::Device(shellbox::fs::Device::Null))
     };
+    // Each stream stops the script at the limits' output cap, as a capture would.
+    let cap = interp.budget.limits.max_output_bytes;
     let code = if o.json {
-        let out = Capture::new(u64::MAX);
-        let err = Capture::new(u64::MAX);
+        let out = Capture::new(cap);
+        let err = Capture::new(cap);
         interp.set_stdio(
             stdin_file,
             Arc::new(OpenFile::Capture(out.clone())),
@@ -404,8 +406,14 @@ fn run_script(o: &Options) -> Result<u8, String> {
     } else {
         interp.set_stdio(
             stdin_file,
-            Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stdout())))),
-            Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stderr())))),
+            Arc::new(OpenFile::HostOut(Mutex::new(Box::new(Capped::new(
+                std::io::stdout(),
+                cap,
+            ))))),
+            Arc::new(OpenFile::HostOut(Mutex::new(Box::new(Capped::new(
+                std::io::stderr(),
+                cap,
+            ))))),
         );
         let code = interp.run_script(&script);
         let _ = std::io::stdout().flush();

@@ -228,3 +228,36 @@ fn process_substitution_files_last_only_as_long_as_their_command() {
     let (out, err, code) = shellbox(&["-c", "cat <(echo a) <(echo b); ls /dev/fd | wc -l"], "");
     assert_eq!((out.as_str(), err.as_str(), code), ("a\nb\n0\n", "", 0));
 }
+
+#[test]
+fn endless_output_to_the_real_stdout_stops_at_the_output_limit() {
+    for script in ["cat /dev/zero; echo never", "yes; echo never"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+            .args(["-c", script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(126), "{script}: {err}");
+        assert!(
+            err.contains("output limit exceeded (268435456 bytes)"),
+            "{err}"
+        );
+    }
+    // --json captures both streams under the same cap.
+    let out = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(["--json", "-c", "cat /dev/zero >&2"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exitCode"], 126);
+    assert!(
+        v["stderr"]
+            .as_str()
+            .unwrap()
+            .ends_with("output limit exceeded (268435456 bytes)\n")
+    );
+}

@@ -145,6 +145,9 @@ fn endless_output_ends_at_the_output_limit() {
     stopped_by("yes", "output limit exceeded");
     stopped_by("x=$(cat /dev/zero)", "output limit exceeded");
     stopped_by("yes | cat | cat", "output limit exceeded");
+    // The report of the limit still gets through on the stream that hit it.
+    stopped_by("cat /dev/zero >&2", "output limit exceeded");
+    stopped_by("yes >&2", "output limit exceeded");
 }
 
 #[test]

@@ -262,8 +262,8 @@ fn host_environment_does_not_leak() {
 
 #[test]
 fn host_clock_and_pids_do_not_leak() {
-    // The background sleep moves the virtual clock when it runs, so the script waits
-    // for it before reading the clock.
+    // The background sleep runs on the job's own time; waiting for it takes the five
+    // virtual seconds it slept.
     let script = "echo $$ $BASHPID $PPID; (echo $BASHPID); sleep 5 & echo $!; wait; date +%s; echo $SECONDS $RANDOM";
     let (_, a, _) = run(script);
     let (_, b, _) = run(script);
@@ -285,4 +285,74 @@ fn host_clock_and_pids_do_not_leak() {
         "virtual clock"
     );
     assert!(now.abs_diff(shown) > 60, "host clock leaked");
+}
+
+#[test]
+fn background_jobs_keep_their_own_virtual_time() {
+    // What each side reads depends on virtual time only, never on how the host
+    // schedules the job's thread: the job's sleeps do not move the foreground, the
+    // foreground's do not move the job, waiting catches up with the job, and a
+    // pipeline takes as long as its slowest stage.
+    let script = "t0=$(date +%s); sleep 5 & sleep 2; echo fg $(( $(date +%s) - t0 )); \
+        wait; echo waited $(( $(date +%s) - t0 )); \
+        (sleep 1; touch job-file; echo job $(( $(date +%s) - t0 ))) > job.out & \
+        sleep 7; wait; cat job.out; echo mtime $(( $(stat -c %Y job-file) - t0 )); \
+        sleep 3 | sleep 1; echo pipe $(( $(date +%s) - t0 )); \
+        { sleep 2 | sleep 4; } & wait; echo job-pipe $(( $(date +%s) - t0 )); \
+        sleep 10 & jobs; sleep 10; wait; echo end $(( $(date +%s) - t0 ))";
+    let want = "fg 2\nwaited 5\njob 6\nmtime 6\npipe 15\njob-pipe 19\n\
+                [1]+  Running                 sleep 10 &\nend 29\n";
+    for _ in 0..20 {
+        let (status, out, err) = run(script);
+        assert_eq!((status, out.as_str(), err.as_str()), (0, want, ""));
+    }
+}
+
+#[test]
+fn root_seeding_refuses_what_does_not_fit_and_says_so() {
+    use shellbox::fs::{Clock, Fs, FsLimits};
+    let host = TempDir::new("paths-seed-limits");
+    host.write("a.txt", "12345678");
+    host.write("b.txt", "12345678");
+    host.write("c.txt", "12345678");
+    let fs = Fs::new(Clock::virtual_at(0));
+    // Room for two of the three files beside what the default layout holds.
+    let limits = FsLimits {
+        max_file_bytes: 10,
+        max_total_bytes: fs.usage().0 + 20,
+        ..FsLimits::default()
+    };
+    let mut fs = fs.with_limits(limits);
+    let err = shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("c.txt: 8 bytes will not fit"), "{msg}");
+    assert!(msg.contains("4 are free"), "{msg}");
+
+    host.write("big.txt", &"x".repeat(11));
+    let mut fs = Fs::new(Clock::virtual_at(0)).with_limits(FsLimits {
+        max_total_bytes: 1 << 20,
+        ..limits
+    });
+    let err = shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap_err();
+    assert!(
+        err.to_string().contains("big.txt: 11 bytes will not fit"),
+        "{err}"
+    );
+
+    // The CLI stops before running anything, and never reads the file: a sparse 300 MiB
+    // file (over the 256 MiB default) is refused by its size.
+    let sparse = TempDir::new("paths-seed-sparse");
+    let f = std::fs::File::create(sparse.path().join("huge.bin")).unwrap();
+    f.set_len(300 << 20).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(["--root", sparse.arg(), "-c", "echo ran"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains("huge.bin: 314572800 bytes will not fit the sandbox"),
+        "{stderr}"
+    );
 }

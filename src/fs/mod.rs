@@ -23,6 +23,7 @@
 //! durable store) and [`model`] (a reference model for tests).
 
 mod attrs;
+mod clock;
 mod content;
 mod errno;
 mod image;
@@ -33,11 +34,11 @@ mod namespace;
 pub mod path;
 mod resolve;
 
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use imbl::OrdMap;
 
+pub use clock::{Clock, Lane, LaneGuard};
 pub use errno::{Errno, FsError, FsResult};
 pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
@@ -49,7 +50,7 @@ pub type Ino = u64;
 /// The inode number of `/`.
 pub const ROOT_INO: Ino = 1;
 
-const NANOS_PER_SEC: i64 = 1_000_000_000;
+pub(crate) const NANOS_PER_SEC: i64 = 1_000_000_000;
 
 /// A point in virtual time: seconds and nanoseconds since the Unix epoch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -87,41 +88,6 @@ impl Timestamp {
         self.secs
             .saturating_mul(NANOS_PER_SEC)
             .saturating_add(i64::from(self.nanos))
-    }
-}
-
-/// The clock that stamps mtimes; shared by every clone of a filesystem and by the shell.
-///
-/// ```
-/// use shellbox::fs::{Clock, Timestamp};
-/// let clock = Clock::virtual_at(100);
-/// clock.advance(1_500_000_000);
-/// assert_eq!(clock.now(), Timestamp { secs: 101, nanos: 500_000_000 });
-/// ```
-#[derive(Clone, Debug)]
-pub struct Clock(Arc<AtomicI64>);
-
-impl Clock {
-    /// A virtual clock starting at `secs` since the epoch.
-    pub fn virtual_at(secs: i64) -> Clock {
-        Clock(Arc::new(AtomicI64::new(secs.saturating_mul(NANOS_PER_SEC))))
-    }
-    /// The current virtual time.
-    pub fn now(&self) -> Timestamp {
-        Timestamp::from_nanos(self.0.load(Ordering::Relaxed))
-    }
-    /// Moves the clock forward by `nanos` (sleep).
-    pub fn advance(&self, nanos: i64) {
-        // The closure always returns Some, so the update cannot fail.
-        let _ = self
-            .0
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
-                Some(t.saturating_add(nanos))
-            });
-    }
-    /// Sets the clock.
-    pub fn set(&self, t: Timestamp) {
-        self.0.store(t.as_nanos(), Ordering::Relaxed);
     }
 }
 
@@ -576,26 +542,6 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::{T0, errno, fixture};
     use super::*;
-
-    #[test]
-    fn clock_is_virtual_and_shared() {
-        let clock = Clock::virtual_at(10);
-        let other = clock.clone();
-        assert_eq!(clock.now(), Timestamp::from_secs(10));
-        other.advance(2_500_000_000);
-        assert_eq!(
-            clock.now(),
-            Timestamp {
-                secs: 12,
-                nanos: 500_000_000
-            }
-        );
-        clock.set(Timestamp::from_secs(-3));
-        assert_eq!(other.now(), Timestamp::from_secs(-3));
-        clock.set(Timestamp::from_secs(i64::MAX));
-        clock.advance(i64::MAX);
-        assert!(clock.now().secs > 0, "saturates instead of wrapping");
-    }
 
     #[test]
     fn timestamp_nanos_round_trip() {

@@ -302,6 +302,7 @@ impl Interp {
             .collect();
         c.parent_traps = self.traps.clone();
         // A subshell has its own jobs; it still lists the parent's (without owning them).
+        let now = self.fs.lock().clock().now();
         let listed: Vec<Job> = {
             let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs
@@ -312,16 +313,11 @@ impl Interp {
                     pid: j.pid,
                     command: j.command.clone(),
                     handle: None,
-                    status: j
-                        .status
-                        .or(if j.handle.as_ref().is_some_and(|h| h.is_finished()) {
-                            Some(0)
-                        } else {
-                            None
-                        }),
+                    status: j.status.or(if j.finished_by(now) { Some(0) } else { None }),
                     reported: true,
                     foreign: true,
                     killed_by: None,
+                    lane: None,
                 })
                 .collect()
         };
@@ -368,6 +364,7 @@ impl Interp {
             }
         }
         let mut handles = Vec::new();
+        let mut lanes = Vec::new();
         let mut prev = None;
         let mut last_status = Ok(0);
         let lastpipe = self.shopt.get("lastpipe") && !self.set.monitor;
@@ -414,7 +411,12 @@ impl Interp {
                 self.reserve_thread()?;
                 let cmd = cmd.clone();
                 let budget = self.budget.clone();
+                // Stages run side by side: each keeps its own time, and the pipeline
+                // takes as long as the slowest (`sleep 2 | sleep 1` takes two seconds).
+                let lane = self.fs.lock().clock().fork_lane();
+                lanes.push(lane.clone());
                 let spawned = super::pool::spawn(move || {
+                    let _on = lane.enter();
                     let r = child.exec_command(&cmd);
                     let s = child.finish_subshell(r);
                     drop(child);
@@ -433,8 +435,11 @@ impl Interp {
         drop(prev);
         let mut statuses = Vec::with_capacity(n);
         let mut fatal = None;
-        for h in handles {
-            match h.join() {
+        let clock = self.fs.lock().clock().clone();
+        for (h, lane) in handles.into_iter().zip(&lanes) {
+            let joined = h.join();
+            clock.catch_up(lane);
+            match joined {
                 Ok(Ok(s)) => statuses.push(s),
                 Ok(Err(Flow::Fatal(m))) => {
                     fatal.get_or_insert(m);
@@ -504,9 +509,12 @@ impl Interp {
                 background: false,
             }],
         });
+        let lane = self.fs.lock().clock().fork_lane();
+        let job_lane = lane.clone();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _on = job_lane.enter();
                 // A lone simple command in the background is not checked for the ERR
                 // trap or `set -e` in the job; commands nested deeper still are.
                 let lone_simple = a.rest.is_empty()
@@ -549,6 +557,7 @@ impl Interp {
             reported: false,
             foreign: false,
             killed_by: None,
+            lane: Some(lane),
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -1002,9 +1011,12 @@ impl Interp {
         self.reserve_thread()?;
         let body = (*cp.body).clone();
         let budget = self.budget.clone();
+        let lane = self.fs.lock().clock().fork_lane();
+        let job_lane = lane.clone();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _on = job_lane.enter();
                 let r = child.exec_command(&body);
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
@@ -1023,6 +1035,7 @@ impl Interp {
             reported: false,
             foreign: false,
             killed_by: None,
+            lane: Some(lane),
         });
         self.last_bg = Some(pid);
         Ok(0)

@@ -303,9 +303,12 @@ impl Host for Interp {
             self.fds.set(fd, Some(Arc::new(OpenFile::PipeW(w))));
         }
         let body = body.clone();
+        let lane = self.fs.lock().clock().fork_lane();
+        let job_lane = lane.clone();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _on = job_lane.enter();
                 let mut r = Ok(0);
                 for l in &body.commands {
                     r = child.exec_list(l);
@@ -327,6 +330,7 @@ impl Host for Interp {
             reported: true,
             foreign: false,
             killed_by: None,
+            lane: Some(lane),
         });
         Ok(format!("/dev/fd/{fd}"))
     }

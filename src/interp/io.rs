@@ -143,18 +143,56 @@ impl PipeWriter {
     }
 }
 
+/// The byte budget of one output stream. Once a write would pass `limit`, that write
+/// fails with [`output_limit_exceeded`] and the stream is spent; after that only
+/// [`REPORT_GRACE`] more bytes are let through, so the shell's report of the limit
+/// still reaches the reader.
+#[derive(Debug)]
+pub(crate) struct Cap {
+    limit: u64,
+    used: u64,
+    spent: bool,
+}
+
+/// Room left on a spent stream for the shell's closing message about the limit.
+pub const REPORT_GRACE: u64 = 1 << 10;
+
+impl Cap {
+    pub(crate) fn new(limit: u64) -> Cap {
+        Cap {
+            limit,
+            used: 0,
+            spent: false,
+        }
+    }
+    pub(crate) fn admit(&mut self, n: usize) -> io::Result<()> {
+        let n = n as u64;
+        let room = if self.spent {
+            self.limit.saturating_add(REPORT_GRACE)
+        } else {
+            self.limit
+        };
+        if self.used.saturating_add(n) > room {
+            self.spent = true;
+            return Err(output_limit_exceeded(self.limit));
+        }
+        self.used += n;
+        Ok(())
+    }
+}
+
 /// A growable capture buffer (command substitution, `Shell::exec` output) with a cap.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Capture {
     pub data: Mutex<Vec<u8>>,
-    pub limit: u64,
+    cap: Mutex<Cap>,
 }
 
 impl Capture {
     pub fn new(limit: u64) -> Arc<Capture> {
         Arc::new(Capture {
             data: Mutex::new(Vec::new()),
-            limit,
+            cap: Mutex::new(Cap::new(limit)),
         })
     }
     pub fn take(&self) -> Vec<u8> {
@@ -162,14 +200,43 @@ impl Capture {
     }
     fn write(&self, d: &[u8]) -> io::Result<()> {
         let mut v = self.data.lock().unwrap_or_else(|e| e.into_inner());
-        if (v.len() + d.len()) as u64 > self.limit {
-            return Err(crate::commands::fatal(format!(
-                "output limit exceeded ({} bytes)",
-                self.limit
-            )));
-        }
+        let mut cap = self.cap.lock().unwrap_or_else(|e| e.into_inner());
+        cap.admit(d.len())?;
         v.extend_from_slice(d);
         Ok(())
+    }
+}
+
+/// The error that ends a script whose output passed `max_output_bytes`.
+pub fn output_limit_exceeded(limit: u64) -> io::Error {
+    crate::commands::fatal(format!("output limit exceeded ({limit} bytes)"))
+}
+
+/// A writer that passes at most `limit` bytes in all to `inner` (and the limit's
+/// report after that, see [`Cap`]), then fails with [`output_limit_exceeded`]: the
+/// CLI's real stdout and stderr, a process's stream.
+pub struct Capped<W> {
+    inner: W,
+    cap: Cap,
+}
+
+impl<W: Write> Capped<W> {
+    pub fn new(inner: W, limit: u64) -> Capped<W> {
+        Capped {
+            inner,
+            cap: Cap::new(limit),
+        }
+    }
+}
+
+impl<W: Write> Write for Capped<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.cap.admit(buf.len())?;
+        self.inner.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 

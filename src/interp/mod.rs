@@ -309,6 +309,18 @@ pub struct Job {
     pub foreign: bool,
     /// The signal `kill` ended it with, reported when it is waited for.
     pub killed_by: Option<i32>,
+    /// The job's own virtual time (see [`crate::fs::Lane`]).
+    pub lane: Option<crate::fs::Lane>,
+}
+
+impl Job {
+    /// Whether the job has ended by the virtual time `now`: its thread is done and its
+    /// time is not ahead of `now` (`sleep 10 &` still runs until ten seconds pass).
+    pub fn finished_by(&self, now: crate::fs::Timestamp) -> bool {
+        self.status.is_some()
+            || (self.handle.as_ref().is_some_and(|h| h.is_finished())
+                && self.lane.as_ref().is_none_or(|l| l.now() <= now))
+    }
 }
 
 /// Jobs shared by a shell and its forks.
@@ -707,10 +719,17 @@ impl Interp {
     pub fn wait_all_jobs(&mut self) {
         let handles: Vec<_> = {
             let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            jt.jobs.iter_mut().filter_map(|j| j.handle.take()).collect()
+            jt.jobs
+                .iter_mut()
+                .filter_map(|j| Some((j.handle.take()?, j.lane.clone())))
+                .collect()
         };
-        for h in handles {
+        let clock = self.fs.lock().clock().clone();
+        for (h, lane) in handles {
             let _ = h.join();
+            if let Some(lane) = lane {
+                clock.catch_up(&lane);
+            }
         }
     }
 

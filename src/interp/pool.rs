@@ -39,7 +39,10 @@ where
     F: FnOnce() -> T + Send + 'static,
 {
     let (tx, rx) = mpsc::sync_channel(1);
+    // A stage of a background job runs on the job's time.
+    let lane = crate::fs::Lane::current();
     let mut job: Job = Box::new(move || {
+        let _on = lane.as_ref().map(crate::fs::Lane::enter);
         let r = std::panic::catch_unwind(AssertUnwindSafe(f));
         let _ = tx.send(r);
     });

@@ -13,7 +13,7 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::commands::Registry;
 use crate::fs::SharedFs;
-use crate::interp::io::OpenFile;
+use crate::interp::io::{Cap, Capped, OpenFile};
 use crate::limits::{Budget, Limits};
 
 /// The status of a command ended by cancellation (as if by SIGTERM).
@@ -163,33 +163,19 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
 /// to `limit` bytes in all. Output nobody reads any more is dropped.
 pub(crate) struct ChannelSink {
     tx: mpsc::UnboundedSender<Vec<u8>>,
-    left: u64,
-    limit: u64,
 }
 
 impl ChannelSink {
     /// A sink and the receiving end of its channel.
     pub(crate) fn pair(limit: u64) -> (OpenFile, mpsc::UnboundedReceiver<Vec<u8>>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let sink = ChannelSink {
-            tx,
-            left: limit,
-            limit,
-        };
+        let sink = Capped::new(ChannelSink { tx }, limit);
         (OpenFile::HostOut(Mutex::new(Box::new(sink))), rx)
     }
 }
 
 impl Write for ChannelSink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = buf.len() as u64;
-        if n > self.left {
-            return Err(crate::commands::fatal(format!(
-                "output limit exceeded ({} bytes)",
-                self.limit
-            )));
-        }
-        self.left -= n;
         // A closed receiver means nobody reads the stream any more.
         let _ = self.tx.send(buf.to_vec());
         Ok(buf.len())
@@ -204,20 +190,24 @@ impl Write for ChannelSink {
 #[derive(Debug)]
 pub(crate) struct JobOutput {
     state: Mutex<JobState>,
-    limit: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct JobState {
     buf: Vec<u8>,
+    /// The cap on `buf`; a file takes the filesystem's limits instead.
+    cap: Cap,
     file: Option<(SharedFs, String)>,
 }
 
 impl JobOutput {
     pub(crate) fn new(limit: u64) -> Arc<JobOutput> {
         Arc::new(JobOutput {
-            state: Mutex::new(JobState::default()),
-            limit,
+            state: Mutex::new(JobState {
+                buf: Vec::new(),
+                cap: Cap::new(limit),
+                file: None,
+            }),
         })
     }
 
@@ -256,12 +246,7 @@ impl Write for JobWriter {
                 let _ = fs.lock().append_file(path, buf);
             }
             None => {
-                if (st.buf.len() + buf.len()) as u64 > self.0.limit {
-                    return Err(crate::commands::fatal(format!(
-                        "output limit exceeded ({} bytes)",
-                        self.0.limit
-                    )));
-                }
+                st.cap.admit(buf.len())?;
                 st.buf.extend_from_slice(buf);
             }
         }

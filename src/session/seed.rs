@@ -14,8 +14,13 @@ const MAX_DEPTH: usize = 64;
 
 /// Copies host directory `host` into the filesystem at `dest` (created if missing), in
 /// sorted order, skipping entries named in `skip`. Regular files, directories and
-/// symlinks (copied as links, never followed) are copied; anything else is ignored, as
-/// are entries the filesystem refuses (a limit reached).
+/// symlinks (copied as links, never followed) are copied; other kinds (sockets, FIFOs,
+/// devices) are left out.
+///
+/// Nothing is dropped silently: an entry the filesystem refuses (a file over its size
+/// limit, the filesystem full, too many files), a host error, or nesting deeper than 64
+/// levels ends the copy with an error naming the host path. A file's size is checked
+/// before it is read, and no more than the limit is ever read.
 ///
 /// ```no_run
 /// let mut fs = shellbox::fs::Fs::new(shellbox::fs::Clock::virtual_at(0));
@@ -26,39 +31,79 @@ pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io:
     copy_dir(fs, host, dest, skip, 0)
 }
 
+/// `e` with the host path it concerns in front.
+fn at(path: &Path, e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(format!("{}: {e}", path.display()))
+}
+
 fn copy_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str], depth: usize) -> io::Result<()> {
     if depth > MAX_DEPTH {
-        return Ok(());
+        return Err(at(host, format!("nested deeper than {MAX_DEPTH} levels")));
     }
-    let _ = fs.mkdir_all(dest, 0o755);
+    fs.mkdir_all(dest, 0o755).map_err(|e| at(host, e))?;
     for (name, entry) in sorted_entries(host)? {
         if skip.contains(&name.as_str()) {
             continue;
         }
         let vpath = crate::fs::path::join(dest, &name);
-        let ft = entry.file_type()?;
+        let path = entry.path();
+        let ft = entry.file_type().map_err(|e| at(&path, e))?;
         if ft.is_dir() {
-            copy_dir(fs, &entry.path(), &vpath, skip, depth + 1)?;
+            copy_dir(fs, &path, &vpath, skip, depth + 1)?;
         } else if ft.is_file() {
-            let data = std::fs::read(entry.path())?;
-            let _ = fs.write_file(&vpath, &data);
+            let data = read_within(fs, &path)?;
+            fs.write_file(&vpath, &data).map_err(|e| at(&path, e))?;
         } else if ft.is_symlink() {
-            let target = std::fs::read_link(entry.path())?;
-            let _ = fs.symlink(
-                &crate::text::decode(target.as_os_str().as_encoded_bytes()),
-                &vpath,
-            );
+            let target = std::fs::read_link(&path).map_err(|e| at(&path, e))?;
+            let target = crate::text::decode(target.as_os_str().as_encoded_bytes());
+            fs.symlink(&target, &vpath).map_err(|e| at(&path, e))?;
         }
     }
     Ok(())
 }
 
+/// The contents of host file `path`, refused before reading when they would not fit
+/// the filesystem's per-file or total limit (and never read past the per-file limit,
+/// should the file grow meanwhile).
+fn read_within(fs: &Fs, path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limits = fs.limits();
+    let (used, _) = fs.usage();
+    let room = limits
+        .max_file_bytes
+        .min(limits.max_total_bytes.saturating_sub(used));
+    let file = std::fs::File::open(path).map_err(|e| at(path, e))?;
+    let len = file.metadata().map_err(|e| at(path, e))?.len();
+    let too_big = || {
+        at(
+            path,
+            format!(
+                "{len} bytes will not fit the sandbox (a file may hold {} bytes, {} are free)",
+                limits.max_file_bytes,
+                limits.max_total_bytes.saturating_sub(used)
+            ),
+        )
+    };
+    if len > room {
+        return Err(too_big());
+    }
+    let mut data = Vec::with_capacity(len as usize);
+    file.take(room.saturating_add(1))
+        .read_to_end(&mut data)
+        .map_err(|e| at(path, e))?;
+    if data.len() as u64 > room {
+        return Err(too_big());
+    }
+    Ok(data)
+}
+
 /// The entries of a host directory with their (lossless) names, sorted by name.
 fn sorted_entries(host: &Path) -> io::Result<Vec<(String, std::fs::DirEntry)>> {
-    let mut entries: Vec<(String, std::fs::DirEntry)> = std::fs::read_dir(host)?
-        .filter_map(Result::ok)
-        .map(|e| (crate::text::decode(e.file_name().as_encoded_bytes()), e))
-        .collect();
+    let mut entries = Vec::new();
+    for e in std::fs::read_dir(host).map_err(|e| at(host, e))? {
+        let e = e.map_err(|e| at(host, e))?;
+        entries.push((crate::text::decode(e.file_name().as_encoded_bytes()), e));
+    }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(entries)
 }

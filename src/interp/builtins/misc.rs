@@ -1654,12 +1654,16 @@ fn signal_description(sig: i32) -> Option<&'static str> {
 
 /// Waits for a job's thread and returns its status.
 fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
-    let handle = {
+    let (handle, lane) = {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let j = jt.jobs.iter_mut().find(|j| j.pid == pid && !j.foreign)?;
-        j.handle.take()
+        (j.handle.take(), j.lane.clone())
     };
     let result = handle.map(|h| h.join().unwrap_or(1));
+    // Waiting takes as long as the job did.
+    if let Some(lane) = lane {
+        sh.fs.lock().clock().catch_up(&lane);
+    }
     let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
     let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
     if j.status.is_none() {
@@ -1748,6 +1752,7 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
     let pids_only = args.iter().any(|a| a == "-p");
     let long = args.iter().any(|a| a == "-l");
     let mut out = String::new();
+    let now = sh.fs.lock().clock().now();
     {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let n = jt.jobs.len();
@@ -1755,7 +1760,7 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
             if j.id == 0 {
                 continue;
             }
-            let done = j.handle.as_ref().is_some_and(|h| h.is_finished()) || j.status.is_some();
+            let done = j.finished_by(now);
             let mark = if i + 1 == n {
                 '+'
             } else if i + 2 == n {
