@@ -840,3 +840,46 @@ fn bash_leaves_slow_commands_running_with_their_output_in_files() {
     }
     assert_eq!(exit, "143\n");
 }
+
+#[test]
+fn a_background_command_whose_output_file_is_full_ends_at_the_file_limit() {
+    let mut limits = shellbox::Limits::default();
+    limits.max_loop_iterations = u64::MAX;
+    limits.max_file_bytes = 1 << 20;
+    let sb = Sandbox::builder()
+        .bash_wait(Some(Duration::from_millis(300)))
+        .limits(limits)
+        .build();
+    let v = ok(
+        &sb,
+        "bash",
+        json!({"command": "while [ ! -e /tmp/go ]; do :; done; yes"}),
+    );
+    assert_eq!(v["status"], "running");
+    let dir = format!("/tmp/.shellbox/jobs/{}", v["pid"]);
+    ok(&sb, "bash", json!({"command": "touch /tmp/go"}));
+    // `yes` fills its output file up to the file limit, which ends the run (status 126)
+    // instead of letting it run on with its output thrown away.
+    let mut exit = String::new();
+    for _ in 0..200 {
+        std::thread::sleep(Duration::from_millis(50));
+        if let Ok(s) = rt().block_on(sb.read_text_file(&format!("{dir}/exit"))) {
+            exit = s;
+            break;
+        }
+    }
+    let err = rt()
+        .block_on(sb.read_text_file(&format!("{dir}/stderr")))
+        .unwrap();
+    assert_eq!(exit, "126\n", "{err}");
+    assert!(
+        err.ends_with("bash: file size limit exceeded (1048576 bytes)\n"),
+        "{err}"
+    );
+    let size = ok(
+        &sb,
+        "bash",
+        json!({"command": format!("wc -c < {dir}/stdout")}),
+    );
+    assert_eq!(size["stdout"], format!("{}\n", 1 << 20));
+}

@@ -243,7 +243,12 @@ impl Write for JobWriter {
         let mut st = lock(&self.0.state);
         match &st.file {
             Some((fs, path)) => {
-                let _ = fs.lock().append_file(path, buf);
+                // A removed file takes the output nowhere, as an unlinked file would; a
+                // refusal (a limit, a full filesystem) is the command's write error.
+                match fs.lock().append_file(path, buf) {
+                    Err(e) if e.errno != crate::fs::Errno::ENOENT => return Err(e.into()),
+                    _ => {}
+                }
             }
             None => {
                 st.cap.admit(buf.len())?;
