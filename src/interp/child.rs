@@ -317,7 +317,10 @@ impl Interp {
         if histfile.is_some() && child.set.history {
             // `shopt -s histappend` adds this session's lines; otherwise the list
             // replaces the file.
-            let how = if child.shopt.get("histappend") {
+            let how = if child
+                .shopt
+                .has(const { crate::interp::Shopts::flag("histappend") })
+            {
                 "-a"
             } else {
                 "-w"

@@ -367,7 +367,10 @@ impl Interp {
         let mut lanes = Vec::new();
         let mut prev = None;
         let mut last_status = Ok(0);
-        let lastpipe = self.shopt.get("lastpipe") && !self.set.monitor;
+        let lastpipe = self
+            .shopt
+            .has(const { crate::interp::Shopts::flag("lastpipe") })
+            && !self.set.monitor;
         for (i, cmd) in p.commands.iter().enumerate() {
             let (next_r, w) = if i + 1 < n {
                 let (r, w) = pipe();
@@ -906,7 +909,9 @@ impl Interp {
                         &pat,
                         crate::expand::pattern::MatchOpts {
                             extglob: true,
-                            nocase: self.shopt.get("nocasematch"),
+                            nocase: self
+                                .shopt
+                                .has(const { crate::interp::Shopts::flag("nocasematch") }),
                             dot_special: false,
                         },
                     );
@@ -1290,7 +1295,11 @@ impl Interp {
     /// Descriptors a command opened as `{var}>file`: bash leaves them open after the
     /// command (unless `shopt -s varredir_close`).
     fn named_redirect_fds(&self, c: &Command) -> Vec<i32> {
-        if self.shopt.get("varredir_close") {
+        if c.redirects.is_empty()
+            || self
+                .shopt
+                .has(const { crate::interp::Shopts::flag("varredir_close") })
+        {
             return Vec::new();
         }
         c.redirects
@@ -1692,7 +1701,10 @@ impl Interp {
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
         child.cmdsub_depth += 1;
-        if !self.shopt.get("inherit_errexit") {
+        if !self
+            .shopt
+            .has(const { crate::interp::Shopts::flag("inherit_errexit") })
+        {
             child.set.errexit = false;
         }
         let mut r = Ok(0);

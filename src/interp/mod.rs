@@ -271,6 +271,13 @@ impl Shopts {
         }
         0
     }
+    /// The bit of an option the code names, checked when compiling: use it as
+    /// `shopt.has(const { Shopts::flag("lastpipe") })` on paths run for every command.
+    pub const fn flag(name: &str) -> u64 {
+        let bit = Self::bit(name);
+        assert!(bit != 0, "no such shopt option");
+        bit
+    }
     /// Whether the option with bit `bit` (from [`Shopts::bit`]) is on.
     pub const fn has(&self, bit: u64) -> bool {
         self.0 & bit != 0
@@ -610,13 +617,19 @@ impl Interp {
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
             extglob: true,
-            aliases: if self.shopt.get("expand_aliases") && !self.aliases.is_empty() {
+            aliases: if self
+                .shopt
+                .has(const { crate::interp::Shopts::flag("expand_aliases") })
+                && !self.aliases.is_empty()
+            {
                 Some(self.aliases.clone())
             } else {
                 None
             },
             max_depth: self.budget.limits.max_parse_depth,
-            extglob_shopt: self.shopt.get("extglob"),
+            extglob_shopt: self
+                .shopt
+                .has(const { crate::interp::Shopts::flag("extglob") }),
         }
     }
 

@@ -885,7 +885,9 @@ fn generate(
 /// `-X`: drops the words matching the pattern (`!pat` keeps them instead); `&` stands
 /// for the word being completed.
 fn filter(sh: &Interp, list: Vec<String>, pat: &str, word: &str) -> Vec<String> {
-    let extglob = sh.shopt.get("extglob");
+    let extglob = sh
+        .shopt
+        .has(const { crate::interp::Shopts::flag("extglob") });
     let (not, body) = match pat.strip_prefix('!') {
         Some(rest) if !(extglob && rest.starts_with('(')) => (true, rest),
         _ => (false, pat),

@@ -151,7 +151,9 @@ fn check_add(sh: &mut Interp, line: &str) -> bool {
             let p = Pattern::new(
                 &pat,
                 MatchOpts {
-                    extglob: sh.shopt.get("extglob"),
+                    extglob: sh
+                        .shopt
+                        .has(const { crate::interp::Shopts::flag("extglob") }),
                     ..MatchOpts::default()
                 },
             );

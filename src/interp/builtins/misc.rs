@@ -76,7 +76,9 @@ pub fn echo_escapes(s: &str) -> (String, bool) {
 
 pub fn echo(sh: &mut Interp, args: &[String]) -> R {
     let mut newline = true;
-    let mut escapes = sh.shopt.get("xpg_echo");
+    let mut escapes = sh
+        .shopt
+        .has(const { crate::interp::Shopts::flag("xpg_echo") });
     let mut i = 1;
     while i < args.len() {
         let a = &args[i];
@@ -372,7 +374,10 @@ pub fn shift(sh: &mut Interp, args: &[String]) -> R {
         },
     };
     if n > sh.positional.len() {
-        if sh.shopt.get("shift_verbose") {
+        if sh
+            .shopt
+            .has(const { crate::interp::Shopts::flag("shift_verbose") })
+        {
             sh.builtin_error("shift", &format!("{n}: shift count out of range"));
         }
         return Ok(1);
@@ -658,7 +663,9 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     };
     let mut path = crate::fs::path::join(&sh.cwd, file);
     if !file.contains('/')
-        && sh.shopt.get("sourcepath")
+        && sh
+            .shopt
+            .has(const { crate::interp::Shopts::flag("sourcepath") })
         && let Some(dirs) = sh.get_str("PATH")
     {
         let fs = sh.fs.lock();

@@ -7,7 +7,10 @@ use super::super::Interp;
 /// Expands a prompt string.
 pub fn expand_prompt(sh: &mut Interp, s: &str) -> String {
     let decoded = escapes(sh, s);
-    if sh.shopt.get("promptvars") {
+    if sh
+        .shopt
+        .has(const { crate::interp::Shopts::flag("promptvars") })
+    {
         sh.expand_prompt_string(&decoded)
     } else {
         decoded

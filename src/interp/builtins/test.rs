@@ -392,7 +392,9 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                     &pat,
                     MatchOpts {
                         extglob: true,
-                        nocase: sh.shopt.get("nocasematch"),
+                        nocase: sh
+                            .shopt
+                            .has(const { crate::interp::Shopts::flag("nocasematch") }),
                         dot_special: false,
                     },
                 );
@@ -417,7 +419,10 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                 });
             }
             let mut rust = crate::posix_regex::ere_to_rust(&re);
-            if sh.shopt.get("nocasematch") {
+            if sh
+                .shopt
+                .has(const { crate::interp::Shopts::flag("nocasematch") })
+            {
                 rust.insert_str(0, "(?i)");
             }
             let compiled = match regex::Regex::new(&rust) {
