@@ -5,6 +5,7 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::cp::{base_name, shown_join};
 use super::util::{quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
@@ -79,23 +80,6 @@ struct Opts {
     logical: bool,
 }
 
-/// `dir/base` as GNU's `file_name_concat` spells it.
-fn concat(dir: &str, base: &str) -> String {
-    if dir.ends_with('/') {
-        format!("{dir}{base}")
-    } else {
-        format!("{dir}/{base}")
-    }
-}
-
-fn base_name(p: &str) -> &str {
-    let t = p.trim_end_matches('/');
-    if t.is_empty() {
-        return "/";
-    }
-    t.rsplit('/').next().unwrap_or(t)
-}
-
 pub fn ln(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(&Spec::new("sfnTt:vLPi", LONG), ctx.args) {
         Ok(p) => p,
@@ -137,7 +121,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             return Ok(1);
         }
         for s in ops {
-            jobs.push((s.clone(), concat(dir, base_name(s))));
+            jobs.push((s.clone(), shown_join(dir, base_name(s))));
         }
     } else if no_target_dir {
         match ops.as_slice() {
@@ -154,7 +138,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             }
         }
     } else if let [s] = ops.as_slice() {
-        jobs.push((s.clone(), concat(".", base_name(s))));
+        jobs.push((s.clone(), shown_join(".", base_name(s))));
     } else {
         let (last, sources) = ops.split_last().unwrap_or((&ops[0], &[]));
         let path = ctx.path(last);
@@ -168,7 +152,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
         let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
         if is_dir {
             for s in sources {
-                jobs.push((s.clone(), concat(last, base_name(s))));
+                jobs.push((s.clone(), shown_join(last, base_name(s))));
             }
         } else if sources.len() > 1 {
             let why = match meta {
