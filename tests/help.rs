@@ -180,3 +180,21 @@ fn jq_double_dash_may_come_before_the_filter() {
     // jq 1.7 accepts `jq -- FILTER`; 1.6 printed its usage.
     assert_eq!(run("echo '[1]' | jq -c -- .").1, "[1]\n");
 }
+
+#[test]
+fn cp_mv_ln_claim_no_backups_and_refuse_b() {
+    for name in ["cp", "mv", "ln"] {
+        let (_, out, _) = run(&format!("{name} --help"));
+        assert!(!out.contains("backup"), "{name} --help mentions backups");
+        let (status, _, err) = run(&format!("touch f; {name} -b f g"));
+        assert_eq!(
+            (status, err),
+            (
+                1,
+                format!(
+                    "{name}: invalid option -- 'b'\nTry '{name} --help' for more information.\n"
+                )
+            )
+        );
+    }
+}

@@ -39,8 +39,6 @@ can hold arbitrary text; if later resolved, a relative link is
 interpreted in relation to its parent directory.
 
 Mandatory arguments to long options are mandatory for short options too.
-      --backup[=CONTROL]      make a backup of each existing destination file
-  -b                          like --backup but does not accept an argument
   -d, -F, --directory         allow the superuser to attempt to hard link
                                 directories (note: will probably fail due to
                                 system restrictions, even for the superuser)
@@ -50,24 +48,13 @@ Mandatory arguments to long options are mandatory for short options too.
   -n, --no-dereference        treat LINK_NAME as a normal file if
                                 it is a symbolic link to a directory
   -P, --physical              make hard links directly to symbolic links
-  -r, --relative              with -s, create links relative to link location
   -s, --symbolic              make symbolic links instead of hard links
-  -S, --suffix=SUFFIX         override the usual backup suffix
   -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
                                 the links
   -T, --no-target-directory   treat LINK_NAME as a normal file always
   -v, --verbose               print name of each linked file
       --help        display this help and exit
       --version     output version information and exit
-
-The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
-The version control method may be selected via the --backup option or through
-the VERSION_CONTROL environment variable.  Here are the values:
-
-  none, off       never make backups (even if --backup is given)
-  numbered, t     make numbered backups
-  existing, nil   numbered if numbered backups exist, simple otherwise
-  simple, never   always make simple backups
 
 Using -s ignores -L and -P.  Otherwise, the last option specified controls
 behavior when a TARGET is a symbolic link, defaulting to -P.

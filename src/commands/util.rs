@@ -320,6 +320,24 @@ impl Ctx<'_> {
         }
     }
 
+    /// Asks `NAME: QUESTION? ` on stderr and reads the answer line from standard input,
+    /// as GNU `yesno()` does for `-i`: yes when it starts with `y` or `Y`.
+    pub fn confirm(&mut self, question: &str) -> io::Result<bool> {
+        let question = resolve_quotes(question, utf8_locale(self.env));
+        write!(self.stderr, "{}: {question}? ", self.name)?;
+        self.stderr.flush()?;
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        while self.stdin.read(&mut byte)? == 1 {
+            let [b] = byte;
+            if b == b'\n' {
+                break;
+            }
+            answer.push(b);
+        }
+        Ok(matches!(answer.first(), Some(b'y' | b'Y')))
+    }
+
     /// Reads each operand whole (standard input when there are none) and hands it to
     /// `each`; one that cannot be read is reported as `NAME: ERROR` (the form of
     /// `expand`, `nl`, `fold`, ...) and makes the status 1.
