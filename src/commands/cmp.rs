@@ -131,6 +131,15 @@ pub fn cmp(ctx: &mut Ctx) -> CmdResult {
     let quiet = parsed.has("s");
     let verbose = parsed.has("l");
     let print_bytes = parsed.has("b");
+    // GNU pads `-l` offsets to the width of the largest one possible: the smaller
+    // of the files' remaining sizes (standard input has none) and the -n limit.
+    let mut most = limit.unwrap_or(i64::MAX.unsigned_abs());
+    for (name, rest) in [(a.as_str(), sa), (b.as_str(), sb)] {
+        if name != "-" {
+            most = most.min(rest.len() as u64);
+        }
+    }
+    let width = most.to_string().len();
     let mut differ = false;
     let mut line = 1u64;
     for i in 0..n_lim {
@@ -144,7 +153,7 @@ pub fn cmp(ctx: &mut Ctx) -> CmdResult {
                 if print_bytes {
                     writeln!(
                         ctx.stdout,
-                        "{} {:3o} {:<4} {:3o} {}",
+                        "{:width$} {:3o} {:<4} {:3o} {}",
                         i + 1,
                         x,
                         show_byte(x),
@@ -152,7 +161,7 @@ pub fn cmp(ctx: &mut Ctx) -> CmdResult {
                         show_byte(y)
                     )?;
                 } else {
-                    writeln!(ctx.stdout, "{} {:3o} {:3o}", i + 1, x, y)?;
+                    writeln!(ctx.stdout, "{:width$} {:3o} {:3o}", i + 1, x, y)?;
                 }
                 continue;
             }

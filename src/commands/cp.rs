@@ -38,10 +38,6 @@ Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
 
 Mandatory arguments to long options are mandatory for short options too.
   -a, --archive                same as -dR --preserve=all
-      --attributes-only        don't copy the file data, just the attributes
-      --backup[=CONTROL]       make a backup of each existing destination file
-  -b                           like --backup but does not accept an argument
-      --copy-contents          copy contents of special files when recursive
   -d                           same as --no-dereference --preserve=links
   -f, --force                  if an existing destination file cannot be
                                  opened, remove it and try again (this option
@@ -62,51 +58,20 @@ Mandatory arguments to long options are mandatory for short options too.
       --no-preserve=ATTR_LIST  don't preserve the specified attributes
       --parents                use full source file name under DIRECTORY
   -R, -r, --recursive          copy directories recursively
-      --reflink[=WHEN]         control clone/CoW copies. See below
       --remove-destination     remove each existing destination file before
                                  attempting to open it (contrast with --force)
-      --sparse=WHEN            control creation of sparse files. See below
-      --strip-trailing-slashes  remove any trailing slashes from each SOURCE
-                                 argument
   -s, --symbolic-link          make symbolic links instead of copying
-  -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
   -u, --update                 copy only when the SOURCE file is newer
                                  than the destination file or when the
                                  destination file is missing
   -v, --verbose                explain what is being done
-  -x, --one-file-system        stay on this file system
+  -x                           stay on this file system
   -Z                           set SELinux security context of destination
                                  file to default type
-      --context[=CTX]          like -Z, or if CTX is specified then set the
-                                 SELinux or SMACK security context to CTX
       --help        display this help and exit
       --version     output version information and exit
-
-By default, sparse SOURCE files are detected by a crude heuristic and the
-corresponding DEST file is made sparse as well.  That is the behavior
-selected by --sparse=auto.  Specify --sparse=always to create a sparse DEST
-file whenever the SOURCE file contains a long enough sequence of zero bytes.
-Use --sparse=never to inhibit creation of sparse files.
-
-When --reflink[=always] is specified, perform a lightweight copy, where the
-data blocks are copied only when modified.  If this is not possible the copy
-fails, or if --reflink=auto is specified, fall back to a standard copy.
-Use --reflink=never to ensure a standard copy is performed.
-
-The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
-The version control method may be selected via the --backup option or through
-the VERSION_CONTROL environment variable.  Here are the values:
-
-  none, off       never make backups (even if --backup is given)
-  numbered, t     make numbered backups
-  existing, nil   numbered if numbered backups exist, simple otherwise
-  simple, never   always make simple backups
-
-As a special case, cp makes a backup of SOURCE when the force and backup
-options are given and SOURCE and DEST are the same name for an existing,
-regular file.
 ";
 
 struct Opts {
@@ -116,6 +81,8 @@ struct Opts {
     preserve: bool,
     force: bool,
     no_clobber: bool,
+    /// `-i`: ask before overwriting.
+    interactive: bool,
     update: bool,
     verbose: bool,
     hard_link: bool,
@@ -290,6 +257,9 @@ impl Copier<'_, '_> {
             if self.o.no_clobber || (self.o.update && d.mtime >= smeta.mtime) {
                 return Ok(());
             }
+            if self.o.interactive && !self.ctx.confirm(&format!("overwrite {}", quote(dst)))? {
+                return Ok(());
+            }
         }
         let res = {
             let mut fs = self.ctx.fs.lock();
@@ -426,6 +396,7 @@ pub fn cp(ctx: &mut Ctx) -> CmdResult {
         preserve: false,
         force: false,
         no_clobber: false,
+        interactive: false,
         update: false,
         verbose: false,
         hard_link: false,
@@ -447,8 +418,14 @@ pub fn cp(ctx: &mut Ctx) -> CmdResult {
                 o.force = true;
                 o.no_clobber = false;
             }
-            "i" => o.no_clobber = false,
-            "n" => o.no_clobber = true,
+            "i" => {
+                o.interactive = true;
+                o.no_clobber = false;
+            }
+            "n" => {
+                o.no_clobber = true;
+                o.interactive = false;
+            }
             "p" => o.preserve = true,
             "preserve" => o.preserve = true,
             "no-preserve" => o.preserve = false,

@@ -21,7 +21,8 @@ const LONG: &[LongOpt] = &[
     VERSION,
 ];
 
-const USAGE: &str = "\
+const USAGE: &str = concat!(
+    "\
 Usage: df [OPTION]... [FILE]...
 Show information about the file system on which each FILE resides,
 or all file systems by default.
@@ -50,18 +51,14 @@ Mandatory arguments to long options are mandatory for short options too.
       --help        display this help and exit
       --version     output version information and exit
 
-Display values are in units of the first available SIZE from --block-size,
-and the DF_BLOCK_SIZE, BLOCK_SIZE and BLOCKSIZE environment variables.
-Otherwise, units default to 1024 bytes (or 512 if POSIXLY_CORRECT is set).
-
-The SIZE argument is an integer and optional unit (example: 10K is 10*1024).
-Units are K,M,G,T,P,E,Z,Y (powers of 1024) or KB,MB,... (powers of 1000).
-Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
-
+",
+    size_units_help!("DF"),
+    "
 FIELD_LIST is a comma-separated list of columns to be included.  Valid
 field names are: 'source', 'fstype', 'itotal', 'iused', 'iavail', 'ipcent',
 'size', 'used', 'avail', 'pcent', 'file' and 'target' (see info page).
-";
+"
+);
 
 /// GNU `-H`: powers of 1000, rounded up, one decimal below 10.
 fn si_size(n: u64) -> String {

@@ -31,7 +31,8 @@ const LONG: &[LongOpt] = &[
     VERSION,
 ];
 
-const USAGE: &str = "\
+const USAGE: &str = concat!(
+    "\
 Usage: du [OPTION]... [FILE]...
   or:  du [OPTION]... --files0-from=F
 Summarize device usage of the set of FILEs, recursively for directories.
@@ -83,14 +84,9 @@ Mandatory arguments to long options are mandatory for short options too.
       --help        display this help and exit
       --version     output version information and exit
 
-Display values are in units of the first available SIZE from --block-size,
-and the DU_BLOCK_SIZE, BLOCK_SIZE and BLOCKSIZE environment variables.
-Otherwise, units default to 1024 bytes (or 512 if POSIXLY_CORRECT is set).
-
-The SIZE argument is an integer and optional unit (example: 10K is 10*1024).
-Units are K,M,G,T,P,E,Z,Y (powers of 1024) or KB,MB,... (powers of 1000).
-Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
-";
+",
+    size_units_help!("DU")
+);
 
 struct Opts {
     all: bool,

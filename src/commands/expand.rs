@@ -4,7 +4,7 @@
 
 use super::about::{HELP, VERSION};
 use super::args::{HasArg, LongOpt, Parsed, Spec, long};
-use super::util::{lq, quotef};
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -273,29 +273,15 @@ pub fn expand(ctx: &mut Ctx) -> CmdResult {
         index: 0,
         convert: true,
     };
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
-    };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
+    ctx.each_input(&parsed.operands, |ctx, data| {
         for chunk in data.chunks(1 << 16) {
             ctx.host.check()?;
             let mut out = Vec::with_capacity(chunk.len() + chunk.len() / 4);
             ex.feed(chunk, &mut out);
             ctx.stdout.write_all(&out)?;
         }
-    }
-    Ok(status)
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION};
 use super::args::{HasArg, LongOpt, Spec, long};
-use super::util::{lq, quotef};
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -114,26 +114,11 @@ pub fn fold(ctx: &mut Ctx) -> CmdResult {
             }
         }
     }
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
-    };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
+    ctx.each_input(&parsed.operands, |ctx, data| {
         ctx.host.check()?;
-        let out = fold_bytes(&data, width, parsed.has("b"), parsed.has("s"));
-        ctx.stdout.write_all(&out)?;
-    }
-    Ok(status)
+        let out = fold_bytes(data, width, parsed.has("b"), parsed.has("s"));
+        ctx.stdout.write_all(&out)
+    })
 }
 
 #[cfg(test)]

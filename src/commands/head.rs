@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use super::about::{HELP, VERSION, std_opts};
-use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::args::{HasArg, LongOpt, Parsed, Spec, long, usage_error};
 use super::util::{Input, lq, parse_size, quote};
 use super::{CmdResult, Ctx};
 
@@ -109,39 +109,81 @@ pub fn head(ctx: &mut Ctx) -> CmdResult {
     if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
         return Ok(s);
     }
-    let mut bytes = false;
-    let mut amount = Amount::First(10);
-    let mut verbose = None;
-    let mut delim = b'\n';
+    let o = match counted_opts(ctx, &parsed, Amount::First(10), parse_amount)? {
+        Ok(o) => o,
+        Err(status) => return Ok(status),
+    };
+    each_input(ctx, parsed.operands, &o, copy_head)
+}
+
+/// The options `head` and `tail` share: `-c`/`-n` (the last one wins) with the amount
+/// the caller's parser made of it, `-q`/`-v` and `-z`.
+pub struct Counted<A> {
+    bytes: bool,
+    amount: A,
+    verbose: Option<bool>,
+    delim: u8,
+}
+
+/// Reads [`Counted`] from `parsed`; a bad count is reported (`invalid number of lines:
+/// 'x'`) and comes back as `Err(1)`.
+pub fn counted_opts<A>(
+    ctx: &mut Ctx,
+    parsed: &Parsed,
+    default: A,
+    parse: fn(&str) -> Result<A, &'static str>,
+) -> io::Result<Result<Counted<A>, i32>> {
+    let mut o = Counted {
+        bytes: false,
+        amount: default,
+        verbose: None,
+        delim: b'\n',
+    };
     for (k, v) in &parsed.opts {
         match (k.as_str(), v) {
             (k @ ("c" | "n"), Some(v)) => {
-                bytes = k == "c";
-                amount = match parse_amount(v) {
+                o.bytes = k == "c";
+                o.amount = match parse(v) {
                     Ok(a) => a,
                     Err(why) => {
-                        let what = if bytes { "bytes" } else { "lines" };
+                        let what = if o.bytes { "bytes" } else { "lines" };
                         let mut msg = format!("invalid number of {what}: {}", lq(v));
                         if !why.is_empty() {
                             msg = format!("{msg}: {why}");
                         }
                         ctx.err(msg)?;
-                        return Ok(1);
+                        return Ok(Err(1));
                     }
                 }
             }
-            ("q", _) => verbose = Some(false),
-            ("v", _) => verbose = Some(true),
-            ("z", _) => delim = 0,
+            ("q", _) => o.verbose = Some(false),
+            ("v", _) => o.verbose = Some(true),
+            ("z", _) => o.delim = 0,
             _ => {}
         }
     }
-    let files = if parsed.operands.is_empty() {
+    Ok(Ok(o))
+}
+
+/// How `head` or `tail` copies one input: `(input, stdin, stdout, amount, bytes?,
+/// delimiter)`.
+pub type CopyFn<A> = fn(Input, &mut dyn Read, &mut dyn Write, A, bool, u8) -> io::Result<()>;
+
+/// Runs `copy` over each operand (standard input for none or `-`), preceded by `==>
+/// NAME <==` headers when there are several files or `-v` asks; an input that cannot
+/// be opened is reported and makes the status 1.
+pub fn each_input<A: Copy>(
+    ctx: &mut Ctx,
+    operands: Vec<String>,
+    o: &Counted<A>,
+    copy: CopyFn<A>,
+) -> CmdResult {
+    let files = if operands.is_empty() {
         vec!["-".to_owned()]
     } else {
-        parsed.operands
+        operands
     };
-    let headers = verbose.unwrap_or(files.len() > 1);
+    let headers = o.verbose.unwrap_or(files.len() > 1);
     let mut status = 0;
     let mut first = true;
     for name in &files {
@@ -158,14 +200,20 @@ pub fn head(ctx: &mut Ctx) -> CmdResult {
                     ctx.stdout.write_all(header.as_bytes())?;
                     first = false;
                 }
-                writeln!(ctx.stderr, "head: error reading {}: {e}", quote(name))?;
+                writeln!(
+                    ctx.stderr,
+                    "{}: error reading {}: {e}",
+                    ctx.name,
+                    quote(name)
+                )?;
                 status = 1;
                 continue;
             }
             Err(e) => {
                 writeln!(
                     ctx.stderr,
-                    "head: cannot open {} for reading: {e}",
+                    "{}: cannot open {} for reading: {e}",
+                    ctx.name,
                     quote(name)
                 )?;
                 status = 1;
@@ -176,7 +224,7 @@ pub fn head(ctx: &mut Ctx) -> CmdResult {
             ctx.stdout.write_all(header.as_bytes())?;
         }
         first = false;
-        copy_head(input, ctx.stdin, ctx.stdout, amount, bytes, delim)?;
+        copy(input, ctx.stdin, ctx.stdout, o.amount, o.bytes, o.delim)?;
     }
     Ok(status)
 }

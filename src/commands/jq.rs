@@ -243,6 +243,50 @@ fn write_val(out: &mut Vec<u8>, o: &Opts, v: &Val, level: usize) {
     }
 }
 
+const HELP: &str = r#"jq - commandline JSON processor (shellbox)
+
+Usage:	jq [options] <jq filter> [file...]
+	jq [options] --args <jq filter> [strings...]
+	jq [options] --jsonargs <jq filter> [JSON_TEXTS...]
+
+jq is a tool for processing JSON inputs, applying the given filter to
+its JSON text inputs and producing the filter's results as JSON on
+standard output. Without a filter, jq uses ., which copies its input
+to its output (pretty-printed).
+
+Example:
+
+	$ echo '{"foo": 0}' | jq .
+	{
+	  "foo": 0
+	}
+
+Options:
+  -c               compact instead of pretty-printed output;
+  -n               use `null` as the single input value;
+  -e               set the exit status code based on the output;
+  -s               read (slurp) all inputs into an array; apply filter to it;
+  -r               output raw strings, not JSON texts;
+  -j               like -r, and print no newline after each output;
+  -a               output non-ASCII characters as \uXXXX escapes;
+  -R               read raw strings, not JSON texts;
+  -S               sort keys of objects on output;
+  -C, -M           accepted; output is never colorized;
+  --tab            use tabs for indentation;
+  --indent n       use n spaces for indentation (at most 7);
+  --arg a v        set variable $a to value <v>;
+  --argjson a v    set variable $a to JSON value <v>;
+  --slurpfile a f  set variable $a to an array of JSON texts read from <f>;
+  --rawfile a f    set variable $a to a string consisting of the contents of <f>;
+  --args           remaining arguments are string arguments, not files;
+  --jsonargs       remaining arguments are JSON arguments, not files;
+  -h, --help       show this help and exit;
+  --               terminates argument processing;
+
+Named arguments are also available as $ARGS.named[], while
+positional arguments are available as $ARGS.positional[].
+"#;
+
 fn usage(ctx: &mut Ctx, msg: &str) -> CmdResult {
     writeln!(ctx.stderr, "jq: {msg}")?;
     writeln!(
@@ -364,6 +408,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     let args = ctx.args.to_vec();
     let mut i = 0;
     let mut rest_mode: Option<bool> = None; // Some(json?) after --args/--jsonargs
+    let mut options_done = false;
     while let Some(a) = args.get(i) {
         i += 1;
         let take = |i: &mut usize| -> Option<String> {
@@ -371,8 +416,16 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
             *i += 1;
             v
         };
-        if a.starts_with('-') && a.len() > 1 && a != "--" {
+        if a == "--" && !options_done {
+            options_done = true;
+            continue;
+        }
+        if a.starts_with('-') && a.len() > 1 && !options_done {
             match a.as_str() {
+                "-h" | "--help" => {
+                    ctx.stdout.write_all(HELP.as_bytes())?;
+                    return Ok(0);
+                }
                 "-r" | "--raw-output" => o.raw = true,
                 "-j" | "--join-output" => {
                     o.raw = true;
@@ -444,9 +497,14 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
                 other => {
                     // Clustered short flags such as -rc.
                     let cluster = other.trim_start_matches('-');
-                    if other.starts_with("--") || !cluster.chars().all(|c| "rjaScsneRM".contains(c))
+                    if other.starts_with("--")
+                        || !cluster.chars().all(|c| "rjaScsneRMCh".contains(c))
                     {
                         return usage(ctx, &format!("Unknown option: {other}"));
+                    }
+                    if cluster.contains('h') {
+                        ctx.stdout.write_all(HELP.as_bytes())?;
+                        return Ok(0);
                     }
                     for c in cluster.chars() {
                         match c {
@@ -486,10 +544,9 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
             files.push(a.clone());
         }
     }
-    let Some(filter) = filter else {
-        writeln!(ctx.stderr, "Usage:\tjq [OPTIONS] FILTER [FILES...]")?;
-        return Ok(2);
-    };
+    // jq runs `.` when no filter is given and stdin or stdout is not a terminal, which
+    // in the sandbox is always.
+    let filter = filter.unwrap_or_else(|| ".".to_owned());
     // Inputs.
     let mut texts: Vec<(String, Vec<u8>)> = Vec::new();
     let mut open_failed = false;

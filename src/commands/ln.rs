@@ -5,6 +5,7 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::cp::{base_name, shown_join};
 use super::util::{quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
@@ -38,8 +39,6 @@ can hold arbitrary text; if later resolved, a relative link is
 interpreted in relation to its parent directory.
 
 Mandatory arguments to long options are mandatory for short options too.
-      --backup[=CONTROL]      make a backup of each existing destination file
-  -b                          like --backup but does not accept an argument
   -d, -F, --directory         allow the superuser to attempt to hard link
                                 directories (note: will probably fail due to
                                 system restrictions, even for the superuser)
@@ -49,24 +48,13 @@ Mandatory arguments to long options are mandatory for short options too.
   -n, --no-dereference        treat LINK_NAME as a normal file if
                                 it is a symbolic link to a directory
   -P, --physical              make hard links directly to symbolic links
-  -r, --relative              with -s, create links relative to link location
   -s, --symbolic              make symbolic links instead of hard links
-  -S, --suffix=SUFFIX         override the usual backup suffix
   -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
                                 the links
   -T, --no-target-directory   treat LINK_NAME as a normal file always
   -v, --verbose               print name of each linked file
       --help        display this help and exit
       --version     output version information and exit
-
-The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
-The version control method may be selected via the --backup option or through
-the VERSION_CONTROL environment variable.  Here are the values:
-
-  none, off       never make backups (even if --backup is given)
-  numbered, t     make numbered backups
-  existing, nil   numbered if numbered backups exist, simple otherwise
-  simple, never   always make simple backups
 
 Using -s ignores -L and -P.  Otherwise, the last option specified controls
 behavior when a TARGET is a symbolic link, defaulting to -P.
@@ -77,23 +65,6 @@ struct Opts {
     force: bool,
     verbose: bool,
     logical: bool,
-}
-
-/// `dir/base` as GNU's `file_name_concat` spells it.
-fn concat(dir: &str, base: &str) -> String {
-    if dir.ends_with('/') {
-        format!("{dir}{base}")
-    } else {
-        format!("{dir}/{base}")
-    }
-}
-
-fn base_name(p: &str) -> &str {
-    let t = p.trim_end_matches('/');
-    if t.is_empty() {
-        return "/";
-    }
-    t.rsplit('/').next().unwrap_or(t)
 }
 
 pub fn ln(ctx: &mut Ctx) -> CmdResult {
@@ -137,7 +108,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             return Ok(1);
         }
         for s in ops {
-            jobs.push((s.clone(), concat(dir, base_name(s))));
+            jobs.push((s.clone(), shown_join(dir, base_name(s))));
         }
     } else if no_target_dir {
         match ops.as_slice() {
@@ -154,7 +125,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             }
         }
     } else if let [s] = ops.as_slice() {
-        jobs.push((s.clone(), concat(".", base_name(s))));
+        jobs.push((s.clone(), shown_join(".", base_name(s))));
     } else {
         let (last, sources) = ops.split_last().unwrap_or((&ops[0], &[]));
         let path = ctx.path(last);
@@ -168,7 +139,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
         let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
         if is_dir {
             for s in sources {
-                jobs.push((s.clone(), concat(last, base_name(s))));
+                jobs.push((s.clone(), shown_join(last, base_name(s))));
             }
         } else if sources.len() > 1 {
             let why = match meta {

@@ -9,6 +9,24 @@ use std::sync::Arc;
 
 use crate::fs::SharedFs;
 
+/// The `--help` paragraph on SIZE units that `df` and `du` share; `$var` names the
+/// command's own block-size variable prefix (`"DF"`, `"DU"`).
+macro_rules! size_units_help {
+    ($var:literal) => {
+        concat!(
+            "Display values are in units of the first available SIZE from --block-size,\n\
+and the ",
+            $var,
+            "_BLOCK_SIZE, BLOCK_SIZE and BLOCKSIZE environment variables.\n\
+Otherwise, units default to 1024 bytes (or 512 if POSIXLY_CORRECT is set).\n\
+\n\
+The SIZE argument is an integer and optional unit (example: 10K is 10*1024).\n\
+Units are K,M,G,T,P,E,Z,Y (powers of 1024) or KB,MB,... (powers of 1000).\n\
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.\n"
+        )
+    };
+}
+
 pub mod about;
 pub mod args;
 pub mod digest;

@@ -28,38 +28,26 @@ Usage: mv [OPTION]... [-T] SOURCE DEST
 Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 
 Mandatory arguments to long options are mandatory for short options too.
-      --backup[=CONTROL]       make a backup of each existing destination file
-  -b                           like --backup but does not accept an argument
   -f, --force                  do not prompt before overwriting
   -i, --interactive            prompt before overwrite
   -n, --no-clobber             do not overwrite an existing file
 If you specify more than one of -i, -f, -n, only the final one takes effect.
       --strip-trailing-slashes  remove any trailing slashes from each SOURCE
                                  argument
-  -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
   -u, --update                 move only when the SOURCE file is newer
                                  than the destination file or when the
                                  destination file is missing
   -v, --verbose                explain what is being done
-  -Z, --context                set SELinux security context of destination
+  -Z                           set SELinux security context of destination
                                  file to default type
       --help        display this help and exit
       --version     output version information and exit
-
-The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.
-The version control method may be selected via the --backup option or through
-the VERSION_CONTROL environment variable.  Here are the values:
-
-  none, off       never make backups (even if --backup is given)
-  numbered, t     make numbered backups
-  existing, nil   numbered if numbered backups exist, simple otherwise
-  simple, never   always make simple backups
 ";
 
 pub fn mv(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("bfinSt:TuvZ", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("fint:TuvZ", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
@@ -67,13 +55,20 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
         return Ok(s);
     }
     let mut no_clobber = false;
+    let mut interactive = false;
     let mut update = false;
     let mut verbose = false;
     let mut target_dir = None;
     for (k, v) in &parsed.opts {
         match k.as_str() {
-            "f" | "i" => no_clobber = false,
-            "n" => no_clobber = true,
+            "f" | "i" => {
+                no_clobber = false;
+                interactive = k == "i";
+            }
+            "n" => {
+                no_clobber = true;
+                interactive = false;
+            }
             "u" => update = v.as_deref() != Some("all"),
             "v" => verbose = true,
             "t" => target_dir = v.clone(),
@@ -98,6 +93,19 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
         ctx.host.check()?;
         let sp = ctx.path(&src);
         let dp = ctx.path(&dst);
+        if interactive {
+            // Asked before the filesystem is locked: the answer may come down a pipe.
+            let asks = {
+                let fs = ctx.fs.lock();
+                match (fs.lstat(&sp), fs.lstat(&dp)) {
+                    (Ok(s), Ok(d)) => s.ino != d.ino,
+                    _ => false,
+                }
+            };
+            if asks && !ctx.confirm(&format!("overwrite {}", quote(&dst)))? {
+                continue;
+            }
+        }
         let result: Result<bool, String> = {
             let mut fs = ctx.fs.lock();
             match fs.lstat(&sp) {

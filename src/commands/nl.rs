@@ -4,7 +4,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{chomp, lq, quotef, records};
+use super::util::{chomp, lq, records};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -107,26 +107,12 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
             _ => {}
         }
     }
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
-    };
     let blank = crate::text::encode(&format!("{}{}", " ".repeat(width), " ".repeat(sep.len())));
     let sep = crate::text::encode(&sep);
     let mut n = start;
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
+    ctx.each_input(&parsed.operands, |ctx, data| {
         let mut out = Vec::with_capacity(data.len() + data.len() / 4);
-        for rec in records(&data, b'\n') {
+        for rec in records(data, b'\n') {
             let body = chomp(rec, b'\n');
             let number = match &style {
                 Style::All => true,
@@ -153,9 +139,8 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
                 out.clear();
             }
         }
-        ctx.stdout.write_all(&out)?;
-    }
-    Ok(status)
+        ctx.stdout.write_all(&out)
+    })
 }
 
 #[cfg(test)]

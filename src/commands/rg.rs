@@ -61,7 +61,66 @@ const LONG: &[LongOpt] = &[
     long("follow", HasArg::No, "L"),
     long("text", HasArg::No, "a"),
     long("column", HasArg::No, "column"),
+    long("help", HasArg::No, "h"),
 ];
+
+const HELP: &str = r#"ripgrep (rg) recursively searches the current directory for a regex pattern.
+By default, ripgrep will respect gitignore rules and automatically skip hidden
+files/directories and binary files.
+
+USAGE:
+    rg [OPTIONS] PATTERN [PATH ...]
+    rg [OPTIONS] -e PATTERN ... [PATH ...]
+    rg [OPTIONS] -f PATTERNFILE ... [PATH ...]
+    rg [OPTIONS] --files [PATH ...]
+    rg [OPTIONS] --type-list
+    command | rg [OPTIONS] PATTERN
+    rg [OPTIONS] --help
+
+ARGS:
+    <PATTERN>    A regular expression used for searching.
+    <PATH>...    A file or directory to search.
+
+OPTIONS:
+    -A, --after-context <NUM>                    Show NUM lines after each match.
+    -B, --before-context <NUM>                   Show NUM lines before each match.
+    -s, --case-sensitive                         Search case sensitively (default).
+    -C, --context <NUM>                          Show NUM lines before and after each match.
+    -c, --count                                  Only show the count of matching lines for each file.
+    -f, --file <PATTERNFILE>...                  Search for patterns from the given file.
+        --files                                  Print each file that would be searched.
+    -l, --files-with-matches                     Print the paths with at least one match.
+        --files-without-match                    Print the paths that contain zero matches.
+    -F, --fixed-strings                          Treat the pattern as a literal string.
+    -g, --glob <GLOB>...                         Include or exclude files.
+    -h, --help                                   Prints help information.
+        --hidden                                 Search hidden files and directories.
+        --iglob <GLOB>...                        Include or exclude files case insensitively.
+    -i, --ignore-case                            Case insensitive search.
+    -v, --invert-match                           Invert matching.
+    -n, --line-number                            Show line numbers.
+    -x, --line-regexp                            Only show matches surrounded by line boundaries.
+    -m, --max-count <NUM>                        Limit the number of matches.
+    -d, --max-depth <NUM>                        Descend at most NUM directories.
+    -I, --no-filename                            Never print the file path with the matched lines.
+        --no-ignore                              Don't respect ignore files.
+    -N, --no-line-number                         Suppress line numbers.
+    -0, --null                                   Print a NUL byte after file paths.
+    -o, --only-matching                          Print only matched parts of a line.
+    -q, --quiet                                  Do not print anything to stdout.
+    -e, --regexp <PATTERN>...                    A pattern to search for.
+    -S, --smart-case                             Smart case search.
+    -a, --text                                   Search binary files as if they were text.
+    -t, --type <TYPE>...                         Only search files matching TYPE.
+        --type-list                              Show all supported file types.
+    -T, --type-not <TYPE>...                     Do not search files matching TYPE.
+    -u, --unrestricted                           Reduce the level of "smart" searching.
+    -H, --with-filename                          Print the file path with the matched lines.
+    -w, --word-regexp                            Only show matches surrounded by word boundaries.
+
+Output is never colored and never grouped under file headings; files are
+searched in path order.
+"#;
 
 /// File types (`-t`), a subset of ripgrep's list.
 const TYPES: &[(&str, &[&str])] = &[
@@ -458,12 +517,16 @@ fn usage(ctx: &mut Ctx, msg: &str) -> CmdResult {
 
 pub fn rg(ctx: &mut Ctx) -> CmdResult {
     let parsed = match super::args::parse(
-        &Spec::new("iSswxvcFle:f:A:B:C:om:g:t:T:unNHIq0d:La", LONG),
+        &Spec::new("iSswxvcFle:f:A:B:C:om:g:t:T:unNHIq0d:Lah", LONG),
         ctx.args,
     ) {
         Ok(p) => p,
         Err(msg) => return usage(ctx, &msg),
     };
+    if parsed.has("h") {
+        ctx.stdout.write_all(HELP.as_bytes())?;
+        return Ok(0);
+    }
     let num = |v: Option<&str>| v.and_then(|s| s.parse::<usize>().ok());
     let mut o = Opts {
         invert: parsed.has("v"),

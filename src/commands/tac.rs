@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
-use super::util::quotef;
+use super::util::{OpenError, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -53,41 +53,23 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
         return Ok(1);
     }
     let before = parsed.has("b");
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
+    let describe = |name: &str, e: &OpenError| {
+        if e.is(crate::fs::Errno::EISDIR) {
+            format!("{}: read error: {e}", quotef(name))
+        } else {
+            format!(
+                "failed to open {} for reading: {e}",
+                super::util::quote(name)
+            )
+        }
     };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                let verb = if e.is(crate::fs::Errno::EISDIR) {
-                    "read error"
-                } else {
-                    "failed to open"
-                };
-                let msg = if verb == "read error" {
-                    format!("{}: read error: {e}", quotef(name))
-                } else {
-                    format!(
-                        "failed to open {} for reading: {e}",
-                        super::util::quote(name)
-                    )
-                };
-                ctx.err(msg)?;
-                status = 1;
-                continue;
-            }
-        };
+    ctx.each_input_or(&parsed.operands, describe, |ctx, data| {
         let mut out = Vec::with_capacity(data.len());
-        for rec in split(&data, &sep, before).into_iter().rev() {
+        for rec in split(data, &sep, before).into_iter().rev() {
             out.extend_from_slice(rec);
         }
-        ctx.stdout.write_all(&out)?;
-    }
-    Ok(status)
+        ctx.stdout.write_all(&out)
+    })
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::head::obsolete_count;
-use super::util::{Input, lq, parse_size, quote};
+use super::head::{counted_opts, each_input, obsolete_count};
+use super::util::{Input, parse_size};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -121,76 +121,11 @@ pub fn tail(ctx: &mut Ctx) -> CmdResult {
     if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
         return Ok(s);
     }
-    let mut bytes = false;
-    let mut amount = Amount::Last(10);
-    let mut verbose = None;
-    let mut delim = b'\n';
-    for (k, v) in &parsed.opts {
-        match (k.as_str(), v) {
-            (k @ ("c" | "n"), Some(v)) => {
-                bytes = k == "c";
-                amount = match parse_amount(v) {
-                    Ok(a) => a,
-                    Err(why) => {
-                        let what = if bytes { "bytes" } else { "lines" };
-                        let mut msg = format!("invalid number of {what}: {}", lq(v));
-                        if !why.is_empty() {
-                            msg = format!("{msg}: {why}");
-                        }
-                        ctx.err(msg)?;
-                        return Ok(1);
-                    }
-                }
-            }
-            ("q", _) => verbose = Some(false),
-            ("v", _) => verbose = Some(true),
-            ("z", _) => delim = 0,
-            _ => {}
-        }
-    }
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands
+    let o = match counted_opts(ctx, &parsed, Amount::Last(10), parse_amount)? {
+        Ok(o) => o,
+        Err(status) => return Ok(status),
     };
-    let headers = verbose.unwrap_or(files.len() > 1);
-    let mut status = 0;
-    let mut first = true;
-    for name in &files {
-        let shown = if name == "-" {
-            "standard input"
-        } else {
-            name.as_str()
-        };
-        let header = format!("{}==> {shown} <==\n", if first { "" } else { "\n" });
-        let input = match ctx.open_input(name) {
-            Ok(i) => i,
-            Err(e) if e.is(crate::fs::Errno::EISDIR) => {
-                if headers {
-                    ctx.stdout.write_all(header.as_bytes())?;
-                    first = false;
-                }
-                writeln!(ctx.stderr, "tail: error reading {}: {e}", quote(name))?;
-                status = 1;
-                continue;
-            }
-            Err(e) => {
-                writeln!(
-                    ctx.stderr,
-                    "tail: cannot open {} for reading: {e}",
-                    quote(name)
-                )?;
-                status = 1;
-                continue;
-            }
-        };
-        if headers {
-            ctx.stdout.write_all(header.as_bytes())?;
-        }
-        first = false;
-        copy_tail(input, ctx.stdin, ctx.stdout, amount, bytes, delim)?;
-    }
-    Ok(status)
+    each_input(ctx, parsed.operands, &o, copy_tail)
 }
 
 /// Offset of the start of the `n`th record from the end (counting a final record

@@ -18,6 +18,23 @@ const LONG: &[LongOpt] = &[
     long("help", HasArg::No, "help"),
 ];
 
+const USAGE: &str = "\
+usage: tree [-adf] [-L level] [-I pattern] [--noreport] [--dirsfirst]
+\t[--help] [--] [directory ...]
+  ------- Listing options -------
+  -a            All files are listed.
+  -d            List directories only.
+  -f            Print the full path prefix for each file.
+  -L level      Descend only level directories deep.
+  -I pattern    Do not list files that match the given pattern.
+  --noreport    Turn off file/directory count at end of tree listing.
+  ------- Sorting options -------
+  --dirsfirst   List directories before files.
+  ------- Miscellaneous options -------
+  --help        Print usage and this help message and exit.
+  --            Options processing terminator.
+";
+
 struct Opts {
     all: bool,
     dirs_only: bool,
@@ -118,13 +135,15 @@ pub fn tree(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(msg) => {
             ctx.err(msg)?;
-            writeln!(
-                ctx.stderr,
-                "usage: tree [-adfL] [-L level] [-I pattern] [--noreport] [--dirsfirst] [<directory list>]"
-            )?;
+            let synopsis = USAGE.split_inclusive('\n').take(2).collect::<String>();
+            ctx.stderr.write_all(synopsis.as_bytes())?;
             return Ok(1);
         }
     };
+    if parsed.has("help") {
+        ctx.stdout.write_all(USAGE.as_bytes())?;
+        return Ok(0);
+    }
     let mut o = Opts {
         all: parsed.has("a"),
         dirs_only: parsed.has("d"),

@@ -5,7 +5,6 @@
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::expand::{TabStops, obsolete_tabs, tab_stops};
-use super::util::quotef;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -149,21 +148,7 @@ pub fn unexpand(ctx: &mut Ctx) -> CmdResult {
         prev_blank: true,
         pending: Vec::new(),
     };
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
-    };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
+    let status = ctx.each_input(&parsed.operands, |ctx, data| {
         for chunk in data.chunks(1 << 16) {
             ctx.host.check()?;
             let mut out = Vec::with_capacity(chunk.len());
@@ -172,7 +157,8 @@ pub fn unexpand(ctx: &mut Ctx) -> CmdResult {
             }
             ctx.stdout.write_all(&out)?;
         }
-    }
+        Ok(())
+    })?;
     let mut out = Vec::new();
     un.feed(None, &mut out);
     ctx.stdout.write_all(&out)?;

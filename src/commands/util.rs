@@ -4,7 +4,7 @@
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
-use super::Ctx;
+use super::{CmdResult, Ctx};
 use crate::fs::{Device, FileType, FsError};
 
 /// Whether a name needs quoting under GNU's shell-escape style.
@@ -318,6 +318,61 @@ impl Ctx<'_> {
             Ok(input) => Ok(Ok(input.read_all(&mut *self.stdin)?)),
             Err(e) => Ok(Err(e)),
         }
+    }
+
+    /// Asks `NAME: QUESTION? ` on stderr and reads the answer line from standard input,
+    /// as GNU `yesno()` does for `-i`: yes when it starts with `y` or `Y`.
+    pub fn confirm(&mut self, question: &str) -> io::Result<bool> {
+        let question = resolve_quotes(question, utf8_locale(self.env));
+        write!(self.stderr, "{}: {question}? ", self.name)?;
+        self.stderr.flush()?;
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        while self.stdin.read(&mut byte)? == 1 {
+            let [b] = byte;
+            if b == b'\n' {
+                break;
+            }
+            answer.push(b);
+        }
+        Ok(matches!(answer.first(), Some(b'y' | b'Y')))
+    }
+
+    /// Reads each operand whole (standard input when there are none) and hands it to
+    /// `each`; one that cannot be read is reported as `NAME: ERROR` (the form of
+    /// `expand`, `nl`, `fold`, ...) and makes the status 1.
+    pub fn each_input(
+        &mut self,
+        operands: &[String],
+        each: impl FnMut(&mut Self, &[u8]) -> io::Result<()>,
+    ) -> CmdResult {
+        self.each_input_or(operands, |name, e| format!("{}: {e}", quotef(name)), each)
+    }
+
+    /// [`Ctx::each_input`] with `describe` wording a read failure.
+    pub fn each_input_or(
+        &mut self,
+        operands: &[String],
+        describe: impl Fn(&str, &OpenError) -> String,
+        mut each: impl FnMut(&mut Self, &[u8]) -> io::Result<()>,
+    ) -> CmdResult {
+        let stdin = ["-".to_owned()];
+        let names = if operands.is_empty() {
+            &stdin[..]
+        } else {
+            operands
+        };
+        let mut status = 0;
+        for name in names {
+            match self.read_input(name)? {
+                Ok(data) => each(self, &data)?,
+                Err(e) => {
+                    self.err(describe(name, &e))?;
+                    status = 1;
+                }
+            }
+        }
+        Ok(status)
     }
 }
 

@@ -1,4 +1,4 @@
-//! `awk`: a POSIX awk with the common gawk extensions — `-F -v -f`, BEGIN/END,
+//! `awk`: a POSIX awk with the common gawk extensions — `-F -v -f -e`, BEGIN/END,
 //! patterns and ranges, fields and `$0`/`NF` rebuilding, arrays (insertion-ordered
 //! `for-in`), user functions, getline in every form, output redirection to files and
 //! commands, printf, and the string and math built-ins (plus gensub, systime,
@@ -21,6 +21,30 @@ use super::{CmdResult, Ctx};
 
 const USAGE: &str = "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n\
 Usage: awk [POSIX or GNU style options] [--] 'program' file ...\n";
+
+/// The rest of `--help` after [`USAGE`], in gawk's layout.
+const HELP: &str = "\
+POSIX options:\t\tGNU long options: (standard)
+\t-f progfile\t\t--file=progfile
+\t-F fs\t\t\t--field-separator=fs
+\t-v var=val\t\t--assign=var=val
+Short options:\t\tGNU long options: (extensions)
+\t-e 'program-text'\t--source='program-text'
+\t-h\t\t\t--help
+\t-V\t\t\t--version
+Accepted and ignored: -b (--characters-as-bytes), -P (--posix),
+--traditional, --re-interval, --sandbox.
+
+Examples:
+\tawk '{ sum += $1 }; END { print sum }' file
+\tawk -F: '{ print $1 }' /etc/passwd
+";
+
+/// Where the program text comes from: `-f progfile` or `-e 'program-text'`, in order.
+enum Source {
+    File(String),
+    Text(String),
+}
 
 /// What a runtime error or an unwinding `exit`/`next` means at the top.
 enum Outcome {
@@ -49,7 +73,7 @@ fn classify(r: io::Result<Ctrl>) -> io::Result<Outcome> {
 pub fn awk(ctx: &mut Ctx) -> CmdResult {
     let mut fs_opt: Option<String> = None;
     let mut assigns: Vec<String> = Vec::new();
-    let mut prog_files: Vec<String> = Vec::new();
+    let mut sources: Vec<Source> = Vec::new();
     let mut i = 0;
     let args = ctx.args;
     while let Some(a) = args.get(i) {
@@ -74,7 +98,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         };
         let needs_value = matches!(
             opt.as_str(),
-            "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file"
+            "-F" | "-v" | "-f" | "-e" | "--field-separator" | "--assign" | "--file" | "--source"
         );
         let value = if needs_value {
             match attached {
@@ -101,14 +125,23 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         match opt.as_str() {
             "-F" | "--field-separator" => fs_opt = value,
             "-v" | "--assign" => assigns.push(value.unwrap_or_default()),
-            "-f" | "--file" => prog_files.push(value.unwrap_or_default()),
+            "-f" | "--file" => sources.push(Source::File(value.unwrap_or_default())),
+            "-e" | "--source" => sources.push(Source::Text(value.unwrap_or_default())),
+            "-h" | "--help" | "--usage" => {
+                ctx.stdout.write_all(USAGE.as_bytes())?;
+                ctx.stdout.write_all(HELP.as_bytes())?;
+                return Ok(0);
+            }
+            "-V" | "--version" => {
+                super::about::write_version(ctx)?;
+                return Ok(0);
+            }
             "--posix"
             | "--traditional"
             | "-P"
             | "--re-interval"
             | "--characters-as-bytes"
             | "-b"
-            | "-e"
             | "--sandbox" => {}
             _ => {
                 writeln!(ctx.stderr, "awk: {}: unknown option", a)?;
@@ -119,7 +152,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         i += 1;
     }
     let mut rest: Vec<String> = args.get(i..).unwrap_or(&[]).to_vec();
-    let source = if prog_files.is_empty() {
+    let source = if sources.is_empty() {
         if rest.is_empty() {
             ctx.stderr.write_all(USAGE.as_bytes())?;
             return Ok(2);
@@ -127,7 +160,15 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         rest.remove(0)
     } else {
         let mut src = String::new();
-        for f in &prog_files {
+        for source in &sources {
+            let f = match source {
+                Source::Text(text) => {
+                    src.push_str(text);
+                    src.push('\n');
+                    continue;
+                }
+                Source::File(f) => f,
+            };
             let data = match ctx.open_input(f) {
                 Ok(inp) => inp.read_all(&mut *ctx.stdin)?,
                 Err(e) => {

@@ -11,7 +11,43 @@ use super::fnmatch::fnmatch;
 use super::util::{MONTHS, civil, mode_string, user_name};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Ino, Metadata, Timestamp};
-use parse::{Cmp, Expr, Globals, Parser, PermKind};
+use parse::{Cmp, Expr, Globals, Info, Parser, PermKind};
+
+const USAGE: &str = "\
+Usage: find [-H] [-L] [-P] [path...] [expression]
+
+Default path is the current directory; default expression is -print.
+Expression may consist of: operators, options, tests, and actions.
+
+Operators (decreasing precedence; -and is implicit where no others are given):
+      ( EXPR )   ! EXPR   -not EXPR   EXPR1 -a EXPR2   EXPR1 -and EXPR2
+      EXPR1 -o EXPR2   EXPR1 -or EXPR2   EXPR1 , EXPR2
+
+Positional options (always true):
+      -follow
+
+Normal options (always true, specified before other expressions):
+      -depth -maxdepth LEVELS -mindepth LEVELS -mount -noleaf -xdev
+
+Tests (N can be +N or -N or N):
+      -amin N -anewer FILE -atime N -cmin N -cnewer FILE -ctime N -empty
+      -false -gid N -group NAME -ilname PATTERN -iname PATTERN
+      -ipath PATTERN -iwholename PATTERN -iregex PATTERN -links N
+      -lname PATTERN -mmin N -mtime N -name PATTERN -newer FILE
+      -newermt DATE -path PATTERN -perm [-/]MODE -regex PATTERN
+      -readable -writable -executable
+      -wholename PATTERN -size N[bcwkMG] -true -type [bcdpflsD] -uid N
+      -user NAME -xtype [bcdpfls]
+
+Actions:
+      -delete -print0 -printf FORMAT -print -ls -prune -quit
+      -exec COMMAND ; -exec COMMAND {} +
+      -execdir COMMAND ; -execdir COMMAND {} +
+
+Other common options:
+      --help                   display this help and exit
+      --version                output version information and exit
+";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Follow {
@@ -190,6 +226,15 @@ impl Finder<'_, '_> {
             }
             Expr::Const(b) => *b,
             Expr::Name(p, fold) => fnmatch(p, file_name(n.display), *fold),
+            Expr::LinkName(p, fold) => {
+                n.meta.file_type == FileType::Symlink
+                    && self
+                        .ctx
+                        .fs
+                        .lock()
+                        .readlink(n.abs)
+                        .is_ok_and(|target| fnmatch(p, &target, *fold))
+            }
             Expr::Path(p, fold) => fnmatch(p, n.display, *fold),
             Expr::Regex(re) => re.is_match(n.display),
             Expr::Type(kinds) => kinds.contains(&type_char(n.meta.file_type)),
@@ -533,6 +578,17 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
     };
     let mut parser = Parser::new(rest, now, &lookup);
     let parsed = parser.parse();
+    match parser.info {
+        Some(Info::Help) => {
+            super::about::write_help(ctx, USAGE)?;
+            return Ok(0);
+        }
+        Some(Info::Version) => {
+            super::about::write_version(ctx)?;
+            return Ok(0);
+        }
+        None => {}
+    }
     let expr = match parsed {
         Ok(e) => e,
         Err(msg) => {

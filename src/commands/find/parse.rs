@@ -28,6 +28,8 @@ pub enum Expr {
     Comma(Box<Expr>, Box<Expr>),
     Const(bool),
     Name(String, bool),
+    /// `-lname`/`-ilname`: a symlink whose target matches.
+    LinkName(String, bool),
     Path(String, bool),
     Regex(regex::Regex),
     Type(Vec<char>),
@@ -60,6 +62,14 @@ pub enum Expr {
     Quit,
 }
 
+/// `-help`/`--help` or `-version`/`--version`, met while parsing: find answers it and
+/// exits before searching, whatever follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Info {
+    Help,
+    Version,
+}
+
 /// Global settings that options in the expression set.
 #[derive(Debug, Default, Clone)]
 pub struct Globals {
@@ -74,6 +84,8 @@ pub struct Parser<'a> {
     pos: usize,
     pub globals: Globals,
     pub has_action: bool,
+    /// Set when `-help` or `-version` was reached; parsing stops there.
+    pub info: Option<Info>,
     now: Timestamp,
     lookup: &'a dyn Fn(&str) -> Result<crate::fs::Metadata, String>,
 }
@@ -99,6 +111,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             globals: Globals::default(),
             has_action: false,
+            info: None,
             now,
             lookup,
         }
@@ -232,9 +245,13 @@ impl<'a> Parser<'a> {
         let expr = match tok {
             "-true" => Expr::Const(true),
             "-false" => Expr::Const(false),
-            "-name" | "-iname" | "-lname" | "-ilname" => {
+            "-name" | "-iname" => {
                 let pat = self.next_arg(tok)?;
-                Expr::Name(pat.to_owned(), tok.starts_with("-i"))
+                Expr::Name(pat.to_owned(), tok == "-iname")
+            }
+            "-lname" | "-ilname" => {
+                let pat = self.next_arg(tok)?;
+                Expr::LinkName(pat.to_owned(), tok == "-ilname")
             }
             "-path" | "-ipath" | "-wholename" | "-iwholename" => {
                 let pat = self.next_arg(tok)?;
@@ -437,6 +454,16 @@ impl<'a> Parser<'a> {
                 self.has_action = true;
                 self.globals.depth_first = true;
                 Expr::Delete
+            }
+            "-help" | "--help" | "-version" | "--version" => {
+                self.info = Some(if tok.ends_with("help") {
+                    Info::Help
+                } else {
+                    Info::Version
+                });
+                // GNU find acts on it at once: nothing after it is parsed.
+                self.pos = self.args.len();
+                Expr::Const(true)
             }
             "-prune" => Expr::Prune,
             "-quit" => Expr::Quit,

@@ -603,7 +603,7 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
         }
     }
     let parsed = match super::args::parse(
-        &Spec::new("EFGPe:f:iywxzsvm:bnHhoqaDrRLlcTZA:B:C:Ud:", LONG),
+        &Spec::new("EFGPe:f:iywxzsvm:bnHhoqaD:rRLlcTZA:B:C:Ud:", LONG),
         &args,
     ) {
         Ok(p) => p,
@@ -702,6 +702,11 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
             "R" => {
                 o.recursive = true;
                 o.deref = true;
+            }
+            // Devices are never special here, so `skip` and `read` read them alike.
+            "D" if val != "read" && val != "skip" => {
+                ctx.err("unknown devices method")?;
+                return Ok(2);
             }
             "d" | "directories" => match val.as_str() {
                 "recurse" => o.recursive = true,
