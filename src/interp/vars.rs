@@ -40,9 +40,17 @@ pub enum FrameKind {
 struct Frame {
     kind: FrameKind,
     vars: Table,
+    /// One bit (see [`name_bit`]) for every name ever put in `vars`: a lookup skips the
+    /// frames whose mask lacks its bit, so reading a global from deep recursion does not
+    /// hash the name once per frame.
+    mask: u64,
     /// Names made local (by `local`/`declare`) in this frame; the others are temporary
     /// bindings.
-    locals: imbl::HashSet<String>,
+    locals: imbl::GenericHashSet<
+        String,
+        foldhash::fast::RandomState,
+        imbl::shared_ptr::DefaultSharedPtr,
+    >,
     /// Temporary bindings that `export`/`readonly` asked to outlive the command.
     propagate: Vec<String>,
 }
@@ -54,6 +62,26 @@ impl Frame {
             ..Frame::default()
         }
     }
+    /// Whether `vars` may hold the name with bit `bit`.
+    fn may_hold(&self, bit: u64) -> bool {
+        self.mask & bit != 0
+    }
+    fn insert(&mut self, name: &str, v: Var) {
+        self.mask |= name_bit(name);
+        self.vars.insert(name.to_owned(), v);
+    }
+    fn entry(&mut self, name: &str) -> &mut Var {
+        self.mask |= name_bit(name);
+        self.vars.entry(name.to_owned()).or_default()
+    }
+}
+
+/// A name's bit in a frame's mask: a cheap hash of its bytes, one of 64.
+fn name_bit(name: &str) -> u64 {
+    let h = name
+        .bytes()
+        .fold(name.len() as u32, |h, b| h.wrapping_mul(31) ^ u32::from(b));
+    1 << (h.wrapping_mul(0x9e37_79b9) >> 26)
 }
 
 /// Why an assignment failed.
@@ -107,7 +135,7 @@ impl Scopes {
         let mut v = self.get_raw(name).cloned().unwrap_or_default();
         v.attrs.set(Attrs::EXPORT, true);
         if let Some(top) = self.frames.last_mut() {
-            top.vars.insert(name.to_owned(), v);
+            top.insert(name, v);
         }
     }
 
@@ -160,9 +188,10 @@ impl Scopes {
     /// current function's frame, or a binding of an `eval`/`source` run inside it.
     fn local_slot(&self, name: &str) -> Option<usize> {
         let f = self.function_frame();
+        let bit = name_bit(name);
         (f..self.frames.len())
             .rev()
-            .find(|&i| self.frames[i].vars.contains_key(name))
+            .find(|&i| self.frames[i].may_hold(bit) && self.frames[i].vars.contains_key(name))
             .filter(|&i| self.frames[i].kind != FrameKind::Temp)
     }
 
@@ -206,7 +235,15 @@ impl Scopes {
 
     /// The variable without nameref resolution.
     pub fn get_raw(&self, name: &str) -> Option<&Var> {
-        self.frames.iter().rev().find_map(|f| f.vars.get(name))
+        if let [global] = self.frames.as_slice() {
+            return global.vars.get(name);
+        }
+        let bit = name_bit(name);
+        self.frames
+            .iter()
+            .rev()
+            .filter(|f| f.may_hold(bit))
+            .find_map(|f| f.vars.get(name))
     }
 
     /// The variable, resolving namerefs.
@@ -227,9 +264,13 @@ impl Scopes {
 
     /// Index of the frame that holds `name`, if any.
     fn frame_of(&self, name: &str) -> Option<usize> {
+        if let [global] = self.frames.as_slice() {
+            return global.vars.contains_key(name).then_some(0);
+        }
+        let bit = name_bit(name);
         (0..self.frames.len())
             .rev()
-            .find(|&i| self.frames[i].vars.contains_key(name))
+            .find(|&i| self.frames[i].may_hold(bit) && self.frames[i].vars.contains_key(name))
     }
 
     /// Mutable access to the variable `name` (after nameref resolution), creating it
@@ -239,14 +280,14 @@ impl Scopes {
             let i = self
                 .local_slot(name)
                 .unwrap_or_else(|| self.function_frame());
-            if i > 0 {
+            if i > 0 && !self.frames[i].locals.contains(name) {
                 self.frames[i].locals.insert(name.to_owned());
             }
             i
         } else {
             self.frame_of(name).unwrap_or(0)
         };
-        self.frames[idx].vars.entry(name.to_owned()).or_default()
+        self.frames[idx].entry(name)
     }
 
     /// Whether the visible `name` is a temporary binding (`name=x cmd`), not a global
