@@ -2114,10 +2114,17 @@ impl Parser {
         let mut sub = Parser::new(&text, self.opts.clone());
         sub.line = line;
         sub.depth = self.depth;
-        let mut commands = Vec::new();
+        // The body takes the shape `$( )` gives it (one compound list across lines), so
+        // both forms print, and parse back, alike.
+        let mut items = Vec::new();
         while let Some(c) = sub.next_command()? {
-            commands.push(c);
+            items.extend(c.items);
         }
+        let commands = if items.is_empty() {
+            Vec::new()
+        } else {
+            vec![List { items }]
+        };
         Ok(Script { commands })
     }
 
