@@ -1527,19 +1527,25 @@ impl Parser {
                     text.push(c);
                     self.bump();
                     let mut depth = 0usize;
+                    let mut closed = false;
                     while let Some(d) = self.bump() {
                         text.push(d);
                         match d {
                             '(' | '{' if close != '`' => depth += 1,
-                            _ if d == close && close == '`' => break,
+                            _ if d == close && close == '`' => closed = true,
                             _ if d == close => {
                                 depth = depth.saturating_sub(1);
-                                if depth == 0 {
-                                    break;
-                                }
+                                closed = depth == 0;
                             }
                             _ => {}
                         }
+                        if closed {
+                            break;
+                        }
+                    }
+                    // Bash reports an unclosed substitution here as anywhere else.
+                    if !closed {
+                        return Err(self.error(ParseErrorKind::Unmatched(close)));
                     }
                 }
                 _ => {
@@ -2108,10 +2114,17 @@ impl Parser {
         let mut sub = Parser::new(&text, self.opts.clone());
         sub.line = line;
         sub.depth = self.depth;
-        let mut commands = Vec::new();
+        // The body takes the shape `$( )` gives it (one compound list across lines), so
+        // both forms print, and parse back, alike.
+        let mut items = Vec::new();
         while let Some(c) = sub.next_command()? {
-            commands.push(c);
+            items.extend(c.items);
         }
+        let commands = if items.is_empty() {
+            Vec::new()
+        } else {
+            vec![List { items }]
+        };
         Ok(Script { commands })
     }
 

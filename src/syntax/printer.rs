@@ -14,21 +14,40 @@ thread_local! {
 /// Prints a whole script, one complete command per line, each followed by the bodies
 /// of its here-documents.
 pub fn script_to_string(s: &Script) -> String {
+    script_text(s).0
+}
+
+/// The text of a script, and whether it ends with a here-document's delimiter line
+/// (so that whatever closes it, such as the `)` of `$( )`, must start a new line).
+fn script_text(s: &Script) -> (String, bool) {
     let saved = PENDING_DOCS.with(|p| p.replace(Some(Vec::new())));
     let mut out = String::new();
+    let mut ends_with_doc = false;
     for (i, l) in s.commands.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         list_inline(l, &mut out);
         let docs = PENDING_DOCS.with(|p| p.borrow_mut().as_mut().map(std::mem::take));
-        for d in docs.unwrap_or_default() {
+        let docs = docs.unwrap_or_default();
+        ends_with_doc = !docs.is_empty();
+        for d in docs {
             out.push('\n');
             out.push_str(&d);
         }
     }
     PENDING_DOCS.with(|p| p.replace(saved));
-    out
+    (out, ends_with_doc)
+}
+
+/// The body of `$( )`, `<( )` or `>( )` and its closing parenthesis.
+fn subst_body(s: &Script, out: &mut String) {
+    let (text, ends_with_doc) = script_text(s);
+    out.push_str(&text);
+    if ends_with_doc {
+        out.push('\n');
+    }
+    out.push(')');
 }
 
 /// A one-line redirection; a here-document's body is queued for the end of the line.
@@ -107,7 +126,18 @@ pub fn command_to_string(c: &Command) -> String {
 fn body(l: &List, out: &mut String) {
     out.push(' ');
     list_inline(l, out);
-    out.push(';');
+    out.push_str(terminator(l));
+}
+
+/// What ends a list before a reserved word (`then`, `do`, `fi`, `}`, ...): `;`, or
+/// nothing after `&`, which ends it already (`e & then`; `e &; then` is an error).
+/// Bash's printer skips the `;` the same way.
+fn terminator(l: &List) -> &'static str {
+    if l.items.last().is_some_and(|i| i.background) {
+        ""
+    } else {
+        ";"
+    }
 }
 
 fn command(c: &Command, out: &mut String) {
@@ -381,8 +411,20 @@ pub fn word_to_string(w: &Word) -> String {
 }
 
 fn word(w: &Word, out: &mut String) {
+    let mut after_dollar = false;
     for p in &w.parts {
-        part(p, out, false);
+        match p {
+            // A bare `$` before a quote would start `$'...'`: the text escaped by
+            // backslashes (as the parser saw it, `$\(`) keeps the `$` literal.
+            WordPart::Quoted(s) if after_dollar && !s.is_empty() && !s.contains('\n') => {
+                for c in s.chars() {
+                    out.push('\\');
+                    out.push(c);
+                }
+            }
+            _ => part(p, out, false),
+        }
+        after_dollar = matches!(p, WordPart::Lit(s) if s.ends_with('$'));
     }
 }
 
@@ -438,8 +480,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         WordPart::Param(pe) => param(pe, out),
         WordPart::CmdSub(s) => {
             out.push_str("$(");
-            out.push_str(&script_to_string(s));
-            out.push(')');
+            subst_body(s, out);
         }
         WordPart::Arith(a) => {
             out.push_str("$((");
@@ -449,8 +490,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         WordPart::ProcSub { input, body } => {
             out.push(if *input { '<' } else { '>' });
             out.push('(');
-            out.push_str(&script_to_string(body));
-            out.push(')');
+            subst_body(body, out);
         }
     }
 }
@@ -648,8 +688,13 @@ fn list_ml(l: &List, ind: usize) -> String {
     for (i, item) in l.items.iter().enumerate() {
         s.push_str(&and_or_ml(&item.and_or, ind));
         if i + 1 < n {
-            s.push_str(if item.background { " &\n" } else { ";\n" });
-            s.push_str(&indent(ind));
+            // Bash breaks the line after `;` but not after `&` (`a & b &`).
+            if item.background {
+                s.push_str(" & ");
+            } else {
+                s.push_str(";\n");
+                s.push_str(&indent(ind));
+            }
         } else if item.background {
             s.push_str(" &");
         }
@@ -693,7 +738,12 @@ fn pipeline_ml(p: &Pipeline, ind: usize) -> String {
 }
 
 fn body_ml(l: &List, ind: usize) -> String {
-    format!("{}{};\n", indent(ind + 4), list_ml(l, ind + 4))
+    format!(
+        "{}{}{}\n",
+        indent(ind + 4),
+        list_ml(l, ind + 4),
+        terminator(l)
+    )
 }
 
 fn redirects_ml(c: &Command) -> (String, String) {
@@ -778,9 +828,10 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
         CommandKind::Subshell(l) => format!("( {} )", list_ml(l, ind)),
         CommandKind::If(i) => if_ml(&i.cond, &i.then, &i.elifs, i.else_.as_ref(), ind),
         CommandKind::While(w) => format!(
-            "{} {}; do\n{}{}done",
+            "{} {}{} do\n{}{}done",
             if w.until { "until" } else { "while" },
             list_ml(&w.cond, ind),
+            terminator(&w.cond),
             body_ml(&w.body, ind),
             indent(ind)
         ),
@@ -859,7 +910,8 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
             s
         }
         CommandKind::FunctionDef(f) => {
-            let mut s = format!("{} () \n", f.name);
+            // Bash names a function defined inside another with the keyword.
+            let mut s = format!("function {} () \n", f.name);
             s.push_str(&indent(ind));
             s.push_str(&cmd_ml(&f.body, ind));
             s
@@ -877,7 +929,12 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
 }
 
 fn if_ml(c: &List, t: &List, elifs: &[(List, List)], e: Option<&List>, ind: usize) -> String {
-    let mut s = format!("if {}; then\n{}", list_ml(c, ind), body_ml(t, ind));
+    let mut s = format!(
+        "if {}{} then\n{}",
+        list_ml(c, ind),
+        terminator(c),
+        body_ml(t, ind)
+    );
     if let Some(((c2, t2), rest)) = elifs.split_first() {
         s.push_str(&format!("{}else\n{}", indent(ind), indent(ind + 4)));
         s.push_str(&if_ml(c2, t2, rest, e, ind + 4));
