@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::lq;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
     long("ignore-environment", HasArg::No, "i"),
@@ -102,9 +102,9 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     ctx.host.run_env(
         argv,
         &env,
-        &mut *ctx.stdin,
-        &mut *ctx.stdout,
-        &mut *ctx.stderr,
+        Stdio::Own(&mut *ctx.stdin),
+        Stdio::Own(&mut *ctx.stdout),
+        Stdio::Own(&mut *ctx.stderr),
     )
 }
 

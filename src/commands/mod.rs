@@ -123,16 +123,53 @@ pub type CmdResult = io::Result<i32>;
 /// A command's entry point.
 pub type CommandFn = fn(&mut Ctx) -> CmdResult;
 
+/// One standard stream of a command a utility runs through the [`Host`].
+pub enum Stdio<'a, T: ?Sized + 'a> {
+    /// The utility's own stream (`ctx.stdin`, `ctx.stdout`, `ctx.stderr`): the command
+    /// inherits the same descriptor, as a child process would, so its output streams in
+    /// order after what the utility has written and its input is shared with the utility.
+    Own(&'a mut T),
+    /// Anything else: bytes the command reads (read to the end first), or a buffer its
+    /// output is collected in (written once the command has finished).
+    Given(&'a mut T),
+}
+
+impl<T: ?Sized> Stdio<'_, T> {
+    /// The stream itself, for hosts without descriptors of their own.
+    pub fn stream(&mut self) -> &mut T {
+        match self {
+            Stdio::Own(s) | Stdio::Given(s) => s,
+        }
+    }
+}
+
 /// The interpreter's services a command may call back into.
 pub trait Host {
     /// Runs a command line (`argv[0]` looked up as the shell would: functions are not
     /// visible, builtins and utilities are) with the given streams; returns its status.
+    ///
+    /// ```
+    /// use shellbox::commands::{CmdResult, Ctx, Stdio};
+    ///
+    /// // awk's `print "x" | "tr x y"` at close: the bytes printed into the pipe are the
+    /// // command's stdin, and its output and errors go where awk's own go.
+    /// fn close_pipe(ctx: &mut Ctx, printed: &[u8]) -> CmdResult {
+    ///     let argv = ["sh", "-c", "tr x y"].map(String::from);
+    ///     let mut input = printed;
+    ///     ctx.host.run(
+    ///         &argv,
+    ///         Stdio::Given(&mut input),
+    ///         Stdio::Own(&mut *ctx.stdout),
+    ///         Stdio::Own(&mut *ctx.stderr),
+    ///     )
+    /// }
+    /// ```
     fn run(
         &mut self,
         argv: &[String],
-        stdin: &mut dyn Read,
-        stdout: &mut dyn Write,
-        stderr: &mut dyn Write,
+        stdin: Stdio<'_, dyn Read>,
+        stdout: Stdio<'_, dyn Write>,
+        stderr: Stdio<'_, dyn Write>,
     ) -> CmdResult;
     /// Charges one unit of work and checks cancellation and the deadline; long loops in
     /// commands call it every so often.
@@ -145,9 +182,9 @@ pub trait Host {
         &mut self,
         argv: &[String],
         env: &BTreeMap<String, String>,
-        stdin: &mut dyn Read,
-        stdout: &mut dyn Write,
-        stderr: &mut dyn Write,
+        stdin: Stdio<'_, dyn Read>,
+        stdout: Stdio<'_, dyn Write>,
+        stderr: Stdio<'_, dyn Write>,
     ) -> CmdResult {
         let _ = env;
         self.run(argv, stdin, stdout, stderr)

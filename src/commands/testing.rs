@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 
-use super::{CmdResult, Ctx, Host, builtin_table};
+use super::{CmdResult, Ctx, Host, Stdio, builtin_table};
 use crate::fs::{Clock, Fs, SharedFs};
 
 /// The virtual time tests start at: 2023-11-14 22:13:20 UTC.
@@ -25,9 +25,9 @@ impl Host for TestHost {
     fn run(
         &mut self,
         argv: &[String],
-        stdin: &mut dyn Read,
-        stdout: &mut dyn Write,
-        stderr: &mut dyn Write,
+        stdin: Stdio<'_, dyn Read>,
+        stdout: Stdio<'_, dyn Write>,
+        stderr: Stdio<'_, dyn Write>,
     ) -> CmdResult {
         let env = self.env.clone();
         self.run_env(argv, &env, stdin, stdout, stderr)
@@ -36,9 +36,9 @@ impl Host for TestHost {
         &mut self,
         argv: &[String],
         env: &BTreeMap<String, String>,
-        stdin: &mut dyn Read,
-        stdout: &mut dyn Write,
-        stderr: &mut dyn Write,
+        mut stdin: Stdio<'_, dyn Read>,
+        mut stdout: Stdio<'_, dyn Write>,
+        mut stderr: Stdio<'_, dyn Write>,
     ) -> CmdResult {
         let Some((name, args)) = argv.split_first() else {
             return Ok(0);
@@ -46,7 +46,7 @@ impl Host for TestHost {
         // Stand-ins for shell builtins that live outside this module.
         match name.as_str() {
             "echo" => {
-                writeln!(stdout, "{}", args.join(" "))?;
+                writeln!(stdout.stream(), "{}", args.join(" "))?;
                 return Ok(0);
             }
             // `sh -c 'cmd args'` runs one simple command (for awk's system() and pipes).
@@ -57,7 +57,7 @@ impl Host for TestHost {
             _ => {}
         }
         let Some((_, f)) = builtin_table().into_iter().find(|(n, _)| n == name) else {
-            writeln!(stderr, "bash: {name}: command not found")?;
+            writeln!(stderr.stream(), "bash: {name}: command not found")?;
             return Ok(127);
         };
         let fs = self.fs.clone();
@@ -65,9 +65,9 @@ impl Host for TestHost {
         let mut ctx = Ctx {
             name,
             args,
-            stdin,
-            stdout,
-            stderr,
+            stdin: stdin.stream(),
+            stdout: stdout.stream(),
+            stderr: stderr.stream(),
             env,
             cwd: &cwd,
             fs: &fs,
@@ -170,7 +170,12 @@ pub fn run_in(fs: &SharedFs, line: &str, stdin: &[u8]) -> (Vec<u8>, String, i32)
     let mut input = stdin;
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let status = match host.run(&argv, &mut input, &mut out, &mut err) {
+    let status = match host.run(
+        &argv,
+        Stdio::Given(&mut input),
+        Stdio::Given(&mut out),
+        Stdio::Given(&mut err),
+    ) {
         Ok(s) => s,
         Err(e) => {
             err.extend_from_slice(format!("Err({e})").as_bytes());
@@ -265,7 +270,12 @@ pub fn run_endless_in(
         got: Vec::new(),
     };
     let mut err = Vec::new();
-    let status = match host.run(&argv, &mut input, &mut out, &mut err) {
+    let status = match host.run(
+        &argv,
+        Stdio::Given(&mut input),
+        Stdio::Given(&mut out),
+        Stdio::Given(&mut err),
+    ) {
         Ok(s) => s,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 141,
         Err(_) => -1,

@@ -7,7 +7,7 @@
 use super::about::write_version;
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::quotef;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
     long("append", HasArg::No, "a"),
@@ -191,8 +191,12 @@ pub fn time(ctx: &mut Ctx) -> CmdResult {
     let clock = ctx.fs.lock().clock().clone();
     let start = clock.now().as_nanos();
     let status = if ctx.find_program(program) {
-        ctx.host
-            .run(&argv, &mut *ctx.stdin, &mut *ctx.stdout, &mut *ctx.stderr)?
+        ctx.host.run(
+            &argv,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+        )?
     } else {
         ctx.err(format!("cannot run {program}: No such file or directory"))?;
         127

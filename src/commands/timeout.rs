@@ -7,7 +7,7 @@ use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::sleep::{parse_duration, to_nanos};
 use super::util::{lq, quote};
-use super::{CmdResult, Ctx};
+use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
     long("foreground", HasArg::No, "foreground"),
@@ -114,9 +114,12 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
     }
     let clock = ctx.fs.lock().clock().clone();
     let start = clock.now();
-    let status = ctx
-        .host
-        .run(argv, &mut *ctx.stdin, &mut *ctx.stdout, &mut *ctx.stderr)?;
+    let status = ctx.host.run(
+        argv,
+        Stdio::Own(&mut *ctx.stdin),
+        Stdio::Own(&mut *ctx.stdout),
+        Stdio::Own(&mut *ctx.stderr),
+    )?;
     let limit = to_nanos(limit);
     let elapsed = clock.now().as_nanos().saturating_sub(start.as_nanos());
     if limit == 0 || elapsed <= limit {

@@ -13,7 +13,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::quotef;
-use super::{CmdResult, Ctx};
+use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
     long("null", HasArg::No, "0"),
@@ -482,9 +482,12 @@ fn run_one(ctx: &mut Parts, o: &Opts, command: &[String], items: &[Vec<u8>]) -> 
     }
     let mut err = Vec::new();
     let mut stdin = io::empty();
-    let st = ctx
-        .host
-        .run(&argv, &mut stdin, &mut *ctx.stdout, &mut err)?;
+    let st = ctx.host.run(
+        &argv,
+        Stdio::Given(&mut stdin),
+        Stdio::Own(&mut *ctx.stdout),
+        Stdio::Given(&mut err),
+    )?;
     let text = String::from_utf8_lossy(&err);
     if st == 127 && text.ends_with("command not found\n") {
         writeln!(ctx.stderr, "xargs: {name}: No such file or directory")?;

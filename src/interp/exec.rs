@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe};
 use super::vars::FrameKind;
 use super::{CallFrame, Flow, Interp, Job, R};
+use crate::commands::Stdio;
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
 
@@ -2215,20 +2216,55 @@ struct UtilHost<'a> {
 
 impl UtilHost<'_> {
     /// Runs `argv` as a new process would: no functions, the given environment (or the
-    /// shell's exported variables).
+    /// shell's exported variables), and the given streams: a utility's own stream is the
+    /// descriptor the child inherits; other input is read to the end and becomes the
+    /// child's stdin, other output is captured and written out when the child is done.
     fn run_in(
         &mut self,
         argv: &[String],
         env: Option<&std::collections::BTreeMap<String, String>>,
+        stdin: Stdio<'_, dyn std::io::Read>,
+        mut stdout: Stdio<'_, dyn std::io::Write>,
+        mut stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        if argv.is_empty() {
+        let Some(name) = argv.first() else {
             return Ok(0);
+        };
+        // Output the utility has not written out yet goes before the command's.
+        if let Stdio::Own(w) = &mut stdout {
+            w.flush()?;
         }
+        if let Stdio::Own(w) = &mut stderr {
+            w.flush()?;
+        }
+        let input = match stdin {
+            Stdio::Own(_) => None,
+            Stdio::Given(r) => {
+                let mut data = Vec::new();
+                r.read_to_end(&mut data)?;
+                Some(data)
+            }
+        };
         let mut child = match self.sh.fork_subshell() {
             Ok(c) => c,
             Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
             Err(_) => return Ok(1),
         };
+        if let Some(data) = input {
+            child.fds.set(0, Some(OpenFile::bytes(data)));
+        }
+        let limit = self.sh.budget.limits.max_output_bytes;
+        let mut capture = |fd: i32, given: bool| {
+            given.then(|| {
+                let cap = Capture::new(limit);
+                child
+                    .fds
+                    .set(fd, Some(Arc::new(OpenFile::Capture(cap.clone()))));
+                cap
+            })
+        };
+        let out = capture(1, matches!(stdout, Stdio::Given(_)));
+        let err = capture(2, matches!(stderr, Stdio::Given(_)));
         if let Some(env) = env {
             let mut fresh = super::vars::Scopes::new();
             for (k, v) in env {
@@ -2244,48 +2280,47 @@ impl UtilHost<'_> {
             redirects: Vec::new(),
             line: child.line,
         };
-        let r = match super::builtins::lookup(&argv[0]) {
-            Some(b) if !argv[0].contains('/') => b(&mut child, argv),
+        let r = match super::builtins::lookup(name) {
+            Some(b) if !name.contains('/') => b(&mut child, argv),
             _ => child.run_external(&cmd, argv),
         };
-        match child.finish_subshell(r) {
-            Ok(s) => Ok(s),
-            Err(Flow::Fatal(m)) => Err(crate::commands::fatal(m)),
-            Err(_) => Ok(1),
+        let status = match child.finish_subshell(r) {
+            Ok(s) => s,
+            Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
+            Err(_) => 1,
+        };
+        if let Some(cap) = out {
+            stdout.stream().write_all(&cap.take())?;
         }
+        if let Some(cap) = err {
+            stderr.stream().write_all(&cap.take())?;
+        }
+        Ok(status)
     }
 }
 
 impl crate::commands::Host for UtilHost<'_> {
-    /// Runs a command for a utility (`find -exec`, `env`, `xargs`, `timeout`). The
-    /// callers pass their own standard streams, so the child is connected directly to
-    /// the utility's descriptors: output streams in order and stdin is shared.
+    /// Runs a command for a utility (`find -exec`, `env`, `xargs`, `timeout`, awk's
+    /// pipes and `system`); see [`UtilHost::run_in`] for how the streams connect.
     fn run(
         &mut self,
         argv: &[String],
-        stdin: &mut dyn std::io::Read,
-        stdout: &mut dyn std::io::Write,
-        stderr: &mut dyn std::io::Write,
+        stdin: Stdio<'_, dyn std::io::Read>,
+        stdout: Stdio<'_, dyn std::io::Write>,
+        stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        let _ = stdin;
-        // Output the utility has not written out yet goes before the command's.
-        stdout.flush()?;
-        stderr.flush()?;
-        self.run_in(argv, None)
+        self.run_in(argv, None, stdin, stdout, stderr)
     }
 
     fn run_env(
         &mut self,
         argv: &[String],
         env: &std::collections::BTreeMap<String, String>,
-        stdin: &mut dyn std::io::Read,
-        stdout: &mut dyn std::io::Write,
-        stderr: &mut dyn std::io::Write,
+        stdin: Stdio<'_, dyn std::io::Read>,
+        stdout: Stdio<'_, dyn std::io::Write>,
+        stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        let _ = stdin;
-        stdout.flush()?;
-        stderr.flush()?;
-        self.run_in(argv, Some(env))
+        self.run_in(argv, Some(env), stdin, stdout, stderr)
     }
 
     fn check(&mut self) -> std::io::Result<()> {

@@ -12,6 +12,7 @@ use ::regex::Regex;
 
 use super::format::{Arg, num_to_str, sprintf};
 use super::parser::{Expr, Func, GetlineSrc, LValue, Pattern, Program, Redirect, Stmt, Var, slot};
+use crate::commands::Stdio;
 use crate::fs::SharedFs;
 
 #[derive(Clone, Debug)]
@@ -1255,9 +1256,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let mut input: &[u8] = &o.buf;
                 let st = self.io.host.run(
                     &argv,
-                    &mut input,
-                    &mut *self.io.stdout,
-                    &mut *self.io.stderr,
+                    Stdio::Given(&mut input),
+                    Stdio::Own(&mut *self.io.stdout),
+                    Stdio::Own(&mut *self.io.stderr),
                 )?;
                 Ok(Some(st))
             }
@@ -1404,11 +1405,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                     let rec = if matches!(src, GetlineSrc::Cmd(_)) {
                         self.flush_stdout()?;
                         let argv = vec!["sh".to_owned(), "-c".to_owned(), name.clone()];
+                        // Like awk's own children, the command shares awk's stdin.
                         let mut out = Vec::new();
-                        let mut empty: &[u8] = &[];
-                        self.io
-                            .host
-                            .run(&argv, &mut empty, &mut out, &mut *self.io.stderr)?;
+                        self.io.host.run(
+                            &argv,
+                            Stdio::Own(&mut *self.io.stdin),
+                            Stdio::Given(&mut out),
+                            Stdio::Own(&mut *self.io.stderr),
+                        )?;
                         Records::memory(out)
                     } else if name == "-" || name == "/dev/stdin" {
                         Records::stream()
@@ -1626,12 +1630,11 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let cmd = self.arg_str(args, 0)?;
                 self.flush_stdout()?;
                 let argv = vec!["sh".to_owned(), "-c".to_owned(), cmd];
-                let mut empty: &[u8] = &[];
                 let st = self.io.host.run(
                     &argv,
-                    &mut empty,
-                    &mut *self.io.stdout,
-                    &mut *self.io.stderr,
+                    Stdio::Own(&mut *self.io.stdin),
+                    Stdio::Own(&mut *self.io.stdout),
+                    Stdio::Own(&mut *self.io.stderr),
                 )?;
                 num(f64::from(st))
             }

@@ -647,6 +647,16 @@ fn commands_run_through_the_host() {
             "b\nx\n",
         ),
         ("awk 'BEGIN { print system(\"false\") }'", "1\n"),
+        // gawk's table: `cmd | getline` sets $0, NF and NR; `cmd | getline var` sets
+        // var and NR (mawk leaves NR alone in both).
+        (
+            "awk 'BEGIN { \"echo a b c\" | getline; print $0, NF, NR, $2 }'",
+            "a b c 3 1 b\n",
+        ),
+        (
+            "awk 'BEGIN { \"echo x\" | getline v; print v, NR, NF }'",
+            "x 1 0\n",
+        ),
     ] {
         assert!(check(line, "", out, "", 0));
     }

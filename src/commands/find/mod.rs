@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use super::fnmatch::fnmatch;
 use super::util::{MONTHS, civil, mode_string, user_name};
-use super::{CmdResult, Ctx};
+use super::{CmdResult, Ctx, Stdio};
 use crate::fs::{FileType, Ino, Metadata, Timestamp};
 use parse::{Cmp, Expr, Globals, Info, Parser, PermKind};
 
@@ -410,8 +410,12 @@ impl Finder<'_, '_> {
     fn run(&mut self, argv: &[String]) -> std::io::Result<i32> {
         self.flush()?;
         let ctx = &mut *self.ctx;
-        ctx.host
-            .run(argv, &mut *ctx.stdin, &mut *ctx.stdout, &mut *ctx.stderr)
+        ctx.host.run(
+            argv,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+        )
     }
 
     fn run_batch(&mut self, key: usize) -> std::io::Result<()> {
