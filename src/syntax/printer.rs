@@ -412,8 +412,27 @@ pub fn word_to_string(w: &Word) -> String {
 
 fn word(w: &Word, out: &mut String) {
     let mut after_dollar = false;
-    for p in &w.parts {
+    for (i, p) in w.parts.iter().enumerate() {
         match p {
+            // A literal `$` before a part printed with a leading `$` (a substitution
+            // written with backquotes, `$`cmd``) would join it (`$$(cmd)`): it is
+            // printed quoted instead.
+            WordPart::Lit(s)
+                if s.ends_with('$')
+                    && w.parts.get(i + 1).is_some_and(|next| {
+                        let mut t = String::new();
+                        part(next, &mut t, false);
+                        t.starts_with('$')
+                    }) =>
+            {
+                let head = &s[..s.len() - 1];
+                if !head.is_empty() {
+                    part(&WordPart::Lit(head.to_owned()), out, false);
+                }
+                out.push_str("'$'");
+                after_dollar = false;
+                continue;
+            }
             // A bare `$` before a quote would start `$'...'`: the text escaped by
             // backslashes (as the parser saw it, `$\(`) keeps the `$` literal.
             WordPart::Quoted(s) if after_dollar && !s.is_empty() && !s.contains('\n') => {
