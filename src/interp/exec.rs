@@ -365,6 +365,8 @@ impl Interp {
             }
         }
         let mut handles = Vec::new();
+        // Each stage but the last runs on a lane of its own (see below).
+        let clock = self.fs.lock().clock().clone();
         let mut lanes = Vec::new();
         let mut prev = None;
         let mut last_status = Ok(0);
@@ -417,7 +419,7 @@ impl Interp {
                 let budget = self.budget.clone();
                 // Stages run side by side: each keeps its own time, and the pipeline
                 // takes as long as the slowest (`sleep 2 | sleep 1` takes two seconds).
-                let lane = self.fs.lock().clock().fork_lane();
+                let lane = clock.fork_lane();
                 lanes.push(lane.clone());
                 let spawned = super::pool::spawn(move || {
                     let _on = lane.enter();
@@ -439,7 +441,6 @@ impl Interp {
         drop(prev);
         let mut statuses = Vec::with_capacity(n);
         let mut fatal = None;
-        let clock = self.fs.lock().clock().clone();
         for (h, lane) in handles.into_iter().zip(&lanes) {
             let joined = h.join();
             clock.catch_up(lane);

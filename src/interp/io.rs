@@ -183,27 +183,20 @@ impl Cap {
 
 /// A growable capture buffer (command substitution, `Shell::exec` output) with a cap.
 #[derive(Debug)]
-pub struct Capture {
-    pub data: Mutex<Vec<u8>>,
-    cap: Mutex<Cap>,
-}
+pub struct Capture(Mutex<Capped<Vec<u8>>>);
 
 impl Capture {
     pub fn new(limit: u64) -> Arc<Capture> {
-        Arc::new(Capture {
-            data: Mutex::new(Vec::new()),
-            cap: Mutex::new(Cap::new(limit)),
-        })
+        Arc::new(Capture(Mutex::new(Capped::new(Vec::new(), limit))))
     }
     pub fn take(&self) -> Vec<u8> {
-        std::mem::take(&mut *self.data.lock().unwrap_or_else(|e| e.into_inner()))
+        std::mem::take(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()).inner)
     }
     fn write(&self, d: &[u8]) -> io::Result<()> {
-        let mut v = self.data.lock().unwrap_or_else(|e| e.into_inner());
-        let mut cap = self.cap.lock().unwrap_or_else(|e| e.into_inner());
-        cap.admit(d.len())?;
-        v.extend_from_slice(d);
-        Ok(())
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .write_all(d)
     }
 }
 
@@ -214,7 +207,8 @@ pub fn output_limit_exceeded(limit: u64) -> io::Error {
 
 /// A writer that passes at most `limit` bytes in all to `inner` (and the limit's
 /// report after that, see [`Cap`]), then fails with [`output_limit_exceeded`]: the
-/// CLI's real stdout and stderr, a process's stream.
+/// CLI's real stdout and stderr, a process's stream, a [`Capture`].
+#[derive(Debug)]
 pub struct Capped<W> {
     inner: W,
     cap: Cap,
