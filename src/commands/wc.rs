@@ -24,6 +24,8 @@ struct Counter {
     pos: u64,
     in_word: bool,
     pending: Vec<u8>,
+    /// Only lines and bytes are wanted, so bytes need not be decoded.
+    lines_only: bool,
 }
 
 /// Display width of a printable character (wide East Asian = 2, combining = 0).
@@ -47,38 +49,90 @@ pub fn char_width(c: char) -> u64 {
 }
 
 impl Counter {
+    /// A counter for the counts `show` asks for: lines and bytes alone need no decoding.
+    fn new(show: Show) -> Counter {
+        Counter {
+            lines_only: !(show.words || show.chars || show.max_len),
+            ..Counter::default()
+        }
+    }
+
+    /// One character of a line; ASCII goes through [`Counter::ascii`] instead.
     fn ch(&mut self, c: char) {
         self.c.chars += 1;
-        match c {
-            '\n' | '\r' | '\x0c' => {
-                if c == '\n' {
+        if c.is_whitespace() {
+            // Separates words; takes its display width unless it is a control (NEL).
+            if !c.is_control() {
+                self.pos += char_width(c);
+            }
+            self.in_word = false;
+        } else if !c.is_control() {
+            self.pos += char_width(c);
+            self.word();
+        }
+    }
+
+    /// One ASCII byte; the classes are those `char::is_whitespace`/`is_control` give.
+    #[inline]
+    fn ascii(&mut self, b: u8) {
+        self.c.chars += 1;
+        match b {
+            b'\n' | b'\r' | b'\x0c' => {
+                if b == b'\n' {
                     self.c.lines += 1;
                 }
                 self.c.max_len = self.c.max_len.max(self.pos);
                 self.pos = 0;
                 self.in_word = false;
             }
-            '\t' => {
+            b'\t' => {
                 self.pos += 8 - self.pos % 8;
                 self.in_word = false;
             }
-            c if c.is_whitespace() => {
+            b' ' => {
                 self.pos += 1;
                 self.in_word = false;
             }
-            c if c.is_control() => {}
-            c => {
-                self.pos += char_width(c);
-                if !self.in_word {
-                    self.c.words += 1;
-                    self.in_word = true;
-                }
+            // A vertical tab separates words but takes no width.
+            b'\x0b' => self.in_word = false,
+            0..=0x1f | 0x7f => {}
+            _ => {
+                self.pos += 1;
+                self.word();
+            }
+        }
+    }
+
+    #[inline]
+    fn word(&mut self) {
+        if !self.in_word {
+            self.c.words += 1;
+            self.in_word = true;
+        }
+    }
+
+    fn text(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii() {
+                self.ascii(b);
+                i += 1;
+            } else if let Some(c) = s.get(i..).and_then(|t| t.chars().next()) {
+                self.ch(c);
+                i += c.len_utf8();
+            } else {
+                break;
             }
         }
     }
 
     fn feed(&mut self, chunk: &[u8], last: bool) {
         self.c.bytes += chunk.len() as u64;
+        if self.lines_only {
+            self.c.lines += chunk.iter().filter(|&&b| b == b'\n').count() as u64;
+            return;
+        }
         let owned;
         let mut data: &[u8] = if self.pending.is_empty() {
             chunk
@@ -91,13 +145,13 @@ impl Counter {
         loop {
             match std::str::from_utf8(data) {
                 Ok(s) => {
-                    s.chars().for_each(|c| self.ch(c));
+                    self.text(s);
                     break;
                 }
                 Err(e) => {
                     let (good, rest) = data.split_at(e.valid_up_to());
                     if let Ok(s) = std::str::from_utf8(good) {
-                        s.chars().for_each(|c| self.ch(c));
+                        self.text(s);
                     }
                     match e.error_len() {
                         Some(n) => data = rest.get(n..).unwrap_or(&[]),
@@ -252,7 +306,7 @@ pub fn wc(ctx: &mut Ctx) -> CmdResult {
     let mut total = Counts::default();
     let mut buf = vec![0u8; 64 * 1024];
     for name in &inputs {
-        let mut counter = Counter::default();
+        let mut counter = Counter::new(show);
         match ctx.open_input(name) {
             Err(e) => {
                 let msg = format!("{}: {e}", quotef(name));
