@@ -119,6 +119,16 @@ pub fn looks_numeric(s: &str) -> bool {
     i == b.len()
 }
 
+/// Whether two values are the same string or number (for caches keyed by a variable).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => x == y,
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        (Value::Uninit, Value::Uninit) => true,
+        _ => false,
+    }
+}
+
 pub fn input_value(s: &str) -> Value {
     if looks_numeric(s) {
         Value::StrNum(s.into())
@@ -230,23 +240,36 @@ type R<T> = io::Result<T>;
 /// Splits records out of a byte source.
 pub struct Records {
     data: Vec<u8>,
+    /// In-memory input that is all UTF-8 (checked once), kept here instead of in
+    /// `data`: records cut from it at an ASCII separator need no checking of their own.
+    text: Option<String>,
     pos: usize,
+    /// For a regex RS: the rest of `data` from `pos`, decoded once (so finding each
+    /// record does not decode the whole remainder again), and where in it `pos` is.
+    decoded: Option<(String, usize)>,
     /// Where more bytes come from (stdin); `None` when all is in `data`.
     streaming: bool,
     eof: bool,
 }
 
+#[derive(Clone)]
 pub enum RsMode {
     Char(u8),
     Paragraph,
-    Regex(Regex),
+    Regex(Rc<Regex>),
 }
 
 impl Records {
     pub fn memory(data: Vec<u8>) -> Records {
+        let (text, data) = match String::from_utf8(data) {
+            Ok(text) => (Some(text), Vec::new()),
+            Err(e) => (None, e.into_bytes()),
+        };
         Records {
+            text,
             data,
             pos: 0,
+            decoded: None,
             streaming: false,
             eof: true,
         }
@@ -254,7 +277,9 @@ impl Records {
     pub fn stream() -> Records {
         Records {
             data: Vec::new(),
+            text: None,
             pos: 0,
+            decoded: None,
             streaming: true,
             eof: false,
         }
@@ -278,16 +303,41 @@ impl Records {
         Ok(true)
     }
 
-    /// The next record (without its terminator) and the terminator text.
-    pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read) -> R<Option<(String, String)>> {
+    /// The input not yet split into records.
+    fn rest<'r>(text: &'r Option<String>, data: &'r [u8], pos: usize) -> &'r [u8] {
+        let all = text.as_ref().map_or(data, |t| t.as_bytes());
+        all.get(pos..).unwrap_or(&[])
+    }
+
+    /// The `len` bytes at `pos` as text, `sep` being the byte after them.
+    fn cut(&self, len: usize, sep: u8) -> String {
+        let end = self.pos + len;
+        // Between ASCII bytes of valid UTF-8 is a character boundary, so `get` succeeds.
+        if let Some(rec) = self.text.as_ref().and_then(|t| t.get(self.pos..end))
+            && sep.is_ascii()
+        {
+            return rec.to_owned();
+        }
+        let all = self
+            .text
+            .as_ref()
+            .map_or(self.data.as_slice(), |t| t.as_bytes());
+        crate::text::decode(all.get(self.pos..end).unwrap_or(&[]))
+    }
+
+    /// The next record, without its terminator.
+    pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read) -> R<Option<String>> {
+        if !matches!(mode, RsMode::Regex(_)) {
+            self.decoded = None;
+        }
         loop {
-            let rest = self.data.get(self.pos..).unwrap_or(&[]);
+            let rest = Self::rest(&self.text, &self.data, self.pos);
             match mode {
                 RsMode::Char(c) => {
-                    if let Some(p) = rest.iter().position(|b| b == c) {
-                        let rec = crate::text::decode(rest.get(..p).unwrap_or(&[]));
+                    if let Some(p) = memchr::memchr(*c, rest) {
+                        let rec = self.cut(p, *c);
                         self.pos += p + 1;
-                        return Ok(Some((rec, crate::text::decode(&[*c]))));
+                        return Ok(Some(rec));
                     }
                 }
                 RsMode::Paragraph => {
@@ -301,32 +351,35 @@ impl Records {
                         // Need to know the run of newlines has ended.
                         if end < body.len() || self.eof || !self.streaming {
                             let rec = crate::text::decode(body.get(..p).unwrap_or(&[]));
-                            let term = crate::text::decode(body.get(p..end).unwrap_or(&[]));
                             self.pos += lead + end;
-                            return Ok(Some((rec, term)));
+                            return Ok(Some(rec));
                         }
                     }
                 }
                 RsMode::Regex(re) => {
                     if self.eof || !self.streaming {
-                        let text = crate::text::decode(rest);
-                        if let Some(m) = re.find(&text).filter(|m| m.end() > m.start()) {
-                            let rec = text.get(..m.start()).unwrap_or("").to_owned();
-                            let term = m.as_str().to_owned();
+                        let (text, at) = self
+                            .decoded
+                            .get_or_insert_with(|| (crate::text::decode(rest), 0));
+                        let tail = text.get(*at..).unwrap_or("");
+                        if let Some(m) = re.find(tail).filter(|m| m.end() > m.start()) {
+                            let rec = tail.get(..m.start()).unwrap_or("").to_owned();
                             self.pos +=
-                                crate::text::encode(text.get(..m.end()).unwrap_or("")).len();
-                            return Ok(Some((rec, term)));
+                                crate::text::encode(tail.get(..m.end()).unwrap_or("")).len();
+                            *at += m.end();
+                            return Ok(Some(rec));
                         }
+                        self.decoded = None;
                     }
                 }
             }
             if !self.fill(src)? {
-                let rest = self.data.get(self.pos..).unwrap_or(&[]);
+                let rest = Self::rest(&self.text, &self.data, self.pos);
                 if rest.is_empty() {
                     return Ok(None);
                 }
                 let mut rec = rest.to_vec();
-                self.pos = self.data.len();
+                self.pos += rest.len();
                 if matches!(mode, RsMode::Paragraph) {
                     let lead = rec.iter().take_while(|&&b| b == b'\n').count();
                     rec.drain(..lead);
@@ -337,7 +390,7 @@ impl Records {
                         return Ok(None);
                     }
                 }
-                return Ok(Some((crate::text::decode(&rec), String::new())));
+                return Ok(Some(crate::text::decode(&rec)));
             }
         }
     }
@@ -373,12 +426,19 @@ pub struct Interp<'p, 'a> {
     record: String,
     fields: Vec<String>,
     split_done: bool,
-    record_fs: String,
+    /// FS and whether RS was empty when the record was read: they split it.
+    record_fs: Value,
+    record_paragraph: bool,
+    /// `$0` as a value, made when first read.
+    record_value: Option<Value>,
+    rs_cache: Option<(Value, RsMode)>,
     pub io: Io<'a>,
     out: Vec<u8>,
     outputs: HashMap<String, OutStream>,
     readers: HashMap<String, Records>,
-    regexes: HashMap<String, Regex>,
+    /// Compiled regexes by source. Shared rather than cloned: a cloned `Regex` starts
+    /// with no search cache of its own and builds one on first use.
+    regexes: HashMap<String, Rc<Regex>>,
     range_active: Vec<bool>,
     /// Main input state.
     main: Option<Records>,
@@ -422,7 +482,10 @@ impl<'p, 'a> Interp<'p, 'a> {
             record: String::new(),
             fields: Vec::new(),
             split_done: true,
-            record_fs: " ".to_owned(),
+            record_fs: Value::Str(" ".into()),
+            record_paragraph: false,
+            record_value: None,
+            rs_cache: None,
             io,
             out: Vec::new(),
             outputs: HashMap::new(),
@@ -505,21 +568,21 @@ impl<'p, 'a> Interp<'p, 'a> {
         if let Var::Global(slot::NF) = v {
             self.split();
         }
-        let name = self.var_name(v);
         match self.cell(v) {
             Cell::Val(val) => Ok(val.clone()),
             Cell::Arr(_) => Err(fatal(format!(
-                "attempt to use array `{name}' in a scalar context"
+                "attempt to use array `{}' in a scalar context",
+                self.var_name(v)
             ))),
         }
     }
 
     fn write_var(&mut self, v: &Var, val: Value) -> R<()> {
-        let name = self.var_name(v);
         let cell = self.cell(v);
         if let Cell::Arr(_) = cell {
             return Err(fatal(format!(
-                "attempt to use array `{name}' in a scalar context"
+                "attempt to use array `{}' in a scalar context",
+                self.var_name(v)
             )));
         }
         *cell = Cell::Val(val.clone());
@@ -548,12 +611,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Uninit => String::new(),
             Value::Num(n) => {
                 let fmt = match self.globals.get(slot::CONVFMT) {
-                    Some(Cell::Val(Value::Str(s))) => s.to_string(),
-                    _ => "%.6g".to_owned(),
+                    Some(Cell::Val(Value::Str(s))) => s,
+                    _ => "%.6g",
                 };
-                num_to_str(*n, &fmt)
+                num_to_str(*n, fmt)
             }
-            Value::Str(s) | Value::StrNum(s) => s.to_string(),
+            Value::Str(s) | Value::StrNum(s) => String::from(&**s),
         }
     }
 
@@ -561,10 +624,10 @@ impl<'p, 'a> Interp<'p, 'a> {
         match v {
             Value::Num(n) => {
                 let fmt = match self.globals.get(slot::OFMT) {
-                    Some(Cell::Val(Value::Str(s))) => s.to_string(),
-                    _ => "%.6g".to_owned(),
+                    Some(Cell::Val(Value::Str(s))) => s,
+                    _ => "%.6g",
                 };
-                num_to_str(*n, &fmt)
+                num_to_str(*n, fmt)
             }
             other => self.to_str(other),
         }
@@ -590,11 +653,18 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     // ----- records -----
 
+    /// A new `$0`. Fields are split when first needed (NF counts as a need), with the
+    /// FS of now.
     pub fn set_record(&mut self, text: String) {
         self.record = text;
+        self.record_value = None;
         self.split_done = false;
-        self.record_fs = self.global_str(slot::FS);
-        self.split();
+        self.record_fs = self.global(slot::FS);
+        self.record_paragraph = match self.global(slot::RS) {
+            Value::Uninit => true,
+            Value::Str(s) | Value::StrNum(s) => s.is_empty(),
+            Value::Num(_) => false,
+        };
     }
 
     fn split(&mut self) {
@@ -602,9 +672,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             return;
         }
         self.split_done = true;
-        let fs = self.record_fs.clone();
-        let paragraph = self.global_str(slot::RS).is_empty();
-        let mut fields = self.split_with(&self.record.clone(), &fs);
+        let fs = self.to_str(&self.record_fs.clone());
+        let paragraph = self.record_paragraph;
+        let record = std::mem::take(&mut self.record);
+        let mut fields = self.split_with(&record, &fs);
+        self.record = record;
         if paragraph && fs == " " {
             // Newlines already separate fields with the default FS.
         } else if paragraph {
@@ -661,11 +733,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn rebuild(&mut self) {
         let ofs = self.global_str(slot::OFS);
         self.record = self.fields.join(&ofs);
+        self.record_value = None;
     }
 
     fn get_field(&mut self, i: usize) -> Value {
         if i == 0 {
-            return input_value(&self.record);
+            return self
+                .record_value
+                .get_or_insert_with(|| input_value(&self.record))
+                .clone();
         }
         self.split();
         match self.fields.get(i - 1) {
@@ -693,7 +769,7 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     // ----- regexes -----
 
-    pub fn regex(&mut self, src: &str) -> R<Regex> {
+    pub fn regex(&mut self, src: &str) -> R<Rc<Regex>> {
         if let Some(r) = self.regexes.get(src) {
             return Ok(r.clone());
         }
@@ -713,12 +789,13 @@ impl<'p, 'a> Interp<'p, 'a> {
         if self.regexes.len() > 500 {
             self.regexes.clear();
         }
+        let re = Rc::new(re);
         self.regexes.insert(src.to_owned(), re.clone());
         Ok(re)
     }
 
     /// The regex an expression stands for (a literal, or a dynamic string).
-    fn regex_of(&mut self, e: &Expr) -> R<Regex> {
+    fn regex_of(&mut self, e: &Expr) -> R<Rc<Regex>> {
         match e {
             Expr::Regex(r) => self.regex(r),
             other => {
@@ -811,7 +888,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             LValue::Var(v) => LValue::Var(v.clone()),
             LValue::Index(v, idx) => {
                 let k = self.subscript(idx)?;
-                LValue::Index(v.clone(), vec![Expr::Str(k)])
+                LValue::Index(v.clone(), vec![Expr::Str(k.into())])
             }
             LValue::Field(e) => {
                 let v = self.eval(e)?;
@@ -844,7 +921,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         Ok(match e {
             Expr::Num(n) => Value::Num(*n),
-            Expr::Str(s) => Value::Str(s.as_str().into()),
+            Expr::Str(s) => Value::Str(s.clone()),
             Expr::Regex(r) => {
                 let re = self.regex(r)?;
                 Value::Num(f64::from(u8::from(re.is_match(&self.record))))
@@ -1277,8 +1354,20 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     // ----- input -----
 
+    /// How RS splits records, worked out again only when RS has changed.
     fn rs_mode(&mut self) -> R<RsMode> {
-        let rs = self.global_str(slot::RS);
+        let rs = self.global(slot::RS);
+        if let Some((key, mode)) = &self.rs_cache
+            && same_value(key, &rs)
+        {
+            return Ok(mode.clone());
+        }
+        let mode = self.rs_mode_of(&self.to_str(&rs))?;
+        self.rs_cache = Some((rs, mode.clone()));
+        Ok(mode)
+    }
+
+    fn rs_mode_of(&mut self, rs: &str) -> R<RsMode> {
         let mut chars = rs.chars();
         Ok(match (chars.next(), chars.next()) {
             (None, _) => RsMode::Paragraph,
@@ -1288,7 +1377,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .copied()
                     .unwrap_or(b'\n'),
             ),
-            _ => RsMode::Regex(self.regex(&rs)?),
+            _ => RsMode::Regex(self.regex(rs)?),
         })
     }
 
@@ -1376,7 +1465,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 None => None,
             };
             match rec {
-                Some((text, _)) => {
+                Some(text) => {
                     let nr = self.to_num(&self.global(slot::NR));
                     let fnr = self.to_num(&self.global(slot::FNR));
                     self.set_global(slot::NR, Value::Num(nr + 1.0));
@@ -1432,7 +1521,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => None,
                 };
                 match got {
-                    Some((t, _)) => {
+                    Some(t) => {
                         if var.is_none() || matches!(src, GetlineSrc::Cmd(_)) {
                             let nr = self.to_num(&self.global(slot::NR));
                             if matches!(src, GetlineSrc::Cmd(_)) {
@@ -1482,12 +1571,29 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     return num(a.borrow().len() as f64);
                 }
-                let s = if args.is_empty() {
-                    self.record.clone()
-                } else {
-                    self.arg_str(args, 0)?
+                if args.is_empty() {
+                    return num(self.record.chars().count() as f64);
+                }
+                // `length($k)` needs the field's text, not a value made of it.
+                if let Some(Expr::LValue(LValue::Field(e))) = args.first() {
+                    let v = self.eval(e)?;
+                    let i = self.to_num(&v);
+                    if i >= 0.0 {
+                        let n = match i as usize {
+                            0 => self.record.chars().count(),
+                            k => {
+                                self.split();
+                                self.fields.get(k - 1).map_or(0, |f| f.chars().count())
+                            }
+                        };
+                        return num(n as f64);
+                    }
+                }
+                let n = match self.arg(args, 0)? {
+                    Value::Str(s) | Value::StrNum(s) => s.chars().count(),
+                    v => self.to_str(&v).chars().count(),
                 };
-                num(s.chars().count() as f64)
+                num(n as f64)
             }
             "substr" => {
                 let s = self.arg_str(args, 0)?;

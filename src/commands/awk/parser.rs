@@ -28,7 +28,8 @@ pub enum GetlineSrc {
 #[derive(Clone, Debug)]
 pub enum Expr {
     Num(f64),
-    Str(String),
+    /// Shared so that evaluating a literal does not copy it.
+    Str(std::rc::Rc<str>),
     Regex(String),
     LValue(LValue),
     Assign(Box<LValue>, Option<&'static str>, Box<Expr>),
@@ -867,7 +868,7 @@ impl P<'_> {
         let t = self.bump();
         match t {
             Tok::Num(n) => Ok(Expr::Num(n)),
-            Tok::Str(s) => Ok(Expr::Str(s)),
+            Tok::Str(s) => Ok(Expr::Str(s.into())),
             Tok::Regex(r) => Ok(Expr::Regex(r)),
             Tok::Op("$") => {
                 // `$i++` is `($i)++`, but `$++i` is `$(++i)`.
