@@ -93,6 +93,8 @@ struct Input<'s> {
     cur_name: String,
     stdin: &'s mut dyn Read,
     stdin_buf: Vec<u8>,
+    /// Where the unread part of `stdin_buf` starts.
+    stdin_pos: usize,
     stdin_eof: bool,
     /// A line read ahead (to answer "is this the last line?").
     peeked: Option<(Vec<u8>, bool)>,
@@ -125,7 +127,7 @@ impl Input<'_> {
                     if rest.is_empty() {
                         None
                     } else {
-                        let (line, had) = match rest.iter().position(|&b| b == delim) {
+                        let (line, had) = match memchr::memchr(delim, rest) {
                             Some(p) => (rest.get(..p).unwrap_or(&[]).to_vec(), true),
                             None => (rest.to_vec(), false),
                         };
@@ -134,17 +136,25 @@ impl Input<'_> {
                     }
                 }
                 Some(Source::Stdin) => loop {
-                    if let Some(p) = self.stdin_buf.iter().position(|&b| b == delim) {
-                        let mut line: Vec<u8> = self.stdin_buf.drain(..=p).collect();
-                        line.pop();
+                    let rest = self.stdin_buf.get(self.stdin_pos..).unwrap_or(&[]);
+                    if let Some(p) = memchr::memchr(delim, rest) {
+                        let line = rest.get(..p).unwrap_or(&[]).to_vec();
+                        self.stdin_pos += p + 1;
                         break Some((line, true));
                     }
                     if self.stdin_eof {
-                        if self.stdin_buf.is_empty() {
+                        let line = rest.to_vec();
+                        self.stdin_buf.clear();
+                        self.stdin_pos = 0;
+                        if line.is_empty() {
                             break None;
                         }
-                        break Some((std::mem::take(&mut self.stdin_buf), false));
+                        break Some((line, false));
                     }
+                    // Consumed lines leave the buffer only here, once per read, so a
+                    // line costs its own length rather than the whole buffer's.
+                    self.stdin_buf.drain(..self.stdin_pos);
+                    self.stdin_pos = 0;
                     let mut chunk = [0u8; 8192];
                     let n = self.stdin.read(&mut chunk)?;
                     if n == 0 {
@@ -527,12 +537,25 @@ impl Exec<'_> {
         let mut count = 0usize;
         let mut did = false;
         let mut last_end: Option<usize> = None;
+        // Without `\1`..`\9` in the replacement, the match's bounds are all it needs.
+        let groups = s.repl.iter().any(|r| matches!(r, Repl::Group(k) if *k > 0));
+        let mut whole = [None];
         while pos <= hay.len() {
-            let spans = re.captures_at(&hay, pos).map_err(io::Error::other)?;
-            let Some(spans) = spans else { break };
-            let Some((ms, me)) = spans.first().copied().flatten() else {
+            let spans = if groups {
+                re.captures_at(&hay, pos).map_err(io::Error::other)?
+            } else {
+                None
+            };
+            let bounds = match &spans {
+                Some(spans) => spans.first().copied().flatten(),
+                None if groups => None,
+                None => re.find_at(&hay, pos).map_err(io::Error::other)?,
+            };
+            let Some((ms, me)) = bounds else {
                 break;
             };
+            whole[0] = Some((ms, me));
+            let spans: &[Option<(usize, usize)>] = spans.as_deref().unwrap_or(&whole);
             // An empty match right after the previous match does not count.
             if ms == me && last_end == Some(ms) {
                 pos = ms + char_len(&hay, ms);
@@ -544,7 +567,7 @@ impl Exec<'_> {
             count += 1;
             if count >= s.nth {
                 out.extend_from_slice(hay.get(copied..ms).unwrap_or(&[]));
-                expand(&s.repl, &hay, &spans, &mut out);
+                expand(&s.repl, &hay, spans, &mut out);
                 copied = me;
                 did = true;
                 if !s.global {
@@ -776,11 +799,15 @@ enum Case {
 }
 
 /// Appends a replacement with its case conversions.
-fn expand(repl: &[Repl], hay: &[u8], spans: &regex::Spans, out: &mut Vec<u8>) {
+fn expand(repl: &[Repl], hay: &[u8], spans: &[Option<(usize, usize)>], out: &mut Vec<u8>) {
     let mut case = Case::None;
     let mut one: Option<Case> = None;
     let push = |bytes: &[u8], case: Case, one: &mut Option<Case>, out: &mut Vec<u8>| {
         if bytes.is_empty() {
+            return;
+        }
+        if case == Case::None && one.is_none() {
+            out.extend_from_slice(bytes);
             return;
         }
         let text = crate::text::decode(bytes);
@@ -1009,6 +1036,7 @@ fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdRe
         cur_name: String::new(),
         stdin: &mut *ctx.stdin,
         stdin_buf: Vec::new(),
+        stdin_pos: 0,
         stdin_eof: false,
         peeked: None,
         delim: o.delim,

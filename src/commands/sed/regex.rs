@@ -199,6 +199,17 @@ impl Rx {
         }
     }
 
+    /// Where the first match at or after `start` is, without its groups (no allocation
+    /// with the fast engine).
+    pub fn find_at(&self, hay: &[u8], start: usize) -> Result<Option<(usize, usize)>, Exhausted> {
+        match &self.engine {
+            Engine::Fast(re) => Ok(re.find_at(hay, start).map(|m| (m.start(), m.end()))),
+            Engine::Back(_) => Ok(self
+                .captures_at(hay, start)?
+                .and_then(|s| s.first().copied().flatten())),
+        }
+    }
+
     pub fn is_match(&self, hay: &[u8]) -> Result<bool, Exhausted> {
         match &self.engine {
             Engine::Fast(re) => Ok(re.is_match(hay)),
