@@ -179,6 +179,10 @@ struct Matcher {
     word: bool,
     /// Set when a backtracking search ran out of steps.
     exhausted: std::cell::Cell<bool>,
+    /// The pattern again for searching many lines at once (see [`Matcher::skip`]), when
+    /// that can only find more than the line-by-line search, never less.
+    skip_pattern: Option<(String, bool)>,
+    skip_re: std::cell::OnceCell<Option<Regex>>,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -236,6 +240,35 @@ impl Matcher {
             pos = s + 1;
         }
         None
+    }
+
+    /// How many bytes of `lines` (whole lines, each ending in a newline) hold no
+    /// selected line: the start of the line where a search of all of them at once first
+    /// matches, or all of them. `None` when this pattern cannot be searched that way.
+    ///
+    /// Sound because the many-line regex matches `^`/`$` at every newline, so a line
+    /// that matches on its own also matches in place; a match across lines only stops
+    /// the skip early.
+    fn skip(&self, lines: &[u8]) -> Option<usize> {
+        let re = self
+            .skip_re
+            .get_or_init(|| {
+                let (pat, icase) = self.skip_pattern.as_ref()?;
+                RegexBuilder::new(pat)
+                    .case_insensitive(*icase)
+                    .multi_line(true)
+                    .size_limit(64 << 20)
+                    .build()
+                    .ok()
+            })
+            .as_ref()?;
+        Some(match re.find(lines) {
+            None => lines.len(),
+            Some(m) => lines
+                .get(..m.start())
+                .and_then(|head| memchr::memrchr(b'\n', head))
+                .map_or(0, |p| p + 1),
+        })
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
@@ -328,7 +361,30 @@ impl Run<'_> {
         let mut rec = Vec::new();
         let context =
             (o.before > 0 || o.after > 0) && o.list == ListMode::None && !o.count && !o.only;
+        // After a skip that found a match at once, lines are read one by one for a
+        // while: where most lines match, skipping would search each twice.
+        let mut skip_pause = 0u32;
         loop {
+            if !o.invert && (!context || (o.before == 0 && after_left == 0)) {
+                if skip_pause > 0 {
+                    skip_pause -= 1;
+                } else if let Some(n) = self.skip_lines(reader)? {
+                    if n == 0 {
+                        skip_pause = 16;
+                    } else {
+                        let buf = reader.fill_buf()?;
+                        let skipped = buf.get(..n).unwrap_or(&[]);
+                        line_no += memchr::memchr_iter(o.eol, skipped).count() as u64;
+                        offset += n as u64;
+                        if !o.text && !binary && memchr::memchr(0, skipped).is_some() {
+                            binary = true;
+                        }
+                        reader.consume(n);
+                        ctx.host.check()?;
+                        continue;
+                    }
+                }
+            }
             rec.clear();
             if reader.read_until(o.eol, &mut rec)? == 0 {
                 break;
@@ -456,6 +512,19 @@ impl Run<'_> {
         Ok(selected > 0)
     }
 
+    /// How many buffered bytes of `reader` hold no selected line (see
+    /// [`Matcher::skip`]); `None` when too few whole lines are buffered to be worth it.
+    fn skip_lines(&self, reader: &mut dyn BufRead) -> io::Result<Option<usize>> {
+        let buf = reader.fill_buf()?;
+        if buf.len() < 4096 {
+            return Ok(None);
+        }
+        let Some(last) = memchr::memrchr(self.o.eol, buf) else {
+            return Ok(None);
+        };
+        Ok(self.m.skip(buf.get(..=last).unwrap_or(&[])))
+    }
+
     fn list_name(&mut self, name: &str) {
         self.out.extend_from_slice(&crate::text::encode(name));
         self.out
@@ -529,12 +598,19 @@ fn build(
             back,
             word: o.word,
             exhausted: std::cell::Cell::new(false),
+            skip_pattern: None,
+            skip_re: std::cell::OnceCell::new(),
         }));
     }
     let mut pat = parts.join("|");
     if line {
         pat = format!("^(?:{pat})$");
     }
+    // `\A`/`\z` (GNU's \` and \') anchor to each line alone; -P patterns may set
+    // their own flags; with -z records are not lines.
+    let skip_pattern =
+        (mode != 'P' && o.eol == b'\n' && !pat.contains("\\A") && !pat.contains("\\z"))
+            .then(|| (pat.clone(), icase));
     match RegexBuilder::new(&pat)
         .case_insensitive(icase)
         .multi_line(false)
@@ -546,6 +622,8 @@ fn build(
             back: Vec::new(),
             word: o.word,
             exhausted: std::cell::Cell::new(false),
+            skip_pattern,
+            skip_re: std::cell::OnceCell::new(),
         })),
         Err(e) => {
             let msg = e.to_string();
