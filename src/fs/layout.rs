@@ -1,11 +1,15 @@
 //! The default tree of a fresh filesystem (a small Linux box: `/workspace`, `/home/user`,
 //! `/tmp`, `/dev`, `/etc`, ...) and the command stubs listed in `/bin` and `/usr/bin`.
 
-use super::{Clock, DEFAULT_GID, DEFAULT_UID, Device, Fs, FsResult};
+use std::sync::Arc;
+
+use super::inode::Node;
+use super::namespace::Target;
+use super::resolve::Follow;
+use super::{Clock, DEFAULT_GID, DEFAULT_UID, Device, Fs, FsResult, Ino};
 
 /// Directories of the default layout: path, mode, owner (uid = gid).
 const DIRS: &[(&str, u32, u32)] = &[
-    ("/bin", 0o755, 0),
     ("/dev", 0o755, 0),
     ("/dev/fd", 0o755, 0),
     ("/etc", 0o755, 0),
@@ -57,6 +61,8 @@ fn populate(fs: &mut Fs) -> FsResult<()> {
         fs.mknod(&format!("/dev/{}", device.name()), device, 0o666)?;
     }
     fs.symlink("/dev/fd", "/proc/self/fd")?;
+    // Merged /usr, as on current Debian, Ubuntu and Fedora.
+    fs.symlink("usr/bin", "/bin")?;
     Ok(())
 }
 
@@ -86,13 +92,29 @@ impl Fs {
     pub fn install_commands(&mut self, names: &[&str]) {
         let (uid, gid) = self.user();
         self.set_user(0, 0);
+        let mut done = Vec::new();
         for dir in ["/bin", "/usr/bin"] {
             if self.mkdir_all(dir, 0o755).is_err() {
                 continue;
             }
+            let at = self
+                .walk(dir, Follow::Yes)
+                .and_then(|w| Ok((w.existing()?, w.depth())));
+            // `/bin` is a link to `/usr/bin` in the default layout.
+            if let Ok((ino, _)) = at {
+                if done.contains(&ino) {
+                    continue;
+                }
+                done.push(ino);
+            }
             for name in names.iter().filter(|n| is_command_name(n)) {
-                let path = format!("{dir}/{name}");
                 let stub = format!("#!/bin/sh\n# shellbox builtin: {name}\n");
+                if let Ok((ino, depth)) = at
+                    && self.add_stub(ino, depth, name, &stub)
+                {
+                    continue;
+                }
+                let path = format!("{dir}/{name}");
                 if self.write_file(&path, stub.as_bytes()).is_ok() {
                     // Cannot fail: we are root and the file exists.
                     let _ = self.chmod(&path, 0o755);
@@ -100,6 +122,31 @@ impl Fs {
             }
         }
         self.set_user(uid, gid);
+    }
+
+    /// Adds a new stub `name` to directory `dir` (at `depth`) without walking a path,
+    /// which was most of a fresh filesystem's cost. False when the name is taken: the
+    /// caller then writes it the general way.
+    fn add_stub(&mut self, dir: Ino, depth: usize, name: &str, stub: &str) -> bool {
+        let taken = self
+            .inode(dir)
+            .ok()
+            .and_then(|d| d.entries())
+            .is_none_or(|entries| entries.contains_key(name));
+        if taken {
+            return false;
+        }
+        let target = Target {
+            dir,
+            name: name.to_owned(),
+            depth: depth + 1,
+        };
+        if self.check_create(&target, stub.len() as u64).is_err() {
+            // A limit: skipped, as the general way would.
+            return true;
+        }
+        let node = Node::File(Arc::new(stub.as_bytes().to_vec()));
+        self.insert_new(target, node, 0o755).is_ok()
     }
 }
 
@@ -137,6 +184,8 @@ mod tests {
             );
         }
         check(&fs, "/proc/self/fd", FileType::Symlink, 0o777, 0);
+        check(&fs, "/bin", FileType::Symlink, 0o777, 0);
+        assert_eq!(errno(fs.readlink("/bin")), Ok("usr/bin".to_owned()));
         assert_eq!(fs.user(), (DEFAULT_UID, DEFAULT_GID));
         assert_eq!(check_invariants(&fs), Ok(()));
         let top: Vec<String> = fs
@@ -177,6 +226,24 @@ mod tests {
         ] {
             assert_eq!(errno(fs.write_file(path, b"")), want, "{path}");
         }
+    }
+
+    #[test]
+    fn install_commands_writes_each_stub_once_through_the_bin_link() {
+        let mut fs = Fs::new(Clock::virtual_at(0));
+        let before = fs.usage();
+        fs.install_commands(&["cat", "ls"]);
+        let after = fs.usage();
+        assert_eq!(after.1 - before.1, 2, "two inodes, not four");
+        assert_eq!(
+            errno(fs.lstat("/bin")).map(|m| m.file_type),
+            Ok(FileType::Symlink)
+        );
+        let bin: Vec<String> = fs
+            .read_dir("/bin")
+            .map(|es| es.into_iter().map(|e| e.name).collect())
+            .unwrap_or_default();
+        assert_eq!(bin, ["cat", "ls"]);
     }
 
     #[test]

@@ -372,7 +372,8 @@ impl Fs {
         }
     }
     /// The default layout: /workspace, /home/user, /tmp (1777), /dev/{null,zero,full,random,
-    /// urandom,stdin,stdout,stderr,tty}, /bin, /usr/bin, /etc, /proc/self (minimal).
+    /// urandom,stdin,stdout,stderr,tty}, /usr/bin and /bin linking to it, /etc,
+    /// /proc/self (minimal).
     /// Files are owned by uid/gid 1000 except system dirs owned by 0.
     ///
     /// Also `/usr/local/bin`, `/dev/fd` (an empty directory: the interpreter resolves
