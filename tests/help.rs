@@ -4,17 +4,9 @@
 //! they cannot be confirmed against the real tools byte for byte) start with the real
 //! tool's usage line.
 
-use shellbox::Shell;
+mod common;
 
-fn run(script: &str) -> (i32, String, String) {
-    let mut sh = Shell::builder().build();
-    let out = sh.exec(script);
-    (
-        out.exit_code,
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run;
 
 /// The utilities of issue 5 that are not shell builtins (`pwd printf echo true false
 /// test time` are, and `which` is debianutils' which, which has no `--help`).
