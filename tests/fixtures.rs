@@ -23,8 +23,11 @@
 //!
 //! A `--- confirm skip` section (its body says why) keeps a case out of the
 //! `CONFIRM_BASH=1` run: its expectation is a recorded reference that the machine's
-//! own tools cannot reproduce (a tool that is not installed, such as `rg`; `awk`
-//! being mawk rather than gawk; shellbox's virtual clock).
+//! own tools cannot reproduce (a tool whose installed version differs, such as
+//! ripgrep 13 where shellbox's `rg` follows ripgrep 14; `awk` being mawk rather than
+//! gawk; shellbox's virtual clock).
+//!
+//! Lines before a file's first `===` header are comments.
 //!
 //! Blank lines just before a `===` header separate cases and are not part of the
 //! preceding section.

@@ -1,15 +1,19 @@
 //! `cp`: copies files, and directory trees with `-r`/`-R`/`-a`, into a directory or onto
 //! a name (`-T`, `-t`); `-p`/`-a` preserve mode and times, `-n`/`-u` skip, `-f` retries
-//! after removing, `-l`/`-s` link instead, `-v` reports.
+//! after removing, `-l`/`-s` link instead, `-b`/`--backup`/`-S` keep what they
+//! replace, `-v` reports.
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::backup::{self, Backup};
 use super::util::{UMASK, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs, Metadata};
 
 const LONG: &[LongOpt] = &[
     long("archive", HasArg::No, "a"),
+    backup::BACKUP,
+    backup::SUFFIX,
     long("force", HasArg::No, "f"),
     long("interactive", HasArg::No, "i"),
     long("link", HasArg::No, "l"),
@@ -38,6 +42,8 @@ Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
 
 Mandatory arguments to long options are mandatory for short options too.
   -a, --archive                same as -dR --preserve=all
+      --backup[=CONTROL]       make a backup of each existing destination file
+  -b                           like --backup but does not accept an argument
   -d                           same as --no-dereference --preserve=links
   -f, --force                  if an existing destination file cannot be
                                  opened, remove it and try again (this option
@@ -61,6 +67,7 @@ Mandatory arguments to long options are mandatory for short options too.
       --remove-destination     remove each existing destination file before
                                  attempting to open it (contrast with --force)
   -s, --symbolic-link          make symbolic links instead of copying
+  -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
   -u, --update                 copy only when the SOURCE file is newer
@@ -72,6 +79,12 @@ Mandatory arguments to long options are mandatory for short options too.
                                  file to default type
       --help        display this help and exit
       --version     output version information and exit
+";
+
+const SAME_NAME_NOTE: &str = "
+As a special case, cp makes a backup of SOURCE when the force and backup
+options are given and SOURCE and DEST are the same name for an existing,
+regular file.
 ";
 
 struct Opts {
@@ -88,6 +101,7 @@ struct Opts {
     hard_link: bool,
     symlink: bool,
     remove_first: bool,
+    backup: Option<Backup>,
 }
 
 /// Joins a shown directory name and an entry name like GNU prints them.
@@ -240,6 +254,15 @@ impl Copier<'_, '_> {
                 quote(dst)
             ));
         }
+        // `cp -bf f f` copies f to its backup name instead.
+        if let Some(b) = &self.o.backup
+            && self.o.force
+            && sp == dp
+            && smeta.is_file()
+        {
+            let suffix = b.suffix_for(&self.ctx.fs.lock(), &dp);
+            return self.copy(src, &format!("{dst}{suffix}"), top);
+        }
         if let Some(d) = &dmeta {
             if d.ino == smeta.ino && !self.o.symlink {
                 return self.fail(format!(
@@ -263,10 +286,26 @@ impl Copier<'_, '_> {
         }
         let res = {
             let mut fs = self.ctx.fs.lock();
-            self.copy_leaf(&mut fs, src, &sp, &dp, &smeta, dmeta.is_some())
+            match &self.o.backup {
+                Some(b) if dmeta.is_some() => {
+                    b.make(&mut fs, &dp, dst).map_err(|e| ("cannot backup", e))
+                }
+                _ => Ok(None),
+            }
+            .and_then(|saved| {
+                let exists = dmeta.is_some() && saved.is_none();
+                self.copy_leaf(&mut fs, src, &sp, &dp, &smeta, exists)
+                    .map(|()| saved)
+            })
         };
         match res {
-            Ok(()) => self.verbose(src, dst),
+            Ok(saved) => {
+                if self.o.verbose {
+                    let note = backup::verbose_note(saved.as_deref());
+                    writeln!(self.ctx.stdout, "{} -> {}{note}", quote(src), quote(dst))?;
+                }
+                Ok(())
+            }
             Err((what, e)) => self.fail(format!("{what} {}: {e}", quote(dst))),
         }
     }
@@ -382,13 +421,18 @@ impl Copier<'_, '_> {
 }
 
 pub fn cp(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("adfHilLnPprRst:TuvxZ", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("abdfHilLnPprRsS:t:TuvxZ", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
-    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+    let help = format!("{USAGE}{}{SAME_NAME_NOTE}", backup::HELP_TAIL);
+    if let Some(s) = std_opts(ctx, &parsed, &help)? {
         return Ok(s);
     }
+    let backup = match Backup::from_options(ctx, &parsed)? {
+        Ok(b) => b,
+        Err(status) => return Ok(status),
+    };
     let mut o = Opts {
         recursive: false,
         deref: None,
@@ -402,6 +446,7 @@ pub fn cp(ctx: &mut Ctx) -> CmdResult {
         hard_link: false,
         symlink: false,
         remove_first: false,
+        backup,
     };
     let mut target_dir = None;
     for (k, v) in &parsed.opts {

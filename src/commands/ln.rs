@@ -1,16 +1,19 @@
 //! `ln`: makes hard links, or symbolic links with `-s`, to a target named or into a
 //! directory (`-t DIR`, or a last operand that is a directory unless `-T`; with `-n` a
 //! symlink to a directory is not entered); `-f` replaces, `-v` reports, `-L` follows a
-//! symlink source of a hard link.
+//! symlink source of a hard link, `-b`/`--backup`/`-S` keep what a link replaces.
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::backup::{self, Backup};
 use super::cp::{base_name, shown_join};
 use super::util::{quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
 const LONG: &[LongOpt] = &[
+    backup::BACKUP,
+    backup::SUFFIX,
     long("symbolic", HasArg::No, "s"),
     long("force", HasArg::No, "f"),
     long("no-dereference", HasArg::No, "n"),
@@ -39,6 +42,8 @@ can hold arbitrary text; if later resolved, a relative link is
 interpreted in relation to its parent directory.
 
 Mandatory arguments to long options are mandatory for short options too.
+      --backup[=CONTROL]      make a backup of each existing destination file
+  -b                          like --backup but does not accept an argument
   -d, -F, --directory         allow the superuser to attempt to hard link
                                 directories (note: will probably fail due to
                                 system restrictions, even for the superuser)
@@ -49,13 +54,16 @@ Mandatory arguments to long options are mandatory for short options too.
                                 it is a symbolic link to a directory
   -P, --physical              make hard links directly to symbolic links
   -s, --symbolic              make symbolic links instead of hard links
+  -S, --suffix=SUFFIX         override the usual backup suffix
   -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
                                 the links
   -T, --no-target-directory   treat LINK_NAME as a normal file always
   -v, --verbose               print name of each linked file
       --help        display this help and exit
       --version     output version information and exit
+";
 
+const SYMLINK_NOTE: &str = "
 Using -s ignores -L and -P.  Otherwise, the last option specified controls
 behavior when a TARGET is a symbolic link, defaulting to -P.
 ";
@@ -65,16 +73,22 @@ struct Opts {
     force: bool,
     verbose: bool,
     logical: bool,
+    backup: Option<Backup>,
 }
 
 pub fn ln(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("sfnTt:vLPi", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("bsfnS:Tt:vLPi", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
-    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+    let help = format!("{USAGE}{}{SYMLINK_NOTE}", backup::HELP_TAIL);
+    if let Some(s) = std_opts(ctx, &parsed, &help)? {
         return Ok(s);
     }
+    let backup = match Backup::from_options(ctx, &parsed)? {
+        Ok(b) => b,
+        Err(status) => return Ok(status),
+    };
     let o = Opts {
         symbolic: parsed.has("s"),
         force: parsed.has("f"),
@@ -85,6 +99,7 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             .rev()
             .find(|(k, _)| k == "L" || k == "P")
             .is_some_and(|(k, _)| k == "L"),
+        backup,
     };
     let no_deref = parsed.has("n");
     let no_target_dir = parsed.has("T");
@@ -193,7 +208,7 @@ fn make_link(ctx: &mut Ctx, o: &Opts, src: &str, dest: &str) -> std::io::Result<
                 }
                 if let Ok(d) = fs.lstat(&dest_path)
                     && d.ino == m.ino
-                    && o.force
+                    && (o.force || o.backup.is_some())
                 {
                     drop(fs);
                     ctx.err(format!(
@@ -206,6 +221,17 @@ fn make_link(ctx: &mut Ctx, o: &Opts, src: &str, dest: &str) -> std::io::Result<
             }
         }
     }
+    let saved = match &o.backup {
+        Some(b) => match b.make(&mut fs, &dest_path, dest) {
+            Ok(saved) => saved,
+            Err(e) => {
+                drop(fs);
+                ctx.err(format!("cannot backup {}: {e}", quote(dest)))?;
+                return Ok(1);
+            }
+        },
+        None => None,
+    };
     if o.force
         && let Ok(d) = fs.lstat(&dest_path)
     {
@@ -230,7 +256,10 @@ fn make_link(ctx: &mut Ctx, o: &Opts, src: &str, dest: &str) -> std::io::Result<
         Ok(()) => {
             if o.verbose {
                 let arrow = if o.symbolic { "->" } else { "=>" };
-                writeln!(ctx.stdout, "{} {arrow} {}", quote(dest), quote(src))?;
+                let saved = saved
+                    .map(|b| format!("{} ~ ", quote(&b)))
+                    .unwrap_or_default();
+                writeln!(ctx.stdout, "{saved}{} {arrow} {}", quote(dest), quote(src))?;
             }
             Ok(0)
         }

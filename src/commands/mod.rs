@@ -36,6 +36,7 @@ pub mod util;
 
 mod awk;
 mod backtrack;
+mod backup;
 pub mod base64;
 mod basename;
 mod bc;

@@ -1,14 +1,17 @@
 //! `mv`: renames files and directories, or moves them into a directory (`-t`, `-T`);
-//! `-n`/`-u` skip, `-v` reports.
+//! `-n`/`-u` skip, `-b`/`--backup`/`-S` keep what they replace, `-v` reports.
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::backup::{self, Backup};
 use super::cp::{is_within, plan, resolved_dest};
 use super::util::quote;
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
 const LONG: &[LongOpt] = &[
+    backup::BACKUP,
+    backup::SUFFIX,
     long("force", HasArg::No, "f"),
     long("interactive", HasArg::No, "i"),
     long("no-clobber", HasArg::No, "n"),
@@ -28,12 +31,15 @@ Usage: mv [OPTION]... [-T] SOURCE DEST
 Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 
 Mandatory arguments to long options are mandatory for short options too.
+      --backup[=CONTROL]       make a backup of each existing destination file
+  -b                           like --backup but does not accept an argument
   -f, --force                  do not prompt before overwriting
   -i, --interactive            prompt before overwrite
   -n, --no-clobber             do not overwrite an existing file
 If you specify more than one of -i, -f, -n, only the final one takes effect.
       --strip-trailing-slashes  remove any trailing slashes from each SOURCE
                                  argument
+  -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
   -u, --update                 move only when the SOURCE file is newer
@@ -47,13 +53,17 @@ If you specify more than one of -i, -f, -n, only the final one takes effect.
 ";
 
 pub fn mv(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("fint:TuvZ", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("bfinS:t:TuvZ", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
-    if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
+    if let Some(s) = std_opts(ctx, &parsed, &format!("{USAGE}{}", backup::HELP_TAIL))? {
         return Ok(s);
     }
+    let backup = match Backup::from_options(ctx, &parsed)? {
+        Ok(b) => b,
+        Err(status) => return Ok(status),
+    };
     let mut no_clobber = false;
     let mut interactive = false;
     let mut update = false;
@@ -106,7 +116,8 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
         }
-        let result: Result<bool, String> = {
+        // Ok(None): skipped; Ok(Some(backup)): moved, keeping the old DEST as `backup`.
+        let result: Result<Option<Option<String>>, String> = {
             let mut fs = ctx.fs.lock();
             match fs.lstat(&sp) {
                 Err(e) => Err(format!("cannot stat {}: {e}", quote(&src))),
@@ -132,7 +143,7 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
                     } else if let Some(d) = &dmeta
                         && (no_clobber || (update && d.mtime >= smeta.mtime))
                     {
-                        Ok(false)
+                        Ok(None)
                     } else if let Some(d) = dmeta.as_ref().filter(|d| d.is_dir() && !smeta.is_dir())
                     {
                         let _ = d;
@@ -147,8 +158,12 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
                             quote(&src)
                         ))
                     } else {
-                        match fs.rename(&sp, &dp) {
-                            Ok(()) => Ok(true),
+                        let saved = match &backup {
+                            Some(b) if dmeta.is_some() => b.make(&mut fs, &dp, &dst),
+                            _ => Ok(None),
+                        };
+                        match saved.and_then(|saved| fs.rename(&sp, &dp).map(|()| saved)) {
+                            Ok(saved) => Ok(Some(saved)),
                             Err(e) if e.errno == Errno::ENOTEMPTY || e.errno == Errno::EEXIST => {
                                 Err(format!(
                                     "cannot move {} to {}: Directory not empty",
@@ -167,8 +182,14 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
             }
         };
         match result {
-            Ok(true) if verbose => {
-                writeln!(ctx.stdout, "renamed {} -> {}", quote(&src), quote(&dst))?
+            Ok(Some(saved)) if verbose => {
+                let note = backup::verbose_note(saved.as_deref());
+                writeln!(
+                    ctx.stdout,
+                    "renamed {} -> {}{note}",
+                    quote(&src),
+                    quote(&dst)
+                )?
             }
             Ok(_) => {}
             Err(msg) => {

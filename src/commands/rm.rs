@@ -1,16 +1,17 @@
 //! `rm`: removes files, and directories with `-r` (depth first) or `-d` (empty ones);
-//! `-f` ignores missing operands, `-v` reports each removal, `-i` is accepted without
-//! prompting. Refuses `/`, `.` and `..` like GNU.
+//! `-f` ignores missing operands, `-v` reports each removal, `-i` asks before each
+//! removal and `-I` once for the whole command, reading the answers from standard
+//! input. Refuses `/`, `.` and `..` like GNU.
 
 use super::about::{HELP, VERSION, std_opts};
-use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::args::{HasArg, LongOpt, Spec, argmatch, long, usage_error};
 use super::util::quote;
 use super::{CmdResult, Ctx};
 use crate::fs::{Errno, Fs};
 
 const LONG: &[LongOpt] = &[
     long("force", HasArg::No, "f"),
-    long("interactive", HasArg::Optional, "i"),
+    long("interactive", HasArg::Optional, "interactive"),
     long("recursive", HasArg::No, "r"),
     long("dir", HasArg::No, "d"),
     long("verbose", HasArg::No, "v"),
@@ -59,7 +60,27 @@ some of its contents, given sufficient expertise and/or time.  For greater
 assurance that the contents are truly unrecoverable, consider using shred(1).
 ";
 
+/// When `rm` asks (`--interactive=WHEN`).
+#[derive(Clone, Copy, PartialEq)]
+enum Ask {
+    Never,
+    /// `-I`: once, before removing more than three operands or recursively.
+    Once,
+    /// `-i`: before every removal.
+    Always,
+}
+
+const WHEN: &[(&str, Ask)] = &[
+    ("never", Ask::Never),
+    ("no", Ask::Never),
+    ("none", Ask::Never),
+    ("once", Ask::Once),
+    ("always", Ask::Always),
+    ("yes", Ask::Always),
+];
+
 struct Opts {
+    ask: Ask,
     force: bool,
     recursive: bool,
     dir: bool,
@@ -121,16 +142,41 @@ pub fn rm(ctx: &mut Ctx) -> CmdResult {
         return Ok(s);
     }
     let mut o = Opts {
+        ask: Ask::Never,
         force: false,
         recursive: false,
         dir: false,
         verbose: false,
         preserve_root: true,
     };
-    for (k, _) in &parsed.opts {
+    // The last of -f, -i, -I and --interactive decides; only -f ignores missing files.
+    for (k, v) in &parsed.opts {
         match k.as_str() {
-            "f" => o.force = true,
-            "i" | "I" => o.force = false,
+            "f" => {
+                o.force = true;
+                o.ask = Ask::Never;
+            }
+            "i" => {
+                o.force = false;
+                o.ask = Ask::Always;
+            }
+            "I" => {
+                o.force = false;
+                o.ask = Ask::Once;
+            }
+            "interactive" => {
+                let when = match v {
+                    Some(v) => match argmatch(ctx, "--interactive", v, WHEN)? {
+                        Ok(w) => w,
+                        Err(status) => return Ok(status),
+                    },
+                    None => Ask::Always,
+                };
+                if when != Ask::Never {
+                    o.force = false;
+                }
+                o.ask = when;
+            }
             "r" | "R" => o.recursive = true,
             "d" => o.dir = true,
             "v" => o.verbose = true,
@@ -143,6 +189,14 @@ pub fn rm(ctx: &mut Ctx) -> CmdResult {
             return Ok(0);
         }
         return usage_error(ctx, "missing operand", 1);
+    }
+    let n = parsed.operands.len();
+    if o.ask == Ask::Once && (o.recursive || n > 3) {
+        let plural = if n == 1 { "" } else { "s" };
+        let how = if o.recursive { " recursively" } else { "" };
+        if !ctx.confirm(&format!("remove {n} argument{plural}{how}"))? {
+            return Ok(0);
+        }
     }
     let mut status = 0;
     for name in &parsed.operands {
@@ -177,6 +231,11 @@ pub fn rm(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
         };
+        if o.ask == Ask::Always && (o.recursive || o.dir || !meta.is_dir()) {
+            drop(fs);
+            remove_asking(ctx, &o, name, &path, &mut status)?;
+            continue;
+        }
         let mut steps = Vec::new();
         if meta.is_dir() {
             if o.recursive {
@@ -239,6 +298,92 @@ pub fn rm(ctx: &mut Ctx) -> CmdResult {
         }
     }
     Ok(status)
+}
+
+/// What `rm -i` calls a file when it asks: GNU's `file_type`, with `write-protected `
+/// in front when the file (not a symlink) cannot be written.
+fn described(fs: &Fs, path: &str, meta: &crate::fs::Metadata) -> String {
+    use crate::fs::FileType;
+    let kind = match meta.file_type {
+        FileType::Dir => "directory",
+        FileType::Symlink => "symbolic link",
+        FileType::Device(_) => "character special file",
+        FileType::File if meta.size == 0 => "regular empty file",
+        FileType::File => "regular file",
+    };
+    let protected = !meta.is_symlink() && fs.access(path, false, true, false).is_err();
+    let prefix = if protected { "write-protected " } else { "" };
+    format!("{prefix}{kind}")
+}
+
+/// `rm -i` on one operand: asks before removing each file and before entering and
+/// removing each non-empty directory (only when everything in it went); a `no` keeps
+/// that file or tree. The answers are read between removals, as GNU reads them.
+/// Returns whether `path` is gone.
+fn remove_asking(
+    ctx: &mut Ctx,
+    o: &Opts,
+    shown: &str,
+    path: &str,
+    status: &mut i32,
+) -> std::io::Result<bool> {
+    ctx.host.check()?;
+    let (meta, entries, what) = {
+        let fs = ctx.fs.lock();
+        let Ok(meta) = fs.lstat(path) else {
+            return Ok(true);
+        };
+        let entries = if meta.is_dir() && o.recursive {
+            fs.read_dir(path).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let what = described(&fs, path, &meta);
+        (meta, entries, what)
+    };
+    if !entries.is_empty() {
+        if !ctx.confirm(&format!("descend into {what} {}", quote(shown)))? {
+            return Ok(false);
+        }
+        let mut all_gone = true;
+        for e in entries {
+            let child_shown = super::cp::shown_join(shown, &e.name);
+            let child = format!("{}/{}", path.trim_end_matches('/'), e.name);
+            all_gone &= remove_asking(ctx, o, &child_shown, &child, status)?;
+        }
+        if !all_gone {
+            return Ok(false);
+        }
+    }
+    if !ctx.confirm(&format!("remove {what} {}", quote(shown)))? {
+        return Ok(false);
+    }
+    let res = {
+        let mut fs = ctx.fs.lock();
+        if meta.is_dir() {
+            fs.remove_dir(path)
+        } else {
+            fs.remove_file(path)
+        }
+    };
+    match res {
+        Ok(()) => {
+            if o.verbose {
+                let what = if meta.is_dir() {
+                    "removed directory "
+                } else {
+                    "removed "
+                };
+                writeln!(ctx.stdout, "{what}{}", quote(shown))?;
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            ctx.err(format!("cannot remove {}: {e}", quote(shown)))?;
+            *status = 1;
+            Ok(false)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -315,7 +460,7 @@ mod tests {
                 1,
             ),
             ("rm -f", "", "", 0),
-            ("rm -i f2", "", "", 0),
+            ("rm -i f2", "", "rm: remove regular empty file 'f2'? ", 0),
         ] {
             check(FILES, line, "", (out, err, status));
         }

@@ -1325,7 +1325,7 @@ impl Interp {
             return self.call_function(&f, &words);
         }
         if let Some(b) = super::builtins::lookup(name) {
-            return match b(self, &words) {
+            return match super::builtins::call(self, name, b, &words) {
                 Err(flow) => self.builtin_write_failed(name, flow),
                 ok => ok,
             };
@@ -1554,7 +1554,7 @@ impl Interp {
             // Builtins that also exist as programs (`env echo`, `/bin/true`).
             if let Some(b) = super::builtins::lookup(name) {
                 let mut child = self.fork_subshell()?;
-                let r = b(&mut child, words);
+                let r = super::builtins::call(&mut child, name, b, words);
                 return child.finish_subshell(r);
             }
             return self.command_not_found(name, words);
@@ -2282,7 +2282,7 @@ impl UtilHost<'_> {
             line: child.line,
         };
         let r = match super::builtins::lookup(name) {
-            Some(b) if !name.contains('/') => b(&mut child, argv),
+            Some(b) if !name.contains('/') => super::builtins::call(&mut child, name, b, argv),
             _ => child.run_external(&cmd, argv),
         };
         let status = match child.finish_subshell(r) {

@@ -42,3 +42,14 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Runs a script in a fresh shell: its status, stdout and stderr.
+pub fn run(script: &str) -> (i32, String, String) {
+    let mut sh = shellbox::Shell::builder().build();
+    let out = sh.exec(script);
+    (
+        out.exit_code,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -229,86 +229,6 @@ const BINDINGS: &[&str] = &[
     "yank-pop",
 ];
 
-/// Topics of `help`, as `compgen -A helptopic` lists them.
-const HELP_TOPICS: &[&str] = &[
-    "%",
-    "(( ... ))",
-    ".",
-    ":",
-    "[",
-    "[[ ... ]]",
-    "alias",
-    "bg",
-    "bind",
-    "break",
-    "builtin",
-    "caller",
-    "case",
-    "cd",
-    "command",
-    "compgen",
-    "complete",
-    "compopt",
-    "continue",
-    "coproc",
-    "declare",
-    "dirs",
-    "disown",
-    "echo",
-    "enable",
-    "eval",
-    "exec",
-    "exit",
-    "export",
-    "false",
-    "fc",
-    "fg",
-    "for",
-    "for ((",
-    "function",
-    "getopts",
-    "hash",
-    "help",
-    "history",
-    "if",
-    "jobs",
-    "kill",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "select",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "test",
-    "time",
-    "times",
-    "trap",
-    "true",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "until",
-    "variables",
-    "wait",
-    "while",
-    "{ ... }",
-];
-
 /// Signal names, as `compgen -A signal` lists them.
 const SIGNAL_NAMES: &[&str] = &[
     "EXIT",
@@ -463,6 +383,8 @@ pub(super) enum OptError {
     Usage,
     /// Message already printed; no usage line.
     Plain,
+    /// `--help` where an option could start (bash's `GETOPT_HELP`).
+    Help,
 }
 
 /// One parsed option: the letter, whether it was given with `+`, and its argument.
@@ -484,6 +406,9 @@ pub(super) fn getopt(
         if a == "--" {
             i += 1;
             break;
+        }
+        if a == "--help" {
+            return Err(OptError::Help);
         }
         let sign = match a.chars().next() {
             Some('-') => false,
@@ -612,9 +537,14 @@ fn build_actions(
     Ok((p, end))
 }
 
-fn usage_status(sh: &Interp, e: OptError, usage: &str) -> R {
-    if let OptError::Usage = e {
-        sh.errln(usage);
+/// Ends builtin `name` after a failed option parse: the usage line when the error
+/// asks for it, the help for `--help` (except in `bind`, whose option loop has no
+/// case for it and so shows the usage), status 2.
+pub(super) fn usage_status(sh: &mut Interp, name: &str, e: OptError, usage: &str) -> R {
+    match e {
+        OptError::Help if name != "bind" => return super::help::answer(sh, name),
+        OptError::Usage | OptError::Help => sh.errln(usage),
+        OptError::Plain => {}
     }
     Ok(2)
 }
@@ -674,7 +604,7 @@ pub fn complete(sh: &mut Interp, args: &[String]) -> R {
     }
     let (p, end) = match build_actions(sh, "complete", args, true) {
         Ok(v) => v,
-        Err(e) => return usage_status(sh, e, COMPLETE_USAGE),
+        Err(e) => return usage_status(sh, "complete", e, COMPLETE_USAGE),
     };
     let names: Vec<String> = args.get(end..).unwrap_or_default().to_vec();
     let special = if p.default_cmd {
@@ -747,7 +677,7 @@ fn print_all(sh: &mut Interp) -> R {
 pub fn compopt(sh: &mut Interp, args: &[String]) -> R {
     let (opts, end) = match getopt(sh, "compopt", args, "o:DEI", true) {
         Ok(v) => v,
-        Err(e) => return usage_status(sh, e, COMPOPT_USAGE),
+        Err(e) => return usage_status(sh, "compopt", e, COMPOPT_USAGE),
     };
     let mut on = 0u32;
     let mut off = 0u32;
@@ -810,7 +740,7 @@ pub fn compgen(sh: &mut Interp, args: &[String]) -> R {
     }
     let (p, end) = match build_actions(sh, "compgen", args, false) {
         Ok(v) => v,
-        Err(e) => return usage_status(sh, e, COMPGEN_USAGE),
+        Err(e) => return usage_status(sh, "compgen", e, COMPGEN_USAGE),
     };
     if !p.given {
         return Ok(0);
@@ -964,7 +894,10 @@ fn action_matches(sh: &mut Interp, cs: &CompSpec, word: &str) -> Vec<String> {
                 .map(|(k, _)| k)
                 .collect(),
             "function" => sorted(sh.funcs.keys().cloned()),
-            "helptopic" => own(HELP_TOPICS),
+            "helptopic" => super::help::TOPICS
+                .iter()
+                .map(|t| t.name.to_owned())
+                .collect(),
             "job" | "running" => job_names(sh, *name == "running"),
             "keyword" => own(KEYWORDS),
             "setopt" => SET_OPTIONS.iter().map(|(n, _)| (*n).to_owned()).collect(),

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::super::{Flow, Interp, R};
-use super::complete::{OptError, getopt};
+use super::complete::{getopt, usage_status};
 use crate::expand::pattern::{MatchOpts, Pattern};
 
 const HISTORY_USAGE: &str = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]";
@@ -179,18 +179,11 @@ fn check_add(sh: &mut Interp, line: &str) -> bool {
     true
 }
 
-fn usage(sh: &Interp, e: OptError, text: &str) -> R {
-    if let OptError::Usage = e {
-        sh.errln(text);
-    }
-    Ok(2)
-}
-
 /// `history`: list, edit, read and write the history list.
 pub fn history(sh: &mut Interp, args: &[String]) -> R {
     let (opts, end) = match getopt(sh, "history", args, "acd:npsrw", false) {
         Ok(v) => v,
-        Err(e) => return usage(sh, e, HISTORY_USAGE),
+        Err(e) => return usage_status(sh, "history", e, HISTORY_USAGE),
     };
     apply_histsize(sh);
     let rest: Vec<String> = args.get(end..).unwrap_or_default().to_vec();
@@ -1648,7 +1641,7 @@ pub fn bind(sh: &mut Interp, args: &[String]) -> R {
     sh.builtin_error("bind", "warning: line editing not enabled");
     let (opts, end) = match getopt(sh, "bind", args, "lvpVPsSXf:q:u:m:r:x:", false) {
         Ok(v) => v,
-        Err(e) => return usage(sh, e, BIND_USAGE),
+        Err(e) => return usage_status(sh, "bind", e, BIND_USAGE),
     };
     let get = |c: char| {
         opts.iter()

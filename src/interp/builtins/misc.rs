@@ -1037,7 +1037,7 @@ fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
     // Run the command skipping functions.
     let name = rest[0].as_str();
     if let Some(b) = super::lookup(name) {
-        return b(sh, rest);
+        return super::call(sh, name, b, rest);
     }
     let c = crate::syntax::Command {
         kind: crate::syntax::CommandKind::Simple(Default::default()),
@@ -1061,7 +1061,7 @@ pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
         return Ok(0);
     };
     match super::lookup(name) {
-        Some(b) => b(sh, &args[1..]),
+        Some(b) => super::call(sh, name, b, &args[1..]),
         None => {
             sh.builtin_error("builtin", &format!("{name}: not a shell builtin"));
             Ok(1)
@@ -1153,48 +1153,6 @@ fn hash_listing_order(
     let mut rows: Vec<_> = table.iter().collect();
     rows.sort_by_key(|(name, h)| (bucket(name), std::cmp::Reverse(h.seq)));
     rows
-}
-
-pub fn help(sh: &mut Interp, args: &[String]) -> R {
-    let mut topics = args
-        .iter()
-        .skip(1)
-        .skip_while(|a| matches!(a.as_str(), "-d" | "-m" | "-s"))
-        .skip_while(|a| *a == "--");
-    if let Some(bad) = args.get(1).filter(|a| {
-        a.starts_with('-') && a.len() > 1 && !matches!(a.as_str(), "-d" | "-m" | "-s" | "--")
-    }) {
-        let c = bad.chars().nth(1).unwrap_or('-');
-        sh.builtin_error("help", &format!("-{c}: invalid option"));
-        sh.errln("help: usage: help [-dms] [pattern ...]");
-        return Ok(2);
-    }
-    // A topic is a pattern over builtin and keyword names; none matching is an error.
-    if let Some(topic) = topics.next() {
-        let pat = crate::expand::pattern::Pattern::new(topic, Default::default());
-        let keywords = [
-            "if", "for", "while", "until", "case", "select", "function", "time",
-        ];
-        let known = super::names()
-            .chain(keywords)
-            .any(|n| pat.matches(n) || n.starts_with(topic.as_str()));
-        if !known {
-            sh.builtin_error(
-                "help",
-                &format!(
-                    "no help topics match `{topic}'.  Try `help help' or `man -k {topic}' or `info {topic}'."
-                ),
-            );
-            return Ok(1);
-        }
-    }
-    let text = if args.len() > 1 {
-        format!("{}: a shellbox builtin\n", args[args.len() - 1])
-    } else {
-        "shellbox: a simulated GNU bash, version 5.2.15(1)-release\nThese shell commands are defined internally.\n".to_owned()
-    };
-    sh.out(text.as_bytes())?;
-    Ok(0)
 }
 
 pub fn let_(sh: &mut Interp, args: &[String]) -> R {
@@ -1814,30 +1772,13 @@ pub fn bg(sh: &mut Interp, _args: &[String]) -> R {
 }
 
 pub fn umask(sh: &mut Interp, args: &[String]) -> R {
-    let mut symbolic = false;
-    let mut print = false;
-    let mut i = 1;
-    while let Some(a) = args.get(i) {
-        if a == "--" {
-            i += 1;
-            break;
-        }
-        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            break;
-        };
-        for c in flags.chars() {
-            match c {
-                'S' => symbolic = true,
-                'p' => print = true,
-                _ => {
-                    sh.builtin_error("umask", &format!("-{c}: invalid option"));
-                    sh.errln("umask: usage: umask [-p] [-S] [mode]");
-                    return Ok(2);
-                }
-            }
-        }
-        i += 1;
-    }
+    let usage = "umask: usage: umask [-p] [-S] [mode]";
+    let (flags, i) = match super::letter_options(sh, "umask", args, "Sp", usage) {
+        Ok(v) => v,
+        Err(status) => return Ok(status),
+    };
+    let symbolic = flags.contains('S');
+    let print = flags.contains('p');
     let rest = args.get(i..).unwrap_or_default();
     if let Some(spec) = rest.first() {
         let status = set_umask(sh, spec);

@@ -4,6 +4,7 @@
 
 pub mod complete;
 pub mod declare;
+pub mod help;
 pub mod history;
 pub mod misc;
 pub mod printf;
@@ -47,7 +48,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("fg", misc::fg),
     ("getopts", misc::getopts),
     ("hash", misc::hash),
-    ("help", misc::help),
+    ("help", help::help),
     ("history", history::history),
     ("jobs", misc::jobs),
     ("kill", misc::kill),
@@ -93,6 +94,49 @@ pub fn lookup(name: &str) -> Option<Builtin> {
         .binary_search_by(|(n, _)| (*n).cmp(name))
         .ok()
         .map(|i| TABLE[i].1)
+}
+
+/// Runs builtin `b` under `name` with `args` (`args[0]` is the name), answering a
+/// `--help` first argument with the builtin's help as bash's `CASE_HELPOPT` does.
+pub fn call(sh: &mut Interp, name: &str, b: Builtin, args: &[String]) -> R {
+    if help::asks_for_help(name, args) {
+        return help::answer(sh, name);
+    }
+    b(sh, args)
+}
+
+/// Parses the leading options of a builtin whose options are single letters taking no
+/// argument (`-ds`, `-d -s`; `--` ends them): the letters given and the index of the
+/// first operand. An unknown letter prints bash's message and the usage line, and
+/// gives the status 2 to return.
+pub fn letter_options(
+    sh: &Interp,
+    name: &str,
+    args: &[String],
+    letters: &str,
+    usage: &str,
+) -> Result<(String, usize), i32> {
+    let mut given = String::new();
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        for c in flags.chars() {
+            if !letters.contains(c) {
+                sh.builtin_error(name, &format!("-{c}: invalid option"));
+                sh.errln(usage);
+                return Err(2);
+            }
+            given.push(c);
+        }
+        i += 1;
+    }
+    Ok((given, i))
 }
 
 /// Every builtin name, sorted.
