@@ -356,3 +356,48 @@ fn root_seeding_refuses_what_does_not_fit_and_says_so() {
         "{stderr}"
     );
 }
+
+#[test]
+fn seeded_files_are_read_on_first_use_and_only_as_they_were_listed() {
+    use shellbox::fs::{Clock, Errno, Fs};
+    let (_outside, secret) = host_secret();
+    let host = TempDir::new("paths-seed-lazy");
+    for name in ["grown", "replaced", "swapped", "edited", "kept"] {
+        host.write(&format!("{name}.txt"), "abcd");
+    }
+    let mut fs = Fs::new(Clock::virtual_at(0));
+    shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap();
+    let snapshot = fs.snapshot();
+
+    // Changed on the host after listing: longer, another file, a link out.
+    host.write("grown.txt", "abcdef");
+    let other = host.path().join("other");
+    std::fs::write(&other, "wxyz").unwrap();
+    std::fs::rename(&other, host.path().join("replaced.txt")).unwrap();
+    std::fs::remove_file(host.path().join("swapped.txt")).unwrap();
+    std::os::unix::fs::symlink(&secret, host.path().join("swapped.txt")).unwrap();
+    // Same file, same size: its bytes are those of the first read.
+    host.write("edited.txt", "wxyz");
+
+    let read = |fs: &Fs, name: &str| {
+        fs.read_file(&format!("/tmp/w/{name}.txt"))
+            .map(|d| String::from_utf8_lossy(&d).into_owned())
+            .map_err(|e| e.errno)
+    };
+    for name in ["grown", "replaced", "swapped"] {
+        assert_eq!(read(&fs, name), Err(Errno::EIO), "{name}");
+    }
+    assert_eq!(read(&fs, "edited"), Ok("wxyz".to_owned()));
+    assert_eq!(read(&fs, "kept"), Ok("abcd".to_owned()));
+    // A snapshot shares the first read; the size was the listed one all along.
+    assert_eq!(read(&snapshot, "edited"), Ok("wxyz".to_owned()));
+    assert_eq!(fs.stat("/tmp/w/grown.txt").map(|m| m.size).ok(), Some(4));
+    let report = fs.check_host_files().unwrap_err();
+    assert!(report.contains("grown.txt: Input/output error"), "{report}");
+
+    // Writing takes the file into memory; the host keeps its bytes.
+    fs.append_file("/tmp/w/kept.txt", b"!").unwrap();
+    assert_eq!(read(&fs, "kept"), Ok("abcd!".to_owned()));
+    assert_eq!(std::fs::read_to_string(host.path().join("kept.txt")).unwrap(), "abcd");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+}

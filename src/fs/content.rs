@@ -90,8 +90,8 @@ impl Fs {
             _ if trailing_slash => Err(Errno::ENOTDIR.into()),
             _ if !self.may(inode, W) => Err(Errno::EACCES.into()),
             Node::Device(device) => device_write(*device),
-            Node::File(old) => {
-                let old_len = old.len() as u64;
+            Node::File(_) | Node::Host(_) => {
+                let old_len = inode.file_bytes();
                 if append {
                     self.modify_file(ino, old_len.saturating_add(data.len() as u64), |buf| {
                         unshare(buf, data.len()).extend_from_slice(data);
@@ -117,6 +117,7 @@ impl Fs {
         new_len: u64,
         edit: impl FnOnce(&mut Arc<Vec<u8>>),
     ) -> FsResult<()> {
+        self.materialize(ino)?;
         let old_len = self.inode(ino)?.file_bytes();
         if new_len > self.limits.max_file_bytes {
             return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
@@ -191,7 +192,7 @@ impl Fs {
         match &inode.node {
             Node::Dir(_) if writing || opts.create => return Err(Errno::EISDIR.into()),
             Node::Symlink(_) => return Err(Errno::ELOOP.into()),
-            Node::File(_) | Node::Device(_) if trailing_slash => {
+            Node::File(_) | Node::Host(_) | Node::Device(_) if trailing_slash => {
                 return Err(Errno::ENOTDIR.into());
             }
             _ => {}
@@ -199,7 +200,7 @@ impl Fs {
         if !self.may(inode, want) {
             return Err(Errno::EACCES.into());
         }
-        if writing && opts.truncate && matches!(inode.node, Node::File(_)) {
+        if writing && opts.truncate && matches!(inode.node, Node::File(_) | Node::Host(_)) {
             self.modify_file(ino, 0, |buf| match Arc::get_mut(buf) {
                 Some(v) => v.clear(),
                 None => *buf = Arc::new(Vec::new()),
@@ -213,18 +214,60 @@ impl Fs {
     /// Past the end reads nothing; `/dev/null` reads nothing; a directory is EISDIR and
     /// other devices EINVAL. No permission check: that happened at [`Fs::open`].
     pub fn read_at(&self, ino: Ino, offset: u64, len: usize) -> FsResult<&[u8]> {
-        match &self.inode(ino)?.node {
-            Node::File(data) => {
-                let start = usize::try_from(offset)
-                    .unwrap_or(usize::MAX)
-                    .min(data.len());
-                let end = start.saturating_add(len).min(data.len());
-                Ok(data.get(start..end).unwrap_or_default())
-            }
-            Node::Dir(_) => Err(Errno::EISDIR.into()),
-            Node::Device(Device::Null) => Ok(&[]),
-            Node::Device(_) | Node::Symlink(_) => Err(Errno::EINVAL.into()),
+        let data: &[u8] = match &self.inode(ino)?.node {
+            Node::File(data) => data,
+            Node::Host(host) => host.bytes()?,
+            Node::Dir(_) => return Err(Errno::EISDIR.into()),
+            Node::Device(Device::Null) => return Ok(&[]),
+            Node::Device(_) | Node::Symlink(_) => return Err(Errno::EINVAL.into()),
+        };
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(data.len());
+        let end = start.saturating_add(len).min(data.len());
+        Ok(data.get(start..end).unwrap_or_default())
+    }
+
+    /// Turns a file still on the host into one held in memory, before it is changed.
+    fn materialize(&mut self, ino: Ino) -> FsResult<()> {
+        let inode = self.inode_mut(ino)?;
+        if let Node::Host(host) = &inode.node {
+            let bytes = Arc::clone(host.bytes()?);
+            inode.node = Node::File(bytes);
         }
+        Ok(())
+    }
+
+    /// Adds regular file `path` whose bytes stay on the host until first read (see
+    /// [`Fs::check_host_files`]); `meta` is the host file's `lstat`. Limits are checked
+    /// against its size now, as for a written file.
+    pub(crate) fn add_host_file(
+        &mut self,
+        path: &str,
+        host: std::path::PathBuf,
+        meta: &std::fs::Metadata,
+    ) -> FsResult<()> {
+        let walk = self.walk(path, Follow::Never)?;
+        if walk.ino.is_some() {
+            return Err(Errno::EEXIST.into());
+        }
+        let target = walk.new_entry(Errno::EISDIR)?;
+        self.check_create(&target, meta.len())?;
+        let node = Node::Host(Arc::new(super::host::HostFile::new(host, meta)));
+        self.insert_new(target, node, 0o644)?;
+        Ok(())
+    }
+
+    /// Reads every file still on the host, so that their failures can be reported
+    /// (with the host path) before something like a durable save needs their bytes.
+    pub fn check_host_files(&self) -> Result<(), String> {
+        for inode in self.inodes.values() {
+            if let Node::Host(host) = &inode.node {
+                host.bytes()
+                    .map_err(|e| format!("{}: {e}", host.path().display()))?;
+            }
+        }
+        Ok(())
     }
 
     /// The content of a regular file inode (`/dev/null`: empty; a directory: EISDIR;
@@ -232,6 +275,7 @@ impl Fs {
     pub fn content(&self, ino: Ino) -> FsResult<Arc<Vec<u8>>> {
         match &self.inode(ino)?.node {
             Node::File(data) => Ok(Arc::clone(data)),
+            Node::Host(host) => Ok(Arc::clone(host.bytes()?)),
             Node::Dir(_) => Err(Errno::EISDIR.into()),
             Node::Device(device) => device_read(*device),
             Node::Symlink(_) => Err(Errno::EINVAL.into()),
@@ -246,6 +290,7 @@ impl Fs {
         let end = offset.checked_add(data.len() as u64).ok_or(Errno::EFBIG)?;
         let old_len = match &self.inode(ino)?.node {
             Node::File(buf) => buf.len() as u64,
+            Node::Host(host) => host.len(),
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
             Node::Device(device) => return device_write(*device).map(|()| end),
             Node::Symlink(_) => return Err(Errno::EINVAL.into()),
@@ -289,6 +334,7 @@ impl Fs {
     pub fn truncate_ino(&mut self, ino: Ino, len: u64) -> FsResult<()> {
         let old_len = match &self.inode(ino)?.node {
             Node::File(buf) => buf.len() as u64,
+            Node::Host(host) => host.len(),
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
             Node::Device(_) => return Ok(()),
             Node::Symlink(_) => return Err(Errno::EINVAL.into()),

@@ -26,11 +26,13 @@ pub enum Errno {
     EXDEV,
     EBUSY,
     EBADF,
+    /// A file seeded from the host can no longer be read as it was seen.
+    EIO,
 }
 
 impl Errno {
     /// Every error kind, in declaration order.
-    pub const ALL: [Errno; 15] = [
+    pub const ALL: [Errno; 16] = [
         Errno::ENOENT,
         Errno::EEXIST,
         Errno::ENOTDIR,
@@ -46,6 +48,7 @@ impl Errno {
         Errno::EXDEV,
         Errno::EBUSY,
         Errno::EBADF,
+        Errno::EIO,
     ];
 
     /// strerror(3) text, e.g. "No such file or directory".
@@ -66,6 +69,7 @@ impl Errno {
             Errno::EXDEV => "Invalid cross-device link",
             Errno::EBUSY => "Device or resource busy",
             Errno::EBADF => "Bad file descriptor",
+            Errno::EIO => "Input/output error",
         }
     }
 
@@ -78,6 +82,7 @@ impl Errno {
         match self {
             Errno::EPERM => 1,
             Errno::ENOENT => 2,
+            Errno::EIO => 5,
             Errno::EBADF => 9,
             Errno::EACCES => 13,
             Errno::EBUSY => 16,
@@ -109,7 +114,7 @@ impl Errno {
             Errno::EFBIG => K::FileTooLarge,
             Errno::EXDEV => K::CrossesDevices,
             Errno::EBUSY => K::ResourceBusy,
-            Errno::ELOOP | Errno::EBADF => K::Other,
+            Errno::ELOOP | Errno::EBADF | Errno::EIO => K::Other,
         }
     }
 }
@@ -194,6 +199,7 @@ mod tests {
             (Errno::EXDEV, "Invalid cross-device link", 18),
             (Errno::EBUSY, "Device or resource busy", 16),
             (Errno::EBADF, "Bad file descriptor", 9),
+            (Errno::EIO, "Input/output error", 5),
         ] {
             check(errno, text, code);
         }

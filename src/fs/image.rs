@@ -68,6 +68,9 @@ impl Fs {
             .map(|(&ino, inode)| {
                 let node = match &inode.node {
                     Node::File(data) => NodeImage::File(data.clone()),
+                    // Read now; [`Fs::check_host_files`] lets a caller see failures
+                    // first, since an image cannot carry them.
+                    Node::Host(host) => NodeImage::File(host.bytes().cloned().unwrap_or_default()),
                     Node::Dir(entries) => {
                         NodeImage::Dir(entries.iter().map(|(n, &i)| (n.clone(), i)).collect())
                     }

@@ -22,6 +22,9 @@ pub(crate) const DIR_SIZE: u64 = 4096;
 pub(crate) enum Node {
     /// A regular file: shared bytes, copied on the first write after a snapshot.
     File(Arc<Vec<u8>>),
+    /// A regular file seeded from the host and not yet written: its bytes are read
+    /// from the host on first use; the first write turns it into a `File`.
+    Host(Arc<super::host::HostFile>),
     /// A directory: entries by name (sorted, so listings need no sort).
     Dir(OrdMap<String, Ino>),
     /// A symbolic link and its target, stored verbatim.
@@ -63,7 +66,7 @@ impl Inode {
 
     pub(crate) fn file_type(&self) -> FileType {
         match &self.node {
-            Node::File(_) => FileType::File,
+            Node::File(_) | Node::Host(_) => FileType::File,
             Node::Dir(_) => FileType::Dir,
             Node::Symlink(_) => FileType::Symlink,
             Node::Device(d) => FileType::Device(*d),
@@ -86,6 +89,7 @@ impl Inode {
     pub(crate) fn file_bytes(&self) -> u64 {
         match &self.node {
             Node::File(data) => data.len() as u64,
+            Node::Host(host) => host.len(),
             _ => 0,
         }
     }
@@ -94,6 +98,7 @@ impl Inode {
     pub(crate) fn size(&self) -> u64 {
         match &self.node {
             Node::File(data) => data.len() as u64,
+            Node::Host(host) => host.len(),
             Node::Dir(_) => DIR_SIZE,
             Node::Symlink(target) => target.len() as u64,
             Node::Device(_) => 0,

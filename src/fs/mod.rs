@@ -26,6 +26,7 @@ mod attrs;
 mod clock;
 mod content;
 mod errno;
+mod host;
 mod image;
 mod inode;
 mod layout;

@@ -20,7 +20,11 @@ const MAX_DEPTH: usize = 64;
 /// Nothing is dropped silently: an entry the filesystem refuses (a file over its size
 /// limit, the filesystem full, too many files), a host error, or nesting deeper than 64
 /// levels ends the copy with an error naming the host path. A file's size is checked
-/// before it is read, and no more than the limit is ever read.
+/// against the limits when it is listed.
+///
+/// Files' bytes are read from the host when first used, not here (so overlaying a big
+/// tree costs a directory walk), and only as many as the file had when listed: a file
+/// that has since changed on the host (grown, shrunk, replaced) reads as an I/O error.
 ///
 /// ```no_run
 /// let mut fs = shellbox::fs::Fs::new(shellbox::fs::Clock::virtual_at(0));
@@ -51,8 +55,10 @@ fn copy_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str], depth: usize) -
         if ft.is_dir() {
             copy_dir(fs, &path, &vpath, skip, depth + 1)?;
         } else if ft.is_file() {
-            let data = read_within(fs, &path)?;
-            fs.write_file(&vpath, &data).map_err(|e| at(&path, e))?;
+            let meta = entry.metadata().map_err(|e| at(&path, e))?;
+            check_fits(fs, &path, meta.len())?;
+            fs.add_host_file(&vpath, path.clone(), &meta)
+                .map_err(|e| at(&path, e))?;
         } else if ft.is_symlink() {
             let target = std::fs::read_link(&path).map_err(|e| at(&path, e))?;
             let target = crate::text::decode(target.as_os_str().as_encoded_bytes());
@@ -62,39 +68,22 @@ fn copy_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str], depth: usize) -
     Ok(())
 }
 
-/// The contents of host file `path`, refused before reading when they would not fit
-/// the filesystem's per-file or total limit (and never read past the per-file limit,
-/// should the file grow meanwhile).
-fn read_within(fs: &Fs, path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read;
+/// Refuses host file `path` of `len` bytes when it would not fit the filesystem's
+/// per-file or total limit, before anything of it is read.
+fn check_fits(fs: &Fs, path: &Path, len: u64) -> io::Result<()> {
     let limits = fs.limits();
     let (used, _) = fs.usage();
-    let room = limits
-        .max_file_bytes
-        .min(limits.max_total_bytes.saturating_sub(used));
-    let file = std::fs::File::open(path).map_err(|e| at(path, e))?;
-    let len = file.metadata().map_err(|e| at(path, e))?.len();
-    let too_big = || {
-        at(
+    let free = limits.max_total_bytes.saturating_sub(used);
+    if len > limits.max_file_bytes.min(free) {
+        return Err(at(
             path,
             format!(
-                "{len} bytes will not fit the sandbox (a file may hold {} bytes, {} are free)",
-                limits.max_file_bytes,
-                limits.max_total_bytes.saturating_sub(used)
+                "{len} bytes will not fit the sandbox (a file may hold {} bytes, {free} are free)",
+                limits.max_file_bytes
             ),
-        )
-    };
-    if len > room {
-        return Err(too_big());
+        ));
     }
-    let mut data = Vec::with_capacity(len as usize);
-    file.take(room.saturating_add(1))
-        .read_to_end(&mut data)
-        .map_err(|e| at(path, e))?;
-    if data.len() as u64 > room {
-        return Err(too_big());
-    }
-    Ok(data)
+    Ok(())
 }
 
 /// The entries of a host directory with their (lossless) names, sorted by name.

@@ -232,6 +232,12 @@ impl Store {
     /// Blocks on disk I/O.
     pub fn save(&self, name: &str, snapshot: &Snapshot) -> Result<SaveReport, StoreError> {
         check_name(name)?;
+        // Files still on the host are read now; one that no longer reads as it was
+        // listed fails the save rather than being saved wrong.
+        snapshot
+            .fs
+            .check_host_files()
+            .map_err(|m| StoreError::new(StoreErrorKind::Io, None, m))?;
         let image = snapshot.fs.to_image();
         let table: HashMap<Ino, &InodeImage> = image.inodes.iter().map(|(i, n)| (*i, n)).collect();
         let mut known = self.inner.known.lock().unwrap_or_else(|e| e.into_inner());
