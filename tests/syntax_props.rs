@@ -111,3 +111,30 @@ fn deep_nesting_is_an_error_not_a_crash() {
     // The arithmetic text is kept (and rejected when evaluated); parsing must not crash.
     let _ = parse(&deep_arith);
 }
+
+/// Printing keeps the form a word was written in where that form is valid bash, and
+/// the printed text parses back to the same AST.
+#[test]
+fn printed_words_keep_their_quoting() {
+    let cases = [
+        // Backslash escapes stay escapes (they used to come back as `')'`).
+        (r"echo \)", r"echo \)"),
+        (r"echo \$x a\ b \\ \'", r"echo \$x a\ b \\ \'"),
+        (r"echo $\(", r"echo $\("),
+        (r#"echo "\$" "a\"b""#, r#"echo "\$" "a\"b""#),
+        (r"echo 'q'\) \)'q'", r"echo 'q'\) \)'q'"),
+        (r#"echo "${x:-\}}""#, r#"echo "${x:-\}}""#),
+        // Inside double quotes a backslash before an ordinary character is itself.
+        (r#"echo "\)" "a\b\$""#, r#"echo "\)" "a\b\$""#),
+    ];
+    for (src, want) in cases {
+        let ast = parse(src).expect("valid");
+        let printed = script_to_string(&ast);
+        assert_eq!(printed, want, "printing {src:?}");
+        assert_eq!(
+            parse(&printed).as_ref().ok(),
+            Some(&ast),
+            "reparsing {printed:?}"
+        );
+    }
+}

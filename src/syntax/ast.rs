@@ -318,8 +318,11 @@ pub enum WordPart {
     /// Unquoted text: subject to brace expansion, field splitting (never, being literal)
     /// and globbing.
     Lit(String),
-    /// Quoted text (`'..'`, `$'..'`, or a backslash-escaped character): taken literally.
+    /// Quoted text (`'..'`, `$'..'`): taken literally.
     Quoted(String),
+    /// Characters each escaped by a backslash (`\)\$`): taken literally, like
+    /// [`WordPart::Quoted`], and kept apart from it so they print back as written.
+    Escaped(String),
     /// `"..."` (and `$"..."`).
     DQuoted(Vec<WordPart>),
     /// `~` or `~user` at the start of a word (or after `=`/`:` in assignments).
@@ -519,8 +522,11 @@ impl Word {
 
     /// Whether any part is quoted (affects here-doc delimiters and `$@` handling).
     pub fn has_quotes(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p, WordPart::Quoted(_) | WordPart::DQuoted(_)))
+        self.parts.iter().any(|p| {
+            matches!(
+                p,
+                WordPart::Quoted(_) | WordPart::Escaped(_) | WordPart::DQuoted(_)
+            )
+        })
     }
 }

@@ -2912,12 +2912,12 @@ fn flush_lit(parts: &mut Vec<WordPart>, lit: &mut String) {
     }
 }
 
-/// Appends a quoted character, merging with a preceding quoted part.
+/// Appends a backslash-escaped character, merging with a preceding escaped part.
 fn push_quoted(parts: &mut Vec<WordPart>, c: char) {
-    if let Some(WordPart::Quoted(s)) = parts.last_mut() {
+    if let Some(WordPart::Escaped(s)) = parts.last_mut() {
         s.push(c);
     } else {
-        parts.push(WordPart::Quoted(c.to_string()));
+        parts.push(WordPart::Escaped(c.to_string()));
     }
 }
 

@@ -411,7 +411,6 @@ pub fn word_to_string(w: &Word) -> String {
 }
 
 fn word(w: &Word, out: &mut String) {
-    let mut after_dollar = false;
     for (i, p) in w.parts.iter().enumerate() {
         match p {
             // A literal `$` before a part printed with a leading `$` (a substitution
@@ -430,20 +429,18 @@ fn word(w: &Word, out: &mut String) {
                     part(&WordPart::Lit(head.to_owned()), out, false);
                 }
                 out.push_str("'$'");
-                after_dollar = false;
-                continue;
-            }
-            // A bare `$` before a quote would start `$'...'`: the text escaped by
-            // backslashes (as the parser saw it, `$\(`) keeps the `$` literal.
-            WordPart::Quoted(s) if after_dollar && !s.is_empty() && !s.contains('\n') => {
-                for c in s.chars() {
-                    out.push('\\');
-                    out.push(c);
-                }
             }
             _ => part(p, out, false),
         }
-        after_dollar = matches!(p, WordPart::Lit(s) if s.ends_with('$'));
+    }
+}
+
+/// Escaped characters as written, each after a backslash (inside double quotes they
+/// are only ever those a backslash escapes there).
+fn escaped(s: &str, out: &mut String) {
+    for c in s.chars() {
+        out.push('\\');
+        out.push(c);
     }
 }
 
@@ -459,32 +456,30 @@ fn single_quote(s: &str, out: &mut String) {
     out.push('\'');
 }
 
+/// Literal text inside double quotes. A backslash before a character it does not
+/// escape there stands for itself and is printed as written (`"\)"`); the characters
+/// that would end the quotes or expand are escaped.
+fn dq_text(s: &str, out: &mut String) {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let plain_backslash = c == '\\'
+            && chars
+                .peek()
+                .is_some_and(|n| !matches!(n, '"' | '\\' | '$' | '`' | '\n'));
+        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
 fn part(p: &WordPart, out: &mut String, in_dq: bool) {
     match p {
-        WordPart::Lit(s) => {
-            if in_dq {
-                for c in s.chars() {
-                    if matches!(c, '"' | '\\' | '$' | '`') {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                }
-            } else {
-                out.push_str(s);
-            }
-        }
-        WordPart::Quoted(s) => {
-            if in_dq {
-                for c in s.chars() {
-                    if matches!(c, '"' | '\\' | '$' | '`') {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                }
-            } else {
-                single_quote(s, out);
-            }
-        }
+        WordPart::Lit(s) if in_dq => dq_text(s, out),
+        WordPart::Lit(s) => out.push_str(s),
+        WordPart::Quoted(s) if in_dq => dq_text(s, out),
+        WordPart::Quoted(s) => single_quote(s, out),
+        WordPart::Escaped(s) => escaped(s, out),
         WordPart::DQuoted(parts) => {
             out.push('"');
             for p in parts {
@@ -790,6 +785,7 @@ fn heredoc_text(h: &HereDoc) -> String {
                 for q in inner {
                     match q {
                         WordPart::Lit(t) => s.push_str(t),
+                        WordPart::Escaped(t) => escaped(t, &mut s),
                         WordPart::Quoted(t) => {
                             for c in t.chars() {
                                 if matches!(c, '$' | '`' | '\\') {
