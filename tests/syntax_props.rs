@@ -126,6 +126,8 @@ fn printed_words_keep_their_quoting() {
         (r#"echo "${x:-\}}""#, r#"echo "${x:-\}}""#),
         // Inside double quotes a backslash before an ordinary character is itself.
         (r#"echo "\)" "a\b\$""#, r#"echo "\)" "a\b\$""#),
+        // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
+        ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
     ];
     for (src, want) in cases {
         let ast = parse(src).expect("valid");

@@ -195,6 +195,9 @@ pub struct Coproc {
 pub struct Arith {
     pub word: Word,
     pub parsed: Option<Arc<ArithExpr>>,
+    /// Written in the old form `$[...]`, whose text need not have its parentheses
+    /// paired (so it may not print as `$((...))`).
+    pub bracketed: bool,
 }
 
 /// A `[[ ]]` conditional expression.

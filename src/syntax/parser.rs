@@ -942,7 +942,11 @@ impl Parser {
             [WordPart::Lit(s)] => parse_arith(s).ok().map(Arc::new),
             _ => None,
         };
-        Arith { word, parsed }
+        Arith {
+            word,
+            parsed,
+            bracketed: false,
+        }
     }
 
     /// Reads the text up to the matching `))`, having consumed the opening `((`.
@@ -2383,7 +2387,8 @@ impl Parser {
                         Some(c) => text.push(c),
                     }
                 }
-                let a = self.make_arith(&text);
+                let mut a = self.make_arith(&text);
+                a.bracketed = true;
                 parts.push(WordPart::Arith(Box::new(a)));
                 Ok(true)
             }

@@ -496,6 +496,11 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
             out.push_str("$(");
             subst_body(s, out);
         }
+        WordPart::Arith(a) if a.bracketed => {
+            out.push_str("$[");
+            arith_src(a, out);
+            out.push(']');
+        }
         WordPart::Arith(a) => {
             out.push_str("$((");
             arith_src(a, out);
