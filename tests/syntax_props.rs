@@ -112,6 +112,17 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let _ = parse(&deep_arith);
 }
 
+/// Each source prints as the text given, which parses back to the same AST.
+fn check_prints(cases: &[(&str, &str)]) {
+    for &(src, want) in cases {
+        let ast = parse(src).expect("valid");
+        let printed = script_to_string(&ast);
+        assert_eq!(printed, want, "printing {src:?}");
+        let again = parse(&printed);
+        assert_eq!(again.as_ref().ok(), Some(&ast), "reparsing {printed:?}");
+    }
+}
+
 /// Printing keeps the form a word was written in where that form is valid bash, and
 /// the printed text parses back to the same AST.
 #[test]
@@ -129,14 +140,17 @@ fn printed_words_keep_their_quoting() {
         // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
         ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
     ];
-    for (src, want) in cases {
-        let ast = parse(src).expect("valid");
-        let printed = script_to_string(&ast);
-        assert_eq!(printed, want, "printing {src:?}");
-        assert_eq!(
-            parse(&printed).as_ref().ok(),
-            Some(&ast),
-            "reparsing {printed:?}"
-        );
-    }
+    check_prints(&cases);
+}
+
+/// Here-document bodies print as they were read.
+#[test]
+fn printed_heredocs_read_back_the_same() {
+    let cases = [
+        // The body holds a substitution with a here-document of its own, cut short by
+        // the end of the body: printing that one's delimiter line would end the outer.
+        ("cat <<B\n$(cat <<B)\nB", "cat <<B\n$(cat <<B)\nB"),
+        ("x=$(cat <<o\nhi\no\n)", "x=$(cat <<o\nhi\no\n)"),
+    ];
+    check_prints(&cases);
 }

@@ -290,14 +290,30 @@ pub struct HereDoc {
     pub quoted: bool,
     /// `<<-`: leading tabs are stripped.
     pub strip_tabs: bool,
-    pub body: Arc<OnceLock<Word>>,
+    pub body: Arc<OnceLock<HereDocBody>>,
+}
+
+/// The body of a here-document: its lines as read (tabs stripped for `<<-`) and the
+/// word they make.
+#[derive(Clone, Debug)]
+pub struct HereDocBody {
+    /// The text as read, which is how the printer gives it back: printing the word
+    /// instead could write here-documents of substitutions inside it as lines of their
+    /// own, and one of those could end the body when read again.
+    pub text: String,
+    pub word: Word,
 }
 
 impl HereDoc {
     /// The body (empty if it was never read, e.g. at end of input).
     pub fn body(&self) -> &Word {
         static EMPTY: Word = Word { parts: Vec::new() };
-        self.body.get().unwrap_or(&EMPTY)
+        self.body.get().map_or(&EMPTY, |b| &b.word)
+    }
+
+    /// The body's text as read.
+    pub fn text(&self) -> &str {
+        self.body.get().map_or("", |b| b.text.as_str())
     }
 }
 

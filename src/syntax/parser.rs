@@ -1695,14 +1695,14 @@ impl Parser {
             }
             let word = if doc.quoted {
                 Word {
-                    parts: vec![WordPart::Quoted(body)],
+                    parts: vec![WordPart::Quoted(body.clone())],
                 }
             } else {
                 let mut sub = Parser::new(&body, self.opts.clone());
                 sub.depth = self.depth;
                 sub.heredoc_word()?
             };
-            let _ = doc.body.set(word);
+            let _ = doc.body.set(HereDocBody { text: body, word });
         }
         Ok(())
     }

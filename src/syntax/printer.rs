@@ -54,7 +54,7 @@ fn subst_body(s: &Script, out: &mut String) {
 fn redirect_inline(r: &Redirect, out: &mut String) {
     redirect(r, out);
     if let RedirTarget::HereDoc(h) = &r.target {
-        let doc = format!("{}{}", heredoc_text(h), h.delimiter);
+        let doc = format!("{}{}", h.text(), h.delimiter);
         PENDING_DOCS.with(|p| {
             if let Some(v) = p.borrow_mut().as_mut() {
                 v.push(doc);
@@ -773,40 +773,12 @@ fn redirects_ml(c: &Command) -> (String, String) {
         redirect(r, &mut s);
         if let RedirTarget::HereDoc(h) = &r.target {
             docs.push('\n');
-            docs.push_str(&heredoc_text(h));
+            docs.push_str(h.text());
             docs.push_str(&h.delimiter);
             docs.push('\n');
         }
     }
     (s, docs)
-}
-
-fn heredoc_text(h: &HereDoc) -> String {
-    let mut s = String::new();
-    for p in &h.body().parts {
-        match p {
-            WordPart::Quoted(t) => s.push_str(t),
-            WordPart::DQuoted(inner) => {
-                for q in inner {
-                    match q {
-                        WordPart::Lit(t) => s.push_str(t),
-                        WordPart::Escaped(t) => escaped(t, &mut s),
-                        WordPart::Quoted(t) => {
-                            for c in t.chars() {
-                                if matches!(c, '$' | '`' | '\\') {
-                                    s.push('\\');
-                                }
-                                s.push(c);
-                            }
-                        }
-                        other => part(other, &mut s, false),
-                    }
-                }
-            }
-            other => part(other, &mut s, false),
-        }
-    }
-    s
 }
 
 fn cmd_ml(c: &Command, ind: usize) -> String {
