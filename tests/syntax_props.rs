@@ -143,13 +143,22 @@ fn printed_words_keep_their_quoting() {
     check_prints(&cases);
 }
 
-/// Here-document bodies print as they were read.
+/// Here-document bodies print as they were read, and a substitution keeps a form in
+/// which its here-documents read back the same.
 #[test]
 fn printed_heredocs_read_back_the_same() {
     let cases = [
         // The body holds a substitution with a here-document of its own, cut short by
         // the end of the body: printing that one's delimiter line would end the outer.
         ("cat <<B\n$(cat <<B)\nB", "cat <<B\n$(cat <<B)\nB"),
+        // Read in backquotes, `o)` is a body line; inside `$( )` it would end the
+        // body, so the substitution stays in backquotes.
+        ("echo `cat <<o\nhi\no)\no`", "echo `cat <<o\nhi\no)\no`"),
+        // A backslash the body keeps is doubled inside backquotes.
+        (
+            "echo `cat <<o\n\\\\$x\no)\no`",
+            "echo `cat <<o\n\\\\$x\no)\no`",
+        ),
         ("x=$(cat <<o\nhi\no\n)", "x=$(cat <<o\nhi\no\n)"),
     ];
     check_prints(&cases);

@@ -9,6 +9,9 @@ thread_local! {
     /// [`script_to_string`] (`None` outside it): they follow the line, as in bash.
     static PENDING_DOCS: std::cell::RefCell<Option<Vec<String>>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether a here-document printed since the innermost `$(` began has a body line
+    /// that bash would take as its end inside `$( )` (see [`ends_early_in_comsub`]).
+    static DOC_ENDS_EARLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Prints a whole script, one complete command per line, each followed by the bodies
@@ -54,13 +57,54 @@ fn subst_body(s: &Script, out: &mut String) {
 fn redirect_inline(r: &Redirect, out: &mut String) {
     redirect(r, out);
     if let RedirTarget::HereDoc(h) = &r.target {
-        let doc = format!("{}{}", h.text(), h.delimiter);
+        let body = h.text();
+        if ends_early_in_comsub(h, body) {
+            DOC_ENDS_EARLY.with(|f| f.set(true));
+        }
+        let doc = format!("{body}{}", h.delimiter);
         PENDING_DOCS.with(|p| {
             if let Some(v) = p.borrow_mut().as_mut() {
                 v.push(doc);
             }
         });
     }
+}
+
+/// Whether a here-document's body has a line that starts with its delimiter and holds
+/// a `)`: inside `$( )` bash ends the body there, so a body read elsewhere (in
+/// backquotes) can keep such a line only outside `$( )`.
+fn ends_early_in_comsub(h: &HereDoc, body: &str) -> bool {
+    body.split('\n').any(|line| {
+        line.strip_prefix(h.delimiter.as_str())
+            .is_some_and(|rest| rest.contains(')'))
+    })
+}
+
+/// A command substitution: `$(...)`, or backquotes when a here-document inside has a
+/// line that would end it early within `$( )` (such a body came from backquotes).
+fn command_sub(s: &Script, out: &mut String) {
+    let outer = DOC_ENDS_EARLY.with(|f| f.replace(false));
+    let (text, ends_with_doc) = script_text(s);
+    if DOC_ENDS_EARLY.with(|f| f.get()) {
+        // Inside backquotes a backslash escapes only `\`, `` ` `` and `$`: doubling
+        // the backslashes and escaping the backquotes gives the text back as it was.
+        out.push('`');
+        for c in text.chars() {
+            if matches!(c, '\\' | '`') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('`');
+    } else {
+        out.push_str("$(");
+        out.push_str(&text);
+        if ends_with_doc {
+            out.push('\n');
+        }
+        out.push(')');
+    }
+    DOC_ENDS_EARLY.with(|f| f.set(outer));
 }
 
 /// Prints a list on one line (`a; b & c`).
@@ -492,10 +536,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
             out.push_str(u);
         }
         WordPart::Param(pe) => param(pe, out),
-        WordPart::CmdSub(s) => {
-            out.push_str("$(");
-            subst_body(s, out);
-        }
+        WordPart::CmdSub(s) => command_sub(s, out),
         WordPart::Arith(a) if a.bracketed => {
             out.push_str("$[");
             arith_src(a, out);
