@@ -160,6 +160,10 @@ fn printed_heredocs_read_back_the_same() {
             "echo `cat <<o\n\\\\$x\no)\no`",
         ),
         ("x=$(cat <<o\nhi\no\n)", "x=$(cat <<o\nhi\no\n)"),
+        // No line matches a delimiter that holds a newline: the body runs to the end,
+        // and no delimiter line is printed after it.
+        ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb"),
+        ("cat <<`$\n`", "cat <<`$\n`\n"),
     ];
     check_prints(&cases);
 }

@@ -57,16 +57,27 @@ fn subst_body(s: &Script, out: &mut String) {
 fn redirect_inline(r: &Redirect, out: &mut String) {
     redirect(r, out);
     if let RedirTarget::HereDoc(h) = &r.target {
-        let body = h.text();
-        if ends_early_in_comsub(h, body) {
+        if ends_early_in_comsub(h, h.text()) {
             DOC_ENDS_EARLY.with(|f| f.set(true));
         }
-        let doc = format!("{body}{}", h.delimiter);
+        let doc = doc_lines(h);
         PENDING_DOCS.with(|p| {
             if let Some(v) = p.borrow_mut().as_mut() {
                 v.push(doc);
             }
         });
+    }
+}
+
+/// A here-document's body and delimiter line as printed after its command's line. A
+/// delimiter that holds a newline can never match a line, so such a body ran to the
+/// end of the text and is printed without one (which would read back as body).
+fn doc_lines(h: &HereDoc) -> String {
+    let body = h.text();
+    if h.delimiter.contains('\n') {
+        body.strip_suffix('\n').unwrap_or(body).to_owned()
+    } else {
+        format!("{body}{}", h.delimiter)
     }
 }
 
@@ -814,8 +825,7 @@ fn redirects_ml(c: &Command) -> (String, String) {
         redirect(r, &mut s);
         if let RedirTarget::HereDoc(h) = &r.target {
             docs.push('\n');
-            docs.push_str(h.text());
-            docs.push_str(&h.delimiter);
+            docs.push_str(&doc_lines(h));
             docs.push('\n');
         }
     }
