@@ -164,6 +164,8 @@ fn printed_heredocs_read_back_the_same() {
         // and no delimiter line is printed after it.
         ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb"),
         ("cat <<`$\n`", "cat <<`$\n`\n"),
+        // A quoted delimiter is printed in single quotes, a quote in it escaped.
+        ("cat <<\"a'b\"\nx\na'b", "cat <<'a'\\''b'\nx\na'b"),
     ];
     check_prints(&cases);
 }

@@ -448,9 +448,7 @@ fn redirect(r: &Redirect, out: &mut String) {
         RedirTarget::HereDoc(h) => {
             out.push_str(if h.strip_tabs { "<<-" } else { "<<" });
             if h.quoted {
-                out.push('\'');
-                out.push_str(&h.delimiter);
-                out.push('\'');
+                single_quote(&h.delimiter, out);
             } else {
                 out.push_str(&h.delimiter);
             }
