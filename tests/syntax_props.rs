@@ -162,7 +162,8 @@ fn printed_heredocs_read_back_the_same() {
         ("x=$(cat <<o\nhi\no\n)", "x=$(cat <<o\nhi\no\n)"),
         // No line matches a delimiter that holds a newline: the body runs to the end,
         // and no delimiter line is printed after it.
-        ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb"),
+        ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb\n"),
+        ("cat <<'\n'\n\n", "cat <<'\n'\n\n"),
         ("cat <<`$\n`", "cat <<`$\n`\n"),
         // A quoted delimiter is printed in single quotes, a quote in it escaped.
         ("cat <<\"a'b\"\nx\na'b", "cat <<'a'\\''b'\nx\na'b"),

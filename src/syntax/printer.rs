@@ -71,13 +71,13 @@ fn redirect_inline(r: &Redirect, out: &mut String) {
 
 /// A here-document's body and delimiter line as printed after its command's line. A
 /// delimiter that holds a newline can never match a line, so such a body ran to the
-/// end of the text and is printed without one (which would read back as body).
+/// end of the text and is printed without one (which would read back as body); its
+/// own last newline stays, or a last empty line would be lost.
 fn doc_lines(h: &HereDoc) -> String {
-    let body = h.text();
     if h.delimiter.contains('\n') {
-        body.strip_suffix('\n').unwrap_or(body).to_owned()
+        h.text().to_owned()
     } else {
-        format!("{body}{}", h.delimiter)
+        format!("{}{}", h.text(), h.delimiter)
     }
 }
 
