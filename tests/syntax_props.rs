@@ -111,3 +111,62 @@ fn deep_nesting_is_an_error_not_a_crash() {
     // The arithmetic text is kept (and rejected when evaluated); parsing must not crash.
     let _ = parse(&deep_arith);
 }
+
+/// Each source prints as the text given, which parses back to the same AST.
+fn check_prints(cases: &[(&str, &str)]) {
+    for &(src, want) in cases {
+        let ast = parse(src).expect("valid");
+        let printed = script_to_string(&ast);
+        assert_eq!(printed, want, "printing {src:?}");
+        let again = parse(&printed);
+        assert_eq!(again.as_ref().ok(), Some(&ast), "reparsing {printed:?}");
+    }
+}
+
+/// Printing keeps the form a word was written in where that form is valid bash, and
+/// the printed text parses back to the same AST.
+#[test]
+fn printed_words_keep_their_quoting() {
+    let cases = [
+        // Backslash escapes stay escapes (they used to come back as `')'`).
+        (r"echo \)", r"echo \)"),
+        (r"echo \$x a\ b \\ \'", r"echo \$x a\ b \\ \'"),
+        (r"echo $\(", r"echo $\("),
+        (r#"echo "\$" "a\"b""#, r#"echo "\$" "a\"b""#),
+        (r"echo 'q'\) \)'q'", r"echo 'q'\) \)'q'"),
+        (r#"echo "${x:-\}}""#, r#"echo "${x:-\}}""#),
+        // Inside double quotes a backslash before an ordinary character is itself.
+        (r#"echo "\)" "a\b\$""#, r#"echo "\)" "a\b\$""#),
+        // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
+        ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
+    ];
+    check_prints(&cases);
+}
+
+/// Here-document bodies print as they were read, and a substitution keeps a form in
+/// which its here-documents read back the same.
+#[test]
+fn printed_heredocs_read_back_the_same() {
+    let cases = [
+        // The body holds a substitution with a here-document of its own, cut short by
+        // the end of the body: printing that one's delimiter line would end the outer.
+        ("cat <<B\n$(cat <<B)\nB", "cat <<B\n$(cat <<B)\nB"),
+        // Read in backquotes, `o)` is a body line; inside `$( )` it would end the
+        // body, so the substitution stays in backquotes.
+        ("echo `cat <<o\nhi\no)\no`", "echo `cat <<o\nhi\no)\no`"),
+        // A backslash the body keeps is doubled inside backquotes.
+        (
+            "echo `cat <<o\n\\\\$x\no)\no`",
+            "echo `cat <<o\n\\\\$x\no)\no`",
+        ),
+        ("x=$(cat <<o\nhi\no\n)", "x=$(cat <<o\nhi\no\n)"),
+        // No line matches a delimiter that holds a newline: the body runs to the end,
+        // and no delimiter line is printed after it.
+        ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb\n"),
+        ("cat <<'\n'\n\n", "cat <<'\n'\n\n"),
+        ("cat <<`$\n`", "cat <<`$\n`\n"),
+        // A quoted delimiter is printed in single quotes, a quote in it escaped.
+        ("cat <<\"a'b\"\nx\na'b", "cat <<'a'\\''b'\nx\na'b"),
+    ];
+    check_prints(&cases);
+}

@@ -322,7 +322,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 s.clone(),
                 if in_dq { Q::Quoted } else { Q::Lit },
             )),
-            WordPart::Quoted(s) => out.push(Piece::Text(s.clone(), Q::Quoted)),
+            WordPart::Quoted(s) | WordPart::Escaped(s) => {
+                out.push(Piece::Text(s.clone(), Q::Quoted))
+            }
             WordPart::DQuoted(inner) => {
                 // An empty "" still makes a (quoted, empty) field, but "$@" with no
                 // positional parameters makes none.

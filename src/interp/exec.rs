@@ -2134,7 +2134,9 @@ fn stub_name(content: &[u8]) -> Option<String> {
 fn array_trace_text(elems: &[ArrayElem]) -> String {
     let show = |w: &Word| match w.parts.as_slice() {
         [] => "''".to_owned(),
-        [WordPart::Lit(s) | WordPart::Quoted(s)] => format!("'{}'", s.replace('\'', "'\\''")),
+        [WordPart::Lit(s) | WordPart::Quoted(s) | WordPart::Escaped(s)] => {
+            format!("'{}'", s.replace('\'', "'\\''"))
+        }
         _ => crate::syntax::printer::word_to_string(w),
     };
     elems

@@ -772,7 +772,14 @@ impl Interp {
             }
             parser.set_options(self.parse_options());
             let start = parser.pos();
-            let cmd = match parser.next_command() {
+            let parsed = parser.next_command();
+            // Bash warns as it parses, so before the command runs (or fails to parse).
+            for w in parser.take_warnings() {
+                let line = w.line + base_line;
+                let name = self.error_source_name();
+                self.errln(&format!("{name}: line {line}: {}", w.message(base_line)));
+            }
+            let cmd = match parsed {
                 Ok(Some(c)) => c,
                 Ok(None) => {
                     if prompting {

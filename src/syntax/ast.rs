@@ -195,6 +195,9 @@ pub struct Coproc {
 pub struct Arith {
     pub word: Word,
     pub parsed: Option<Arc<ArithExpr>>,
+    /// Written in the old form `$[...]`, whose text need not have its parentheses
+    /// paired (so it may not print as `$((...))`).
+    pub bracketed: bool,
 }
 
 /// A `[[ ]]` conditional expression.
@@ -287,14 +290,30 @@ pub struct HereDoc {
     pub quoted: bool,
     /// `<<-`: leading tabs are stripped.
     pub strip_tabs: bool,
-    pub body: Arc<OnceLock<Word>>,
+    pub body: Arc<OnceLock<HereDocBody>>,
+}
+
+/// The body of a here-document: its lines as read (tabs stripped for `<<-`) and the
+/// word they make.
+#[derive(Clone, Debug)]
+pub struct HereDocBody {
+    /// The text as read, which is how the printer gives it back: printing the word
+    /// instead could write here-documents of substitutions inside it as lines of their
+    /// own, and one of those could end the body when read again.
+    pub text: String,
+    pub word: Word,
 }
 
 impl HereDoc {
     /// The body (empty if it was never read, e.g. at end of input).
     pub fn body(&self) -> &Word {
         static EMPTY: Word = Word { parts: Vec::new() };
-        self.body.get().unwrap_or(&EMPTY)
+        self.body.get().map_or(&EMPTY, |b| &b.word)
+    }
+
+    /// The body's text as read.
+    pub fn text(&self) -> &str {
+        self.body.get().map_or("", |b| b.text.as_str())
     }
 }
 
@@ -318,8 +337,11 @@ pub enum WordPart {
     /// Unquoted text: subject to brace expansion, field splitting (never, being literal)
     /// and globbing.
     Lit(String),
-    /// Quoted text (`'..'`, `$'..'`, or a backslash-escaped character): taken literally.
+    /// Quoted text (`'..'`, `$'..'`): taken literally.
     Quoted(String),
+    /// Characters each escaped by a backslash (`\)\$`): taken literally, like
+    /// [`WordPart::Quoted`], and kept apart from it so they print back as written.
+    Escaped(String),
     /// `"..."` (and `$"..."`).
     DQuoted(Vec<WordPart>),
     /// `~` or `~user` at the start of a word (or after `=`/`:` in assignments).
@@ -519,8 +541,11 @@ impl Word {
 
     /// Whether any part is quoted (affects here-doc delimiters and `$@` handling).
     pub fn has_quotes(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p, WordPart::Quoted(_) | WordPart::DQuoted(_)))
+        self.parts.iter().any(|p| {
+            matches!(
+                p,
+                WordPart::Quoted(_) | WordPart::Escaped(_) | WordPart::DQuoted(_)
+            )
+        })
     }
 }

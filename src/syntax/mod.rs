@@ -8,7 +8,7 @@ pub mod printer;
 
 pub use ast::*;
 pub use parser::{
-    ParseError, ParseErrorKind, ParseOptions, Parser, is_binary_test_op, is_name, is_unary_test_op,
-    parse, parse_with,
+    ParseError, ParseErrorKind, ParseOptions, ParseWarning, ParseWarningKind, Parser,
+    is_binary_test_op, is_name, is_unary_test_op, parse, parse_with,
 };
 pub use printer::arith_to_string as printer_arith;

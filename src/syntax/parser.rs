@@ -73,6 +73,45 @@ impl std::fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Something bash warns about while parsing but accepts (a here-document cut short).
+/// Line numbers count from the start of the parsed text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseWarning {
+    /// The line bash names in the `line N:` prefix.
+    pub line: u32,
+    pub kind: ParseWarningKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseWarningKind {
+    /// A here-document body ended without its delimiter line: at the end of the input,
+    /// or (inside `$( )`) at a line that starts with the delimiter and holds a `)`.
+    HereDocEof { start_line: u32, delimiter: String },
+    /// `$( )` ended with here-documents whose bodies had not been read yet.
+    ComsubUnterminated { count: usize },
+}
+
+impl ParseWarning {
+    /// The warning text after bash's `NAME: line N: ` prefix, with line numbers moved
+    /// on by `base_line` (the line the parsed text starts after, for `eval`).
+    pub fn message(&self, base_line: u32) -> String {
+        match &self.kind {
+            ParseWarningKind::HereDocEof {
+                start_line,
+                delimiter,
+            } => format!(
+                "warning: here-document at line {} delimited by end-of-file (wanted `{delimiter}')",
+                start_line + base_line
+            ),
+            ParseWarningKind::ComsubUnterminated { count } => format!(
+                "warning: command substitution: {count} unterminated here-document{}",
+                if *count == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
 type PResult<T> = Result<T, ParseError>;
 
 /// Parses a whole script.
@@ -129,6 +168,16 @@ pub struct Parser {
     alias_next: Option<usize>,
     /// Whether the last `param_word` stopped at a `/` (so a replacement follows).
     last_stop_was_slash: bool,
+    /// How many `$( )`, `<( )` or `>( )` bodies enclose the cursor: inside one, bash
+    /// lets a line that starts with a here-document's delimiter and holds a `)` end the
+    /// body early (its `)` then closes the substitution).
+    comsub_depth: usize,
+    /// Newlines (by position) that stand for more lines than one: here-document bodies
+    /// that bash read early, at the `)` of a substitution, were taken out of the text
+    /// after them, and the lines after such a newline keep their numbers.
+    line_jumps: Vec<(usize, u32)>,
+    /// Warnings not yet handed out by [`Parser::take_warnings`].
+    warnings: Vec<ParseWarning>,
 }
 
 fn is_meta(c: char) -> bool {
@@ -175,7 +224,15 @@ impl Parser {
             alias_active: Vec::new(),
             alias_next: None,
             last_stop_was_slash: false,
+            comsub_depth: 0,
+            line_jumps: Vec::new(),
+            warnings: Vec::new(),
         }
+    }
+
+    /// The warnings met since the last call (bash prints them as it parses).
+    pub fn take_warnings(&mut self) -> Vec<ParseWarning> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Changes options for the commands parsed from now on.
@@ -221,6 +278,11 @@ impl Parser {
         self.pos += 1;
         if c == '\n' {
             self.line += 1;
+            for &(at, lines) in &self.line_jumps {
+                if at + 1 == self.pos {
+                    self.line += lines;
+                }
+            }
         }
         while let Some((_, end)) = self.alias_active.last() {
             if self.pos >= *end {
@@ -230,6 +292,20 @@ impl Parser {
             }
         }
         Some(c)
+    }
+
+    /// Replaces `range` of the text with `text`, keeping the positions recorded at or
+    /// after its end (where aliases end, line jumps) on the same characters.
+    fn splice_text(&mut self, range: std::ops::Range<usize>, text: Vec<char>) {
+        let (start, end, added) = (range.start, range.end, text.len());
+        let shift = |p: &mut usize| {
+            if *p >= end {
+                *p = *p - (end - start) + added;
+            }
+        };
+        self.alias_active.iter_mut().for_each(|(_, e)| shift(e));
+        self.line_jumps.iter_mut().for_each(|(at, _)| shift(at));
+        self.chars.splice(range, text);
     }
 
     fn bump_n(&mut self, n: usize) {
@@ -697,12 +773,7 @@ impl Parser {
             let trailing_blank = matches!(text.last(), Some(' ' | '\t'));
             let new_end = self.pos + text.len();
             // Aliases that end where others end keep both active.
-            for (_, e) in self.alias_active.iter_mut() {
-                if *e >= end {
-                    *e = *e + text.len() - (end - self.pos);
-                }
-            }
-            self.chars.splice(self.pos..end, text);
+            self.splice_text(self.pos..end, text);
             self.alias_active.push((name, new_end));
             self.alias_next = if trailing_blank { Some(new_end) } else { None };
             if new_end == self.pos {
@@ -871,7 +942,11 @@ impl Parser {
             [WordPart::Lit(s)] => parse_arith(s).ok().map(Arc::new),
             _ => None,
         };
-        Arith { word, parsed }
+        Arith {
+            word,
+            parsed,
+            bracketed: false,
+        }
     }
 
     /// Reads the text up to the matching `))`, having consumed the opening `((`.
@@ -1560,46 +1635,135 @@ impl Parser {
         Ok((text, quoted))
     }
 
-    /// Reads the bodies of here-documents whose operator line has just ended.
+    /// Reads the bodies of here-documents whose operator line has just ended (the
+    /// cursor is at the start of the next line, or at the end of the text).
     fn read_heredoc_bodies(&mut self) -> PResult<()> {
         let docs = std::mem::take(&mut self.pending_heredocs);
+        // Bash numbers its warnings by the lines it has read: the operator line, then
+        // one more per body line.
+        let mut line = if self.pos > 0 && self.chars.get(self.pos - 1) == Some(&'\n') {
+            self.line.saturating_sub(1)
+        } else {
+            self.line
+        };
         for doc in docs {
+            let start_line = line;
             let mut body = String::new();
-            loop {
-                if self.eof() {
-                    break;
-                }
-                let mut line = String::new();
-                while let Some(c) = self.peek() {
-                    self.bump();
+            let mut delimited = false;
+            while !self.eof() {
+                let line_start = (self.pos, self.line);
+                let mut text = String::new();
+                while let Some(c) = self.bump() {
                     if c == '\n' {
                         break;
                     }
-                    line.push(c);
+                    text.push(c);
                 }
-                let check: &str = if doc.strip_tabs {
-                    line.trim_start_matches('\t')
+                line += 1;
+                let check = if doc.strip_tabs {
+                    text.trim_start_matches('\t')
                 } else {
-                    &line
+                    &text
                 };
                 if check == doc.delimiter {
+                    delimited = true;
                     break;
                 }
-                // An unquoted body keeps reading a line joined by a trailing backslash.
+                // Inside `$( )` bash also ends the body at a line that starts with the
+                // delimiter and holds a `)`; the rest of that line is read again as
+                // commands, so its `)` closes the substitution.
+                if self.comsub_depth > 0
+                    && let Some(rest) = check.strip_prefix(doc.delimiter.as_str())
+                    && rest.contains(')')
+                {
+                    let tabs = text.len() - check.len();
+                    self.pos = line_start.0 + tabs + doc.delimiter.chars().count();
+                    self.line = line_start.1;
+                    break;
+                }
                 body.push_str(check);
                 body.push('\n');
             }
+            if !delimited {
+                self.warnings.push(ParseWarning {
+                    line,
+                    kind: ParseWarningKind::HereDocEof {
+                        start_line,
+                        delimiter: doc.delimiter.clone(),
+                    },
+                });
+            }
             let word = if doc.quoted {
                 Word {
-                    parts: vec![WordPart::Quoted(body)],
+                    parts: vec![WordPart::Quoted(body.clone())],
                 }
             } else {
                 let mut sub = Parser::new(&body, self.opts.clone());
                 sub.depth = self.depth;
                 sub.heredoc_word()?
             };
-            let _ = doc.body.set(word);
+            let _ = doc.body.set(HereDocBody { text: body, word });
         }
+        Ok(())
+    }
+
+    /// Reads the bodies of the here-documents a substitution leaves unread at its `)`
+    /// the way bash does: at once, from the lines after the current one, with a
+    /// warning. Those lines leave the text (the rest of the current line is parsed
+    /// next), and the lines after them keep their numbers.
+    fn read_heredocs_after_line(&mut self) -> PResult<()> {
+        let (pos, line) = (self.pos, self.line);
+        let newline = (pos..self.chars.len()).find(|&i| self.chars.get(i) == Some(&'\n'));
+        let ahead: u32 = newline.map_or(0, |nl| {
+            self.line_jumps
+                .iter()
+                .filter(|(at, _)| *at == nl)
+                .map(|(_, n)| n)
+                .sum()
+        });
+        self.warnings.push(ParseWarning {
+            line: line + ahead,
+            kind: ParseWarningKind::ComsubUnterminated {
+                count: self.pending_heredocs.len(),
+            },
+        });
+        let aliases = self.alias_active.clone();
+        let start = match newline {
+            Some(nl) => {
+                self.pos = nl;
+                self.bump();
+                nl + 1
+            }
+            None => {
+                self.pos = self.chars.len();
+                self.chars.len()
+            }
+        };
+        self.read_heredoc_bodies()?;
+        let end = self.pos;
+        // A body cut short inside a line (see `read_heredoc_bodies`) leaves the rest
+        // of that line to be read again: here, right after the `)`.
+        let at_line_start = end == start || self.chars.get(end - 1) == Some(&'\n');
+        let rest_end = if at_line_start {
+            end
+        } else {
+            (end..self.chars.len())
+                .find(|&i| self.chars.get(i) == Some(&'\n'))
+                .map_or(self.chars.len(), |i| i + 1)
+        };
+        let count_newlines = |cs: &[char]| cs.iter().filter(|&&c| c == '\n').count() as u32;
+        let rest: Vec<char> = self.chars.get(end..rest_end).unwrap_or_default().to_vec();
+        let removed = count_newlines(self.chars.get(start..rest_end).unwrap_or_default());
+        let jump = removed.saturating_sub(count_newlines(&rest));
+        let moved = rest.len();
+        self.splice_text(start..rest_end, Vec::new());
+        self.splice_text(pos..pos, rest);
+        if let Some(nl) = newline {
+            self.line_jumps.push((nl + moved, jump));
+        }
+        self.pos = pos;
+        self.line = line;
+        self.alias_active = aliases;
         Ok(())
     }
 
@@ -2120,6 +2284,7 @@ impl Parser {
         while let Some(c) = sub.next_command()? {
             items.extend(c.items);
         }
+        self.warnings.append(&mut sub.warnings);
         let commands = if items.is_empty() {
             Vec::new()
         } else {
@@ -2131,6 +2296,18 @@ impl Parser {
     /// The body of `$(...)`, `<(...)`, `>(...)` (opening consumed, closing consumed).
     fn subshell_body(&mut self) -> PResult<Script> {
         self.enter()?;
+        // The body reads its own here-documents; those of the line around it wait.
+        let outer_docs = std::mem::take(&mut self.pending_heredocs);
+        self.comsub_depth += 1;
+        let body = self.subshell_lists();
+        self.comsub_depth -= 1;
+        self.pending_heredocs = outer_docs;
+        self.leave();
+        body
+    }
+
+    /// The commands of a substitution's body, through its closing `)`.
+    fn subshell_lists(&mut self) -> PResult<Script> {
         let mut commands = Vec::new();
         loop {
             self.linebreak()?;
@@ -2144,7 +2321,9 @@ impl Parser {
             let list = self.compound_list()?;
             commands.push(list);
         }
-        self.leave();
+        if !self.pending_heredocs.is_empty() {
+            self.read_heredocs_after_line()?;
+        }
         Ok(Script { commands })
     }
 
@@ -2160,7 +2339,7 @@ impl Parser {
             && self.peek_at(1) == Some('\\')
             && self.peek_at(2) == Some('\n')
         {
-            self.chars.drain(self.pos + 1..self.pos + 3);
+            self.splice_text(self.pos + 1..self.pos + 3, Vec::new());
             self.line += 1;
         }
         let next = self.peek_at(1);
@@ -2208,7 +2387,8 @@ impl Parser {
                         Some(c) => text.push(c),
                     }
                 }
-                let a = self.make_arith(&text);
+                let mut a = self.make_arith(&text);
+                a.bracketed = true;
                 parts.push(WordPart::Arith(Box::new(a)));
                 Ok(true)
             }
@@ -2737,12 +2917,12 @@ fn flush_lit(parts: &mut Vec<WordPart>, lit: &mut String) {
     }
 }
 
-/// Appends a quoted character, merging with a preceding quoted part.
+/// Appends a backslash-escaped character, merging with a preceding escaped part.
 fn push_quoted(parts: &mut Vec<WordPart>, c: char) {
-    if let Some(WordPart::Quoted(s)) = parts.last_mut() {
+    if let Some(WordPart::Escaped(s)) = parts.last_mut() {
         s.push(c);
     } else {
-        parts.push(WordPart::Quoted(c.to_string()));
+        parts.push(WordPart::Escaped(c.to_string()));
     }
 }
 

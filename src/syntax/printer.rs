@@ -9,6 +9,9 @@ thread_local! {
     /// [`script_to_string`] (`None` outside it): they follow the line, as in bash.
     static PENDING_DOCS: std::cell::RefCell<Option<Vec<String>>> =
         const { std::cell::RefCell::new(None) };
+    /// Whether a here-document printed since the innermost `$(` began has a body line
+    /// that bash would take as its end inside `$( )` (see [`ends_early_in_comsub`]).
+    static DOC_ENDS_EARLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Prints a whole script, one complete command per line, each followed by the bodies
@@ -54,13 +57,65 @@ fn subst_body(s: &Script, out: &mut String) {
 fn redirect_inline(r: &Redirect, out: &mut String) {
     redirect(r, out);
     if let RedirTarget::HereDoc(h) = &r.target {
-        let doc = format!("{}{}", heredoc_text(h), h.delimiter);
+        if ends_early_in_comsub(h, h.text()) {
+            DOC_ENDS_EARLY.with(|f| f.set(true));
+        }
+        let doc = doc_lines(h);
         PENDING_DOCS.with(|p| {
             if let Some(v) = p.borrow_mut().as_mut() {
                 v.push(doc);
             }
         });
     }
+}
+
+/// A here-document's body and delimiter line as printed after its command's line. A
+/// delimiter that holds a newline can never match a line, so such a body ran to the
+/// end of the text and is printed without one (which would read back as body); its
+/// own last newline stays, or a last empty line would be lost.
+fn doc_lines(h: &HereDoc) -> String {
+    if h.delimiter.contains('\n') {
+        h.text().to_owned()
+    } else {
+        format!("{}{}", h.text(), h.delimiter)
+    }
+}
+
+/// Whether a here-document's body has a line that starts with its delimiter and holds
+/// a `)`: inside `$( )` bash ends the body there, so a body read elsewhere (in
+/// backquotes) can keep such a line only outside `$( )`.
+fn ends_early_in_comsub(h: &HereDoc, body: &str) -> bool {
+    body.split('\n').any(|line| {
+        line.strip_prefix(h.delimiter.as_str())
+            .is_some_and(|rest| rest.contains(')'))
+    })
+}
+
+/// A command substitution: `$(...)`, or backquotes when a here-document inside has a
+/// line that would end it early within `$( )` (such a body came from backquotes).
+fn command_sub(s: &Script, out: &mut String) {
+    let outer = DOC_ENDS_EARLY.with(|f| f.replace(false));
+    let (text, ends_with_doc) = script_text(s);
+    if DOC_ENDS_EARLY.with(|f| f.get()) {
+        // Inside backquotes a backslash escapes only `\`, `` ` `` and `$`: doubling
+        // the backslashes and escaping the backquotes gives the text back as it was.
+        out.push('`');
+        for c in text.chars() {
+            if matches!(c, '\\' | '`') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('`');
+    } else {
+        out.push_str("$(");
+        out.push_str(&text);
+        if ends_with_doc {
+            out.push('\n');
+        }
+        out.push(')');
+    }
+    DOC_ENDS_EARLY.with(|f| f.set(outer));
 }
 
 /// Prints a list on one line (`a; b & c`).
@@ -393,9 +448,7 @@ fn redirect(r: &Redirect, out: &mut String) {
         RedirTarget::HereDoc(h) => {
             out.push_str(if h.strip_tabs { "<<-" } else { "<<" });
             if h.quoted {
-                out.push('\'');
-                out.push_str(&h.delimiter);
-                out.push('\'');
+                single_quote(&h.delimiter, out);
             } else {
                 out.push_str(&h.delimiter);
             }
@@ -411,7 +464,6 @@ pub fn word_to_string(w: &Word) -> String {
 }
 
 fn word(w: &Word, out: &mut String) {
-    let mut after_dollar = false;
     for (i, p) in w.parts.iter().enumerate() {
         match p {
             // A literal `$` before a part printed with a leading `$` (a substitution
@@ -430,20 +482,18 @@ fn word(w: &Word, out: &mut String) {
                     part(&WordPart::Lit(head.to_owned()), out, false);
                 }
                 out.push_str("'$'");
-                after_dollar = false;
-                continue;
-            }
-            // A bare `$` before a quote would start `$'...'`: the text escaped by
-            // backslashes (as the parser saw it, `$\(`) keeps the `$` literal.
-            WordPart::Quoted(s) if after_dollar && !s.is_empty() && !s.contains('\n') => {
-                for c in s.chars() {
-                    out.push('\\');
-                    out.push(c);
-                }
             }
             _ => part(p, out, false),
         }
-        after_dollar = matches!(p, WordPart::Lit(s) if s.ends_with('$'));
+    }
+}
+
+/// Escaped characters as written, each after a backslash (inside double quotes they
+/// are only ever those a backslash escapes there).
+fn escaped(s: &str, out: &mut String) {
+    for c in s.chars() {
+        out.push('\\');
+        out.push(c);
     }
 }
 
@@ -459,32 +509,30 @@ fn single_quote(s: &str, out: &mut String) {
     out.push('\'');
 }
 
+/// Literal text inside double quotes. A backslash before a character it does not
+/// escape there stands for itself and is printed as written (`"\)"`); the characters
+/// that would end the quotes or expand are escaped.
+fn dq_text(s: &str, out: &mut String) {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let plain_backslash = c == '\\'
+            && chars
+                .peek()
+                .is_some_and(|n| !matches!(n, '"' | '\\' | '$' | '`' | '\n'));
+        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
 fn part(p: &WordPart, out: &mut String, in_dq: bool) {
     match p {
-        WordPart::Lit(s) => {
-            if in_dq {
-                for c in s.chars() {
-                    if matches!(c, '"' | '\\' | '$' | '`') {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                }
-            } else {
-                out.push_str(s);
-            }
-        }
-        WordPart::Quoted(s) => {
-            if in_dq {
-                for c in s.chars() {
-                    if matches!(c, '"' | '\\' | '$' | '`') {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                }
-            } else {
-                single_quote(s, out);
-            }
-        }
+        WordPart::Lit(s) if in_dq => dq_text(s, out),
+        WordPart::Lit(s) => out.push_str(s),
+        WordPart::Quoted(s) if in_dq => dq_text(s, out),
+        WordPart::Quoted(s) => single_quote(s, out),
+        WordPart::Escaped(s) => escaped(s, out),
         WordPart::DQuoted(parts) => {
             out.push('"');
             for p in parts {
@@ -497,9 +545,11 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
             out.push_str(u);
         }
         WordPart::Param(pe) => param(pe, out),
-        WordPart::CmdSub(s) => {
-            out.push_str("$(");
-            subst_body(s, out);
+        WordPart::CmdSub(s) => command_sub(s, out),
+        WordPart::Arith(a) if a.bracketed => {
+            out.push_str("$[");
+            arith_src(a, out);
+            out.push(']');
         }
         WordPart::Arith(a) => {
             out.push_str("$((");
@@ -773,39 +823,11 @@ fn redirects_ml(c: &Command) -> (String, String) {
         redirect(r, &mut s);
         if let RedirTarget::HereDoc(h) = &r.target {
             docs.push('\n');
-            docs.push_str(&heredoc_text(h));
-            docs.push_str(&h.delimiter);
+            docs.push_str(&doc_lines(h));
             docs.push('\n');
         }
     }
     (s, docs)
-}
-
-fn heredoc_text(h: &HereDoc) -> String {
-    let mut s = String::new();
-    for p in &h.body().parts {
-        match p {
-            WordPart::Quoted(t) => s.push_str(t),
-            WordPart::DQuoted(inner) => {
-                for q in inner {
-                    match q {
-                        WordPart::Lit(t) => s.push_str(t),
-                        WordPart::Quoted(t) => {
-                            for c in t.chars() {
-                                if matches!(c, '$' | '`' | '\\') {
-                                    s.push('\\');
-                                }
-                                s.push(c);
-                            }
-                        }
-                        other => part(other, &mut s, false),
-                    }
-                }
-            }
-            other => part(other, &mut s, false),
-        }
-    }
-    s
 }
 
 fn cmd_ml(c: &Command, ind: usize) -> String {

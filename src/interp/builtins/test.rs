@@ -463,7 +463,7 @@ fn regex_source(sh: &mut Interp, w: &Word) -> Result<String, ExpandError> {
     for p in &w.parts {
         match p {
             WordPart::Lit(s) => out.push_str(s),
-            WordPart::Quoted(s) => out.push_str(&regex::escape(s)),
+            WordPart::Quoted(s) | WordPart::Escaped(s) => out.push_str(&regex::escape(s)),
             // A tilde's expansion matches literally, like quoted text.
             WordPart::DQuoted(_) | WordPart::Tilde(_) => {
                 let s = Expander::new(sh).string(&Word {
