@@ -398,6 +398,9 @@ fn seeded_files_are_read_on_first_use_and_only_as_they_were_listed() {
     // Writing takes the file into memory; the host keeps its bytes.
     fs.append_file("/tmp/w/kept.txt", b"!").unwrap();
     assert_eq!(read(&fs, "kept"), Ok("abcd!".to_owned()));
-    assert_eq!(std::fs::read_to_string(host.path().join("kept.txt")).unwrap(), "abcd");
+    assert_eq!(
+        std::fs::read_to_string(host.path().join("kept.txt")).unwrap(),
+        "abcd"
+    );
     assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
 }
