@@ -797,14 +797,33 @@ fn bash_runs_fresh_shells_and_caps_output() {
     assert_eq!(stdout.len() - stdout.find('\n').unwrap() - 1, 50 * 1024);
 }
 
-#[test]
-fn bash_leaves_slow_commands_running_with_their_output_in_files() {
+/// A sandbox whose `bash` tool leaves commands running after 300 ms, with endless
+/// loops allowed and `adjust` applied to the limits.
+fn slow_sandbox(adjust: impl FnOnce(&mut shellbox::Limits)) -> Sandbox {
     let mut limits = shellbox::Limits::default();
     limits.max_loop_iterations = u64::MAX;
-    let sb = Sandbox::builder()
+    adjust(&mut limits);
+    Sandbox::builder()
         .bash_wait(Some(Duration::from_millis(300)))
         .limits(limits)
-        .build();
+        .build()
+}
+
+/// The exit file of the background command in `dir` once it appears (polled every
+/// 50 ms, `tries` times); empty if it never does.
+fn wait_for_exit(sb: &Sandbox, dir: &str, tries: usize) -> String {
+    for _ in 0..tries {
+        std::thread::sleep(Duration::from_millis(50));
+        if let Ok(s) = rt().block_on(sb.read_text_file(&format!("{dir}/exit"))) {
+            return s;
+        }
+    }
+    String::new()
+}
+
+#[test]
+fn bash_leaves_slow_commands_running_with_their_output_in_files() {
+    let sb = slow_sandbox(|_| {});
     let v = ok(
         &sb,
         "bash",
@@ -830,26 +849,12 @@ fn bash_leaves_slow_commands_running_with_their_output_in_files() {
     assert_eq!(check["stdout"], "started\nno-exit-yet\n");
     // Creating the stop file ends it; the exit file then holds its status.
     ok(&sb, "bash", json!({"command": format!("touch {dir}/stop")}));
-    let mut exit = String::new();
-    for _ in 0..100 {
-        std::thread::sleep(Duration::from_millis(50));
-        if let Ok(s) = rt().block_on(sb.read_text_file(&format!("{dir}/exit"))) {
-            exit = s;
-            break;
-        }
-    }
-    assert_eq!(exit, "143\n");
+    assert_eq!(wait_for_exit(&sb, &dir, 100), "143\n");
 }
 
 #[test]
 fn a_background_command_whose_output_file_is_full_ends_at_the_file_limit() {
-    let mut limits = shellbox::Limits::default();
-    limits.max_loop_iterations = u64::MAX;
-    limits.max_file_bytes = 1 << 20;
-    let sb = Sandbox::builder()
-        .bash_wait(Some(Duration::from_millis(300)))
-        .limits(limits)
-        .build();
+    let sb = slow_sandbox(|l| l.max_file_bytes = 1 << 20);
     let v = ok(
         &sb,
         "bash",
@@ -860,14 +865,7 @@ fn a_background_command_whose_output_file_is_full_ends_at_the_file_limit() {
     ok(&sb, "bash", json!({"command": "touch /tmp/go"}));
     // `yes` fills its output file up to the file limit, which ends the run (status 126)
     // instead of letting it run on with its output thrown away.
-    let mut exit = String::new();
-    for _ in 0..200 {
-        std::thread::sleep(Duration::from_millis(50));
-        if let Ok(s) = rt().block_on(sb.read_text_file(&format!("{dir}/exit"))) {
-            exit = s;
-            break;
-        }
-    }
+    let exit = wait_for_exit(&sb, &dir, 200);
     let err = rt()
         .block_on(sb.read_text_file(&format!("{dir}/stderr")))
         .unwrap();

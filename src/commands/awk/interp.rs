@@ -309,20 +309,15 @@ impl Records {
         all.get(pos..).unwrap_or(&[])
     }
 
-    /// The `len` bytes at `pos` as text, `sep` being the byte after them.
-    fn cut(&self, len: usize, sep: u8) -> String {
+    /// The `len` bytes at `pos` as text: sliced from checked text when they fall on
+    /// character boundaries (always so when cut at an ASCII separator), else decoded.
+    fn cut(&self, len: usize) -> String {
         let end = self.pos + len;
-        // Between ASCII bytes of valid UTF-8 is a character boundary, so `get` succeeds.
-        if let Some(rec) = self.text.as_ref().and_then(|t| t.get(self.pos..end))
-            && sep.is_ascii()
-        {
+        if let Some(rec) = self.text.as_ref().and_then(|t| t.get(self.pos..end)) {
             return rec.to_owned();
         }
-        let all = self
-            .text
-            .as_ref()
-            .map_or(self.data.as_slice(), |t| t.as_bytes());
-        crate::text::decode(all.get(self.pos..end).unwrap_or(&[]))
+        let rest = Self::rest(&self.text, &self.data, self.pos);
+        crate::text::decode(rest.get(..len).unwrap_or(&[]))
     }
 
     /// The next record, without its terminator.
@@ -335,7 +330,7 @@ impl Records {
             match mode {
                 RsMode::Char(c) => {
                     if let Some(p) = memchr::memchr(*c, rest) {
-                        let rec = self.cut(p, *c);
+                        let rec = self.cut(p);
                         self.pos += p + 1;
                         return Ok(Some(rec));
                     }
@@ -736,6 +731,25 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.record_value = None;
     }
 
+    /// The field number `$e` names (a negative one is fatal).
+    fn field_index(&mut self, e: &Expr) -> R<usize> {
+        let v = self.eval(e)?;
+        let i = self.to_num(&v);
+        if i < 0.0 {
+            return Err(fatal(format!("attempt to access field {}", i as i64)));
+        }
+        Ok(i as usize)
+    }
+
+    /// The text of field `i` (`$0` is the record), `None` past the last field.
+    fn field_text(&mut self, i: usize) -> Option<&str> {
+        if i == 0 {
+            return Some(&self.record);
+        }
+        self.split();
+        self.fields.get(i - 1).map(String::as_str)
+    }
+
     fn get_field(&mut self, i: usize) -> Value {
         if i == 0 {
             return self
@@ -743,11 +757,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 .get_or_insert_with(|| input_value(&self.record))
                 .clone();
         }
-        self.split();
-        match self.fields.get(i - 1) {
-            Some(f) => input_value(f),
-            None => Value::Uninit,
-        }
+        self.field_text(i).map_or(Value::Uninit, input_value)
     }
 
     fn set_field(&mut self, i: usize, v: &Value) {
@@ -851,12 +861,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
             }
             LValue::Field(e) => {
-                let v = self.eval(e)?;
-                let i = self.to_num(&v);
-                if i < 0.0 {
-                    return Err(fatal(format!("attempt to access field {}", i as i64)));
-                }
-                Ok(self.get_field(i as usize))
+                let i = self.field_index(e)?;
+                Ok(self.get_field(i))
             }
         }
     }
@@ -871,12 +877,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Ok(())
             }
             LValue::Field(e) => {
-                let v = self.eval(e)?;
-                let i = self.to_num(&v);
-                if i < 0.0 {
-                    return Err(fatal(format!("attempt to access field {}", i as i64)));
-                }
-                self.set_field(i as usize, &val);
+                let i = self.field_index(e)?;
+                self.set_field(i, &val);
                 Ok(())
             }
         }
@@ -1571,23 +1573,15 @@ impl<'p, 'a> Interp<'p, 'a> {
                 {
                     return num(a.borrow().len() as f64);
                 }
-                if args.is_empty() {
-                    return num(self.record.chars().count() as f64);
-                }
-                // `length($k)` needs the field's text, not a value made of it.
-                if let Some(Expr::LValue(LValue::Field(e))) = args.first() {
-                    let v = self.eval(e)?;
-                    let i = self.to_num(&v);
-                    if i >= 0.0 {
-                        let n = match i as usize {
-                            0 => self.record.chars().count(),
-                            k => {
-                                self.split();
-                                self.fields.get(k - 1).map_or(0, |f| f.chars().count())
-                            }
-                        };
-                        return num(n as f64);
-                    }
+                // `length`, `length($k)`: the field's text, without a value made of it.
+                let field = match args.first() {
+                    None => Some(0),
+                    Some(Expr::LValue(LValue::Field(e))) => Some(self.field_index(e)?),
+                    Some(_) => None,
+                };
+                if let Some(i) = field {
+                    let n = self.field_text(i).map_or(0, |f| f.chars().count());
+                    return num(n as f64);
                 }
                 let n = match self.arg(args, 0)? {
                     Value::Str(s) | Value::StrNum(s) => s.chars().count(),

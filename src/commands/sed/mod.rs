@@ -539,23 +539,24 @@ impl Exec<'_> {
         let mut last_end: Option<usize> = None;
         // Without `\1`..`\9` in the replacement, the match's bounds are all it needs.
         let groups = s.repl.iter().any(|r| matches!(r, Repl::Group(k) if *k > 0));
-        let mut whole = [None];
         while pos <= hay.len() {
-            let spans = if groups {
-                re.captures_at(&hay, pos).map_err(io::Error::other)?
+            let (captured, whole);
+            let spans: &[Option<(usize, usize)>] = if groups {
+                let Some(found) = re.captures_at(&hay, pos).map_err(io::Error::other)? else {
+                    break;
+                };
+                captured = found;
+                &captured
             } else {
-                None
+                let Some(found) = re.find_at(&hay, pos).map_err(io::Error::other)? else {
+                    break;
+                };
+                whole = [Some(found)];
+                &whole
             };
-            let bounds = match &spans {
-                Some(spans) => spans.first().copied().flatten(),
-                None if groups => None,
-                None => re.find_at(&hay, pos).map_err(io::Error::other)?,
-            };
-            let Some((ms, me)) = bounds else {
+            let Some((ms, me)) = spans.first().copied().flatten() else {
                 break;
             };
-            whole[0] = Some((ms, me));
-            let spans: &[Option<(usize, usize)>] = spans.as_deref().unwrap_or(&whole);
             // An empty match right after the previous match does not count.
             if ms == me && last_end == Some(ms) {
                 pos = ms + char_len(&hay, ms);
