@@ -165,6 +165,23 @@ fn printed_heredocs_read_back_the_same() {
         ("cat <<'a\nb'\nhi\na\nb", "cat <<'a\nb'\nhi\na\nb\n"),
         ("cat <<'\n'\n\n", "cat <<'\n'\n\n"),
         ("cat <<`$\n`", "cat <<`$\n`\n"),
+        // Such a body left open at the `)` of `$( )` was read after the enclosing
+        // line, to the end: the substitution prints in backquotes, which hold it.
+        (
+            "echo $(cat <<\"a\nb\") foo\nbody\nmore\n",
+            "echo `cat <<'a\nb'\nbody\nmore\n` foo",
+        ),
+        ("$(<<$(\n))", "`<<$(\n)\n`"),
+        (
+            "$(cat <<c $(<<\"x\ny\") <<d)\nC\nc\n",
+            "$(cat `<<'x\ny'\nC\nc\n` <<c <<d\nc\nd\n)",
+        ),
+        // Left open in `<( )`, it follows the enclosing line, and here-documents
+        // after it on that line had empty bodies.
+        (
+            "a <(<<\"a\nb\") <(<<c)\nx\nc\n",
+            "a <(<<'a\nb') <(<<c)\nx\nc\n",
+        ),
         // A quoted delimiter is printed in single quotes, a quote in it escaped.
         ("cat <<\"a'b\"\nx\na'b", "cat <<'a'\\''b'\nx\na'b"),
     ];

@@ -7,47 +7,97 @@ use super::ast::*;
 thread_local! {
     /// Here-document bodies met while printing the current line of
     /// [`script_to_string`] (`None` outside it): they follow the line, as in bash.
-    static PENDING_DOCS: std::cell::RefCell<Option<Vec<String>>> =
+    static PENDING_DOCS: std::cell::RefCell<Option<Vec<PendingDoc>>> =
         const { std::cell::RefCell::new(None) };
     /// Whether a here-document printed since the innermost `$(` began has a body line
     /// that bash would take as its end inside `$( )` (see [`ends_early_in_comsub`]).
     static DOC_ENDS_EARLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether an unending body (see [`PendingDoc::unending`]) waits for the end of
+    /// the current line: every here-document after it on the line had an empty body.
+    static UNENDING_QUEUED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A here-document's printed body and delimiter line, waiting for the end of its line.
+struct PendingDoc {
+    text: String,
+    /// The delimiter holds a newline, so no line ends the body: it ran to the end of
+    /// the text, or of the backquoted text holding it. A command substitution holding
+    /// one is printed in backquotes ([`command_sub`]); one left open in `<( )` was
+    /// read after the enclosing line, and is printed there.
+    unending: bool,
+    /// It came out of a `$( )` on this line, as an unending body.
+    carried: bool,
 }
 
 /// Prints a whole script, one complete command per line, each followed by the bodies
 /// of its here-documents.
 pub fn script_to_string(s: &Script) -> String {
-    script_text(s).0
+    script_text(s, false).text
 }
 
-/// The text of a script, and whether it ends with a here-document's delimiter line
-/// (so that whatever closes it, such as the `)` of `$( )`, must start a new line).
-fn script_text(s: &Script) -> (String, bool) {
+/// A script as printed by [`script_text`].
+struct ScriptText {
+    text: String,
+    /// It ends with a here-document's delimiter line, so whatever closes it (such as
+    /// the `)` of `$( )`) must start a new line.
+    ends_with_doc: bool,
+    /// It ends with an unending body (see [`PendingDoc::unending`]).
+    unending: bool,
+}
+
+/// The text of a script. With `carry`, unending bodies are handed to the enclosing
+/// line's queue instead of being printed (see [`PendingDoc::unending`]).
+fn script_text(s: &Script, carry: bool) -> ScriptText {
     let saved = PENDING_DOCS.with(|p| p.replace(Some(Vec::new())));
-    let mut out = String::new();
-    let mut ends_with_doc = false;
+    let mut out = ScriptText {
+        text: String::new(),
+        ends_with_doc: false,
+        unending: false,
+    };
+    let mut carried = Vec::new();
     for (i, l) in s.commands.iter().enumerate() {
         if i > 0 {
-            out.push('\n');
+            out.text.push('\n');
         }
-        list_inline(l, &mut out);
+        list_inline(l, &mut out.text);
         let docs = PENDING_DOCS.with(|p| p.borrow_mut().as_mut().map(std::mem::take));
-        let docs = docs.unwrap_or_default();
-        ends_with_doc = !docs.is_empty();
+        let mut docs = docs.unwrap_or_default();
+        if carry {
+            carried.extend(
+                docs.extract_if(.., |d| d.unending)
+                    .map(|d| PendingDoc { carried: true, ..d }),
+            );
+        } else {
+            UNENDING_QUEUED.set(false);
+        }
+        // Bodies left open in `$( )` are read before the line's own.
+        docs.sort_by_key(|d| !d.carried);
+        out.ends_with_doc = !docs.is_empty();
         for d in docs {
-            out.push('\n');
-            out.push_str(&d);
+            out.text.push('\n');
+            out.text.push_str(&d.text);
+            if d.unending {
+                // It took the rest of the text: any later body was empty.
+                out.unending = true;
+                break;
+            }
         }
     }
-    PENDING_DOCS.with(|p| p.replace(saved));
-    (out, ends_with_doc)
+    PENDING_DOCS.with(|p| {
+        p.replace(saved);
+        if let Some(v) = p.borrow_mut().as_mut() {
+            v.extend(carried);
+        }
+    });
+    out
 }
 
-/// The body of `$( )`, `<( )` or `>( )` and its closing parenthesis.
+/// The body of `<( )` or `>( )` and its closing parenthesis. A body left open there
+/// and read to the end of the text follows the enclosing line.
 fn subst_body(s: &Script, out: &mut String) {
-    let (text, ends_with_doc) = script_text(s);
-    out.push_str(&text);
-    if ends_with_doc {
+    let printed = script_text(s, true);
+    out.push_str(&printed.text);
+    if printed.ends_with_doc {
         out.push('\n');
     }
     out.push(')');
@@ -60,7 +110,23 @@ fn redirect_inline(r: &Redirect, out: &mut String) {
         if ends_early_in_comsub(h, h.text()) {
             DOC_ENDS_EARLY.with(|f| f.set(true));
         }
-        let doc = doc_lines(h);
+        let doc = if UNENDING_QUEUED.get() {
+            // Read after a body that took the rest of the text, it was empty; kept
+            // out of its `$( )` so that no newline there starts the unending body.
+            PendingDoc {
+                text: String::new(),
+                unending: true,
+                carried: false,
+            }
+        } else {
+            let unending = h.delimiter.contains('\n');
+            UNENDING_QUEUED.set(unending);
+            PendingDoc {
+                text: doc_lines(h),
+                unending,
+                carried: false,
+            }
+        };
         PENDING_DOCS.with(|p| {
             if let Some(v) = p.borrow_mut().as_mut() {
                 v.push(doc);
@@ -92,11 +158,16 @@ fn ends_early_in_comsub(h: &HereDoc, body: &str) -> bool {
 }
 
 /// A command substitution: `$(...)`, or backquotes when a here-document inside has a
-/// line that would end it early within `$( )` (such a body came from backquotes).
+/// line that would end it early within `$( )` (such a body came from backquotes), or
+/// an unending body: in backquotes that ends with the quoted text, where after `$(`
+/// it would run on past the `)`.
 fn command_sub(s: &Script, out: &mut String) {
     let outer = DOC_ENDS_EARLY.with(|f| f.replace(false));
-    let (text, ends_with_doc) = script_text(s);
-    if DOC_ENDS_EARLY.with(|f| f.get()) {
+    let outer_unending = UNENDING_QUEUED.replace(false);
+    let printed = script_text(s, false);
+    UNENDING_QUEUED.set(outer_unending);
+    let text = printed.text;
+    if DOC_ENDS_EARLY.with(|f| f.get()) || printed.unending {
         // Inside backquotes a backslash escapes only `\`, `` ` `` and `$`: doubling
         // the backslashes and escaping the backquotes gives the text back as it was.
         out.push('`');
@@ -110,7 +181,7 @@ fn command_sub(s: &Script, out: &mut String) {
     } else {
         out.push_str("$(");
         out.push_str(&text);
-        if ends_with_doc {
+        if printed.ends_with_doc {
             out.push('\n');
         }
         out.push(')');
