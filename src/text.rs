@@ -103,6 +103,14 @@ pub fn encode_into(s: &str, out: &mut Vec<u8>) {
     }
 }
 
+/// The characters of `s`, collected in one allocation (collecting `chars()` grows the
+/// vector several times: its size hint is a quarter of the byte length).
+pub fn char_vec(s: &str) -> Vec<char> {
+    let mut v = Vec::with_capacity(s.len());
+    v.extend(s.chars());
+    v
+}
+
 /// Whether `s` carries any raw byte (every such character starts with byte 0xF4).
 pub fn has_raw(s: &str) -> bool {
     s.as_bytes().contains(&0xF4) && s.chars().any(|c| raw_byte(c).is_some())

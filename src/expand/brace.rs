@@ -2,6 +2,8 @@
 //! `{01..10}`. It works on a word's typed parts: only unquoted literal braces and commas
 //! count, and the other parts ride along untouched.
 
+use std::borrow::Cow;
+
 use crate::syntax::{Word, WordPart};
 
 /// The default bound on the words one brace expansion may produce.
@@ -38,20 +40,20 @@ impl From<TooMany> for BraceError {
     }
 }
 
-/// Expands braces in `w`, returning the resulting words (just `w` if none), or an
-/// error when they would number more than `max`.
+/// Expands braces in `w`, returning the resulting words (just `w`, borrowed, if none),
+/// or an error when they would number more than `max`.
 ///
 /// bash expands braces on the text of the word, so the results are read again: a
 /// `$name` runs on into letters that follow it (`{$a,b}_c` gives `$a_c`), a `~` that
 /// begins a result is a tilde prefix, and a backquote produced by a character range
 /// opens a command substitution that never closes.
-pub fn expand(w: &Word, max: usize) -> Result<Vec<Word>, BraceError> {
+pub fn expand(w: &Word, max: usize) -> Result<Cow<'_, [Word]>, BraceError> {
     let has_brace = w
         .parts
         .iter()
         .any(|p| matches!(p, WordPart::Lit(s) if s.contains('{')));
     if !has_brace {
-        return Ok(vec![w.clone()]);
+        return Ok(Cow::Borrowed(std::slice::from_ref(w)));
     }
     let mut toks = Vec::new();
     for p in &w.parts {
@@ -64,11 +66,12 @@ pub fn expand(w: &Word, max: usize) -> Result<Vec<Word>, BraceError> {
     expand_toks(&toks, &mut out, max)?;
     if out.len() == 1 && out[0].len() == toks.len() {
         // No expression expanded (any expansion drops at least its braces).
-        return Ok(vec![w.clone()]);
+        return Ok(Cow::Borrowed(std::slice::from_ref(w)));
     }
     out.into_iter()
         .map(|t| reread(to_word(t)).map_err(BraceError::Reread))
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(Cow::Owned)
 }
 
 /// Applies to a brace expansion result what re-reading its text would change.

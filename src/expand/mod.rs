@@ -211,7 +211,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             out.push(s.clone());
             return Ok(());
         }
-        for w in self.braces(w)? {
+        for w in self.braces(w)?.iter() {
             let pieces = self.parts(&w.parts, false)?;
             let fields = self.split(pieces);
             for f in fields {
@@ -222,7 +222,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     }
 
     /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
-    fn braces(&mut self, w: &Word) -> ExpResult<Vec<Word>> {
+    fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
         brace::expand(w, self.host.max_brace_words()).map_err(|e| match e {
             brace::BraceError::TooMany(e) => {
                 ExpandError::passthrough(format!("\u{0}{e}"), ErrorKind::Fatal(126))
@@ -293,7 +293,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Expands a word for a redirection target: one field required.
     pub fn redirect_target(&mut self, w: &Word) -> ExpResult<Result<String, String>> {
         let mut out = Vec::new();
-        for w in self.braces(w)? {
+        for w in self.braces(w)?.iter() {
             let pieces = self.parts(&w.parts, false)?;
             for f in self.split(pieces) {
                 self.glob_field(f, &mut out)?;
@@ -395,6 +395,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// The text of an arithmetic word after expansion.
     pub fn arith_text(&mut self, w: &Word) -> ExpResult<String> {
+        if let [WordPart::Lit(s)] = w.parts.as_slice() {
+            return Ok(s.clone());
+        }
         let pieces = self.parts(&w.parts, true)?;
         Ok(join_pieces(&pieces))
     }

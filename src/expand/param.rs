@@ -471,7 +471,7 @@ fn finish<H: Host + ?Sized>(
             let pat = ex.pattern(pattern)?;
             let p = Pattern::new(&pat, match_opts(ex, false));
             for v in pv.vals.iter_mut() {
-                let cs: Vec<char> = v.chars().collect();
+                let cs = crate::text::char_vec(v);
                 if *suffix {
                     if let Some(st) = p.match_suffix(&cs, cs.len(), *longest) {
                         *v = cs[..st].iter().collect();
@@ -567,8 +567,7 @@ fn finish<H: Host + ?Sized>(
                     pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
                 }
             } else if let Some(v) = pv.vals.first_mut() {
-                let cs: Vec<char> = v.chars().collect();
-                let n = cs.len() as i64;
+                let n = v.chars().count() as i64;
                 let start = if off < 0 { n + off } else { off };
                 if start < 0 || start > n {
                     *v = String::new();
@@ -587,7 +586,7 @@ fn finish<H: Host + ?Sized>(
                         Some(l) => (start + l).min(n),
                         None => n,
                     };
-                    *v = cs[start as usize..end as usize].iter().collect();
+                    *v = char_range(v, start as usize, end as usize).to_owned();
                 }
             }
         }
@@ -745,8 +744,22 @@ fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>, nocase: bool) -> Match
 
 /// `${v/pat/rep}` and friends. `rep` is in pattern form: an unescaped `&` stands for the
 /// matched text (bash 5.2's `patsub_replacement`).
+/// The characters `from..to` of `s` (`from <= to <= ` its length in characters).
+fn char_range(s: &str, from: usize, to: usize) -> &str {
+    if s.is_ascii() {
+        return &s[from..to];
+    }
+    let mut at = s.char_indices().map(|(i, _)| i).chain([s.len()]);
+    let start = at.nth(from).unwrap_or(s.len());
+    let end = if to > from {
+        at.nth(to - from - 1).unwrap_or(s.len())
+    } else {
+        start
+    };
+    &s[start..end]
+}
+
 fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat: bool) -> String {
-    let cs: Vec<char> = v.chars().collect();
     let render = |m: &[char]| -> String {
         let Some(rep) = rep else {
             return String::new();
@@ -765,6 +778,20 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
         }
         out
     };
+    let all = mode == ReplaceMode::All;
+    if (all || mode == ReplaceMode::First)
+        && let Some(l) = p.exact_text().filter(|l| !l.is_empty())
+    {
+        // Plain text (the usual `${s//a/b}`) is replaced in the string itself, with
+        // one rendering of the replacement.
+        let with = render(&crate::text::char_vec(l));
+        return if all {
+            v.replace(l, &with)
+        } else {
+            v.replacen(l, &with, 1)
+        };
+    }
+    let cs = crate::text::char_vec(v);
     match mode {
         ReplaceMode::Prefix => {
             if let Some(end) = p.match_prefix(&cs, 0, true) {

@@ -61,7 +61,7 @@ pub struct Pattern {
 /// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
 /// group when `extglob` is set).
 pub fn has_meta(pat: &str, extglob: bool) -> bool {
-    let cs: Vec<char> = pat.chars().collect();
+    let cs = crate::text::char_vec(pat);
     let mut i = 0;
     while i < cs.len() {
         match cs[i] {
@@ -144,7 +144,7 @@ fn class_end(cs: &[char], start: usize) -> Option<usize> {
 impl Pattern {
     /// Compiles a pattern.
     pub fn new(pat: &str, opts: MatchOpts) -> Pattern {
-        let cs: Vec<char> = pat.chars().collect();
+        let cs = crate::text::char_vec(pat);
         let literal = if has_meta(pat, opts.extglob) {
             None
         } else {
@@ -166,6 +166,11 @@ impl Pattern {
         }
     }
 
+    /// The text that alone matches: the literal text, unless matching ignores case.
+    pub fn exact_text(&self) -> Option<&str> {
+        self.literal.as_deref().filter(|_| !self.nocase)
+    }
+
     /// The literal text if the pattern has no special characters.
     pub fn literal(&self) -> Option<&str> {
         self.literal.as_deref()
@@ -178,7 +183,7 @@ impl Pattern {
         {
             return l == s;
         }
-        let chars: Vec<char> = s.chars().collect();
+        let chars = crate::text::char_vec(s);
         let mut m = Matcher::new(self, &chars, 5_000_000, false);
         m.seq(&self.toks, 0, 0, chars.len())
     }
@@ -219,7 +224,7 @@ impl Pattern {
         if let Some(l) = &self.literal
             && !self.nocase
         {
-            let lc: Vec<char> = l.chars().collect();
+            let lc = crate::text::char_vec(l);
             if lc.is_empty() {
                 return out;
             }
