@@ -362,13 +362,19 @@ fn sort_entries(entries: &mut [Entry], o: &Opts) {
     }
 }
 
+/// The entry for `path`; `listed` is its inode when it comes from a directory listing
+/// taken under the same lock, which saves walking the path again.
 fn make_entry(
     fs: &Fs,
     name: String,
     path: String,
     follow: bool,
+    listed: Option<crate::fs::Ino>,
 ) -> Result<Entry, crate::fs::FsError> {
-    let lmeta = fs.lstat(&path)?;
+    let lmeta = match listed {
+        Some(ino) => fs.stat_ino(ino)?,
+        None => fs.lstat(&path)?,
+    };
     let mut entry = Entry {
         name,
         path,
@@ -911,7 +917,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         let path = ctx.path(name);
         // A trailing slash resolves through a symlink, as the kernel does.
         let follow = o.deref_all || o.deref_cmdline || name.ends_with('/');
-        let entry = match make_entry(&fs, name.clone(), path.clone(), follow) {
+        let entry = match make_entry(&fs, name.clone(), path.clone(), follow, None) {
             Ok(e) => e,
             Err(e) => {
                 ctx.err(format!("cannot access {}: {e}", quote(name)))?;
@@ -924,7 +930,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             && entry.meta.is_symlink()
             && entry.target_meta.as_ref().is_some_and(Metadata::is_dir)
         {
-            match make_entry(&fs, name.clone(), path, true) {
+            match make_entry(&fs, name.clone(), path, true, None) {
                 Ok(e) => e,
                 Err(_) => entry,
             }
@@ -972,7 +978,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         if o.all {
             for dot in [".", ".."] {
                 let p = crate::fs::path::join(&path, dot);
-                if let Ok(e) = make_entry(&fs, dot.to_owned(), p, false) {
+                if let Ok(e) = make_entry(&fs, dot.to_owned(), p, false, None) {
                     entries.push(e);
                 }
             }
@@ -989,7 +995,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
             let p = child_path(&path, &de.name);
-            match make_entry(&fs, de.name.clone(), p, o.deref_all) {
+            match make_entry(&fs, de.name.clone(), p, o.deref_all, Some(de.ino)) {
                 Ok(e) => entries.push(e),
                 Err(e) => {
                     ctx.err(format!(

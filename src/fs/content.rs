@@ -57,6 +57,12 @@ impl Fs {
     /// ```
     pub fn read_file(&self, path: &str) -> FsResult<Arc<Vec<u8>>> {
         let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        self.read_inode(ino)
+    }
+
+    /// The contents of inode `ino`, as [`Fs::read_file`] reads them once it has found it
+    /// (for callers that already hold it from a directory listing).
+    pub fn read_inode(&self, ino: Ino) -> FsResult<Arc<Vec<u8>>> {
         let inode = self.inode(ino)?;
         if !self.may(inode, R) {
             return Err(Errno::EACCES.into());

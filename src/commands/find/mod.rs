@@ -126,8 +126,22 @@ impl Finder<'_, '_> {
         Ok(())
     }
 
-    fn stat(&self, abs: &str, follow: bool) -> Result<Metadata, crate::fs::FsError> {
+    /// The metadata of `abs`; `listed` is its entry in the listing it came from, whose
+    /// inode serves unless a symlink there is to be followed (or the entry is gone).
+    fn stat(
+        &self,
+        abs: &str,
+        follow: bool,
+        listed: Option<(Ino, FileType)>,
+    ) -> Result<Metadata, crate::fs::FsError> {
         let fs = self.ctx.fs.lock();
+        if let Some((ino, kind)) = listed
+            && !(follow && kind == FileType::Symlink)
+            && let Ok(meta) = fs.stat_ino(ino)
+            && meta.file_type == kind
+        {
+            return Ok(meta);
+        }
         if follow {
             fs.stat(abs).or_else(|_| fs.lstat(abs))
         } else {
@@ -142,6 +156,7 @@ impl Finder<'_, '_> {
         display: &str,
         abs: &str,
         depth: usize,
+        listed: Option<(Ino, FileType)>,
         ancestors: &mut Vec<(Ino, String)>,
     ) -> std::io::Result<()> {
         self.ctx.host.check()?;
@@ -150,7 +165,7 @@ impl Finder<'_, '_> {
             Follow::CommandLine => depth == 0,
             Follow::Never => false,
         };
-        let meta = match self.stat(abs, follow) {
+        let meta = match self.stat(abs, follow, listed) {
             Ok(m) => m,
             Err(e) => {
                 return self.error(format!("{}: {e}", super::util::lq(display)));
@@ -200,7 +215,8 @@ impl Finder<'_, '_> {
                         } else {
                             format!("{abs}/{}", e.name)
                         };
-                        self.visit(expr, start, &cd, &ca, depth + 1, ancestors)?;
+                        let listed = Some((e.ino, e.file_type));
+                        self.visit(expr, start, &cd, &ca, depth + 1, listed, ancestors)?;
                         if self.quit {
                             break;
                         }
@@ -240,9 +256,9 @@ impl Finder<'_, '_> {
             Expr::Type(kinds) => kinds.contains(&type_char(n.meta.file_type)),
             Expr::XType(kinds) => {
                 let other = if self.follow == Follow::Always {
-                    self.stat(n.abs, false)
+                    self.stat(n.abs, false, None)
                 } else {
-                    self.stat(n.abs, true)
+                    self.stat(n.abs, true, None)
                 };
                 other.is_ok_and(|m| kinds.contains(&type_char(m.file_type)))
             }
@@ -484,7 +500,7 @@ impl Finder<'_, '_> {
                         'M' => mode_string(m.file_type.ls_char(), m.mode),
                         'y' => type_char(m.file_type).to_string(),
                         'Y' => self
-                            .stat(n.abs, true)
+                            .stat(n.abs, true, None)
                             .map(|t| type_char(t.file_type))
                             .unwrap_or('N')
                             .to_string(),
@@ -631,7 +647,7 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
         }
         let abs = f.ctx.path(p);
         let mut ancestors = Vec::new();
-        f.visit(&expr, p, p, &abs, 0, &mut ancestors)?;
+        f.visit(&expr, p, p, &abs, 0, None, &mut ancestors)?;
         if f.quit {
             break;
         }

@@ -867,7 +867,7 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
         } else {
             op.clone()
         };
-        search_operand(ctx, &mut run, op, &display, show_name, true)?;
+        search_operand(ctx, &mut run, op, &display, show_name, None)?;
         if run.quit {
             break;
         }
@@ -898,15 +898,19 @@ fn excluded(o: &Opts, name: &str) -> bool {
     !o.includes.is_empty() && !o.includes.iter().any(|g| fnmatch(g, base, false))
 }
 
+/// Searches operand `op`, or under it with -r. `listed` is the inode of an entry met
+/// while recursing (None for a command-line operand), read without walking its path
+/// again.
 fn search_operand(
     ctx: &mut Ctx,
     run: &mut Run,
     op: &str,
     display: &str,
     show_name: bool,
-    top: bool,
+    listed: Option<crate::fs::Ino>,
 ) -> io::Result<()> {
     let o = run.o;
+    let top = listed.is_none();
     if op == "-" && top {
         let label = o.label.clone();
         let mut reader = BufReader::with_capacity(32 * 1024, &mut *ctx.stdin);
@@ -921,10 +925,10 @@ fn search_operand(
     let path = ctx.path(if display.is_empty() { "." } else { op });
     let meta = {
         let fs = ctx.fs.lock();
-        if top || o.deref {
-            fs.stat(&path)
-        } else {
-            fs.lstat(&path)
+        match listed.map(|ino| fs.stat_ino(ino)) {
+            Some(Ok(m)) if !(o.deref && m.is_symlink()) => Ok(m),
+            _ if top || o.deref => fs.stat(&path),
+            _ => fs.lstat(&path),
         }
     };
     let shown = if display.is_empty() { op } else { display };
@@ -987,7 +991,7 @@ fn search_operand(
             } else {
                 format!("{op}/{}", e.name)
             };
-            search_operand(ctx, run, &child_op, &child_display, show_name, false)?;
+            search_operand(ctx, run, &child_op, &child_display, show_name, Some(e.ino))?;
             if run.quit {
                 return Ok(());
             }
@@ -1004,8 +1008,18 @@ fn search_operand(
     {
         return Ok(());
     }
-    let input = match ctx.open_input(op) {
-        Ok(i) => i,
+    let data = match listed {
+        // A regular file met while recursing (not through a link) is read by its inode.
+        Some(ino) if meta.is_file() && meta.ino == ino => {
+            ctx.fs.lock().read_inode(ino).map_err(|e| e.to_string())
+        }
+        _ => match ctx.open_input(op) {
+            Ok(input) => Ok(input.read_all(&mut io::empty())?),
+            Err(e) => Err(e.to_string()),
+        },
+    };
+    let data = match data {
+        Ok(d) => d,
         Err(e) => {
             if !o.silent {
                 run.flush(&mut io_of(ctx))?;
@@ -1015,7 +1029,6 @@ fn search_operand(
             return Ok(());
         }
     };
-    let data = input.read_all(&mut io::empty())?;
     let mut reader: &[u8] = &data;
     let name = shown.to_owned();
     run.search(&mut io_of(ctx), &mut reader, &name, show_name)?;
