@@ -111,6 +111,15 @@ fn compare(cmp: Cmp, have: i128, want: i128) -> bool {
     }
 }
 
+/// Where the walk stands: a path as shown and as resolved, its depth below the start,
+/// and its entry in the listing it came from (None for a starting point).
+struct Place<'a> {
+    display: &'a str,
+    abs: &'a str,
+    depth: usize,
+    listed: Option<(Ino, FileType)>,
+}
+
 impl Finder<'_, '_> {
     fn error(&mut self, msg: String) -> std::io::Result<()> {
         self.flush()?;
@@ -153,12 +162,15 @@ impl Finder<'_, '_> {
         &mut self,
         expr: &Expr,
         start: &str,
-        display: &str,
-        abs: &str,
-        depth: usize,
-        listed: Option<(Ino, FileType)>,
+        at: Place<'_>,
         ancestors: &mut Vec<(Ino, String)>,
     ) -> std::io::Result<()> {
+        let Place {
+            display,
+            abs,
+            depth,
+            listed,
+        } = at;
         self.ctx.host.check()?;
         let follow = match self.follow {
             Follow::Always => true,
@@ -215,8 +227,13 @@ impl Finder<'_, '_> {
                         } else {
                             format!("{abs}/{}", e.name)
                         };
-                        let listed = Some((e.ino, e.file_type));
-                        self.visit(expr, start, &cd, &ca, depth + 1, listed, ancestors)?;
+                        let at = Place {
+                            display: &cd,
+                            abs: &ca,
+                            depth: depth + 1,
+                            listed: Some((e.ino, e.file_type)),
+                        };
+                        self.visit(expr, start, at, ancestors)?;
                         if self.quit {
                             break;
                         }
@@ -647,7 +664,13 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
         }
         let abs = f.ctx.path(p);
         let mut ancestors = Vec::new();
-        f.visit(&expr, p, p, &abs, 0, None, &mut ancestors)?;
+        let at = Place {
+            display: p,
+            abs: &abs,
+            depth: 0,
+            listed: None,
+        };
+        f.visit(&expr, p, at, &mut ancestors)?;
         if f.quit {
             break;
         }
