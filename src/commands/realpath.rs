@@ -153,7 +153,7 @@ pub fn unresolved(ctx: &Ctx, name: &str) -> String {
 }
 
 /// `path` relative to directory `base` (both canonical).
-fn relative(path: &str, base: &str) -> String {
+pub fn relative(path: &str, base: &str) -> String {
     let p: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
     let b: Vec<&str> = base.split('/').filter(|c| !c.is_empty()).collect();
     let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
