@@ -29,6 +29,9 @@
 //!
 //! Lines before a file's first `===` header are comments.
 //!
+//! `FIXTURES=util-tee,util-ln cargo test --test fixtures` runs only the files whose
+//! names contain one of the comma-separated words.
+//!
 //! Blank lines just before a `===` header separate cases and are not part of the
 //! preceding section.
 
@@ -109,6 +112,16 @@ fn all_cases() -> Vec<Case> {
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|e| e == "test"));
+    if let Ok(only) = std::env::var("FIXTURES") {
+        let words: Vec<&str> = only.split(',').filter(|w| !w.is_empty()).collect();
+        files.retain(|p| {
+            let name = p
+                .file_name()
+                .map(|f| f.to_string_lossy())
+                .unwrap_or_default();
+            words.is_empty() || words.iter().any(|w| name.contains(w))
+        });
+    }
     files.sort();
     files.iter().flat_map(|p| parse_file(p)).collect()
 }

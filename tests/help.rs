@@ -122,7 +122,7 @@ fn own_help_texts_start_with_the_real_tools_usage_line() {
         ),
         (
             "tree --help",
-            "usage: tree [-adf] [-L level] [-I pattern] [--noreport] [--dirsfirst]",
+            "usage: tree [-adfiF] [-L level] [-P pattern] [-I pattern] [--noreport] [--dirsfirst]",
         ),
         ("jq --help", "jq - commandline JSON processor (shellbox)"),
         ("jq -h", "jq - commandline JSON processor (shellbox)"),
@@ -163,7 +163,7 @@ fn tree_usage_error_shows_the_synopsis() {
     assert_eq!((status, out.as_str()), (1, ""));
     assert_eq!(
         err,
-        "tree: invalid option -- 'Z'\nusage: tree [-adf] [-L level] [-I pattern] [--noreport] [--dirsfirst]\n\t[--help] [--] [directory ...]\n"
+        "tree: invalid option -- 'Z'\nusage: tree [-adfiF] [-L level] [-P pattern] [-I pattern] [--noreport] [--dirsfirst]\n\t[--help] [--] [directory ...]\n"
     );
 }
 

@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use super::args::{HasArg, LongOpt, Parsed, argmatch, long};
-use crate::fs::Fs;
+use crate::fs::{Errno, Fs, FsError};
 
 /// `--backup[=CONTROL]`, for the long option table of a backing-up command.
 pub const BACKUP: LongOpt = long("backup", HasArg::Optional, "backup");
@@ -131,19 +131,41 @@ impl Backup {
     /// Renames an existing `path` (absolute; `shown` is how the command names it) to its
     /// backup name, returning the backup's shown name; `Ok(None)` when there is nothing
     /// to back up.
-    pub fn make(
-        &self,
-        fs: &mut Fs,
-        path: &str,
-        shown: &str,
-    ) -> Result<Option<String>, crate::fs::FsError> {
+    pub fn make(&self, fs: &mut Fs, path: &str, shown: &str) -> Result<Option<String>, FsError> {
         if fs.lstat(path).is_err() {
             return Ok(None);
         }
         let suffix = self.suffix_for(fs, path);
-        fs.rename(path, &format!("{path}{suffix}"))?;
-        Ok(Some(format!("{shown}{suffix}")))
+        let base = crate::fs::path::file_name(path);
+        let name = backup_name(base, &suffix);
+        let backup_path = format!("{}{name}", path.strip_suffix(base).unwrap_or(path));
+        // A numbered backup never replaces a file (gnulib renames with
+        // RENAME_NOREPLACE); a shortened name can collide.
+        if suffix.starts_with(".~") && fs.lstat(&backup_path).is_ok() {
+            return Err(Errno::EEXIST.into());
+        }
+        fs.rename(path, &backup_path)?;
+        Ok(Some(match shown.strip_suffix(base) {
+            Some(dir) if name.len() < base.len() + suffix.len() => format!("{dir}{name}"),
+            _ => format!("{shown}{suffix}"),
+        }))
     }
+}
+
+/// The longest backup file name gnulib makes; a longer one keeps at most
+/// `MAX_NAME - 1` bytes of the name and ends in `~` instead of the suffix.
+const MAX_NAME: usize = 254;
+
+/// The backup file name for file name `base` with `suffix`.
+fn backup_name(base: &str, suffix: &str) -> String {
+    if base.len() + suffix.len() <= MAX_NAME {
+        return format!("{base}{suffix}");
+    }
+    let mut keep = base.len().min(MAX_NAME - 1);
+    while !base.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    format!("{}~", base.get(..keep).unwrap_or(base))
 }
 
 /// The ` (backup: 'NAME')` note `cp -v` and `mv -v` add.

@@ -10,7 +10,8 @@ use std::collections::HashSet;
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{human_size, lq, quote};
+use super::fnmatch::fnmatch;
+use super::util::{human_size, lq, quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::{Fs, Metadata};
 
@@ -27,6 +28,9 @@ const LONG: &[LongOpt] = &[
     long("one-file-system", HasArg::No, "x"),
     long("null", HasArg::No, "0"),
     long("block-size", HasArg::Required, "B"),
+    long("count-links", HasArg::No, "l"),
+    long("exclude", HasArg::Required, "exclude"),
+    long("exclude-from", HasArg::Required, "X"),
     HELP,
     VERSION,
 ];
@@ -96,6 +100,23 @@ struct Opts {
     /// Bytes per printed unit (1 for `-b`); `None` for `-h`.
     unit: Option<u64>,
     eol: u8,
+    /// `-l`: a file with several hard links counts at each of them.
+    count_links: bool,
+    /// `--exclude`/`-X` patterns.
+    exclude: Vec<String>,
+}
+
+/// Whether `name` (as shown) is excluded: a pattern matches it whole or any tail
+/// after a `/`, as GNU's unanchored exclude patterns do.
+fn excluded(patterns: &[String], name: &str) -> bool {
+    let tails = std::iter::once(name).chain(
+        name.match_indices('/')
+            .filter_map(|(i, _)| name.get(i + 1..))
+            .filter(|t| !t.is_empty() && !t.starts_with('/')),
+    );
+    tails
+        .into_iter()
+        .any(|t| patterns.iter().any(|p| fnmatch(p, t, false)))
 }
 
 /// The bytes a file counts for.
@@ -138,6 +159,9 @@ impl Walk<'_> {
         top: bool,
     ) -> std::io::Result<u64> {
         host.check()?;
+        if excluded(&self.o.exclude, shown) {
+            return Ok(0);
+        }
         let meta = if self.o.deref || (top && path.ends_with('/')) {
             self.fs.stat(path)
         } else {
@@ -150,7 +174,8 @@ impl Walk<'_> {
                 return Ok(0);
             }
         };
-        if !self.seen.insert(meta.ino) {
+        let counted_again = self.o.count_links && !meta.is_dir();
+        if !self.seen.insert(meta.ino) && !counted_again {
             return Ok(0);
         }
         let mut total = usage_of(&meta, self.o.apparent);
@@ -194,7 +219,7 @@ fn concat(dir: &str, name: &str) -> String {
 }
 
 pub fn du(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("abcd:hsLPxkmB:0", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("abcd:hlsLPxkmB:X:0", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
@@ -208,6 +233,8 @@ pub fn du(ctx: &mut Ctx) -> CmdResult {
         deref: false,
         unit: Some(1024),
         eol: if parsed.has("0") { 0 } else { b'\n' },
+        count_links: parsed.has("l"),
+        exclude: Vec::new(),
     };
     for (k, v) in &parsed.opts {
         match k.as_str() {
@@ -216,6 +243,23 @@ pub fn du(ctx: &mut Ctx) -> CmdResult {
             "m" => o.unit = Some(1 << 20),
             "h" => o.unit = None,
             "L" => o.deref = true,
+            "exclude" => o.exclude.extend(v.clone()),
+            "X" => {
+                let file = v.as_deref().unwrap_or("");
+                let data = ctx.fs.lock().read_file(&ctx.path(file));
+                match data {
+                    Ok(bytes) => o.exclude.extend(
+                        crate::text::decode(&bytes)
+                            .lines()
+                            .filter(|l| !l.is_empty())
+                            .map(str::to_owned),
+                    ),
+                    Err(e) => {
+                        ctx.err(format!("{}: {e}", quotef(file)))?;
+                        return usage_error(ctx, "", 1);
+                    }
+                }
+            }
             "P" => o.deref = false,
             "B" => {
                 let v = v.as_deref().unwrap_or("");

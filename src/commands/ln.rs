@@ -7,6 +7,7 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::backup::{self, Backup};
 use super::cp::{base_name, shown_join};
+use super::realpath::{Missing, relative, resolve, unresolved};
 use super::util::{quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
@@ -23,6 +24,7 @@ const LONG: &[LongOpt] = &[
     long("logical", HasArg::No, "L"),
     long("physical", HasArg::No, "P"),
     long("interactive", HasArg::No, "i"),
+    long("relative", HasArg::No, "r"),
     HELP,
     VERSION,
 ];
@@ -53,6 +55,7 @@ Mandatory arguments to long options are mandatory for short options too.
   -n, --no-dereference        treat LINK_NAME as a normal file if
                                 it is a symbolic link to a directory
   -P, --physical              make hard links directly to symbolic links
+  -r, --relative              with -s, create links relative to link location
   -s, --symbolic              make symbolic links instead of hard links
   -S, --suffix=SUFFIX         override the usual backup suffix
   -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
@@ -73,11 +76,12 @@ struct Opts {
     force: bool,
     verbose: bool,
     logical: bool,
+    relative: bool,
     backup: Option<Backup>,
 }
 
 pub fn ln(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("bsfnS:Tt:vLPi", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("bsfnrS:Tt:vLPi", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => return usage_error(ctx, &msg, 1),
     };
@@ -99,8 +103,13 @@ pub fn ln(ctx: &mut Ctx) -> CmdResult {
             .rev()
             .find(|(k, _)| k == "L" || k == "P")
             .is_some_and(|(k, _)| k == "L"),
+        relative: parsed.has("r"),
         backup,
     };
+    if o.relative && !o.symbolic {
+        ctx.err("cannot do --relative without --symbolic")?;
+        return Ok(1);
+    }
     let no_deref = parsed.has("n");
     let no_target_dir = parsed.has("T");
     let ops = &parsed.operands;
@@ -246,6 +255,21 @@ fn make_link(ctx: &mut Ctx, o: &Opts, src: &str, dest: &str) -> std::io::Result<
             return Ok(1);
         }
     }
+    drop(fs);
+    // -r points the link at the target's canonical name as seen from the link's
+    // (canonical) directory.
+    let src = if o.relative {
+        let to = |name: &str| resolve(ctx, &unresolved(ctx, name), Missing::Any, true);
+        let dir = crate::fs::path::parent(&dest_path).to_owned();
+        match (to(src), resolve(ctx, &dir, Missing::Any, true)) {
+            (Ok(target), Ok(dir)) => relative(&target, &dir),
+            _ => src.to_owned(),
+        }
+    } else {
+        src.to_owned()
+    };
+    let src = src.as_str();
+    let mut fs = ctx.fs.lock();
     let res = if o.symbolic {
         fs.symlink(src, &dest_path)
     } else {

@@ -3,7 +3,7 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::realpath::{Missing, resolve};
+use super::realpath::{Missing, resolve, unresolved};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
 
@@ -74,10 +74,10 @@ pub fn readlink(ctx: &mut Ctx) -> CmdResult {
     };
     let mut status = 0;
     for name in &parsed.operands {
-        let path = ctx.path(name);
         let got = match mode {
-            Some(m) => resolve(ctx, &path, m, true),
-            None => ctx.fs.lock().readlink(&path),
+            Some(_) if name.is_empty() => Err(crate::fs::FsError::from(crate::fs::Errno::ENOENT)),
+            Some(m) => resolve(ctx, &unresolved(ctx, name), m, true),
+            None => ctx.fs.lock().readlink(&ctx.path(name)),
         };
         match got {
             Ok(target) => {

@@ -142,8 +142,18 @@ pub fn resolve(ctx: &Ctx, path: &str, missing: Missing, follow: bool) -> FsResul
     Ok(resolved)
 }
 
+/// `name` made absolute with its `..` kept, for [`resolve`] to apply after the
+/// symlinks before them (`link/..` is the link target's parent).
+pub fn unresolved(ctx: &Ctx, name: &str) -> String {
+    if name.starts_with('/') {
+        name.to_owned()
+    } else {
+        format!("{}/{name}", ctx.cwd)
+    }
+}
+
 /// `path` relative to directory `base` (both canonical).
-fn relative(path: &str, base: &str) -> String {
+pub fn relative(path: &str, base: &str) -> String {
     let p: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
     let b: Vec<&str> = base.split('/').filter(|c| !c.is_empty()).collect();
     let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -186,10 +196,14 @@ pub fn realpath(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "missing operand", 1);
     }
     let resolve_arg = |ctx: &Ctx, name: &str| {
-        let mut abs = ctx.path(name);
-        if logical {
-            abs = crate::fs::path::join("/", &abs);
+        if name.is_empty() {
+            return Err(FsError::from(Errno::ENOENT));
         }
+        let abs = if logical {
+            ctx.path(name)
+        } else {
+            unresolved(ctx, name)
+        };
         resolve(ctx, &abs, missing, follow)
     };
     let mut bases = Vec::new();

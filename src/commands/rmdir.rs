@@ -3,9 +3,10 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::realpath::unresolved;
 use super::util::quote;
 use super::{CmdResult, Ctx};
-use crate::fs::Errno;
+use crate::fs::{Errno, FsError};
 
 const LONG: &[LongOpt] = &[
     long("parents", HasArg::No, "p"),
@@ -53,16 +54,31 @@ pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
                 writeln!(ctx.stdout, "rmdir: removing directory, {}", quote(&current))?;
             }
             let path = ctx.path(&current);
-            // rmdir(2) refuses a path whose last component is `.`.
-            let dot = current.trim_end_matches('/').rsplit('/').next() == Some(".");
-            let res = if dot {
-                Err(crate::fs::FsError::from(Errno::EINVAL))
-            } else {
-                ctx.fs.lock().remove_dir(&path)
+            let res = match current.trim_end_matches('/').rsplit('/').next() {
+                // rmdir(2) refuses a path whose last component is `.`, and `..` is
+                // never empty: it holds the directory the name goes through.
+                Some(".") => Err(FsError::from(Errno::EINVAL)),
+                Some("..") => {
+                    let through = current.trim_end_matches('/');
+                    let through = through.strip_suffix("..").unwrap_or(through);
+                    let dir = if through.is_empty() { "." } else { through };
+                    match ctx.fs.lock().stat(&unresolved(ctx, dir)) {
+                        Ok(m) if !m.is_dir() => Err(FsError::from(Errno::ENOTDIR)),
+                        Ok(_) => Err(FsError::from(Errno::ENOTEMPTY)),
+                        Err(e) => Err(e),
+                    }
+                }
+                _ => ctx.fs.lock().remove_dir(&path),
             };
             if let Err(e) = res {
                 if !(ignore && e.errno == Errno::ENOTEMPTY) {
-                    ctx.err(format!("failed to remove {}: {e}", quote(&current)))?;
+                    let what = if current == *name { "" } else { "directory " };
+                    let why = if e.errno == Errno::ENOTDIR && symlinked_dir(ctx, &current) {
+                        "Symbolic link not followed".to_owned()
+                    } else {
+                        e.to_string()
+                    };
+                    ctx.err(format!("failed to remove {what}{}: {why}", quote(&current)))?;
                     status = 1;
                 }
                 break;
@@ -83,6 +99,18 @@ pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
         }
     }
     Ok(status)
+}
+
+/// Whether `name` ends in `/` and names a symlink to a directory: rmdir(2) will not
+/// follow it, and GNU says so rather than "Not a directory".
+fn symlinked_dir(ctx: &Ctx, name: &str) -> bool {
+    let bare = name.trim_end_matches('/');
+    if bare.len() == name.len() || bare.is_empty() {
+        return false;
+    }
+    let fs = ctx.fs.lock();
+    let path = ctx.path(bare);
+    fs.lstat(&path).is_ok_and(|m| m.is_symlink()) && fs.stat(&path).is_ok_and(|m| m.is_dir())
 }
 
 #[cfg(test)]

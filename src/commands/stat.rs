@@ -415,7 +415,7 @@ pub fn stat(ctx: &mut Ctx) -> CmdResult {
     let mut format: Option<(String, bool)> = None;
     for (k, v) in &parsed.opts {
         match (k.as_str(), v) {
-            ("c", Some(f)) => format = Some((format!("{f}\n"), false)),
+            ("c", Some(f)) => format = Some((f.clone(), false)),
             ("printf", Some(f)) => format = Some((f.clone(), true)),
             _ => {}
         }
@@ -455,7 +455,13 @@ pub fn stat(ctx: &mut Ctx) -> CmdResult {
             plain: format.is_none() && !terse,
         };
         let bytes = match &format {
-            Some((f, escapes)) => render(f, &subject, *escapes),
+            Some((f, true)) => render(f, &subject, true),
+            // -c ends each file's line after the format, so a trailing `%` stays a `%`.
+            Some((f, false)) => {
+                let mut line = render(f, &subject, false);
+                line.push(b'\n');
+                line
+            }
             None if terse => render(TERSE_FORMAT, &subject, false),
             None => {
                 let fmt = if matches!(meta.file_type, FileType::Device(_)) {

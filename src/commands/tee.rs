@@ -2,7 +2,7 @@
 //! A file that cannot be opened or written is reported and dropped; the rest go on.
 
 use super::about::{HELP, VERSION, parse_std};
-use super::args::{HasArg, LongOpt, Spec, long};
+use super::args::{HasArg, LongOpt, Spec, argmatch, long};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
 use crate::fs::{Ino, OpenOptions};
@@ -38,6 +38,19 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
+    // Write errors on an in-memory filesystem do not vary by mode, but a bad mode is
+    // still a usage error.
+    if let Some(mode) = parsed.last("output-error") {
+        let modes = [
+            ("warn", 0),
+            ("warn-nopipe", 1),
+            ("exit", 2),
+            ("exit-nopipe", 3),
+        ];
+        if let Err(s) = argmatch(ctx, "--output-error", mode, &modes)? {
+            return Ok(s);
+        }
+    }
     let append = parsed.has("a");
     let mut status = 0;
     let mut outs: Vec<Out> = Vec::new();

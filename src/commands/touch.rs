@@ -121,12 +121,34 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
         (false, true) => (false, true),
         _ => (true, true),
     };
+    let no_deref = parsed.has("h");
     let mut status = 0;
     for name in &parsed.operands {
         if name == "-" {
             continue;
         }
         let path = ctx.path(name);
+        if no_deref {
+            // -h touches the link itself and never creates anything.
+            let res = {
+                let mut fs = ctx.fs.lock();
+                match fs.lstat(&path) {
+                    Err(e) if e.errno == Errno::ENOENT && no_create => Ok(()),
+                    Err(e) => Err(e),
+                    Ok(cur) => {
+                        let (a, m) = when.unwrap_or((now, now));
+                        let a = if set_a { a } else { cur.atime };
+                        let m = if set_m { m } else { cur.mtime };
+                        fs.lset_times(&path, Some(a), Some(m))
+                    }
+                }
+            };
+            if let Err(e) = res {
+                ctx.err(format!("setting times of {}: {e}", quote(name)))?;
+                status = 1;
+            }
+            continue;
+        }
         let res = {
             let mut fs = ctx.fs.lock();
             let existing = fs.stat(&path);

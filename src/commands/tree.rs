@@ -1,11 +1,11 @@
 //! `tree`: draws directory trees as the `tree` tool does with UTF-8 line drawing
 //! (`├── `, `└── `, `│` followed by two no-break spaces), then the `N directories, M
-//! files` report; `-a -d -L N -f -I PATTERN --noreport --dirsfirst`. Symlinks show their
-//! target and are not followed; one to a directory counts as a directory.
+//! files` report (which counts the named directory too, as tree 2.x does);
+//! `-a -d -f -i -F -L N -I PATTERN -P PATTERN --noreport --dirsfirst`. Symlinks show
+//! their target and are not followed; one to a directory counts as a directory.
 //!
-//! `tree` is not installed on the reference machine; the expectations follow tree 2.x's
-//! source (`linedraw` set for UTF-8, `alnum` name order, exit status 2 when a named
-//! directory cannot be opened).
+//! The expectations follow tree 2.1 (`linedraw` set for UTF-8, `alnum` name order,
+//! exit status 2 when a named directory cannot be opened).
 
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::fnmatch::fnmatch;
@@ -19,13 +19,16 @@ const LONG: &[LongOpt] = &[
 ];
 
 const USAGE: &str = "\
-usage: tree [-adf] [-L level] [-I pattern] [--noreport] [--dirsfirst]
+usage: tree [-adfiF] [-L level] [-P pattern] [-I pattern] [--noreport] [--dirsfirst]
 \t[--help] [--] [directory ...]
   ------- Listing options -------
   -a            All files are listed.
   -d            List directories only.
   -f            Print the full path prefix for each file.
+  -i            Don't print indentation lines.
+  -F            Appends '/' or '*' as per ls -F.
   -L level      Descend only level directories deep.
+  -P pattern    List only those files that match the pattern given.
   -I pattern    Do not list files that match the given pattern.
   --noreport    Turn off file/directory count at end of tree listing.
   ------- Sorting options -------
@@ -40,6 +43,9 @@ struct Opts {
     dirs_only: bool,
     max_level: Option<usize>,
     full_path: bool,
+    no_indent: bool,
+    classify: bool,
+    only: Vec<String>,
     ignore: Vec<String>,
     dirs_first: bool,
 }
@@ -49,10 +55,19 @@ struct Counts {
     files: u64,
 }
 
-fn ignored(o: &Opts, name: &str) -> bool {
-    o.ignore
+fn matches_any(patterns: &[String], name: &str) -> bool {
+    patterns
         .iter()
         .any(|pats| pats.split('|').any(|p| fnmatch(p, name, false)))
+}
+
+/// The `-F` mark for what `path` leads to: `/` directory, `*` executable file.
+fn class_mark(fs: &Fs, path: &str) -> &'static str {
+    match fs.stat(path) {
+        Ok(m) if m.is_dir() => "/",
+        Ok(m) if m.file_type.is_file() && m.mode & 0o111 != 0 => "*",
+        _ => "",
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -66,9 +81,9 @@ fn list(
     level: usize,
     counts: &mut Counts,
     out: &mut Vec<u8>,
-) -> std::io::Result<()> {
+) -> std::io::Result<usize> {
     let Ok(entries) = fs.read_dir(path) else {
-        return Ok(());
+        return Ok(0);
     };
     let mut items = Vec::new();
     for e in entries {
@@ -80,7 +95,12 @@ fn list(
         if o.dirs_only && !is_dir {
             continue;
         }
-        if ignored(o, &e.name) {
+        if matches_any(&o.ignore, &e.name) {
+            continue;
+        }
+        // -P keeps every directory (a symlink to one is not) and the matching rest.
+        let real_dir = is_dir && !e.file_type.is_symlink();
+        if !o.only.is_empty() && !real_dir && !matches_any(&o.only, &e.name) {
             continue;
         }
         items.push((e, child, is_dir));
@@ -97,14 +117,19 @@ fn list(
         } else {
             format!("{shown}/{}", e.name)
         };
-        out.extend_from_slice(prefix.as_bytes());
-        out.extend_from_slice(if last { "└── " } else { "├── " }.as_bytes());
+        if !o.no_indent {
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(if last { "└── " } else { "├── " }.as_bytes());
+        }
         let label = if o.full_path { &child_shown } else { &e.name };
         out.extend_from_slice(&crate::text::encode(label));
         let link = e.file_type.is_symlink();
         if link && let Ok(t) = fs.readlink(&child) {
             out.extend_from_slice(b" -> ");
             out.extend_from_slice(&crate::text::encode(&t));
+        }
+        if o.classify {
+            out.extend_from_slice(class_mark(fs, &child).as_bytes());
         }
         out.push(b'\n');
         if is_dir {
@@ -127,11 +152,11 @@ fn list(
             )?;
         }
     }
-    Ok(())
+    Ok(n)
 }
 
 pub fn tree(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("adfL:I:", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("adfiFL:P:I:", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => {
             ctx.err(msg)?;
@@ -149,6 +174,9 @@ pub fn tree(ctx: &mut Ctx) -> CmdResult {
         dirs_only: parsed.has("d"),
         max_level: None,
         full_path: parsed.has("f"),
+        no_indent: parsed.has("i"),
+        classify: parsed.has("F"),
+        only: Vec::new(),
         ignore: Vec::new(),
         dirs_first: parsed.has("dirsfirst"),
     };
@@ -163,6 +191,7 @@ pub fn tree(ctx: &mut Ctx) -> CmdResult {
                 }
             },
             "I" => o.ignore.push(v.to_owned()),
+            "P" => o.only.push(v.to_owned()),
             _ => {}
         }
     }
@@ -180,15 +209,21 @@ pub fn tree(ctx: &mut Ctx) -> CmdResult {
         out.extend_from_slice(&crate::text::encode(name));
         match fs.stat(&path) {
             Ok(m) if m.is_dir() => {
+                if o.classify {
+                    out.push(b'/');
+                }
                 out.push(b'\n');
-                list(ctx.host, &fs, &o, &path, name, "", 1, &mut counts, &mut out)?;
+                // tree 2.1 counts the named directory only when it lists something.
+                if list(ctx.host, &fs, &o, &path, name, "", 1, &mut counts, &mut out)? > 0 {
+                    counts.dirs += 1;
+                }
             }
             Ok(_) => {
-                out.push(b'\n');
+                out.extend_from_slice(b"  [error opening dir]\n");
                 counts.files += 1;
             }
             Err(_) => {
-                out.extend_from_slice(b" [error opening dir]\n");
+                out.extend_from_slice(b"  [error opening dir]\n");
                 status = 2;
             }
         }
@@ -226,7 +261,7 @@ mod tests {
         for (line, out, status) in [
             (
                 "tree",
-                ".\n├── a\n├── d\n│\u{a0}\u{a0} ├── e\n│\u{a0}\u{a0} │\u{a0}\u{a0} └── x\n│\u{a0}\u{a0} └── g\n├── f\n└── l -> d\n\n3 directories, 4 files\n",
+                ".\n├── a\n├── d\n│\u{a0}\u{a0} ├── e\n│\u{a0}\u{a0} │\u{a0}\u{a0} └── x\n│\u{a0}\u{a0} └── g\n├── f\n└── l -> d\n\n4 directories, 4 files\n",
                 0,
             ),
             (
@@ -236,22 +271,22 @@ mod tests {
             ),
             (
                 "tree -d",
-                ".\n├── d\n│\u{a0}\u{a0} └── e\n└── l -> d\n\n3 directories\n",
+                ".\n├── d\n│\u{a0}\u{a0} └── e\n└── l -> d\n\n4 directories\n",
                 0,
             ),
             (
                 "tree -f d",
-                "d\n├── d/e\n│\u{a0}\u{a0} └── d/e/x\n└── d/g\n\n1 directory, 2 files\n",
+                "d\n├── d/e\n│\u{a0}\u{a0} └── d/e/x\n└── d/g\n\n2 directories, 2 files\n",
                 0,
             ),
             (
                 "tree -I 'e|a' -L 1 d",
-                "d\n└── g\n\n0 directories, 1 file\n",
+                "d\n└── g\n\n1 directory, 1 file\n",
                 0,
             ),
             (
                 "tree nope",
-                "nope [error opening dir]\n\n0 directories, 0 files\n",
+                "nope  [error opening dir]\n\n0 directories, 0 files\n",
                 2,
             ),
         ] {

@@ -39,7 +39,27 @@ pub fn truncate(ctx: &mut Ctx) -> CmdResult {
     let size_arg = parsed.last("s").map(str::to_owned);
     let reference = parsed.last("r").map(str::to_owned);
     if size_arg.is_none() && reference.is_none() {
-        return usage_error(ctx, "you must specify either '--size' or '--reference'", 1);
+        return usage_error(
+            ctx,
+            &format!(
+                "you must specify either {} or {}",
+                lq("--size"),
+                lq("--reference")
+            ),
+            1,
+        );
+    }
+    let blocks = parsed.has("o");
+    if blocks && size_arg.is_none() {
+        return usage_error(
+            ctx,
+            &format!(
+                "{} was specified but {} was not",
+                lq("--io-blocks"),
+                lq("--size")
+            ),
+            1,
+        );
     }
     if parsed.operands.is_empty() {
         return usage_error(ctx, "missing file operand", 1);
@@ -59,6 +79,21 @@ pub fn truncate(ctx: &mut Ctx) -> CmdResult {
                 ctx.err(format!("Invalid number: {}", lq(s)))?;
                 return Ok(1);
             }
+        }
+        if op == '=' && reference.is_some() {
+            return usage_error(
+                ctx,
+                &format!(
+                    "you must specify a relative {} with {}",
+                    lq("--size"),
+                    lq("--reference")
+                ),
+                1,
+            );
+        }
+        if blocks {
+            // The virtual filesystem's I/O block, as `stat -c %o` reports it.
+            amount = amount.saturating_mul(4096);
         }
         if matches!(op, '/' | '%') && amount == 0 {
             ctx.err("division by zero")?;

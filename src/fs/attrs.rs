@@ -58,7 +58,28 @@ impl Fs {
         atime: Option<Timestamp>,
         mtime: Option<Timestamp>,
     ) -> FsResult<()> {
-        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        self.set_times_at(path, Follow::Yes, atime, mtime)
+    }
+
+    /// [`set_times`](Self::set_times) on a symlink itself rather than its target
+    /// (`touch -h`).
+    pub fn lset_times(
+        &mut self,
+        path: &str,
+        atime: Option<Timestamp>,
+        mtime: Option<Timestamp>,
+    ) -> FsResult<()> {
+        self.set_times_at(path, Follow::No, atime, mtime)
+    }
+
+    fn set_times_at(
+        &mut self,
+        path: &str,
+        follow: Follow,
+        atime: Option<Timestamp>,
+        mtime: Option<Timestamp>,
+    ) -> FsResult<()> {
+        let (_, ino) = self.walk_existing(path, follow)?;
         let inode = self.inode(ino)?;
         let owner = self.uid == 0 || self.uid == inode.uid;
         if !owner {

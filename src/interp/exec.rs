@@ -2283,8 +2283,12 @@ impl UtilHost<'_> {
             redirects: Vec::new(),
             line: child.line,
         };
+        // A utility runs its program, as `env pwd` runs /bin/pwd rather than the
+        // builtin; builtins stand in only for names with no utility (`echo`, `kill`).
         let r = match super::builtins::lookup(name) {
-            Some(b) if !name.contains('/') => super::builtins::call(&mut child, name, b, argv),
+            Some(b) if !name.contains('/') && child.registry.get(name).is_none() => {
+                super::builtins::call(&mut child, name, b, argv)
+            }
             _ => child.run_external(&cmd, argv),
         };
         let status = match child.finish_subshell(r) {

@@ -527,8 +527,10 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
     }
     let mut status = 0;
     for op in operands {
+        // An unset name has nothing to unexport; an invalid one is still reported.
         if remove
             && sh.vars.get_raw(op).is_none()
+            && crate::syntax::parser::is_name(op)
             && !op.contains('=')
             && !op.starts_with(ASSIGN_MARK)
         {

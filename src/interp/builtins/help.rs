@@ -960,10 +960,90 @@ pub fn answer(sh: &mut Interp, name: &str) -> R {
 /// treats it as an unknown option.
 const NO_HELP_OPTION: &[&str] = &[":", "[", "bind", "echo", "false", "test", "true"];
 
+/// The option letters of builtins that read options with bash's `internal_getopt`
+/// (`:` after a letter that takes an argument; `+` first where `+x` options exist).
+/// Its loop answers `--help` wherever it meets it among the options, so
+/// `read -r --help` and `cd -L --help` print help too.
+const GETOPT_LETTERS: &[(&str, &str)] = &[
+    ("alias", "p"),
+    ("cd", "LPe@"),
+    ("command", "pvV"),
+    ("declare", "+aAfFgiIlnprtux"),
+    ("disown", "ahr"),
+    ("enable", "adnpsf:"),
+    ("exec", "cla:"),
+    ("export", "fnp"),
+    ("fc", "e:lnrs"),
+    ("hash", "dlp:rt"),
+    ("help", "dms"),
+    ("history", "acd:npsrw"),
+    ("jobs", "lnprsx"),
+    ("local", "+aAfFgiIlnprtux"),
+    ("mapfile", "d:u:n:O:tC:c:s:"),
+    ("printf", "v:"),
+    ("pwd", "LP"),
+    ("read", "ersa:d:i:n:N:p:t:u:"),
+    ("readarray", "d:u:n:O:tC:c:s:"),
+    ("readonly", "aAfnp"),
+    ("set", "+abefhkmnoptuvxBCEHPT"),
+    ("shopt", "opqsu"),
+    ("suspend", "f"),
+    ("trap", "lp"),
+    ("type", "afptP"),
+    ("typeset", "+aAfFgiIlnprtux"),
+    ("ulimit", "SHabcdefiklmnpqrstuvxPRT"),
+    ("umask", "Sp"),
+    ("unalias", "a"),
+    ("unset", "fnv"),
+    ("wait", "fnp:"),
+];
+
 /// Whether a builtin called with `args` is asking for its help: `--help` as its first
-/// argument.
+/// argument, or (for the builtins in [`GETOPT_LETTERS`]) among its options before
+/// an operand, `--`, or an unknown option (which is an error first).
 pub fn asks_for_help(name: &str, args: &[String]) -> bool {
-    args.get(1).is_some_and(|a| a == "--help") && !NO_HELP_OPTION.contains(&name)
+    if NO_HELP_OPTION.contains(&name) {
+        return false;
+    }
+    if args.get(1).is_some_and(|a| a == "--help") {
+        return true;
+    }
+    let Some(&(_, letters)) = GETOPT_LETTERS.iter().find(|(n, _)| *n == name) else {
+        return false;
+    };
+    let plus = letters.starts_with('+');
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        if a == "--help" {
+            return true;
+        }
+        let cluster = match (a.strip_prefix('-'), a.strip_prefix('+')) {
+            (Some(rest), _) if !rest.is_empty() && !rest.starts_with('-') => rest,
+            (_, Some(rest)) if plus && !rest.is_empty() => rest,
+            _ => return false,
+        };
+        for (k, c) in cluster.char_indices() {
+            let Some(at) = letters.find(c).filter(|_| c != ':' && c != '+') else {
+                return false;
+            };
+            let takes_arg = letters
+                .get(at + c.len_utf8()..)
+                .is_some_and(|r| r.starts_with(':'));
+            if takes_arg {
+                // The option's argument is the rest of the word or the next word.
+                if k + c.len_utf8() == cluster.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        i += 1;
+        // ulimit's options each take an optional limit as the next word.
+        if name == "ulimit" && args.get(i).is_some_and(|n| !n.starts_with('-')) {
+            i += 1;
+        }
+    }
+    false
 }
 
 const HELP_USAGE: &str = "help: usage: help [-dms] [pattern ...]";

@@ -99,7 +99,15 @@ pub fn lookup(name: &str) -> Option<Builtin> {
 /// Runs builtin `b` under `name` with `args` (`args[0]` is the name), answering a
 /// `--help` first argument with the builtin's help as bash's `CASE_HELPOPT` does.
 pub fn call(sh: &mut Interp, name: &str, b: Builtin, args: &[String]) -> R {
-    if help::asks_for_help(name, args) {
+    // `local` outside a function fails before its options are read, except for a
+    // `--help` first argument.
+    let outside_function = name == "local" && (sh.call_depth == 0 || !sh.in_function());
+    let helps = if outside_function {
+        args.get(1).is_some_and(|a| a == "--help")
+    } else {
+        help::asks_for_help(name, args)
+    };
+    if helps {
         return help::answer(sh, name);
     }
     b(sh, args)
