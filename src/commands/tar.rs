@@ -1,7 +1,8 @@
 //! `tar`: creates (`-c`), lists (`-t`) and extracts (`-x`) archives over the virtual
 //! filesystem with the `tar` crate (GNU headers), `-f FILE` (`-` or none: stdin/stdout),
 //! `-z` gzip through `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member
-//! operands for `-t`/`-x`, and old-style bundled options (`tar czf a.tgz dir`).
+//! operands for `-t`/`-x`, `-O` (extract to stdout, the verbose names then going to
+//! stderr), and old-style bundled options (`tar czf a.tgz dir`).
 //! Directories are archived in sorted order (GNU tar uses readdir order).
 
 use std::io::{Read, Write};
@@ -29,6 +30,9 @@ const LONG: &[LongOpt] = &[
     long("auto-compress", HasArg::No, "a"),
     long("no-same-owner", HasArg::No, "no-same-owner"),
     long("overwrite", HasArg::No, "overwrite"),
+    long("to-stdout", HasArg::No, "O"),
+    // Directories are always archived in name order, which every --sort value allows.
+    long("sort", HasArg::Required, "sort"),
     HELP,
     VERSION,
 ];
@@ -122,7 +126,7 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
     {
         *first = format!("-{first}");
     }
-    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:ap", LONG), &args) {
+    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:apO", LONG), &args) {
         Ok(p) => p,
         Err(msg) => {
             writeln!(ctx.stderr, "tar: {msg}")?;
@@ -180,7 +184,10 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
             &parsed.operands,
             &file,
             &base_dir,
-            mode == "x",
+            Extract {
+                on: mode == "x",
+                to_stdout: parsed.has("O"),
+            },
             verbose,
         ),
     }
@@ -311,14 +318,22 @@ fn create(
     Ok(status)
 }
 
+/// Whether `read_archive` extracts (`-x`), and to standard output (`-O`).
+#[derive(Clone, Copy)]
+struct Extract {
+    on: bool,
+    to_stdout: bool,
+}
+
 fn read_archive(
     ctx: &mut Ctx,
     members: &[String],
     file: &str,
     base: &str,
-    extract: bool,
+    how: Extract,
     verbose: bool,
 ) -> CmdResult {
+    let extract = how.on;
     let raw = if file == "-" {
         let mut d = Vec::new();
         ctx.stdin.read_to_end(&mut d)?;
@@ -399,7 +414,9 @@ fn read_archive(
             '-'
         };
         if verbose {
-            if extract {
+            if extract && how.to_stdout {
+                writeln!(ctx.stderr, "{name}")?;
+            } else if extract {
                 writeln!(ctx.stdout, "{name}")?;
             } else {
                 let size = h.size().unwrap_or(0);
@@ -419,6 +436,14 @@ fn read_archive(
             writeln!(ctx.stdout, "{name}")?;
         }
         if !extract {
+            continue;
+        }
+        if how.to_stdout {
+            if ty.is_file() {
+                let mut body = Vec::new();
+                entry.read_to_end(&mut body)?;
+                ctx.stdout.write_all(&body)?;
+            }
             continue;
         }
         let rel = name.trim_start_matches('/');
