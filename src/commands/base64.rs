@@ -60,6 +60,19 @@ fn value(c: u8) -> Option<u32> {
     } as u32)
 }
 
+/// Before reporting invalid input GNU writes the bytes a partial group holds: one for
+/// two characters, two for three.
+fn partial(mut out: Vec<u8>, quad: [u32; 4], n: usize) -> Vec<u8> {
+    let v = (quad[0] << 18) | (quad[1] << 12) | (quad[2] << 6);
+    if n >= 2 {
+        out.push((v >> 16) as u8);
+    }
+    if n == 3 {
+        out.push((v >> 8) as u8);
+    }
+    out
+}
+
 /// Decodes base64, ignoring newlines (and with `garbage`, anything not in the
 /// alphabet). On invalid input returns what decoded before it as `Err`.
 pub fn decode(data: &[u8], garbage: bool) -> Result<Vec<u8>, Vec<u8>> {
@@ -76,7 +89,7 @@ pub fn decode(data: &[u8], garbage: bool) -> Result<Vec<u8>, Vec<u8>> {
                 if garbage {
                     continue;
                 }
-                return Err(out);
+                return Err(partial(out, quad, n));
             }
             pad += 1;
             if n + pad == 4 {
@@ -94,10 +107,10 @@ pub fn decode(data: &[u8], garbage: bool) -> Result<Vec<u8>, Vec<u8>> {
             if garbage {
                 continue;
             }
-            return Err(out);
+            return Err(partial(out, quad, n));
         };
         if pad > 0 {
-            return Err(out);
+            return Err(partial(out, quad, n));
         }
         quad[n] = v;
         n += 1;
@@ -110,18 +123,7 @@ pub fn decode(data: &[u8], garbage: bool) -> Result<Vec<u8>, Vec<u8>> {
     match (n, pad) {
         (0, 0) => Ok(out),
         (2 | 3, 0) if garbage => Ok(out),
-        _ if pad > 0 => Err(out),
-        _ => {
-            // A partial final group: decode what it holds, then report it.
-            let v = (quad[0] << 18) | (quad[1] << 12) | (quad[2] << 6);
-            if n >= 2 {
-                out.push((v >> 16) as u8);
-            }
-            if n == 3 {
-                out.push((v >> 8) as u8);
-            }
-            Err(out)
-        }
+        _ => Err(partial(out, quad, n)),
     }
 }
 

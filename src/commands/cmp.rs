@@ -120,7 +120,10 @@ pub fn cmp(ctx: &mut Ctx) -> CmdResult {
     let (da, db) = match (da, db) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(m), _) | (_, Err(m)) => {
-            ctx.err(m)?;
+            // GNU's -s silences a file it cannot open too; only the status tells.
+            if !parsed.has("s") {
+                ctx.err(m)?;
+            }
             return Ok(2);
         }
     };

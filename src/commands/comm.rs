@@ -1,6 +1,8 @@
 //! `comm`: compares two sorted files line by line, printing lines only in the first,
 //! only in the second, and in both in three tab-indented columns (`-1 -2 -3` hide them).
-//! Lines compare as bytes; unsorted input is not diagnosed.
+//! Lines compare as bytes. Unsorted input is diagnosed as GNU does: by default once
+//! per file after a line has been unpairable, failing at the end; `--check-order`
+//! stops at the first line out of order; `--nocheck-order` never looks.
 
 use std::cmp::Ordering;
 
@@ -65,8 +67,19 @@ pub fn comm(ctx: &mut Ctx) -> CmdResult {
     };
     let show = [!parsed.has("1"), !parsed.has("2"), !parsed.has("3")];
     let delim = crate::text::encode(parsed.last("output-delimiter").unwrap_or("\t"));
+    let check = if parsed.has("nocheck-order") {
+        CheckOrder::Off
+    } else if parsed.has("check-order") {
+        CheckOrder::Strict
+    } else {
+        CheckOrder::Default
+    };
     let mut a_it = records(a, eol).map(|r| chomp(r, eol)).peekable();
     let mut b_it = records(b, eol).map(|r| chomp(r, eol)).peekable();
+    // The previous line of each file, and whether its disorder was reported.
+    let mut prev: [Option<&[u8]>; 2] = [None, None];
+    let mut warned = [false, false];
+    let mut seen_unpairable = false;
     let mut out = Vec::new();
     let mut totals = [0u64; 3];
     let mut emit = |col: usize, line: &[u8], out: &mut Vec<u8>| {
@@ -94,15 +107,51 @@ pub fn comm(ctx: &mut Ctx) -> CmdResult {
             },
         };
         let line = match col {
-            0 => a_it.next(),
-            1 => b_it.next(),
+            0 => {
+                prev[0] = a_it.next();
+                prev[0]
+            }
+            1 => {
+                prev[1] = b_it.next();
+                prev[1]
+            }
             _ => {
-                b_it.next();
-                a_it.next()
+                prev[1] = b_it.next();
+                prev[0] = a_it.next();
+                prev[0]
             }
         };
+        if col != 2 {
+            seen_unpairable = true;
+        }
         if let Some(l) = line {
             emit(col, l, &mut out);
+        }
+        let stepped = [col != 1, col != 0];
+        // GNU checks a file's next line against its previous one as it reads it.
+        let nexts = [a_it.peek().copied(), b_it.peek().copied()];
+        for (file, next) in nexts.into_iter().enumerate() {
+            if !stepped.get(file).copied().unwrap_or(false) || warned.get(file) == Some(&true) {
+                continue;
+            }
+            let active = match check {
+                CheckOrder::Off => false,
+                CheckOrder::Strict => true,
+                CheckOrder::Default => seen_unpairable,
+            };
+            if let (true, Some(Some(p)), Some(n)) = (active, prev.get(file), next)
+                && *p > n
+            {
+                if let Some(w) = warned.get_mut(file) {
+                    *w = true;
+                }
+                ctx.stdout.write_all(&out)?;
+                out.clear();
+                ctx.err(format!("file {} is not in sorted order", file + 1))?;
+                if check == CheckOrder::Strict {
+                    return Ok(1);
+                }
+            }
         }
     }
     if parsed.has("total") {
@@ -112,7 +161,22 @@ pub fn comm(ctx: &mut Ctx) -> CmdResult {
         out.push(eol);
     }
     ctx.stdout.write_all(&out)?;
+    if warned.contains(&true) {
+        ctx.err("input is not in sorted order")?;
+        return Ok(1);
+    }
     Ok(0)
+}
+
+/// How `comm` treats input that is not sorted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CheckOrder {
+    /// `--nocheck-order`.
+    Off,
+    /// Warn once per file, once some line was unpairable; fail at the end.
+    Default,
+    /// `--check-order`: the first disorder is fatal.
+    Strict,
 }
 
 #[cfg(test)]

@@ -1,12 +1,11 @@
 //! `env`: prints the environment, or runs a command with a modified one (`-i`, `-u`,
-//! `NAME=VALUE`, `-S` string splitting). `-C` (chdir) is not supported: commands run
-//! through the host in the caller's directory.
+//! `NAME=VALUE`, `-S` string splitting) and in another directory (`-C`).
 
 use std::collections::BTreeMap;
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::lq;
+use super::util::{lq, quote};
 use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
@@ -14,6 +13,7 @@ const LONG: &[LongOpt] = &[
     long("null", HasArg::No, "0"),
     long("unset", HasArg::Required, "u"),
     long("split-string", HasArg::Required, "S"),
+    long("chdir", HasArg::Required, "C"),
     HELP,
     VERSION,
 ];
@@ -24,6 +24,7 @@ Set each NAME to VALUE in the environment and run COMMAND.
 
   -i, --ignore-environment  start with an empty environment
   -0, --null           end each output line with NUL, not newline
+  -C, --chdir=DIR      change working directory to DIR
   -u, --unset=NAME     remove variable from the environment
   -S, --split-string=S  process and split S into separate arguments
       --help        display this help and exit
@@ -36,7 +37,7 @@ A mere - implies -i.  If no COMMAND, print the resulting environment.
 const CANCELED: i32 = 125;
 
 pub fn env(ctx: &mut Ctx) -> CmdResult {
-    let mut spec = Spec::new("iu:S:0", LONG);
+    let mut spec = Spec::new("iu:S:0C:", LONG);
     spec.permute = false;
     let parsed = match parse_std(ctx, &spec, CANCELED, USAGE)? {
         Ok(p) => p,
@@ -87,6 +88,10 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
         }
     }
     let argv = words.get(i..).unwrap_or(&[]);
+    let chdir = parsed.last("C");
+    if argv.is_empty() && chdir.is_some() {
+        return usage_error(ctx, "must specify command with --chdir (-C)", CANCELED);
+    }
     if argv.is_empty() {
         let end = if nul { "\0" } else { "\n" };
         let mut out = Vec::new();
@@ -99,13 +104,42 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     if nul {
         return usage_error(ctx, "cannot specify --null (-0) with command", CANCELED);
     }
-    ctx.host.run_env(
-        argv,
-        &env,
-        Stdio::Own(&mut *ctx.stdin),
-        Stdio::Own(&mut *ctx.stdout),
-        Stdio::Own(&mut *ctx.stderr),
-    )
+    if let Some(dir) = chdir {
+        let path = ctx.path(dir);
+        let found = ctx.fs.lock().stat(&path);
+        let problem = match found {
+            Ok(m) if m.is_dir() => None,
+            Ok(_) => Some("Not a directory".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = problem {
+            ctx.err(format!("cannot change directory to {}: {why}", quote(dir)))?;
+            return Ok(CANCELED);
+        }
+    }
+    if let Some(name) = argv.first()
+        && !ctx.host.command_exists(name)
+    {
+        ctx.err(format!("{}: No such file or directory", lq(name)))?;
+        return Ok(127);
+    }
+    match chdir.map(|d| ctx.path(d)) {
+        Some(dir) => ctx.host.run_env_in(
+            argv,
+            &env,
+            &dir,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+        ),
+        None => ctx.host.run_env(
+            argv,
+            &env,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+        ),
+    }
 }
 
 /// Splits an `env -S` string the way GNU does for the common cases: whitespace

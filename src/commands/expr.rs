@@ -4,7 +4,7 @@
 //! `match`, `substr`, `index`, `length`, `+ TOKEN`. Status 1 when the result is null or
 //! 0, 2 for an invalid expression. Integers are 128-bit (GNU's are unbounded).
 
-use super::util::quote;
+use super::util::lq;
 use super::{CmdResult, Ctx};
 
 const USAGE: &str = "\
@@ -93,7 +93,7 @@ impl Parser<'_> {
         self.pos
             .checked_sub(1)
             .and_then(|i| self.args.get(i))
-            .map_or_else(String::new, |s| quote(s))
+            .map_or_else(String::new, |s| lq(s))
     }
 
     fn or(&mut self) -> R {
@@ -275,7 +275,7 @@ impl Parser<'_> {
                     }
                     Some(other) => Err(Stop(format!(
                         "syntax error: expecting ')' instead of {}",
-                        quote(other)
+                        lq(other)
                     ))),
                 }
             }
@@ -343,7 +343,7 @@ pub fn expr(ctx: &mut Ctx) -> CmdResult {
     let result = p.or().and_then(|v| match p.peek() {
         Some(extra) => Err(Stop(format!(
             "syntax error: unexpected argument {}",
-            quote(extra)
+            lq(extra)
         ))),
         None => Ok(v),
     });

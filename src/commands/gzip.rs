@@ -2,8 +2,13 @@
 //! pure-Rust deflate (a proven implementation of the format). `gzip FILE` replaces it
 //! with `FILE.gz` (name and mtime stored in the header), `-d` reverses, `-c` writes to
 //! stdout, `-k` keeps the input, `-f` overwrites, `-n` omits name and time, `-1`..`-9`
-//! set the level; no operand (or `-`) filters stdin to stdout. The compressed bytes can
-//! differ from GNU gzip's (another deflate encoder); they decompress the same.
+//! set the level, `-l` lists sizes, `-v` reports ratios, `-S` sets the suffix, `-r`
+//! descends into directories, and `-f` with stdout passes non-gzip input through;
+//! symbolic links are refused unless forced; no operand (or `-`) filters stdin to
+//! stdout. As with GNU, where `gunzip` and `zcat` are scripts running `gzip`, every
+//! message says `gzip`, and decompressing a missing `NAME` tries `NAME.gz`. The
+//! compressed bytes can differ from GNU gzip's (another deflate encoder); they
+//! decompress the same.
 
 use std::io::{Read, Write};
 
@@ -26,6 +31,9 @@ const LONG: &[LongOpt] = &[
     long("quiet", HasArg::No, "q"),
     long("verbose", HasArg::No, "v"),
     long("test", HasArg::No, "t"),
+    long("list", HasArg::No, "l"),
+    long("suffix", HasArg::Required, "S"),
+    long("recursive", HasArg::No, "r"),
     long("fast", HasArg::No, "1"),
     long("best", HasArg::No, "9"),
     HELP,
@@ -69,7 +77,20 @@ struct Opts {
     no_name: bool,
     quiet: bool,
     test: bool,
+    list: bool,
+    verbose: bool,
+    recursive: bool,
+    suffix: String,
     level: u32,
+}
+
+/// The name in every message (GNU's `gunzip` and `zcat` run `gzip`).
+const PROG: &str = "gzip";
+
+/// GNU prints decompression errors after a blank line (it may have been mid-line).
+fn bad_data(ctx: &mut Ctx, name: &str, e: &str) -> std::io::Result<i32> {
+    writeln!(ctx.stderr, "\n{PROG}: {name}: {e}")?;
+    Ok(1)
 }
 
 fn compress(data: &[u8], name: Option<&str>, mtime: u32, level: u32) -> std::io::Result<Vec<u8>> {
@@ -109,15 +130,11 @@ pub fn zcat(ctx: &mut Ctx) -> CmdResult {
 }
 
 fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("cdkfnNqvt123456789", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("cdkfnNqvtlrS:123456789", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => {
-            ctx.err(msg)?;
-            writeln!(
-                ctx.stderr,
-                "Try `{} --help' for more information.",
-                ctx.name
-            )?;
+            writeln!(ctx.stderr, "{PROG}: {msg}")?;
+            writeln!(ctx.stderr, "Try `{PROG} --help' for more information.")?;
             return Ok(1);
         }
     };
@@ -132,8 +149,16 @@ fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
         no_name: parsed.has("n"),
         quiet: parsed.has("q"),
         test: parsed.has("t"),
+        list: parsed.has("l"),
+        verbose: parsed.has("v"),
+        recursive: parsed.has("r"),
+        suffix: parsed.last("S").unwrap_or(".gz").to_owned(),
         level: 6,
     };
+    if o.suffix.is_empty() || o.suffix.contains('/') {
+        writeln!(ctx.stderr, "{PROG}: invalid suffix '{}'", o.suffix)?;
+        return Ok(1);
+    }
     for (k, _) in &parsed.opts {
         if let Ok(n) = k.parse::<u32>() {
             o.level = n;
@@ -147,6 +172,9 @@ fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
     } else {
         parsed.operands.clone()
     };
+    if o.list {
+        return list(ctx, &operands);
+    }
     let mut status = 0;
     for name in &operands {
         ctx.host.check()?;
@@ -155,84 +183,243 @@ fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
     Ok(status)
 }
 
+/// GNU's `display_ratio`: `num` as a percentage of `den`, `%5.1f%%`.
+fn ratio(num: f64, den: u64) -> String {
+    let r = if den == 0 {
+        0.0
+    } else {
+        100.0 * num / den as f64
+    };
+    format!("{r:5.1}%")
+}
+
+/// The verbose ratio of a compression or decompression: the share of the larger side
+/// that the deflate data (the compressed bytes less header and trailer) saves.
+fn verbose_ratio(o: &Opts, input: &[u8], output: &[u8]) -> String {
+    let (plain, packed) = if o.decompress {
+        (output, input)
+    } else {
+        (input, output)
+    };
+    let header = header_len(packed).map_or(0, |h| h + 8);
+    let saved = plain.len() as f64 - (packed.len() as f64 - header as f64);
+    ratio(saved, plain.len() as u64)
+}
+
+/// The length of a gzip member's header, or `None` when it is cut short.
+fn header_len(data: &[u8]) -> Option<usize> {
+    let flags = *data.get(3)?;
+    let mut pos = 10usize;
+    if flags & 4 != 0 {
+        let xlen = u16::from_le_bytes([*data.get(pos)?, *data.get(pos + 1)?]);
+        pos += 2 + usize::from(xlen);
+    }
+    for bit in [8u8, 16] {
+        if flags & bit != 0 {
+            pos += data.get(pos..)?.iter().position(|&b| b == 0)? + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        pos += 2;
+    }
+    (pos <= data.len()).then_some(pos)
+}
+
+/// `gzip -l`: compressed and uncompressed sizes, the ratio of the deflate data saved,
+/// and the name without its suffix; a totals line for several files. Like GNU, the
+/// totals' ratio reuses the last file's header size.
+fn list(ctx: &mut Ctx, operands: &[String]) -> CmdResult {
+    let mut status = 0;
+    let mut header_printed = false;
+    let (mut total_in, mut total_out, mut last_header) = (0u64, 0u64, 0u64);
+    let row = |bytes_in: u64, bytes_out: u64, header: u64, name: &str| {
+        let saved = bytes_out as f64 - (bytes_in as f64 - header as f64);
+        let ratio = ratio(saved, bytes_out);
+        format!("{bytes_in:>19} {bytes_out:>19} {ratio} {name}\n")
+    };
+    for name in operands {
+        ctx.host.check()?;
+        let (data, shown) = if name == "-" {
+            let mut d = Vec::new();
+            ctx.stdin.read_to_end(&mut d)?;
+            (d, "stdout".to_owned())
+        } else {
+            let Some((path, shown)) = locate(ctx, name, ".gz")? else {
+                status = 1;
+                continue;
+            };
+            let res = ctx.fs.lock().read_file(&path);
+            match res {
+                Ok(d) => (d.to_vec(), shown),
+                Err(e) => {
+                    writeln!(ctx.stderr, "{PROG}: {shown}: {e}")?;
+                    status = 1;
+                    continue;
+                }
+            }
+        };
+        let shown_in = if name == "-" { "stdin" } else { shown.as_str() };
+        let header = match header_len(&data) {
+            Some(h) if data.starts_with(&[0x1f, 0x8b]) && data.len() >= h + 8 => h + 8,
+            _ => {
+                status = bad_data(ctx, shown_in, "not in gzip format")?;
+                continue;
+            }
+        };
+        let size = data
+            .get(data.len().saturating_sub(4)..)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map_or(0, u32::from_le_bytes);
+        let base = shown
+            .strip_suffix(".gz")
+            .or_else(|| shown.strip_suffix(".tgz"))
+            .unwrap_or(&shown);
+        if !header_printed {
+            header_printed = true;
+            writeln!(
+                ctx.stdout,
+                "{:>19} {:>19}  ratio uncompressed_name",
+                "compressed", "uncompressed"
+            )?;
+        }
+        let (bytes_in, bytes_out, header) = (data.len() as u64, u64::from(size), header as u64);
+        ctx.stdout
+            .write_all(row(bytes_in, bytes_out, header, base).as_bytes())?;
+        total_in += bytes_in;
+        total_out += bytes_out;
+        last_header = header;
+    }
+    if operands.len() > 1 && header_printed {
+        ctx.stdout
+            .write_all(row(total_in, total_out, last_header, "(totals)").as_bytes())?;
+    }
+    Ok(status)
+}
+
+/// Finds a file to decompress: `NAME` itself or, when missing, `NAME.gz`; reports the
+/// failure as GNU does (naming `NAME.gz`). Returns the path and the name to show.
+fn locate(ctx: &mut Ctx, name: &str, suffix: &str) -> std::io::Result<Option<(String, String)>> {
+    let path = ctx.path(name);
+    let found = ctx.fs.lock().lstat(&path);
+    match found {
+        Ok(_) => Ok(Some((path, name.to_owned()))),
+        Err(e) => {
+            let has_suffix = strip_suffix(name, suffix).is_some();
+            let with_gz = format!("{name}{suffix}");
+            let gz_path = ctx.path(&with_gz);
+            if !has_suffix && ctx.fs.lock().stat(&gz_path).is_ok() {
+                return Ok(Some((gz_path, with_gz)));
+            }
+            let shown = if has_suffix { name } else { with_gz.as_str() };
+            writeln!(ctx.stderr, "{PROG}: {shown}: {e}")?;
+            Ok(None)
+        }
+    }
+}
+
+/// Whether `data` may pass through unchanged: GNU's `-f` with output to stdout copies
+/// input that is not gzip data (`zcat -f`).
+fn passes_through(o: &Opts, data: &[u8]) -> bool {
+    o.decompress && o.force && o.stdout && !o.test && !data.starts_with(&[0x1f, 0x8b])
+}
+
 fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
-    let prog = ctx.name.to_owned();
     if name == "-" {
         let mut data = Vec::new();
         ctx.stdin.read_to_end(&mut data)?;
-        let out = if o.decompress {
+        let out = if o.decompress && (o.force && !data.starts_with(&[0x1f, 0x8b])) {
+            data.clone()
+        } else if o.decompress {
             match decompress(&data) {
                 Ok(d) => d,
-                Err(e) => {
-                    writeln!(ctx.stderr, "{prog}: stdin: {e}")?;
-                    return Ok(1);
-                }
+                Err(e) => return bad_data(ctx, "stdin", &e),
             }
         } else {
             compress(&data, None, 0, o.level)?
         };
+        if o.verbose && o.test {
+            writeln!(ctx.stderr, " OK")?;
+        } else if o.verbose && !o.decompress {
+            writeln!(ctx.stderr, "{}", verbose_ratio(o, &data, &out))?;
+        }
         if !o.test {
             ctx.stdout.write_all(&out)?;
         }
         return Ok(0);
     }
-    let path = ctx.path(name);
+    let (path, name) = if o.decompress {
+        match locate(ctx, name, &o.suffix)? {
+            Some(found) => found,
+            None => return Ok(1),
+        }
+    } else {
+        (ctx.path(name), name.to_owned())
+    };
+    let name = name.as_str();
+    let linked = ctx.fs.lock().lstat(&path).is_ok_and(|m| m.is_symlink());
     let meta = ctx.fs.lock().stat(&path);
     let meta = match meta {
         Ok(m) => m,
         Err(e) => {
-            writeln!(ctx.stderr, "{prog}: {name}: {e}")?;
+            writeln!(ctx.stderr, "{PROG}: {name}: {e}")?;
             return Ok(1);
         }
     };
     if meta.is_dir() {
+        if o.recursive {
+            return recurse(ctx, o, &path, name);
+        }
         if !o.quiet {
-            writeln!(ctx.stderr, "{prog}: {name} is a directory -- ignored")?;
+            writeln!(ctx.stderr, "{PROG}: {name} is a directory -- ignored")?;
         }
         return Ok(2);
     }
+    // GNU opens with O_NOFOLLOW unless forced or writing to stdout.
+    if linked && !o.force && !o.stdout {
+        writeln!(
+            ctx.stderr,
+            "{PROG}: {name}: Too many levels of symbolic links"
+        )?;
+        return Ok(1);
+    }
     let target = if o.decompress {
-        match name
-            .strip_suffix(".gz")
-            .or_else(|| name.strip_suffix(".tgz").map(|_| ""))
-        {
-            Some("") => format!("{}.tar", name.trim_end_matches(".tgz")),
-            Some(base) => base.to_owned(),
+        match strip_suffix(name, &o.suffix) {
+            Some(base) => base,
             None if o.stdout || o.test => String::new(),
             None => {
                 if !o.quiet {
-                    writeln!(ctx.stderr, "{prog}: {name}: unknown suffix -- ignored")?;
+                    writeln!(ctx.stderr, "{PROG}: {name}: unknown suffix -- ignored")?;
                 }
                 return Ok(2);
             }
         }
     } else {
-        if name.ends_with(".gz") && !o.stdout && !o.force {
+        if name.ends_with(&o.suffix) && !o.stdout && !o.force {
             if !o.quiet {
                 writeln!(
                     ctx.stderr,
-                    "{prog}: {name} already has .gz suffix -- unchanged"
+                    "{PROG}: {name} already has {} suffix -- unchanged",
+                    o.suffix
                 )?;
             }
             return Ok(0);
         }
-        format!("{name}.gz")
+        format!("{name}{}", o.suffix)
     };
     let data = ctx.fs.lock().read_file(&path);
     let data = match data {
         Ok(d) => d,
         Err(e) => {
-            writeln!(ctx.stderr, "{prog}: {name}: {e}")?;
+            writeln!(ctx.stderr, "{PROG}: {name}: {e}")?;
             return Ok(1);
         }
     };
-    let out = if o.decompress {
+    let out = if passes_through(o, &data) {
+        data.to_vec()
+    } else if o.decompress {
         match decompress(&data) {
             Ok(d) => d,
-            Err(e) => {
-                writeln!(ctx.stderr, "{prog}: {name}: {e}")?;
-                return Ok(1);
-            }
+            Err(e) => return bad_data(ctx, name, &e),
         }
     } else {
         let base = crate::fs::path::file_name(&path).to_owned();
@@ -246,6 +433,21 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
         };
         compress(&data, n, t, o.level)?
     };
+    if o.verbose {
+        let line = if o.test {
+            format!("{name}:\t OK")
+        } else {
+            let r = if passes_through(o, &data) {
+                ratio(0.0, 0)
+            } else {
+                verbose_ratio(o, &data, &out)
+            };
+            let done = if o.keep { "created" } else { "replaced with" };
+            let shown = if o.stdout { "stdout" } else { target.as_str() };
+            format!("{name}:\t{r} -- {done} {shown}")
+        };
+        writeln!(ctx.stderr, "{line}")?;
+    }
     if o.test {
         return Ok(0);
     }
@@ -259,13 +461,13 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
         drop(fs);
         writeln!(
             ctx.stderr,
-            "{prog}: {target} already exists;\tnot overwritten"
+            "{PROG}: {target} already exists;\tnot overwritten"
         )?;
         return Ok(2);
     }
     if let Err(e) = fs.write_file(&target_path, &out) {
         drop(fs);
-        writeln!(ctx.stderr, "{prog}: {target}: {e}")?;
+        writeln!(ctx.stderr, "{PROG}: {target}: {e}")?;
         return Ok(1);
     }
     let _ = fs.chmod(&target_path, meta.mode);
@@ -274,10 +476,52 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
         && let Err(e) = fs.remove_file(&path)
     {
         drop(fs);
-        writeln!(ctx.stderr, "{prog}: {name}: {e}")?;
+        writeln!(ctx.stderr, "{PROG}: {name}: {e}")?;
         return Ok(1);
     }
     Ok(0)
+}
+
+/// The name a compressed file decompresses to: without the `-S` suffix, `.gz`, or with
+/// `.tgz` turned into `.tar`; `None` for an unknown suffix.
+fn strip_suffix(name: &str, suffix: &str) -> Option<String> {
+    let base = crate::fs::path::file_name(name);
+    let cut = |s: &str| {
+        name.strip_suffix(s)
+            .filter(|_| base.len() > s.len())
+            .map(str::to_owned)
+    };
+    cut(suffix)
+        .or_else(|| cut(".gz"))
+        .or_else(|| cut(".tgz").map(|b| format!("{b}.tar")))
+}
+
+/// `-r`: each entry of a directory, in name order (GNU uses the directory's order).
+fn recurse(ctx: &mut Ctx, o: &Opts, path: &str, name: &str) -> std::io::Result<i32> {
+    let entries = ctx.fs.lock().read_dir(path);
+    let entries = match entries {
+        Ok(e) => e,
+        Err(e) => {
+            writeln!(ctx.stderr, "{PROG}: {name}: {e}")?;
+            return Ok(1);
+        }
+    };
+    let mut status = 0;
+    for entry in entries {
+        ctx.host.check()?;
+        let child = format!("{}/{}", name.trim_end_matches('/'), entry.name);
+        let child_path = crate::fs::path::join(path, &entry.name);
+        let is_dir = ctx.fs.lock().lstat(&child_path).is_ok_and(|m| m.is_dir());
+        // Decompressing a directory's files skips those without a known suffix quietly.
+        if o.decompress && !is_dir && strip_suffix(&child, &o.suffix).is_none() {
+            continue;
+        }
+        if !o.decompress && !is_dir && child.ends_with(&o.suffix) {
+            continue;
+        }
+        status = status.max(one(ctx, o, &child)?);
+    }
+    Ok(status)
 }
 
 #[cfg(test)]
@@ -315,7 +559,7 @@ mod tests {
             ("gzip: h.gz already has .gz suffix -- unchanged\n", 0)
         );
         let (_, err, st) = run_in(&fs, "zcat nz", b"");
-        assert_eq!((err.as_str(), st), ("zcat: nz: not in gzip format\n", 1));
+        assert_eq!((err.as_str(), st), ("\ngzip: nz: not in gzip format\n", 1));
         // Replace, then restore.
         let (_, _, st) = run_in(&fs, "rm h.gz", b"");
         assert_eq!(st, 0);

@@ -190,6 +190,27 @@ pub trait Host {
         let _ = env;
         self.run(argv, stdin, stdout, stderr)
     }
+    /// Runs a command line like [`Host::run_env`] in directory `cwd` (`env -C DIR`),
+    /// resolved against the caller's. The default ignores `cwd`.
+    fn run_env_in(
+        &mut self,
+        argv: &[String],
+        env: &BTreeMap<String, String>,
+        cwd: &str,
+        stdin: Stdio<'_, dyn Read>,
+        stdout: Stdio<'_, dyn Write>,
+        stderr: Stdio<'_, dyn Write>,
+    ) -> CmdResult {
+        let _ = cwd;
+        self.run_env(argv, env, stdin, stdout, stderr)
+    }
+    /// Whether `name` is a command [`Host::run`] can start (a builtin, a utility or an
+    /// executable file), so that `env` can report one that is not as GNU does. The
+    /// default says yes.
+    fn command_exists(&mut self, name: &str) -> bool {
+        let _ = name;
+        true
+    }
 }
 
 /// Everything a command sees.

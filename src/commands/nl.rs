@@ -1,6 +1,7 @@
-//! `nl`: numbers the lines of files (body section only: `-b a|t|n|pREGEX`, `-w`, `-s`,
-//! `-v`, `-i`, `-n ln|rn|rz`). Section delimiters (`\:\:\:`) are passed through as
-//! ordinary lines.
+//! `nl`: numbers the lines of files (`-b`/`-h`/`-f a|t|n|pBRE`, `-w`, `-s`, `-v`, `-i`,
+//! `-l`, `-n ln|rn|rz`). Lines made only of the section delimiter (`-d`, default `\:`)
+//! three, two or one times start a logical page's header, body or footer; each prints
+//! as an empty line and resets the number unless `-p`.
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
@@ -9,6 +10,11 @@ use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
     long("body-numbering", HasArg::Required, "b"),
+    long("header-numbering", HasArg::Required, "h"),
+    long("footer-numbering", HasArg::Required, "f"),
+    long("section-delimiter", HasArg::Required, "d"),
+    long("join-blank-lines", HasArg::Required, "l"),
+    long("no-renumber", HasArg::No, "p"),
     long("number-format", HasArg::Required, "n"),
     long("number-separator", HasArg::Required, "s"),
     long("number-width", HasArg::Required, "w"),
@@ -42,47 +48,100 @@ enum Style {
     Regex(regex::bytes::Regex),
 }
 
+/// Parses a numbering style (`-b`, `-h`, `-f`); `None` for an invalid one.
+fn style(v: &str) -> Option<Style> {
+    match v {
+        "a" => Some(Style::All),
+        "t" => Some(Style::NonEmpty),
+        "n" => Some(Style::None),
+        _ => {
+            let re = crate::posix_regex::translate(v.strip_prefix('p')?, false).ok()?;
+            regex::bytes::Regex::new(&re).ok().map(Style::Regex)
+        }
+    }
+}
+
+/// The logical page sections a delimiter line switches to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Header,
+    Body,
+    Footer,
+}
+
 pub fn nl(ctx: &mut Ctx) -> CmdResult {
     let parsed = match parse_std(ctx, &Spec::new("b:h:f:d:i:l:n:ps:v:w:", LONG), 1, USAGE)? {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
-    let mut style = Style::NonEmpty;
+    // Header, body and footer styles.
+    let mut styles = [Style::None, Style::NonEmpty, Style::None];
     let mut width = 6usize;
     let mut sep = "\t".to_owned();
     let mut start = 1i64;
     let mut incr = 1i64;
+    let mut join_blank = 1u64;
     let mut format = "rn".to_owned();
+    let mut delim = "\\:".to_owned();
     for (k, v) in &parsed.opts {
         let Some(v) = v.as_deref() else { continue };
         let num = |v: &str| v.parse::<i64>().ok();
+        // GNU's "out of range" errors carry strerror(ERANGE).
+        let out_of_range = |n: Option<i64>| {
+            if n.is_some() {
+                ": Numerical result out of range"
+            } else {
+                ""
+            }
+        };
         match k.as_str() {
-            "b" => {
-                style = match v {
-                    "a" => Style::All,
-                    "t" => Style::NonEmpty,
-                    "n" => Style::None,
-                    _ => match v.strip_prefix('p').map(|re| {
-                        crate::posix_regex::translate(re, false)
-                            .ok()
-                            .and_then(|r| regex::bytes::Regex::new(&r).ok())
-                    }) {
-                        Some(Some(re)) => Style::Regex(re),
-                        _ => {
-                            let msg = format!("invalid body numbering style: {}", lq(v));
-                            return usage_error(ctx, &msg, 1);
-                        }
-                    },
+            "b" | "h" | "f" => {
+                let Some(s) = style(v) else {
+                    let what = match k.as_str() {
+                        "b" => "body",
+                        "h" => "header",
+                        _ => "footer",
+                    };
+                    let msg = format!("invalid {what} numbering style: {}", lq(v));
+                    return usage_error(ctx, &msg, 1);
+                };
+                let slot = match k.as_str() {
+                    "h" => 0,
+                    "b" => 1,
+                    _ => 2,
+                };
+                if let Some(x) = styles.get_mut(slot) {
+                    *x = s;
                 }
             }
             "w" => match num(v).filter(|n| *n > 0) {
-                Some(n) => width = n as usize,
+                Some(n) => width = usize::try_from(n).unwrap_or(usize::MAX).min(1 << 16),
                 None => {
-                    ctx.err(format!("invalid line number field width: {}", lq(v)))?;
+                    let why = out_of_range(num(v));
+                    ctx.err(format!("invalid line number field width: {}{why}", lq(v)))?;
+                    return Ok(1);
+                }
+            },
+            "l" => match num(v).filter(|n| *n > 0) {
+                Some(n) => join_blank = n.unsigned_abs(),
+                None => {
+                    let why = out_of_range(num(v));
+                    ctx.err(format!(
+                        "invalid line number of blank lines: {}{why}",
+                        lq(v)
+                    ))?;
                     return Ok(1);
                 }
             },
             "s" => sep = v.to_owned(),
+            "d" => {
+                // One character given: the second stays `:`.
+                let mut cs = v.chars();
+                delim = match (cs.next(), cs.next()) {
+                    (Some(a), None) => format!("{a}:"),
+                    _ => v.to_owned(),
+                };
+            }
             "v" => match num(v) {
                 Some(n) => start = n,
                 None => {
@@ -107,18 +166,53 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
             _ => {}
         }
     }
+    let renumber = !parsed.has("p");
+    let delim = crate::text::encode(&delim);
+    let delimiters = [
+        (delim.repeat(3), Section::Header),
+        (delim.repeat(2), Section::Body),
+        (delim.clone(), Section::Footer),
+    ];
     let blank = crate::text::encode(&format!("{}{}", " ".repeat(width), " ".repeat(sep.len())));
     let sep = crate::text::encode(&sep);
     let mut n = start;
+    let mut section = Section::Body;
+    let mut blank_run = 0u64;
     ctx.each_input(&parsed.operands, |ctx, data| {
         let mut out = Vec::with_capacity(data.len() + data.len() / 4);
         for rec in records(data, b'\n') {
             let body = chomp(rec, b'\n');
-            let number = match &style {
-                Style::All => true,
-                Style::NonEmpty => !body.is_empty(),
-                Style::None => false,
-                Style::Regex(re) => re.is_match(body),
+            if !delim.is_empty()
+                && let Some((_, s)) = delimiters.iter().find(|(d, _)| d.as_slice() == body)
+            {
+                section = *s;
+                if renumber {
+                    n = start;
+                }
+                out.push(b'\n');
+                continue;
+            }
+            let slot = match section {
+                Section::Header => 0,
+                Section::Body => 1,
+                Section::Footer => 2,
+            };
+            let number = match styles.get(slot) {
+                Some(Style::All) if body.is_empty() && join_blank > 1 => {
+                    blank_run += 1;
+                    let due = blank_run == join_blank;
+                    if due {
+                        blank_run = 0;
+                    }
+                    due
+                }
+                Some(Style::All) => {
+                    blank_run = 0;
+                    true
+                }
+                Some(Style::NonEmpty) => !body.is_empty(),
+                Some(Style::Regex(re)) => re.is_match(body),
+                Some(Style::None) | None => false,
             };
             if number {
                 let text = match format.as_str() {
@@ -132,7 +226,9 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
             } else {
                 out.extend_from_slice(&blank);
             }
-            out.extend_from_slice(rec);
+            // GNU ends every line, the last one included, with a newline.
+            out.extend_from_slice(body);
+            out.push(b'\n');
             if out.len() > 8192 {
                 ctx.host.check()?;
                 ctx.stdout.write_all(&out)?;
@@ -156,7 +252,8 @@ mod tests {
             ("nl -n ln -w3", "a\n", "1  \ta\n"),
             ("nl -n rz -w3 -v 9 -i 2", "a\nb\n", "009\ta\n011\tb\n"),
             ("nl -b pb", "a\nb\n", "       a\n     1\tb\n"),
-            ("nl", "x", "     1\tx"),
+            // GNU ends the last line with a newline too.
+            ("nl", "x", "     1\tx\n"),
         ] {
             check(&[], line, stdin, (out, "", 0));
         }

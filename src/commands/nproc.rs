@@ -1,4 +1,5 @@
-//! `nproc`: the number of processing units the sandbox reports (always 2).
+//! `nproc`: the number of processing units the sandbox reports (always 2), which like
+//! GNU's honours `OMP_NUM_THREADS` and `OMP_THREAD_LIMIT` unless `--all` is given.
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
@@ -44,8 +45,30 @@ pub fn nproc(ctx: &mut Ctx) -> CmdResult {
     if let Some(extra) = parsed.operands.first() {
         return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
     }
-    writeln!(ctx.stdout, "{}", NPROC.saturating_sub(ignore).max(1))?;
+    let mut count = NPROC;
+    if !parsed.has("all") {
+        if let Some(n) = omp_count(ctx.env.get("OMP_NUM_THREADS")) {
+            count = n;
+        }
+        if let Some(limit) = omp_count(ctx.env.get("OMP_THREAD_LIMIT")) {
+            count = count.min(limit);
+        }
+    }
+    writeln!(ctx.stdout, "{}", count.saturating_sub(ignore).max(1))?;
     Ok(0)
+}
+
+/// An OpenMP count as GNU reads it: blanks, digits, then blanks and the end or a comma
+/// (`OMP_NUM_THREADS="4,2"` lists per-level counts); zero or anything else is ignored.
+fn omp_count(value: Option<&String>) -> Option<u64> {
+    let v = value?.trim_start();
+    let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, rest) = v.split_at_checked(digits)?;
+    let rest = rest.trim_start();
+    if !(rest.is_empty() || rest.starts_with(',')) {
+        return None;
+    }
+    num.parse::<u64>().ok().filter(|n| *n > 0)
 }
 
 #[cfg(test)]

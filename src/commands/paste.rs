@@ -26,8 +26,9 @@ each FILE, separated by TABs, to standard output.
       --version  output version information and exit
 ";
 
-/// The delimiter list: one entry per character, `\0` meaning none.
-fn delimiters(list: &str) -> Vec<Vec<u8>> {
+/// The delimiter list: one entry per character, `\0` meaning none; `None` when it ends
+/// with an unescaped backslash.
+fn delimiters(list: &str) -> Option<Vec<Vec<u8>>> {
     let mut out = Vec::new();
     let mut cs = list.chars();
     while let Some(c) = cs.next() {
@@ -36,7 +37,12 @@ fn delimiters(list: &str) -> Vec<Vec<u8>> {
                 Some('n') => "\n".to_owned(),
                 Some('t') => "\t".to_owned(),
                 Some('0') => String::new(),
-                Some('\\') | None => "\\".to_owned(),
+                Some('b') => "\x08".to_owned(),
+                Some('f') => "\x0c".to_owned(),
+                Some('r') => "\r".to_owned(),
+                Some('v') => "\x0b".to_owned(),
+                Some('\\') => "\\".to_owned(),
+                None => return None,
                 Some(o) => o.to_string(),
             }
         } else {
@@ -44,7 +50,7 @@ fn delimiters(list: &str) -> Vec<Vec<u8>> {
         };
         out.push(crate::text::encode(&d));
     }
-    out
+    Some(out)
 }
 
 pub fn paste(ctx: &mut Ctx) -> CmdResult {
@@ -52,11 +58,17 @@ pub fn paste(ctx: &mut Ctx) -> CmdResult {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
-    let delims = delimiters(parsed.last("d").unwrap_or("\t"));
-    if delims.is_empty() {
-        ctx.err("delimiter list ends with an unescaped backslash: \\")?;
+    // GNU reads an empty list as `\0`: no delimiter.
+    let list = match parsed.last("d").unwrap_or("\t") {
+        "" => "\\0",
+        l => l,
+    };
+    let Some(delims) = delimiters(list) else {
+        ctx.err(format!(
+            "delimiter list ends with an unescaped backslash: {list}"
+        ))?;
         return Ok(1);
-    }
+    };
     let eol = if parsed.has("z") { 0 } else { b'\n' };
     let files = if parsed.operands.is_empty() {
         vec!["-".to_owned()]

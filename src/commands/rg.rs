@@ -3,7 +3,9 @@
 //! repository, `.ignore` and `.rgignore` anywhere), Rust regex syntax, `path:text` lines
 //! (no line numbers unless `-n`, no file names for a single file), and the flags `-i -S
 //! -s -w -x -v -c -l --files-without-match -F -e -f -A -B -C -o -m -g -t -T --hidden
-//! --no-ignore -u -n -N -H -I --column --files --type-list`; exit 0/1/2.
+//! --no-ignore -u -n -N -H -I --column --files --type-list --heading --no-heading`;
+//! exit 0/1/2. `--heading` (ripgrep's default on a terminal) prints each file's path on
+//! its own line above its lines, with a blank line between files.
 //!
 //! The reference is ripgrep 14 (its documentation and source, non-tty defaults). The
 //! machine's ripgrep is 13, so `tests/fixtures/util-rg.test` confirms only the cases
@@ -96,6 +98,7 @@ OPTIONS:
     -F, --fixed-strings                          Treat the pattern as a literal string.
     -g, --glob <GLOB>...                         Include or exclude files.
     -h, --help                                   Prints help information.
+        --heading                                Print the file path above clusters of matches.
         --hidden                                 Search hidden files and directories.
         --iglob <GLOB>...                        Include or exclude files case insensitively.
     -i, --ignore-case                            Case insensitive search.
@@ -106,6 +109,7 @@ OPTIONS:
     -d, --max-depth <NUM>                        Descend at most NUM directories.
     -I, --no-filename                            Never print the file path with the matched lines.
         --no-ignore                              Don't respect ignore files.
+        --no-heading                             Print the file path on each matching line.
     -N, --no-line-number                         Suppress line numbers.
     -0, --null                                   Print a NUL byte after file paths.
     -o, --only-matching                          Print only matched parts of a line.
@@ -120,8 +124,8 @@ OPTIONS:
     -H, --with-filename                          Print the file path with the matched lines.
     -w, --word-regexp                            Only show matches surrounded by word boundaries.
 
-Output is never colored and never grouped under file headings; files are
-searched in path order.
+Output is never colored and, unless --heading is given, never grouped under file
+headings; files are searched in path order.
 "#;
 
 /// File types (`-t`), a subset of ripgrep's list.
@@ -281,6 +285,8 @@ struct Opts {
     types_not: Vec<GlobMatcher>,
     max_depth: Option<usize>,
     null: bool,
+    /// `--heading`: the path on its own line above a file's lines.
+    heading: bool,
 }
 
 struct Search<'a> {
@@ -291,6 +297,9 @@ struct Search<'a> {
     matched: bool,
     errors: bool,
     err: Vec<u8>,
+    /// Whether some file's lines were printed (`--heading` separates the next with a
+    /// blank line).
+    printed_file: bool,
 }
 
 impl Search<'_> {
@@ -397,6 +406,10 @@ impl Search<'_> {
     /// Searches one text; returns whether it matched.
     fn search(&mut self, data: &[u8], name: Option<&str>) -> bool {
         let o = self.o;
+        let listing = o.quiet || o.count || o.files_with || o.files_without;
+        let heading = o.heading && !listing;
+        // Under a heading the lines carry no path.
+        let (heading_name, name) = if heading { (name, None) } else { (None, name) };
         let lines: Vec<&[u8]> = data.split_inclusive(|&b| b == b'\n').collect();
         let mut count = 0u64;
         let mut last_printed: Option<usize> = None;
@@ -480,6 +493,15 @@ impl Search<'_> {
         {
             out.extend_from_slice(&crate::text::encode(n));
             out.push(if o.null { 0 } else { b'\n' });
+        }
+        if heading && !out.is_empty() {
+            if self.printed_file {
+                self.out.push(b'\n');
+            }
+            if let Some(n) = heading_name {
+                self.out.extend_from_slice(&self.name_bytes(n, b'\n'));
+            }
+            self.printed_file = true;
         }
         if !o.quiet {
             self.out.extend_from_slice(&out);
@@ -568,6 +590,12 @@ pub fn rg(ctx: &mut Ctx) -> CmdResult {
         types_not: Vec::new(),
         max_depth: num(parsed.last("d")),
         null: parsed.has("0"),
+        heading: parsed
+            .opts
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "heading" || k == "no-heading")
+            .is_some_and(|(k, _)| k == "heading"),
     };
     let mut patterns: Vec<String> = Vec::new();
     let mut case = 's';
@@ -702,6 +730,7 @@ pub fn rg(ctx: &mut Ctx) -> CmdResult {
         matched: false,
         errors: false,
         err: Vec::new(),
+        printed_file: false,
     };
     // No path: piped data if there is any, else the working directory.
     let mut stdin_data = None;

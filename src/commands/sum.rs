@@ -3,7 +3,7 @@
 //! GNU's escaping of names holding `\` or newlines.
 
 use super::about::{HELP, VERSION, parse_std};
-use super::args::{HasArg, LongOpt, Spec, long};
+use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::digest::Algo;
 use super::util::{chomp, quotef, records};
 use super::{CmdResult, Ctx};
@@ -145,6 +145,9 @@ fn run(ctx: &mut Ctx, algo: Algo) -> CmdResult {
     } else {
         parsed.operands.clone()
     };
+    if let Some(msg) = misused_option(&parsed) {
+        return usage_error(ctx, msg, 1);
+    }
     if parsed.has("c") {
         return check(ctx, algo, &parsed, &files);
     }
@@ -185,9 +188,70 @@ fn run(ctx: &mut Ctx, algo: Algo) -> CmdResult {
     Ok(status)
 }
 
-fn check(ctx: &mut Ctx, algo: Algo, parsed: &super::args::Parsed, files: &[String]) -> CmdResult {
-    let quiet = parsed.has("quiet");
-    let silent = parsed.has("status");
+/// GNU's usage errors for options that contradict the mode, checked in its order.
+fn misused_option(parsed: &super::args::Parsed) -> Option<&'static str> {
+    let checking = parsed.has("c");
+    let text_mode = parsed
+        .opts
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "b" || k == "t")
+        .is_some_and(|(k, _)| k == "t");
+    if parsed.has("tag") && text_mode {
+        return Some("--tag does not support --text mode");
+    }
+    if checking {
+        if parsed.has("z") {
+            return Some("the --zero option is not supported when verifying checksums");
+        }
+        if parsed.has("tag") {
+            return Some("the --tag option is meaningless when verifying checksums");
+        }
+        if parsed.has("b") || parsed.has("t") {
+            return Some(
+                "the --binary and --text options are meaningless when verifying checksums",
+            );
+        }
+        return None;
+    }
+    if parsed.has("ignore-missing") {
+        return Some("the --ignore-missing option is meaningful only when verifying checksums");
+    }
+    match last_verbosity(parsed) {
+        Some("w") => return Some("the --warn option is meaningful only when verifying checksums"),
+        Some("quiet") => {
+            return Some("the --quiet option is meaningful only when verifying checksums");
+        }
+        Some("status") => {
+            return Some("the --status option is meaningful only when verifying checksums");
+        }
+        _ => {}
+    }
+    parsed
+        .has("strict")
+        .then_some("the --strict option is meaningful only when verifying checksums")
+}
+
+/// `--status`, `--quiet` and `--warn` cancel each other in GNU: the last one counts.
+fn last_verbosity(parsed: &super::args::Parsed) -> Option<&str> {
+    parsed
+        .opts
+        .iter()
+        .rev()
+        .map(|(k, _)| k.as_str())
+        .find(|k| matches!(*k, "status" | "quiet" | "w"))
+}
+
+pub(super) fn check(
+    ctx: &mut Ctx,
+    algo: Algo,
+    parsed: &super::args::Parsed,
+    files: &[String],
+) -> CmdResult {
+    let verbosity = last_verbosity(parsed);
+    let quiet = verbosity == Some("quiet");
+    let silent = verbosity == Some("status");
+    let warn = verbosity == Some("w");
     let ignore_missing = parsed.has("ignore-missing");
     let mut status = 0;
     for list in files {
@@ -207,7 +271,7 @@ fn check(ctx: &mut Ctx, algo: Algo, parsed: &super::args::Parsed, files: &[Strin
             let line = line.strip_suffix('\r').unwrap_or(&line).to_owned();
             let Some((want, name)) = parse_line(&line, algo) else {
                 bad_lines += 1;
-                if parsed.has("w") {
+                if warn {
                     ctx.err(format!(
                         "{}: {}: improperly formatted {} checksum line",
                         quotef(list),
@@ -251,11 +315,7 @@ fn check(ctx: &mut Ctx, algo: Algo, parsed: &super::args::Parsed, files: &[Strin
                 ctx.stdout.write_all(&crate::text::encode(&text))?;
             }
         }
-        let shown_list = if list == "-" {
-            "standard input".to_owned()
-        } else {
-            quotef(list)
-        };
+        let shown_list = quotef(if list == "-" { "standard input" } else { list });
         if good_lines == 0 {
             ctx.err(format!(
                 "{shown_list}: no properly formatted checksum lines found"

@@ -1,7 +1,9 @@
 //! `tar`: creates (`-c`), lists (`-t`) and extracts (`-x`) archives over the virtual
 //! filesystem with the `tar` crate (GNU headers), `-f FILE` (`-` or none: stdin/stdout),
 //! `-z` gzip through `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member
-//! operands for `-t`/`-x`, and old-style bundled options (`tar czf a.tgz dir`).
+//! operands for `-t`/`-x`, `-O` (extract to stdout, the verbose names then going to
+//! stderr), `--exclude=PATTERN` when creating, and old-style bundled options
+//! (`tar czf a.tgz dir`).
 //! Directories are archived in sorted order (GNU tar uses readdir order).
 
 use std::io::{Read, Write};
@@ -29,6 +31,10 @@ const LONG: &[LongOpt] = &[
     long("auto-compress", HasArg::No, "a"),
     long("no-same-owner", HasArg::No, "no-same-owner"),
     long("overwrite", HasArg::No, "overwrite"),
+    long("to-stdout", HasArg::No, "O"),
+    long("exclude", HasArg::Required, "exclude"),
+    // Directories are always archived in name order, which every --sort value allows.
+    long("sort", HasArg::Required, "sort"),
     HELP,
     VERSION,
 ];
@@ -65,8 +71,28 @@ struct Item {
     path: String,
 }
 
-/// Collects `path` and everything below it (sorted), named as archived.
-fn collect(fs: &Fs, path: &str, name: &str, out: &mut Vec<Item>) {
+/// Whether `--exclude` patterns leave out a member: a pattern matches the whole name
+/// or any tail of it that starts after a `/` (GNU's unanchored exclusion; `*` matches
+/// `/` too).
+fn excluded(excludes: &[String], name: &str) -> bool {
+    let name = name.trim_end_matches('/');
+    let tails = std::iter::once(name).chain(
+        name.match_indices('/')
+            .filter_map(|(i, _)| name.get(i + 1..)),
+    );
+    tails.into_iter().any(|tail| {
+        excludes
+            .iter()
+            .any(|p| super::fnmatch::fnmatch(p, tail, false))
+    })
+}
+
+/// Collects `path` and everything below it (sorted), named as archived, leaving out
+/// what `excludes` matches.
+fn collect(fs: &Fs, path: &str, name: &str, excludes: &[String], out: &mut Vec<Item>) {
+    if excluded(excludes, name) {
+        return;
+    }
     out.push(Item {
         name: name.to_owned(),
         path: path.to_owned(),
@@ -83,7 +109,7 @@ fn collect(fs: &Fs, path: &str, name: &str, out: &mut Vec<Item>) {
             } else {
                 format!("{name}/{}", e.name)
             };
-            collect(fs, &child, &child_name, out);
+            collect(fs, &child, &child_name, excludes, out);
         }
     }
 }
@@ -122,7 +148,7 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
     {
         *first = format!("-{first}");
     }
-    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:ap", LONG), &args) {
+    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:apO", LONG), &args) {
         Ok(p) => p,
         Err(msg) => {
             writeln!(ctx.stderr, "tar: {msg}")?;
@@ -173,27 +199,64 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
         Some(d) => ctx.path(d),
         None => ctx.cwd.to_owned(),
     };
+    // Extracting into a missing directory fails before the archive is read.
+    if let Some(d) = parsed.last("C")
+        && mode == "x"
+        && !parsed.has("O")
+    {
+        let found = ctx.fs.lock().stat(&base_dir);
+        let problem = match found {
+            Ok(m) if m.is_dir() => None,
+            Ok(_) => Some("Not a directory".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = problem {
+            writeln!(ctx.stderr, "tar: {d}: Cannot open: {why}")?;
+            return fail(ctx, "Error is not recoverable: exiting now");
+        }
+    }
     match mode {
-        "c" => create(ctx, &parsed.operands, &file, &base_dir, gz, verbose),
+        "c" => {
+            let excludes: Vec<String> = parsed
+                .opts
+                .iter()
+                .filter(|(k, _)| k == "exclude")
+                .filter_map(|(_, v)| v.clone())
+                .collect();
+            let how = Create {
+                gz,
+                verbose,
+                excludes: &excludes,
+            };
+            create(ctx, &parsed.operands, &file, &base_dir, how)
+        }
         _ => read_archive(
             ctx,
             &parsed.operands,
             &file,
             &base_dir,
-            mode == "x",
+            Extract {
+                on: mode == "x",
+                to_stdout: parsed.has("O"),
+            },
             verbose,
         ),
     }
 }
 
-fn create(
-    ctx: &mut Ctx,
-    operands: &[String],
-    file: &str,
-    base: &str,
+/// How `create` writes: gzipped, listing names, leaving out `--exclude` matches.
+struct Create<'a> {
     gz: bool,
     verbose: bool,
-) -> CmdResult {
+    excludes: &'a [String],
+}
+
+fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Create) -> CmdResult {
+    let Create {
+        gz,
+        verbose,
+        excludes,
+    } = how;
     if operands.is_empty() {
         writeln!(
             ctx.stderr,
@@ -224,7 +287,7 @@ fn create(
             }
             name = name.trim_start_matches('/').to_owned();
         }
-        collect(&fs, &path, &name, &mut items);
+        collect(&fs, &path, &name, excludes, &mut items);
     }
     let mut builder = tar::Builder::new(Vec::new());
     let mut listing = Vec::new();
@@ -311,14 +374,22 @@ fn create(
     Ok(status)
 }
 
+/// Whether `read_archive` extracts (`-x`), and to standard output (`-O`).
+#[derive(Clone, Copy)]
+struct Extract {
+    on: bool,
+    to_stdout: bool,
+}
+
 fn read_archive(
     ctx: &mut Ctx,
     members: &[String],
     file: &str,
     base: &str,
-    extract: bool,
+    how: Extract,
     verbose: bool,
 ) -> CmdResult {
+    let extract = how.on;
     let raw = if file == "-" {
         let mut d = Vec::new();
         ctx.stdin.read_to_end(&mut d)?;
@@ -399,7 +470,9 @@ fn read_archive(
             '-'
         };
         if verbose {
-            if extract {
+            if extract && how.to_stdout {
+                writeln!(ctx.stderr, "{name}")?;
+            } else if extract {
                 writeln!(ctx.stdout, "{name}")?;
             } else {
                 let size = h.size().unwrap_or(0);
@@ -419,6 +492,14 @@ fn read_archive(
             writeln!(ctx.stdout, "{name}")?;
         }
         if !extract {
+            continue;
+        }
+        if how.to_stdout {
+            if ty.is_file() {
+                let mut body = Vec::new();
+                entry.read_to_end(&mut body)?;
+                ctx.stdout.write_all(&body)?;
+            }
             continue;
         }
         let rel = name.trim_start_matches('/');

@@ -2226,6 +2226,7 @@ impl UtilHost<'_> {
         &mut self,
         argv: &[String],
         env: Option<&std::collections::BTreeMap<String, String>>,
+        cwd: Option<&str>,
         stdin: Stdio<'_, dyn std::io::Read>,
         mut stdout: Stdio<'_, dyn std::io::Write>,
         mut stderr: Stdio<'_, dyn std::io::Write>,
@@ -2255,6 +2256,9 @@ impl UtilHost<'_> {
         };
         if let Some(data) = input {
             child.fds.set(0, Some(OpenFile::bytes(data)));
+        }
+        if let Some(dir) = cwd {
+            child.cwd = crate::fs::path::join(&child.cwd, dir);
         }
         let limit = self.sh.budget.limits.max_output_bytes;
         let mut capture = |fd: i32, given: bool| {
@@ -2316,7 +2320,7 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: Stdio<'_, dyn std::io::Write>,
         stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        self.run_in(argv, None, stdin, stdout, stderr)
+        self.run_in(argv, None, None, stdin, stdout, stderr)
     }
 
     fn run_env(
@@ -2327,7 +2331,29 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: Stdio<'_, dyn std::io::Write>,
         stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        self.run_in(argv, Some(env), stdin, stdout, stderr)
+        self.run_in(argv, Some(env), None, stdin, stdout, stderr)
+    }
+
+    fn run_env_in(
+        &mut self,
+        argv: &[String],
+        env: &std::collections::BTreeMap<String, String>,
+        cwd: &str,
+        stdin: Stdio<'_, dyn std::io::Read>,
+        stdout: Stdio<'_, dyn std::io::Write>,
+        stderr: Stdio<'_, dyn std::io::Write>,
+    ) -> std::io::Result<i32> {
+        self.run_in(argv, Some(env), Some(cwd), stdin, stdout, stderr)
+    }
+
+    fn command_exists(&mut self, name: &str) -> bool {
+        if name.contains('/') {
+            let path = crate::fs::path::join(&self.sh.cwd, name);
+            return self.sh.fs.lock().stat(&path).is_ok_and(|m| !m.is_dir());
+        }
+        super::builtins::lookup(name).is_some()
+            || self.sh.command_location(name).is_some()
+            || (self.sh.registry.get(name).is_some() && self.sh.get_str("PATH").is_none())
     }
 
     fn check(&mut self) -> std::io::Result<()> {

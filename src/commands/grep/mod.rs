@@ -718,13 +718,23 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
         skip_dirs: false,
     };
     let mut mode = 'G';
+    // GNU refuses two different matchers (`-E -F`, also `egrep -F`).
+    let mut matcher_given = false;
     let mut icase = false;
     let mut line_match = false;
     let mut patterns: Option<Vec<String>> = None;
     for (k, v) in &parsed.opts {
         let val = v.clone().unwrap_or_default();
         match k.as_str() {
-            "E" | "F" | "G" | "P" => mode = k.chars().next().unwrap_or('G'),
+            "E" | "F" | "G" | "P" => {
+                let m = k.chars().next().unwrap_or('G');
+                if matcher_given && m != mode {
+                    ctx.err("conflicting matchers specified")?;
+                    return Ok(2);
+                }
+                matcher_given = true;
+                mode = m;
+            }
             "e" => patterns
                 .get_or_insert_with(Vec::new)
                 .extend(val.split('\n').map(str::to_owned)),
