@@ -178,6 +178,9 @@ pub struct Parser {
     line_jumps: Vec<(usize, u32)>,
     /// Warnings not yet handed out by [`Parser::take_warnings`].
     warnings: Vec<ParseWarning>,
+    /// The next word is a simple command's first: as in bash, `name[` there reads on to
+    /// its matching `]`, blanks and metacharacters included (`a[ 1 ]=2`, `f[ x]`).
+    command_start: bool,
 }
 
 fn is_meta(c: char) -> bool {
@@ -227,6 +230,7 @@ impl Parser {
             comsub_depth: 0,
             line_jumps: Vec::new(),
             warnings: Vec::new(),
+            command_start: false,
         }
     }
 
@@ -328,6 +332,14 @@ impl Parser {
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// An unclosed quote: bash names the line it was opened on.
+    fn unclosed(&self, quote: char, line: u32) -> ParseError {
+        ParseError {
+            line,
+            ..self.error(ParseErrorKind::Unmatched(quote))
+        }
     }
 
     fn error(&self, kind: ParseErrorKind) -> ParseError {
@@ -1248,6 +1260,7 @@ impl Parser {
                 }
                 continue;
             }
+            self.command_start = cmd.words.is_empty();
             match self.read_word(WordMode::Normal)? {
                 Some(w) => {
                     if cmd.words.is_empty() {
@@ -1980,7 +1993,30 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let start = self.pos;
-        while let Some(c) = self.peek() {
+        let command_start = std::mem::take(&mut self.command_start);
+        // Unclosed `[` of a `name[` at a command's start (see `command_start`).
+        let mut brackets = 0usize;
+        loop {
+            let Some(c) = self.peek() else {
+                if brackets > 0 && self.alias_active.is_empty() {
+                    return Err(self.error(ParseErrorKind::Unmatched(']')));
+                }
+                break;
+            };
+            if c == '[' && (brackets > 0 || (command_start && parts.is_empty() && is_name(&lit))) {
+                brackets += 1;
+                lit.push(c);
+                self.bump();
+                continue;
+            }
+            if brackets > 0 && (c == ']' || is_meta(c)) {
+                if c == ']' {
+                    brackets -= 1;
+                }
+                lit.push(c);
+                self.bump();
+                continue;
+            }
             // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
             // assignment values.
             if c == '~' {
@@ -2111,11 +2147,12 @@ impl Parser {
         match c {
             '\'' if !in_dquote => {
                 flush_lit(parts, lit);
+                let line = self.line;
                 self.bump();
                 let mut s = String::new();
                 loop {
                     match self.bump() {
-                        None => return Err(self.error(ParseErrorKind::Unmatched('\''))),
+                        None => return Err(self.unclosed('\'', line)),
                         Some('\'') => break,
                         Some(d) => s.push(d),
                     }
@@ -2163,11 +2200,12 @@ impl Parser {
     /// The parts of a double-quoted string (opening quote consumed; closing consumed).
     fn dquoted_parts(&mut self) -> PResult<Vec<WordPart>> {
         self.enter()?;
+        let line = self.line;
         let mut parts = Vec::new();
         let mut lit = String::new();
         loop {
             let Some(c) = self.peek() else {
-                return Err(self.error(ParseErrorKind::Unmatched('"')));
+                return Err(self.unclosed('"', line));
             };
             if c == '"' {
                 self.bump();
@@ -2261,7 +2299,7 @@ impl Parser {
         let mut text = String::new();
         loop {
             match self.bump() {
-                None => return Err(self.error(ParseErrorKind::Unmatched('`'))),
+                None => return Err(self.unclosed('`', line)),
                 Some('`') => break,
                 Some('\\') => match self.bump() {
                     Some(d @ ('$' | '`' | '\\')) => text.push(d),
@@ -2455,10 +2493,11 @@ impl Parser {
 
     /// `$'...'` after the opening quote: ANSI-C escapes.
     fn ansi_c_string(&mut self) -> PResult<String> {
+        let line = self.line;
         let mut raw = String::new();
         loop {
             let Some(c) = self.bump() else {
-                return Err(self.error(ParseErrorKind::Unmatched('\'')));
+                return Err(self.unclosed('\'', line));
             };
             match c {
                 '\'' => return Ok(ansi_c_unescape(&raw)),
@@ -2466,7 +2505,7 @@ impl Parser {
                     raw.push(c);
                     match self.bump() {
                         Some(d) => raw.push(d),
-                        None => return Err(self.error(ParseErrorKind::Unmatched('\''))),
+                        None => return Err(self.unclosed('\'', line)),
                     }
                 }
                 c => raw.push(c),

@@ -1,0 +1,4 @@
+echo a
+echo $'abc
+x
+y
