@@ -374,7 +374,32 @@ impl Registry {
         }
         r
     }
-    /// Adds or replaces a command.
+    /// Adds a command, or replaces one of the same name. To wrap a command it replaces,
+    /// [`get`](Self::get) it first and call it from the new one:
+    ///
+    /// ```
+    /// use shellbox::commands::Registry;
+    /// use std::io::Write;
+    ///
+    /// let mut r = Registry::with_builtins();
+    /// // A command of the host's own.
+    /// r.register("greet", |ctx| {
+    ///     let who = ctx.args.first().map_or("world", String::as_str);
+    ///     writeln!(ctx.stdout, "hello, {who}")?;
+    ///     Ok(0)
+    /// });
+    /// // `wc` replaced by one that announces itself, then runs the built-in.
+    /// if let Some(wc) = r.get("wc") {
+    ///     r.register("wc", move |ctx| {
+    ///         writeln!(ctx.stderr, "(wc, as wrapped by the host)")?;
+    ///         wc(ctx)
+    ///     });
+    /// }
+    /// let mut sh = shellbox::Shell::builder().registry(r).build();
+    /// let out = sh.exec("greet agent; printf 'a\\nb\\n' | wc -l; command -v greet");
+    /// assert_eq!(out.stdout, b"hello, agent\n2\n/usr/bin/greet\n");
+    /// assert_eq!(out.stderr, b"(wc, as wrapped by the host)\n");
+    /// ```
     pub fn register(
         &mut self,
         name: impl Into<String>,
