@@ -137,6 +137,9 @@ fn printed_words_keep_their_quoting() {
         (r#"echo "${x:-\}}""#, r#"echo "${x:-\}}""#),
         // Inside double quotes a backslash before an ordinary character is itself.
         (r#"echo "\)" "a\b\$""#, r#"echo "\)" "a\b\$""#),
+        // A backslash that ends the text is itself: printed escaped, it stays itself
+        // when a redirection is printed after it.
+        ("e <a \\", "e \\\\ <a"),
         // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
         ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
     ];

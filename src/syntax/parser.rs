@@ -2170,8 +2170,11 @@ impl Parser {
             '\\' => {
                 self.bump();
                 match self.bump() {
+                    // A backslash at the end of the text is itself, as if escaped: so it
+                    // prints as `\\`, which stays itself when more text follows.
                     None => {
-                        lit.push('\\');
+                        flush_lit(parts, lit);
+                        push_quoted(parts, '\\');
                     }
                     Some('\n') => {}
                     Some(d) => {
