@@ -105,14 +105,8 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "cannot specify --null (-0) with command", CANCELED);
     }
     if let Some(dir) = chdir {
-        let path = ctx.path(dir);
-        let found = ctx.fs.lock().stat(&path);
-        let problem = match found {
-            Ok(m) if m.is_dir() => None,
-            Ok(_) => Some("Not a directory".to_owned()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(why) = problem {
+        let found = ctx.fs.lock().stat_dir(&ctx.path(dir));
+        if let Err(why) = found {
             ctx.err(format!("cannot change directory to {}: {why}", quote(dir)))?;
             return Ok(CANCELED);
         }
@@ -123,23 +117,15 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
         ctx.err(format!("{}: No such file or directory", lq(name)))?;
         return Ok(127);
     }
-    match chdir.map(|d| ctx.path(d)) {
-        Some(dir) => ctx.host.run_env_in(
-            argv,
-            &env,
-            &dir,
-            Stdio::Own(&mut *ctx.stdin),
-            Stdio::Own(&mut *ctx.stdout),
-            Stdio::Own(&mut *ctx.stderr),
-        ),
-        None => ctx.host.run_env(
-            argv,
-            &env,
-            Stdio::Own(&mut *ctx.stdin),
-            Stdio::Own(&mut *ctx.stdout),
-            Stdio::Own(&mut *ctx.stderr),
-        ),
-    }
+    let dir = chdir.map_or_else(|| ctx.cwd.to_owned(), |d| ctx.path(d));
+    ctx.host.run_env_in(
+        argv,
+        &env,
+        &dir,
+        Stdio::Own(&mut *ctx.stdin),
+        Stdio::Own(&mut *ctx.stdout),
+        Stdio::Own(&mut *ctx.stderr),
+    )
 }
 
 /// Splits an `env -S` string the way GNU does for the common cases: whitespace

@@ -62,11 +62,8 @@ pub fn rmdir(ctx: &mut Ctx) -> CmdResult {
                     let through = current.trim_end_matches('/');
                     let through = through.strip_suffix("..").unwrap_or(through);
                     let dir = if through.is_empty() { "." } else { through };
-                    match ctx.fs.lock().stat(&unresolved(ctx, dir)) {
-                        Ok(m) if !m.is_dir() => Err(FsError::from(Errno::ENOTDIR)),
-                        Ok(_) => Err(FsError::from(Errno::ENOTEMPTY)),
-                        Err(e) => Err(e),
-                    }
+                    let found = ctx.fs.lock().stat_dir(&unresolved(ctx, dir));
+                    found.and_then(|_| Err(FsError::from(Errno::ENOTEMPTY)))
                 }
                 _ => ctx.fs.lock().remove_dir(&path),
             };

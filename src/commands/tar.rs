@@ -204,13 +204,8 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
         && mode == "x"
         && !parsed.has("O")
     {
-        let found = ctx.fs.lock().stat(&base_dir);
-        let problem = match found {
-            Ok(m) if m.is_dir() => None,
-            Ok(_) => Some("Not a directory".to_owned()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(why) = problem {
+        let found = ctx.fs.lock().stat_dir(&base_dir);
+        if let Err(why) = found {
             writeln!(ctx.stderr, "tar: {d}: Cannot open: {why}")?;
             return fail(ctx, "Error is not recoverable: exiting now");
         }

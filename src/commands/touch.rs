@@ -5,7 +5,7 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::{lq, parse_date, parse_touch_stamp, quote};
 use super::{CmdResult, Ctx};
-use crate::fs::{Errno, Timestamp};
+use crate::fs::{Errno, Metadata, Timestamp};
 
 const LONG: &[LongOpt] = &[
     long("no-create", HasArg::No, "c"),
@@ -122,6 +122,14 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
         _ => (true, true),
     };
     let no_deref = parsed.has("h");
+    // The times to set on a file whose current ones are `cur`.
+    let times = |cur: &Metadata| {
+        let (a, m) = when.unwrap_or((now, now));
+        (
+            if set_a { a } else { cur.atime },
+            if set_m { m } else { cur.mtime },
+        )
+    };
     let mut status = 0;
     for name in &parsed.operands {
         if name == "-" {
@@ -136,9 +144,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                     Err(e) if e.errno == Errno::ENOENT && no_create => Ok(()),
                     Err(e) => Err(e),
                     Ok(cur) => {
-                        let (a, m) = when.unwrap_or((now, now));
-                        let a = if set_a { a } else { cur.atime };
-                        let m = if set_m { m } else { cur.mtime };
+                        let (a, m) = times(&cur);
                         fs.lset_times(&path, Some(a), Some(m))
                     }
                 }
@@ -162,10 +168,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                         Ok(())
                     };
                     created.and_then(|()| {
-                        let cur = fs.stat(&path)?;
-                        let (a, m) = when.unwrap_or((now, now));
-                        let a = if set_a { a } else { cur.atime };
-                        let m = if set_m { m } else { cur.mtime };
+                        let (a, m) = times(&fs.stat(&path)?);
                         fs.set_times(&path, Some(a), Some(m))
                     })
                 }

@@ -178,9 +178,7 @@ impl Pattern {
 
     /// Whether the whole of `s` matches.
     pub fn matches(&self, s: &str) -> bool {
-        if let Some(l) = &self.literal
-            && !self.nocase
-        {
+        if let Some(l) = self.exact_text() {
             return l == s;
         }
         let chars = crate::text::char_vec(s);
@@ -221,9 +219,7 @@ impl Pattern {
     /// matches only (an empty pattern never matches).
     pub fn find_all(&self, s: &[char], all: bool) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        if let Some(l) = &self.literal
-            && !self.nocase
-        {
+        if let Some(l) = self.exact_text() {
             let lc = crate::text::char_vec(l);
             if lc.is_empty() {
                 return out;

@@ -445,6 +445,16 @@ impl Fs {
         let (_, ino) = self.walk_existing(path, Follow::No)?;
         self.stat_ino(ino)
     }
+    /// [`stat`](Self::stat) of a path that must be a directory (ENOTDIR otherwise), as
+    /// for a directory to change into or write below.
+    pub fn stat_dir(&self, path: &str) -> FsResult<Metadata> {
+        let meta = self.stat(path)?;
+        if meta.is_dir() {
+            Ok(meta)
+        } else {
+            Err(Errno::ENOTDIR.into())
+        }
+    }
     /// fstat(2): EBADF if no inode has that number (any more).
     pub fn stat_ino(&self, ino: Ino) -> FsResult<Metadata> {
         Ok(self.inode(ino)?.metadata(ino))
