@@ -129,6 +129,15 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A value as a number.
+pub fn to_num(v: &Value) -> f64 {
+    match v {
+        Value::Uninit => 0.0,
+        Value::Num(n) => *n,
+        Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+    }
+}
+
 pub fn input_value(s: &str) -> Value {
     if looks_numeric(s) {
         Value::StrNum(s.into())
@@ -311,17 +320,20 @@ impl Records {
 
     /// The `len` bytes at `pos` as text: sliced from checked text when they fall on
     /// character boundaries (always so when cut at an ASCII separator), else decoded.
-    fn cut(&self, len: usize) -> String {
+    fn cut(&self, len: usize, out: &mut String) {
+        out.clear();
         let end = self.pos + len;
         if let Some(rec) = self.text.as_ref().and_then(|t| t.get(self.pos..end)) {
-            return rec.to_owned();
+            out.push_str(rec);
+            return;
         }
         let rest = Self::rest(&self.text, &self.data, self.pos);
-        crate::text::decode(rest.get(..len).unwrap_or(&[]))
+        out.push_str(&crate::text::decode(rest.get(..len).unwrap_or(&[])));
     }
 
-    /// The next record, without its terminator.
-    pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read) -> R<Option<String>> {
+    /// The next record, without its terminator, into `out` (reusing its buffer);
+    /// false, with `out` untouched, when the input is done.
+    pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read, out: &mut String) -> R<bool> {
         if !matches!(mode, RsMode::Regex(_)) {
             self.decoded = None;
         }
@@ -330,9 +342,9 @@ impl Records {
             match mode {
                 RsMode::Char(c) => {
                     if let Some(p) = memchr::memchr(*c, rest) {
-                        let rec = self.cut(p);
+                        self.cut(p, out);
                         self.pos += p + 1;
-                        return Ok(Some(rec));
+                        return Ok(true);
                     }
                 }
                 RsMode::Paragraph => {
@@ -345,9 +357,9 @@ impl Records {
                         }
                         // Need to know the run of newlines has ended.
                         if end < body.len() || self.eof || !self.streaming {
-                            let rec = crate::text::decode(body.get(..p).unwrap_or(&[]));
+                            *out = crate::text::decode(body.get(..p).unwrap_or(&[]));
                             self.pos += lead + end;
-                            return Ok(Some(rec));
+                            return Ok(true);
                         }
                     }
                 }
@@ -358,11 +370,12 @@ impl Records {
                             .get_or_insert_with(|| (crate::text::decode(rest), 0));
                         let tail = text.get(*at..).unwrap_or("");
                         if let Some(m) = re.find(tail).filter(|m| m.end() > m.start()) {
-                            let rec = tail.get(..m.start()).unwrap_or("").to_owned();
+                            out.clear();
+                            out.push_str(tail.get(..m.start()).unwrap_or(""));
                             self.pos +=
                                 crate::text::encode(tail.get(..m.end()).unwrap_or("")).len();
                             *at += m.end();
-                            return Ok(Some(rec));
+                            return Ok(true);
                         }
                         self.decoded = None;
                     }
@@ -371,7 +384,7 @@ impl Records {
             if !self.fill(src)? {
                 let rest = Self::rest(&self.text, &self.data, self.pos);
                 if rest.is_empty() {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 let mut rec = rest.to_vec();
                 self.pos += rest.len();
@@ -382,10 +395,11 @@ impl Records {
                         rec.pop();
                     }
                     if rec.is_empty() {
-                        return Ok(None);
+                        return Ok(false);
                     }
                 }
-                return Ok(Some(crate::text::decode(&rec)));
+                *out = crate::text::decode(&rec);
+                return Ok(true);
             }
         }
     }
@@ -419,6 +433,8 @@ pub struct Interp<'p, 'a> {
     /// Locals outside any call (never used by a valid program).
     scratch: Vec<Cell>,
     record: String,
+    /// The buffer of the record before, to read the next one into.
+    spare: String,
     fields: Vec<String>,
     split_done: bool,
     /// FS and whether RS was empty when the record was read: they split it.
@@ -475,6 +491,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             frames: Vec::new(),
             scratch: Vec::new(),
             record: String::new(),
+            spare: String::new(),
             fields: Vec::new(),
             split_done: true,
             record_fs: Value::Str(" ".into()),
@@ -594,11 +611,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     // ----- conversions -----
 
     pub fn to_num(&self, v: &Value) -> f64 {
-        match v {
-            Value::Uninit => 0.0,
-            Value::Num(n) => *n,
-            Value::Str(s) | Value::StrNum(s) => str_to_num(s),
-        }
+        to_num(v)
     }
 
     pub fn to_str(&self, v: &Value) -> String {
@@ -651,7 +664,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// A new `$0`. Fields are split when first needed (NF counts as a need), with the
     /// FS of now.
     pub fn set_record(&mut self, text: String) {
-        self.record = text;
+        self.spare = std::mem::replace(&mut self.record, text);
         self.record_value = None;
         self.split_done = false;
         self.record_fs = self.global(slot::FS);
@@ -660,6 +673,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             Value::Str(s) | Value::StrNum(s) => s.is_empty(),
             Value::Num(_) => false,
         };
+    }
+
+    /// A buffer for the next record: the one the record before last was in.
+    pub fn spare_buffer(&mut self) -> String {
+        std::mem::take(&mut self.spare)
     }
 
     fn split(&mut self) {
@@ -733,8 +751,13 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// The field number `$e` names (a negative one is fatal).
     fn field_index(&mut self, e: &Expr) -> R<usize> {
-        let v = self.eval(e)?;
-        let i = self.to_num(&v);
+        let i = match e {
+            Expr::Num(n) => *n,
+            e => {
+                let v = self.eval(e)?;
+                to_num(&v)
+            }
+        };
         if i < 0.0 {
             return Err(fatal(format!("attempt to access field {}", i as i64)));
         }
@@ -930,21 +953,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Expr::Group(inner) => self.eval(inner)?,
             Expr::LValue(lv) => self.read_lvalue(lv)?,
-            Expr::Assign(lv, op, rhs) => {
-                let lv = self.pin(lv)?;
-                let r = self.eval(rhs)?;
-                let val = match op {
-                    // Assigning a strnum keeps it a strnum.
-                    None => r,
-                    Some(op) => {
-                        let cur = self.read_lvalue(&lv)?;
-                        let (x, y) = (self.to_num(&cur), self.to_num(&r));
-                        Value::Num(self.arith(op, x, y)?)
-                    }
-                };
-                self.write_lvalue(&lv, val.clone())?;
-                val
-            }
+            Expr::Assign(lv, op, rhs) => self.assign(lv, *op, rhs)?,
             Expr::Cond(c, a, b) => {
                 let cv = self.eval(c)?;
                 if self.truthy(&cv) {
@@ -1034,6 +1043,30 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Builtin(name, args) => self.builtin(name, args)?,
             Expr::Getline(var, src) => self.getline(var.as_deref(), src)?,
         })
+    }
+
+    /// `lv = rhs`, or `lv op= rhs`; the assigned value.
+    fn assign(&mut self, lv: &LValue, op: Option<&str>, rhs: &Expr) -> R<Value> {
+        if let (LValue::Var(v), Some(op)) = (lv, op) {
+            let r = self.eval(rhs)?;
+            let cur = self.read_var(v)?;
+            let val = Value::Num(self.arith(op, to_num(&cur), to_num(&r))?);
+            self.write_var(v, val.clone())?;
+            return Ok(val);
+        }
+        let lv = self.pin(lv)?;
+        let r = self.eval(rhs)?;
+        let val = match op {
+            // Assigning a strnum keeps it a strnum.
+            None => r,
+            Some(op) => {
+                let cur = self.read_lvalue(&lv)?;
+                let (x, y) = (self.to_num(&cur), self.to_num(&r));
+                Value::Num(self.arith(op, x, y)?)
+            }
+        };
+        self.write_lvalue(&lv, val.clone())?;
+        Ok(val)
     }
 
     fn call(&mut self, f: usize, args: &[Expr]) -> R<Value> {
@@ -1357,16 +1390,20 @@ impl<'p, 'a> Interp<'p, 'a> {
     // ----- input -----
 
     /// How RS splits records, worked out again only when RS has changed.
-    fn rs_mode(&mut self) -> R<RsMode> {
-        let rs = self.global(slot::RS);
-        if let Some((key, mode)) = &self.rs_cache
-            && same_value(key, &rs)
-        {
-            return Ok(mode.clone());
+    fn rs_mode(&mut self) -> R<&RsMode> {
+        let current = match (&self.rs_cache, self.globals.get(slot::RS)) {
+            (Some((key, _)), Some(Cell::Val(rs))) => same_value(key, rs),
+            _ => false,
+        };
+        if !current {
+            let rs = self.global(slot::RS);
+            let mode = self.rs_mode_of(&self.to_str(&rs))?;
+            self.rs_cache = Some((rs, mode));
         }
-        let mode = self.rs_mode_of(&self.to_str(&rs))?;
-        self.rs_cache = Some((rs, mode.clone()));
-        Ok(mode)
+        match &self.rs_cache {
+            Some((_, mode)) => Ok(mode),
+            None => Err(fatal("no record separator")),
+        }
     }
 
     fn rs_mode_of(&mut self, rs: &str) -> R<RsMode> {
@@ -1455,27 +1492,31 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.write_var(&Var::Global(k), input_value(&text))
     }
 
-    /// The next main-input record into $0 (NR and FNR advanced).
-    pub fn next_main_record(&mut self) -> R<Option<String>> {
+    /// The next main-input record into `out` (NR and FNR advanced); false at the end
+    /// of the input.
+    pub fn next_main_record(&mut self, out: &mut String) -> R<bool> {
         loop {
             if self.main.is_none() && !self.open_next_main()? {
-                return Ok(None);
+                return Ok(false);
             }
-            let mode = self.rs_mode()?;
-            let rec = match &mut self.main {
-                Some(r) => r.next(&mode, &mut *self.io.stdin)?,
-                None => None,
+            self.rs_mode()?;
+            let got = match (&mut self.main, &self.rs_cache) {
+                (Some(r), Some((_, mode))) => r.next(mode, &mut *self.io.stdin, out)?,
+                _ => false,
             };
-            match rec {
-                Some(text) => {
-                    let nr = self.to_num(&self.global(slot::NR));
-                    let fnr = self.to_num(&self.global(slot::FNR));
-                    self.set_global(slot::NR, Value::Num(nr + 1.0));
-                    self.set_global(slot::FNR, Value::Num(fnr + 1.0));
-                    return Ok(Some(text));
-                }
-                None => self.main = None,
+            if got {
+                self.count(slot::NR);
+                self.count(slot::FNR);
+                return Ok(true);
             }
+            self.main = None;
+        }
+    }
+
+    /// Adds one to the number in a global (NR, FNR).
+    fn count(&mut self, k: usize) {
+        if let Some(Cell::Val(v)) = self.globals.get_mut(k) {
+            *v = Value::Num(to_num(v) + 1.0);
         }
     }
 
@@ -1485,10 +1526,13 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     fn getline(&mut self, var: Option<&LValue>, src: &GetlineSrc) -> R<Value> {
         let text = match src {
-            GetlineSrc::Main => match self.next_main_record()? {
-                Some(t) => t,
-                None => return Ok(Value::Num(0.0)),
-            },
+            GetlineSrc::Main => {
+                let mut text = String::new();
+                if !self.next_main_record(&mut text)? {
+                    return Ok(Value::Num(0.0));
+                }
+                text
+            }
             GetlineSrc::File(e) | GetlineSrc::Cmd(e) => {
                 let v = self.eval(e)?;
                 let name = self.to_str(&v);
@@ -1517,23 +1561,19 @@ impl<'p, 'a> Interp<'p, 'a> {
                     };
                     self.readers.insert(name.clone(), rec);
                 }
-                let mode = self.rs_mode()?;
-                let got = match self.readers.get_mut(&name) {
-                    Some(r) => r.next(&mode, &mut *self.io.stdin)?,
-                    None => None,
+                self.rs_mode()?;
+                let mut text = String::new();
+                let got = match (self.readers.get_mut(&name), &self.rs_cache) {
+                    (Some(r), Some((_, mode))) => r.next(mode, &mut *self.io.stdin, &mut text)?,
+                    _ => false,
                 };
-                match got {
-                    Some(t) => {
-                        if var.is_none() || matches!(src, GetlineSrc::Cmd(_)) {
-                            let nr = self.to_num(&self.global(slot::NR));
-                            if matches!(src, GetlineSrc::Cmd(_)) {
-                                self.set_global(slot::NR, Value::Num(nr + 1.0));
-                            }
-                        }
-                        t
-                    }
-                    None => return Ok(Value::Num(0.0)),
+                if !got {
+                    return Ok(Value::Num(0.0));
                 }
+                if matches!(src, GetlineSrc::Cmd(_)) {
+                    self.count(slot::NR);
+                }
+                text
             }
         };
         match var {
@@ -1580,12 +1620,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                     Some(_) => None,
                 };
                 if let Some(i) = field {
-                    let n = self.field_text(i).map_or(0, |f| f.chars().count());
+                    let n = self.field_text(i).map_or(0, char_count);
                     return num(n as f64);
                 }
                 let n = match self.arg(args, 0)? {
-                    Value::Str(s) | Value::StrNum(s) => s.chars().count(),
-                    v => self.to_str(&v).chars().count(),
+                    Value::Str(s) | Value::StrNum(s) => char_count(&s),
+                    v => char_count(&self.to_str(&v)),
                 };
                 num(n as f64)
             }
@@ -1964,6 +2004,15 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         Ok(Ctrl::Normal)
+    }
+}
+
+/// The characters in a string (most are short ASCII lines, counted as bytes).
+fn char_count(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
     }
 }
 

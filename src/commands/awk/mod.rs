@@ -273,14 +273,17 @@ fn run(it: &mut Interp, prog: &parser::Program) -> io::Result<Option<String>> {
         .any(|i| !matches!(i.pattern, parser::Pattern::Begin));
     if !exiting && needs_input {
         loop {
-            let rec = match it.next_main_record() {
-                Ok(r) => r,
+            let mut rec = it.spare_buffer();
+            let got = match it.next_main_record(&mut rec) {
+                Ok(got) => got,
                 Err(e) => match classify(Err(e))? {
                     Outcome::Fatal(m) => return Ok(Some(m)),
-                    Outcome::Ctrl(_) => None,
+                    Outcome::Ctrl(_) => false,
                 },
             };
-            let Some(rec) = rec else { break };
+            if !got {
+                break;
+            }
             it.set_record(rec);
             match classify(it.run_record())? {
                 Outcome::Fatal(m) => return Ok(Some(m)),
