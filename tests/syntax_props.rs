@@ -142,6 +142,9 @@ fn printed_words_keep_their_quoting() {
         ("e <a \\", "e \\\\ <a"),
         // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
         ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
+        // A command substitution in `(( ))` is parsed whole, so the `)` line that ends
+        // its here-document does not pair with the arithmetic's parentheses.
+        ("(($(<<')'\n)\n)))", "(($(<<')'\n)\n)))"),
     ];
     check_prints(&cases);
 }

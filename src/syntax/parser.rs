@@ -981,6 +981,16 @@ impl Parser {
                     }
                     depth -= 1;
                 }
+                '$' if self.peek_at(1) == Some('(') && self.peek_at(2) != Some('(') => {
+                    // A command substitution is parsed, as bash does, so that its
+                    // here-documents and quotes cannot end the arithmetic early; its
+                    // text is kept for the expression's own parse.
+                    let start = self.pos;
+                    self.bump_n(2);
+                    self.subshell_body()?;
+                    text.extend(self.chars.get(start..self.pos).unwrap_or(&[]));
+                    continue;
+                }
                 '\'' | '"' | '`' => {
                     // Keep quoted sections whole so a `)` inside them does not count.
                     text.push(c);
