@@ -517,8 +517,21 @@ impl Interp {
             completions: Default::default(),
             history: Default::default(),
         };
-        sh.init_vars();
+        sh.vars = Self::default_vars(&mut sh);
         sh
+    }
+
+    /// The variables a new shell starts with. They depend only on the defaults set in
+    /// [`Interp::new`], so they are made once per process and shared after (a clone of
+    /// the tables is O(1)): making them was most of the cost of a fresh `Shell`.
+    fn default_vars(fresh: &mut Interp) -> Scopes {
+        static DEFAULT_VARS: std::sync::OnceLock<Scopes> = std::sync::OnceLock::new();
+        DEFAULT_VARS
+            .get_or_init(|| {
+                fresh.init_vars();
+                fresh.vars.clone()
+            })
+            .clone()
     }
 
     fn init_vars(&mut self) {

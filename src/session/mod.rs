@@ -160,14 +160,18 @@ pub(crate) fn new_interp(
     env: &[(String, String)],
 ) -> Interp {
     let mut interp = Interp::new(fs, registry, budget);
-    interp.cwd = cwd.to_owned();
-    interp.define(
-        "PWD",
-        Var {
-            value: Some(Value::Str(cwd.to_owned())),
-            attrs: Attrs(Attrs::EXPORT),
-        },
-    );
+    // A new shell's PWD is already /workspace (and writing a variable copies the
+    // shared table of defaults).
+    if interp.cwd != cwd {
+        interp.cwd = cwd.to_owned();
+        interp.define(
+            "PWD",
+            Var {
+                value: Some(Value::Str(cwd.to_owned())),
+                attrs: Attrs(Attrs::EXPORT),
+            },
+        );
+    }
     for (k, v) in env {
         interp.define(
             k,
