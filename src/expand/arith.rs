@@ -52,8 +52,14 @@ pub fn eval_str<H: ArithHost + ?Sized>(text: &str, host: &mut H) -> Result<i64, 
     eval_str_depth(text, host, 0)
 }
 
+/// The expression as bash shows it in a message: without its leading blanks (a leading
+/// newline stays, as do trailing blanks).
+fn shown(text: &str) -> &str {
+    text.trim_start_matches([' ', '\t'])
+}
+
 fn from_parse_error(text: &str, e: ArithError) -> ArithFail {
-    let expr = text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    let expr = shown(e.shown_end.and_then(|end| text.get(..end)).unwrap_or(text));
     ArithFail::new(expr, e.message, Some(e.token))
 }
 
@@ -130,10 +136,7 @@ struct Eval<'h, 't, H: ArithHost + ?Sized> {
 
 impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
     fn fail(&self, message: &str, token: Option<String>) -> ArithFail {
-        let expr = self
-            .text
-            .trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
-        ArithFail::new(expr, message, token)
+        ArithFail::new(shown(self.text), message, token)
     }
 
     /// The numeric value of a variable: its text evaluated as an expression.

@@ -871,7 +871,12 @@ impl Interp {
                 self.run_debug_trap()?;
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
-                    Err(e) => self.expand_error(e).map(|_| 2),
+                    // An invalid regex fails silently with 2; a bad operand says so
+                    // and fails with 1.
+                    Err(e) if e.kind == ErrorKind::Command && e.message.is_empty() => {
+                        self.expand_error(e).map(|_| 2)
+                    }
+                    Err(e) => self.expand_error(e),
                 }
             }
             CommandKind::Coproc(cp) => self.exec_coproc(cp),

@@ -9,6 +9,9 @@ use super::ast::{ArithExpr, BinOp, UnaryOp};
 pub struct ArithError {
     pub message: String,
     pub token: String,
+    /// Where (a byte offset) the expression bash shows in the message is cut: it
+    /// reads a bad number with the text after it cut off.
+    pub shown_end: Option<usize>,
 }
 
 impl ArithError {
@@ -16,6 +19,7 @@ impl ArithError {
         ArithError {
             message: message.to_owned(),
             token: token.trim_start().to_owned(),
+            shown_end: None,
         }
     }
 }
@@ -121,6 +125,27 @@ const MAX_DEPTH: usize = 512;
 impl ArithParser<'_> {
     fn rest(&self) -> &str {
         match self.chars.get(self.pos) {
+            Some(&(i, _)) => &self.src[i..],
+            None => "",
+        }
+    }
+
+    /// The text from the start of the last token before the cursor: an operator's run
+    /// of operator characters, or a single other character.
+    fn last_token(&self) -> &str {
+        let mut k = self.pos.min(self.chars.len());
+        while k > 0 && matches!(self.chars.get(k - 1), Some((_, ' ' | '\t' | '\n' | '\r'))) {
+            k -= 1;
+        }
+        let is_op = |c: char| "+-*/%<>=!&|^~?:,".contains(c);
+        if k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
+            while k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
+                k -= 1;
+            }
+        } else {
+            k = k.saturating_sub(1);
+        }
+        match self.chars.get(k) {
             Some(&(i, _)) => &self.src[i..],
             None => "",
         }
@@ -400,6 +425,7 @@ impl ArithParser<'_> {
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {}
             _ => return Ok(None),
         }
+        let start = self.pos;
         let mut name = String::new();
         while let Some(c) = self.peek() {
             if c == '_' || c.is_ascii_alphanumeric() {
@@ -418,7 +444,9 @@ impl ArithParser<'_> {
         loop {
             match self.peek() {
                 None => {
-                    return Err(ArithError::new("bad array subscript", &name));
+                    // As bash, the token is the rest of the text from the name.
+                    self.pos = start;
+                    return Err(ArithError::new("bad array subscript", self.rest()));
                 }
                 Some('[') => depth += 1,
                 Some(']') => {
@@ -441,9 +469,11 @@ impl ArithParser<'_> {
     fn primary(&mut self) -> Res<ArithExpr> {
         self.skip_ws();
         match self.peek() {
+            // The text ended where an operand was due: bash names the last token read
+            // (the operator) and what follows it.
             None => Err(ArithError::new(
                 "syntax error: operand expected",
-                self.rest(),
+                self.last_token(),
             )),
             Some('(') => {
                 self.pos += 1;
@@ -467,7 +497,11 @@ impl ArithParser<'_> {
                     .iter()
                     .map(|&(_, c)| c)
                     .collect();
-                number_literal(&text).map(ArithExpr::Num)
+                let end = self.chars.get(self.pos).map_or(self.src.len(), |&(i, _)| i);
+                number_literal(&text).map(ArithExpr::Num).map_err(|mut e| {
+                    e.shown_end = Some(end);
+                    e
+                })
             }
             Some(_) => {
                 let rest = self.rest();

@@ -680,7 +680,7 @@ impl Parser {
         self.skip_blanks();
         self.maybe_expand_alias()?;
         self.skip_blanks();
-        let line = self.line;
+        let mut line = self.line;
         if self.eof() {
             return Err(self.unexpected());
         }
@@ -714,7 +714,12 @@ impl Parser {
                 _ => None,
             }
         } else if self.at_str("((") {
-            self.try_arith_command()?.map(CommandKind::Arith)
+            let arith = self.try_arith_command()?;
+            if arith.is_some() {
+                // bash reports an arithmetic command at the line its `))` is on.
+                line = self.line;
+            }
+            arith.map(CommandKind::Arith)
         } else {
             None
         };

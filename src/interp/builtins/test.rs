@@ -403,8 +403,10 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             }
             let rv = Expander::new(sh).string(r)?;
             trace_test(sh, negated, &[&lv, op, &rv]);
+            // An operand that is not a valid expression fails the command (status 1),
+            // the message naming `[[` as bash's does.
             binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
-                message: m,
+                message: format!("[[: {m}"),
                 kind: crate::expand::ErrorKind::Command,
             })
         }
