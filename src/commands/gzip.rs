@@ -173,7 +173,7 @@ fn run(ctx: &mut Ctx, decompressing: bool, to_stdout: bool) -> CmdResult {
         parsed.operands.clone()
     };
     if o.list {
-        return list(ctx, &operands);
+        return list(ctx, &operands, o.verbose);
     }
     let mut status = 0;
     for name in &operands {
@@ -227,8 +227,10 @@ fn header_len(data: &[u8]) -> Option<usize> {
 
 /// `gzip -l`: compressed and uncompressed sizes, the ratio of the deflate data saved,
 /// and the name without its suffix; a totals line for several files. Like GNU, the
-/// totals' ratio reuses the last file's header size.
-fn list(ctx: &mut Ctx, operands: &[String]) -> CmdResult {
+/// totals' ratio reuses the last file's header size. `-v` puts the method, the CRC
+/// and the stored time first (the file's own time when none is stored, and the time
+/// now for a pipe).
+fn list(ctx: &mut Ctx, operands: &[String], verbose: bool) -> CmdResult {
     let mut status = 0;
     let mut header_printed = false;
     let (mut total_in, mut total_out, mut last_header) = (0u64, 0u64, 0u64);
@@ -239,18 +241,19 @@ fn list(ctx: &mut Ctx, operands: &[String]) -> CmdResult {
     };
     for name in operands {
         ctx.host.check()?;
-        let (data, shown) = if name == "-" {
+        let (data, shown, file_time) = if name == "-" {
             let mut d = Vec::new();
             ctx.stdin.read_to_end(&mut d)?;
-            (d, "stdout".to_owned())
+            (d, "stdout".to_owned(), ctx.fs.lock().clock().now().secs)
         } else {
             let Some((path, shown)) = locate(ctx, name, ".gz")? else {
                 status = 1;
                 continue;
             };
             let res = ctx.fs.lock().read_file(&path);
+            let mtime = ctx.fs.lock().stat(&path).map_or(0, |m| m.mtime.secs);
             match res {
-                Ok(d) => (d.to_vec(), shown),
+                Ok(d) => (d.to_vec(), shown, mtime),
                 Err(e) => {
                     writeln!(ctx.stderr, "{PROG}: {shown}: {e}")?;
                     status = 1;
@@ -276,11 +279,33 @@ fn list(ctx: &mut Ctx, operands: &[String]) -> CmdResult {
             .unwrap_or(&shown);
         if !header_printed {
             header_printed = true;
+            if verbose {
+                write!(ctx.stdout, "method  crc     date  time  ")?;
+            }
             writeln!(
                 ctx.stdout,
                 "{:>19} {:>19}  ratio uncompressed_name",
                 "compressed", "uncompressed"
             )?;
+        }
+        if verbose {
+            let word = |at: usize| {
+                data.get(at..at + 4)
+                    .and_then(|b| <[u8; 4]>::try_from(b).ok())
+                    .map_or(0, u32::from_le_bytes)
+            };
+            let method = match data.get(2) {
+                Some(8) => "defla",
+                Some(0) => "store",
+                _ => "",
+            };
+            let crc = word(data.len().saturating_sub(8));
+            let stamp = match word(4) {
+                0 => file_time,
+                t => i64::from(t),
+            };
+            let when = crate::timefmt::strftime("%b %e %H:%M", stamp, 0);
+            write!(ctx.stdout, "{method:>5} {crc:08x} {when} ")?;
         }
         let (bytes_in, bytes_out, header) = (data.len() as u64, u64::from(size), header as u64);
         ctx.stdout
@@ -290,6 +315,9 @@ fn list(ctx: &mut Ctx, operands: &[String]) -> CmdResult {
         last_header = header;
     }
     if operands.len() > 1 && header_printed {
+        if verbose {
+            write!(ctx.stdout, "{:28}", "")?;
+        }
         ctx.stdout
             .write_all(row(total_in, total_out, last_header, "(totals)").as_bytes())?;
     }

@@ -995,14 +995,33 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
             let p = child_path(&path, &de.name);
-            match make_entry(&fs, de.name.clone(), p, o.deref_all, Some(de.ino)) {
+            match make_entry(&fs, de.name.clone(), p.clone(), o.deref_all, Some(de.ino)) {
                 Ok(e) => entries.push(e),
                 Err(e) => {
-                    ctx.err(format!(
-                        "cannot access {}: {e}",
-                        quote(&child_path(&shown, &de.name))
-                    ))?;
-                    status = 1;
+                    // A link `-L` cannot follow: GNU stats an entry only when the format
+                    // needs it, and lists it anyway, by what the directory says it is.
+                    let stat_fields = o.long || o.inode || o.size;
+                    if stat_fields
+                        || o.recursive
+                        || matches!(o.sort, SortBy::Time | SortBy::Size)
+                        || !matches!(o.indicator, Indicator::None)
+                    {
+                        // GNU names an entry of `.` without the `./`.
+                        let full = if shown == "." {
+                            de.name.clone()
+                        } else {
+                            child_path(&shown, &de.name)
+                        };
+                        ctx.err(format!("cannot access {}: {e}", quote(&full)))?;
+                        status = 1;
+                    }
+                    // The `?` fields of GNU's long, inode and size formats are not
+                    // drawn; such an entry is left out.
+                    if !stat_fields
+                        && let Ok(e) = make_entry(&fs, de.name.clone(), p, false, Some(de.ino))
+                    {
+                        entries.push(e);
+                    }
                 }
             }
         }

@@ -1,5 +1,5 @@
-//! `rev` (util-linux): reverses the characters of each line; bytes that are not UTF-8
-//! are reversed as single characters.
+//! `rev` (util-linux): reverses the characters of each line. Like util-linux, which reads
+//! wide characters, it stops reading a file at a line that is not valid UTF-8.
 
 use std::io::BufReader;
 
@@ -8,10 +8,11 @@ use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::{chomp, quotef, read_record};
 use super::{CmdResult, Ctx};
 
-fn reverse(line: &[u8]) -> Vec<u8> {
-    let s = crate::text::decode(line);
-    let r: String = s.chars().rev().collect();
-    crate::text::encode(&r)
+fn reverse(line: &str, out: &mut Vec<u8>) {
+    let mut buf = [0; 4];
+    for c in line.chars().rev() {
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
 }
 
 const LONG: &[LongOpt] = &[
@@ -74,9 +75,23 @@ pub fn rev(ctx: &mut Ctx) -> CmdResult {
         let mut r = BufReader::new(input.reader(&mut *ctx.stdin));
         let mut line = Vec::new();
         let mut out = Vec::new();
+        let mut lines = 0usize;
         while read_record(&mut r, b'\n', &mut line)? {
             let body = chomp(&line, b'\n');
-            out.extend_from_slice(&reverse(body));
+            // util-linux's fgetws fails on bytes the locale cannot decode: the lines
+            // before are written, the rest of the file is dropped with a warning that
+            // counts the lines done.
+            let Ok(text) = std::str::from_utf8(body) else {
+                let name = file.as_deref().unwrap_or("stdin");
+                writeln!(
+                    ctx.stderr,
+                    "rev: {name}: {lines}: Invalid or incomplete multibyte or wide character"
+                )?;
+                status = 1;
+                break;
+            };
+            lines += 1;
+            reverse(text, &mut out);
             if body.len() < line.len() {
                 out.push(b'\n');
             }

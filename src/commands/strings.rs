@@ -1,7 +1,7 @@
 //! `strings` (GNU binutils): prints the runs of printable characters at least `-n N`
 //! (default 4) long in each file, optionally with the file name (`-f`) or offset
 //! (`-t o|d|x`, `-o`), all whitespace as text (`-w`), an output separator (`-s`), and
-//! 8-bit bytes as text (`-e S`). Files are always scanned whole, as `-a` does.
+//! 8-bit bytes as text (`-e S`). Files are always scanned whole, as `-a` (or `-`) asks.
 
 use super::about::HELP;
 use super::args::{HasArg, LongOpt, Spec, long, parse};
@@ -123,11 +123,22 @@ pub fn strings(ctx: &mut Ctx) -> CmdResult {
             _ => {}
         }
     }
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
+    // binutils reads a `-` operand as `-a` (scan whole files, which is all this
+    // `strings` does), never as standard input; operands that are all `-` name no file,
+    // which is a usage error.
+    let files: Vec<&str> = if parsed.operands.is_empty() {
+        vec!["-"]
     } else {
-        parsed.operands.clone()
+        parsed
+            .operands
+            .iter()
+            .map(String::as_str)
+            .filter(|n| *n != "-")
+            .collect()
     };
+    if files.is_empty() {
+        return bad_usage(ctx);
+    }
     let is_text = |b: u8| {
         b == b'\t'
             || (0x20..0x7f).contains(&b)
@@ -135,7 +146,7 @@ pub fn strings(ctx: &mut Ctx) -> CmdResult {
             || (all_space && matches!(b, b'\n' | b'\r' | 0x0b | 0x0c))
     };
     let mut status = 0;
-    for name in &files {
+    for &name in &files {
         let data = match ctx.read_input(name)? {
             Ok(d) => d,
             Err(e) if e.is(Errno::EISDIR) => {
@@ -149,10 +160,10 @@ pub fn strings(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
         };
-        let label = if name == "-" && parsed.operands.is_empty() {
+        let label = if parsed.operands.is_empty() {
             "{standard input}"
         } else {
-            name.as_str()
+            name
         };
         let mut out = Vec::new();
         let mut start = 0;

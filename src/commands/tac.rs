@@ -1,5 +1,9 @@
 //! `tac`: concatenates files with their records in reverse order; records end with a
-//! separator (`\n`, or a string given by `-s`; `-b` attaches it before).
+//! separator (`\n`, or a string given by `-s`; `-b` attaches it before). With `-r` the
+//! separator is a regular expression in the syntax GNU `tac` compiles it with.
+
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input, MatchKind};
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
@@ -8,6 +12,7 @@ use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
     long("before", HasArg::No, "b"),
+    long("regex", HasArg::No, "r"),
     long("separator", HasArg::Required, "s"),
     HELP,
     VERSION,
@@ -18,6 +23,7 @@ Usage: tac [OPTION]... [FILE]...
 Write each FILE to standard output, last line first.
 
   -b, --before             attach the separator before instead of after
+  -r, --regex              interpret the separator as a regular expression
   -s, --separator=STRING   use STRING as the separator instead of newline
       --help     display this help and exit
       --version  output version information and exit
@@ -42,13 +48,227 @@ fn split<'a>(data: &'a [u8], sep: &[u8], before: bool) -> Vec<&'a [u8]> {
     recs
 }
 
+/// Translates a separator from the syntax GNU `tac` compiles it in (glibc's default,
+/// `RE_SYNTAX_EMACS`: `\( \) \|` group and alternate, `* + ?` repeat, no intervals and
+/// no `[:class:]`, a backslash is literal inside brackets, `.` stops at newlines, `^`
+/// and `$` also anchor at newlines) into `regex` crate syntax. Errors carry glibc's
+/// wording.
+fn emacs_to_rust(re: &str) -> Result<String, String> {
+    let cs: Vec<char> = re.chars().collect();
+    let mut out = String::from("(?m)");
+    // Where the last repeatable atom starts in `out` (`None`: nothing to repeat, so
+    // `*`, `+` and `?` are literal, as at the start or after an anchor).
+    let mut atom: Option<usize> = None;
+    let mut repeated = false;
+    let (mut open, mut closed) = (Vec::new(), 0u32);
+    // Whether `^` here is an anchor: at the start, after `\(` or after `\|`.
+    let mut next_at_start = true;
+    let mut i = 0;
+    while let Some(&c) = cs.get(i) {
+        i += 1;
+        let at_start = std::mem::replace(&mut next_at_start, false);
+        let here = out.len();
+        if matches!(c, '*' | '+' | '?')
+            && let Some(start) = atom
+        {
+            if repeated {
+                out.insert_str(start, "(?:");
+                out.push(')');
+            }
+            out.push(c);
+            repeated = true;
+            continue;
+        }
+        repeated = false;
+        atom = Some(here);
+        match c {
+            '\\' => {
+                let Some(&e) = cs.get(i) else {
+                    return Err("Trailing backslash".to_owned());
+                };
+                i += 1;
+                match e {
+                    '(' => {
+                        open.push(here);
+                        out.push('(');
+                        atom = None;
+                        next_at_start = true;
+                    }
+                    ')' => {
+                        let Some(start) = open.pop() else {
+                            return Err("Unmatched ) or \\)".to_owned());
+                        };
+                        closed += 1;
+                        out.push(')');
+                        atom = Some(start);
+                    }
+                    '|' => {
+                        out.push('|');
+                        atom = None;
+                        next_at_start = true;
+                    }
+                    '1'..='9' => {
+                        return Err(if e.to_digit(10).is_some_and(|n| n > closed) {
+                            "Invalid back reference".to_owned()
+                        } else {
+                            format!("back-reference \\{e} is not supported")
+                        });
+                    }
+                    'w' | 'W' | 's' | 'S' => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    'b' | 'B' | '<' | '>' | '`' | '\'' => {
+                        out.push_str(match e {
+                            'b' => "\\b",
+                            'B' => "\\B",
+                            '<' => "\\b{start}",
+                            '>' => "\\b{end}",
+                            '`' => "\\A",
+                            _ => "\\z",
+                        });
+                        atom = None;
+                    }
+                    _ => out.push_str(&regex::escape(e.encode_utf8(&mut [0; 4]))),
+                }
+            }
+            '^' if at_start => {
+                out.push('^');
+                atom = None;
+            }
+            '$' if i == cs.len()
+                || (cs.get(i) == Some(&'\\') && matches!(cs.get(i + 1), Some(')' | '|'))) =>
+            {
+                out.push('$');
+                atom = None;
+            }
+            '.' => out.push_str("[^\n]"),
+            '[' => i = emacs_bracket(&cs, i, &mut out)?,
+            _ => out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    if !open.is_empty() {
+        return Err("Unmatched ( or \\(".to_owned());
+    }
+    Ok(out)
+}
+
+/// Copies the bracket expression that starts after the `[` at `cs[i - 1]`; returns the
+/// index after its `]`. Every character inside is literal but `^` first, `]` first and
+/// `-` between two others; `[.c.]` and `[=c=]` name one character.
+fn emacs_bracket(cs: &[char], mut i: usize, out: &mut String) -> Result<usize, String> {
+    let negated = cs.get(i) == Some(&'^');
+    if negated {
+        i += 1;
+    }
+    if i >= cs.len() {
+        return Err("Invalid regular expression".to_owned());
+    }
+    let unmatched = || "Unmatched [, [^, [:, [., or [=".to_owned();
+    let mut items = String::new();
+    let mut first = true;
+    loop {
+        let mut c = *cs.get(i).ok_or_else(unmatched)?;
+        if c == ']' && !first {
+            break;
+        }
+        first = false;
+        i += 1;
+        if c == '[' && matches!(cs.get(i), Some('.' | '=')) {
+            let kind = cs.get(i).copied().unwrap_or('.');
+            let body = cs.get(i + 1).copied().ok_or_else(unmatched)?;
+            if cs.get(i + 2) != Some(&kind) || cs.get(i + 3) != Some(&']') {
+                return Err(unmatched());
+            }
+            c = body;
+            i += 4;
+        }
+        let hi = match (cs.get(i), cs.get(i + 1)) {
+            (Some('-'), Some(&hi)) if hi != ']' => hi,
+            _ => {
+                items.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+                continue;
+            }
+        };
+        i += 2;
+        // glibc accepts a range that runs backwards; it matches nothing.
+        if c <= hi {
+            items.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+            items.push('-');
+            items.push_str(&regex::escape(hi.encode_utf8(&mut [0; 4])));
+        }
+    }
+    out.push_str(match (items.is_empty(), negated) {
+        (true, false) => "[^\\s\\S]",
+        (true, true) => "(?s:.)",
+        (false, true) => "[^",
+        (false, false) => "[",
+    });
+    if !items.is_empty() {
+        out.push_str(&items);
+        out.push(']');
+    }
+    Ok(i + 1)
+}
+
+/// Reverses `data` as GNU `tac -r` does: searching backward from the end for the
+/// rightmost position where the separator matches inside the text not yet split off,
+/// taking the longest match there, so `--` against `-+` is two separators.
+fn reverse_by_regex(data: &[u8], re: &Regex, before: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    let mut past_end = data.len();
+    let mut limit = data.len();
+    while let Some((start, end)) = rightmost_match(data.get(..limit).unwrap_or(&[]), re) {
+        let cut = if before { start } else { end };
+        out.extend_from_slice(data.get(cut..past_end).unwrap_or(&[]));
+        past_end = cut;
+        limit = start;
+    }
+    out.extend_from_slice(data.get(..past_end).unwrap_or(&[]));
+    out
+}
+
+/// The match of `re` in `hay` that starts last (before `hay`'s end), longest at that start.
+fn rightmost_match(hay: &[u8], re: &Regex) -> Option<(usize, usize)> {
+    (0..hay.len()).rev().find_map(|start| {
+        let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+        re.search_half(&input).map(|m| (start, m.offset()))
+    })
+}
+
+/// Compiles a `-r` separator to match the longest text at a given start.
+fn compile_separator(sep: &str) -> Result<Regex, String> {
+    let pattern = emacs_to_rust(sep)?;
+    Regex::builder()
+        .configure(Regex::config().match_kind(MatchKind::All))
+        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+        .build(&pattern)
+        .map_err(|e| format!("invalid regular expression: {e}"))
+}
+
 pub fn tac(ctx: &mut Ctx) -> CmdResult {
     let parsed = match parse_std(ctx, &Spec::new("brs:", LONG), 1, USAGE)? {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
-    let sep = crate::text::encode(parsed.last("s").unwrap_or("\n"));
+    let sep_text = parsed.last("s").unwrap_or("\n");
+    let sep = crate::text::encode(sep_text);
     let before = parsed.has("b");
+    let regex = if parsed.has("r") {
+        if sep.is_empty() {
+            ctx.err("separator cannot be empty")?;
+            return Ok(1);
+        }
+        match compile_separator(sep_text) {
+            Ok(re) => Some(re),
+            Err(e) => {
+                ctx.err(e)?;
+                return Ok(1);
+            }
+        }
+    } else {
+        None
+    };
     let describe = |name: &str, e: &OpenError| {
         if e.is(crate::fs::Errno::EISDIR) {
             format!("{}: read error: {e}", quotef(name))
@@ -60,6 +280,9 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
         }
     };
     ctx.each_input_or(&parsed.operands, describe, |ctx, data| {
+        if let Some(re) = &regex {
+            return ctx.stdout.write_all(&reverse_by_regex(data, re, before));
+        }
         // coreutils 9.1 finds no record in an empty separator and copies the input.
         if sep.is_empty() {
             return ctx.stdout.write_all(data);
@@ -84,6 +307,9 @@ mod tests {
             ("tac -s -", "a-b-c-", "c-b-a-"),
             ("tac -b -s -", "a-b-c", "-c-ba"),
             ("tac -s ab", "1ab2ab3", "32ab1ab"),
+            ("tac -r -s 'x\\|xy'", "axbxyc", "cbxyax"),
+            ("tac -r -s 'a*'", "xaaay", "yaaxa"),
+            ("tac -r -b -s -+", "a--b-c", "-c-b-a"),
         ] {
             check(&[], line, stdin, (out, "", 0));
         }

@@ -1,9 +1,10 @@
-//! `tar`: creates (`-c`), lists (`-t`) and extracts (`-x`) archives over the virtual
-//! filesystem with the `tar` crate (GNU headers), `-f FILE` (`-` or none: stdin/stdout),
-//! `-z` gzip through `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member
-//! operands for `-t`/`-x`, `-O` (extract to stdout, the verbose names then going to
-//! stderr), `--exclude=PATTERN` when creating, and old-style bundled options
-//! (`tar czf a.tgz dir`).
+//! `tar`: creates (`-c`), appends to (`-r`), lists (`-t`) and extracts (`-x`) archives
+//! over the virtual filesystem with the `tar` crate (GNU headers, member names kept as
+//! given, `./` and all), `-f FILE` (`-` or none: stdin/stdout), `-z` gzip through
+//! `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member operands for `-t`/`-x`
+//! (names, or patterns with `--wildcards`), `-O` (extract to stdout, the verbose names
+//! then going to stderr), `--exclude=PATTERN` when creating, and old-style bundled
+//! options (`tar czf a.tgz dir`).
 //! Directories are archived in sorted order (GNU tar uses readdir order).
 
 use std::io::{Read, Write};
@@ -23,6 +24,9 @@ const LONG: &[LongOpt] = &[
     long("extract", HasArg::No, "x"),
     long("get", HasArg::No, "x"),
     long("list", HasArg::No, "t"),
+    long("append", HasArg::No, "r"),
+    long("wildcards", HasArg::No, "wildcards"),
+    long("no-wildcards", HasArg::No, "no-wildcards"),
     long("file", HasArg::Required, "f"),
     long("gzip", HasArg::No, "z"),
     long("gunzip", HasArg::No, "z"),
@@ -63,6 +67,16 @@ Examples:
 
 fn fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
     writeln!(ctx.stderr, "tar: {msg}")?;
+    Ok(2)
+}
+
+/// A usage error: the message, then where to read more.
+fn usage_fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
+    writeln!(ctx.stderr, "tar: {msg}")?;
+    writeln!(
+        ctx.stderr,
+        "Try 'tar --help' or 'tar --usage' for more information."
+    )?;
     Ok(2)
 }
 
@@ -148,47 +162,30 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
     {
         *first = format!("-{first}");
     }
-    let parsed = match super::args::parse(&Spec::new("cxtf:zvC:apO", LONG), &args) {
+    let parsed = match super::args::parse(&Spec::new("cxtrf:zvC:apO", LONG), &args) {
         Ok(p) => p,
-        Err(msg) => {
-            writeln!(ctx.stderr, "tar: {msg}")?;
-            writeln!(
-                ctx.stderr,
-                "Try 'tar --help' or 'tar --usage' for more information."
-            )?;
-            return Ok(2);
-        }
+        Err(msg) => return usage_fail(ctx, &msg),
     };
     if let Some(s) = std_opts(ctx, &parsed, USAGE)? {
         return Ok(s);
     }
-    let modes: Vec<&str> = ["c", "x", "t"]
+    let modes: Vec<&str> = ["c", "x", "t", "r"]
         .into_iter()
         .filter(|m| parsed.has(m))
         .collect();
     let mode = match modes.as_slice() {
         [m] => *m,
         [] => {
-            writeln!(
-                ctx.stderr,
-                "tar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options"
-            )?;
-            writeln!(
-                ctx.stderr,
-                "Try 'tar --help' or 'tar --usage' for more information."
-            )?;
-            return Ok(2);
+            return usage_fail(
+                ctx,
+                "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options",
+            );
         }
         _ => {
-            writeln!(
-                ctx.stderr,
-                "tar: You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"
-            )?;
-            writeln!(
-                ctx.stderr,
-                "Try 'tar --help' or 'tar --usage' for more information."
-            )?;
-            return Ok(2);
+            return usage_fail(
+                ctx,
+                "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option",
+            );
         }
     };
     let file = parsed.last("f").unwrap_or("-").to_owned();
@@ -210,8 +207,20 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
             return fail(ctx, "Error is not recoverable: exiting now");
         }
     }
+    if mode == "r" {
+        let why = if file == "-" {
+            Some("Options '-Aru' are incompatible with '-f -'")
+        } else if gz {
+            Some("Cannot update compressed archives")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return usage_fail(ctx, why);
+        }
+    }
     match mode {
-        "c" => {
+        "c" | "r" => {
             let excludes: Vec<String> = parsed
                 .opts
                 .iter()
@@ -222,6 +231,7 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
                 gz,
                 verbose,
                 excludes: &excludes,
+                append: mode == "r",
             };
             create(ctx, &parsed.operands, &file, &base_dir, how)
         }
@@ -233,17 +243,81 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
             Extract {
                 on: mode == "x",
                 to_stdout: parsed.has("O"),
+                wildcards: parsed
+                    .opts
+                    .iter()
+                    .rev()
+                    .find_map(|(k, _)| match k.as_str() {
+                        "wildcards" => Some(true),
+                        "no-wildcards" => Some(false),
+                        _ => None,
+                    }),
             },
             verbose,
         ),
     }
 }
 
-/// How `create` writes: gzipped, listing names, leaving out `--exclude` matches.
+/// How `create` writes: gzipped, listing names, leaving out `--exclude` matches, and
+/// after the members of the archive already there (`-r`).
 struct Create<'a> {
     gz: bool,
     verbose: bool,
     excludes: &'a [String],
+    append: bool,
+}
+
+/// Appends a member named exactly `name`: the `tar` crate's own path setter drops a
+/// leading `./`, which GNU tar keeps. A name longer than the header's 100 bytes goes
+/// first into a GNU `././@LongLink` member, as GNU tar writes it.
+fn append_named(
+    builder: &mut tar::Builder<Vec<u8>>,
+    h: &mut tar::Header,
+    name: &[u8],
+    data: &[u8],
+) -> std::io::Result<()> {
+    fn set_name(h: &mut tar::Header, name: &[u8]) {
+        let field = &mut h.as_old_mut().name;
+        field.fill(0);
+        for (d, s) in field.iter_mut().zip(name) {
+            *d = *s;
+        }
+    }
+    if name.len() > h.as_old().name.len() {
+        let mut long = tar::Header::new_gnu();
+        set_name(&mut long, b"././@LongLink");
+        long.set_mode(0o644);
+        long.set_entry_type(tar::EntryType::GNULongName);
+        long.set_size(name.len() as u64 + 1);
+        long.set_cksum();
+        builder.append(
+            &long,
+            name.iter()
+                .chain(&[0])
+                .copied()
+                .collect::<Vec<u8>>()
+                .as_slice(),
+        )?;
+    }
+    set_name(h, name);
+    h.set_cksum();
+    builder.append(h, data)
+}
+
+/// Where the members of an existing archive end (before its closing zero blocks), for
+/// `-r`; an archive that cannot be read is an error message.
+fn members_end(data: &[u8]) -> Result<usize, String> {
+    let mut archive = tar::Archive::new(data);
+    let mut end = 0;
+    for entry in archive.entries().map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let size = entry.header().entry_size().map_err(|e| e.to_string())?;
+        let size = usize::try_from(size.div_ceil(512) * 512).map_err(|e| e.to_string())?;
+        end = usize::try_from(entry.raw_file_position())
+            .map_err(|e| e.to_string())?
+            .saturating_add(size);
+    }
+    Ok(end.min(data.len()))
 }
 
 fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Create) -> CmdResult {
@@ -251,17 +325,21 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         gz,
         verbose,
         excludes,
+        append,
     } = how;
-    if operands.is_empty() {
-        writeln!(
-            ctx.stderr,
-            "tar: Cowardly refusing to create an empty archive"
-        )?;
-        writeln!(
-            ctx.stderr,
-            "Try 'tar --help' or 'tar --usage' for more information."
-        )?;
-        return Ok(2);
+    // What `-r` keeps of the archive there (a missing one is created).
+    let mut kept = Vec::new();
+    if append {
+        let res = ctx.fs.lock().read_file(&ctx.path(file));
+        if let Ok(old) = res {
+            match members_end(&old) {
+                Ok(end) => kept.extend_from_slice(old.get(..end).unwrap_or(&[])),
+                Err(e) => return fail(ctx, &e),
+            }
+        }
+    }
+    if operands.is_empty() && !append {
+        return usage_fail(ctx, "Cowardly refusing to create an empty archive");
     }
     let fs = ctx.fs.snapshot();
     let mut items = Vec::new();
@@ -329,7 +407,7 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             }
         };
         h.set_size(data.len() as u64);
-        if let Err(e) = builder.append_data(&mut h, &name, data.as_slice()) {
+        if let Err(e) = append_named(&mut builder, &mut h, name.as_bytes(), &data) {
             writeln!(ctx.stderr, "tar: {name}: {e}")?;
             status = 2;
             continue;
@@ -339,7 +417,8 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             listing.push(b'\n');
         }
     }
-    let archive = builder.into_inner()?;
+    kept.extend_from_slice(&builder.into_inner()?);
+    let archive = kept;
     let bytes = if gz {
         let mut enc = GzEncoder::new(Vec::new(), Compression::default());
         enc.write_all(&archive)?;
@@ -369,11 +448,31 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
     Ok(status)
 }
 
-/// Whether `read_archive` extracts (`-x`), and to standard output (`-O`).
+/// Whether `read_archive` extracts (`-x`), and to standard output (`-O`); whether
+/// member operands are patterns (`--wildcards`, `--no-wildcards`, `None` when neither
+/// is given).
 #[derive(Clone, Copy)]
 struct Extract {
     on: bool,
     to_stdout: bool,
+    wildcards: Option<bool>,
+}
+
+/// Whether member operand `m` selects the archive member `name`: the member itself or
+/// anything below it, and with `wildcards` a pattern matching either (`*` also matches
+/// `/`, as GNU's default `--wildcards-match-slash` has it).
+fn selects(m: &str, name: &str, wildcards: bool) -> bool {
+    let m = m.trim_end_matches('/');
+    let name = name.trim_end_matches('/');
+    let heads =
+        std::iter::once(name).chain(name.match_indices('/').filter_map(|(i, _)| name.get(..i)));
+    heads.into_iter().any(|head| {
+        if wildcards {
+            super::fnmatch::fnmatch(m, head, false)
+        } else {
+            head == m
+        }
+    })
 }
 
 fn read_archive(
@@ -435,10 +534,8 @@ fn read_archive(
         };
         let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         if !members.is_empty() {
-            let hit = members.iter().position(|m| {
-                let m = m.trim_end_matches('/');
-                name.trim_end_matches('/') == m || name.starts_with(&format!("{m}/"))
-            });
+            let wildcards = how.wildcards.unwrap_or(false);
+            let hit = members.iter().position(|m| selects(m, &name, wildcards));
             match hit {
                 Some(k) => {
                     if let Some(s) = seen.get_mut(k) {
@@ -552,6 +649,16 @@ fn read_archive(
     }
     for (m, s) in members.iter().zip(seen) {
         if !s {
+            if how.wildcards.is_none() && m.contains(['*', '?', '[']) {
+                writeln!(
+                    ctx.stderr,
+                    "tar: Pattern matching characters used in file names"
+                )?;
+                writeln!(
+                    ctx.stderr,
+                    "tar: Use --wildcards to enable pattern matching, or --no-wildcards to suppress this warning"
+                )?;
+            }
             writeln!(ctx.stderr, "tar: {m}: Not found in archive")?;
             status = 2;
         }
