@@ -193,3 +193,16 @@ fn printed_heredocs_read_back_the_same() {
     ];
     check_prints(&cases);
 }
+
+/// In `(( ))`, a substitution in double quotes is parsed whole, as a bare one is: a
+/// here-document left open at its `)` takes the lines after it, and when those run to
+/// the end the double quote is never closed.
+#[test]
+fn arith_command_reads_quoted_substitutions_whole() {
+    assert!(parse("(((((\'\"\'\"$(<<$)\n\")))))").is_err());
+    let src = "(( \"$(cat <<E)\n1\nE\n\" + 1 ))";
+    let printed = script_to_string(&parse(src).expect("valid"));
+    assert_eq!(printed, "(( \"$(cat <<E\n1\nE\n)\n\" + 1 ))");
+    let again = script_to_string(&parse(&printed).expect("printed form reads back"));
+    assert_eq!(again, printed);
+}

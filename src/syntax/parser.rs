@@ -150,6 +150,17 @@ pub fn parse_subscript_text(src: &str, opts: ParseOptions) -> PResult<Word> {
     Ok(w)
 }
 
+/// Where [`Parser::checkpoint`] left the parse.
+struct Checkpoint {
+    pos: usize,
+    line: u32,
+    warnings: usize,
+    line_jumps: usize,
+    aliases: Vec<(String, usize)>,
+    /// The length of the enclosing parse's splice log; `None` when this parse began it.
+    splices: Option<usize>,
+}
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -178,6 +189,9 @@ pub struct Parser {
     line_jumps: Vec<(usize, u32)>,
     /// Warnings not yet handed out by [`Parser::take_warnings`].
     warnings: Vec<ParseWarning>,
+    /// While a parse that may be undone is under way (see [`Parser::checkpoint`]), the
+    /// text each splice took out: where, what, and how much went in instead.
+    splice_log: Option<Vec<(usize, Vec<char>, usize)>>,
     /// The next word is a simple command's first: as in bash, `name[` there reads on to
     /// its matching `]`, blanks and metacharacters included (`a[ 1 ]=2`, `f[ x]`).
     command_start: bool,
@@ -230,6 +244,7 @@ impl Parser {
             comsub_depth: 0,
             line_jumps: Vec::new(),
             warnings: Vec::new(),
+            splice_log: None,
             command_start: false,
         }
     }
@@ -309,7 +324,54 @@ impl Parser {
         };
         self.alias_active.iter_mut().for_each(|(_, e)| shift(e));
         self.line_jumps.iter_mut().for_each(|(at, _)| shift(at));
-        self.chars.splice(range, text);
+        let removed: Vec<char> = self.chars.splice(range, text).collect();
+        if let Some(log) = &mut self.splice_log {
+            log.push((start, removed, added));
+        }
+    }
+
+    /// Marks a point the parse may come back to with [`Parser::rewind`] (when `((` turns
+    /// out not to be arithmetic): here-document bodies moved and warnings given on the
+    /// way are undone then.
+    fn checkpoint(&mut self) -> Checkpoint {
+        Checkpoint {
+            pos: self.pos,
+            line: self.line,
+            warnings: self.warnings.len(),
+            line_jumps: self.line_jumps.len(),
+            aliases: self.alias_active.clone(),
+            splices: match &self.splice_log {
+                Some(log) => Some(log.len()),
+                None => {
+                    self.splice_log = Some(Vec::new());
+                    None
+                }
+            },
+        }
+    }
+
+    /// Ends the parse begun at `cp`: kept when `undo` is false, rewound when true.
+    fn finish(&mut self, cp: Checkpoint, undo: bool) {
+        let kept = cp.splices.unwrap_or(0);
+        if undo {
+            let undone = match &mut self.splice_log {
+                Some(log) => log.split_off(kept.min(log.len())),
+                None => Vec::new(),
+            };
+            let outer = self.splice_log.take();
+            for (start, removed, added) in undone.into_iter().rev() {
+                self.splice_text(start..start + added, removed);
+            }
+            self.splice_log = outer;
+            self.pos = cp.pos;
+            self.line = cp.line;
+            self.warnings.truncate(cp.warnings);
+            self.line_jumps.truncate(cp.line_jumps);
+            self.alias_active = cp.aliases;
+        }
+        if cp.splices.is_none() {
+            self.splice_log = None;
+        }
     }
 
     fn bump_n(&mut self, n: usize) {
@@ -986,14 +1048,8 @@ impl Parser {
                     }
                     depth -= 1;
                 }
-                '$' if self.peek_at(1) == Some('(') && self.peek_at(2) != Some('(') => {
-                    // A command substitution is parsed, as bash does, so that its
-                    // here-documents and quotes cannot end the arithmetic early; its
-                    // text is kept for the expression's own parse.
-                    let start = self.pos;
-                    self.bump_n(2);
-                    self.subshell_body()?;
-                    text.extend(self.chars.get(start..self.pos).unwrap_or(&[]));
+                '$' if self.at_command_substitution() => {
+                    self.arith_comsub(&mut text)?;
                     continue;
                 }
                 '\'' | '"' | '`' => {
@@ -1001,6 +1057,10 @@ impl Parser {
                     text.push(c);
                     self.bump();
                     while let Some(d) = self.peek() {
+                        if c == '"' && d == '$' && self.at_command_substitution() {
+                            self.arith_comsub(&mut text)?;
+                            continue;
+                        }
                         text.push(d);
                         self.bump();
                         if d == '\\' && c != '\'' {
@@ -1022,19 +1082,39 @@ impl Parser {
         }
     }
 
+    /// Whether the cursor is at `$(` that opens a command substitution (not `$((`).
+    fn at_command_substitution(&self) -> bool {
+        self.peek() == Some('$') && self.peek_at(1) == Some('(') && self.peek_at(2) != Some('(')
+    }
+
+    /// Inside `(( ))`, a command substitution (bare or in double quotes) is parsed, as
+    /// bash does, so that its here-documents and quotes cannot end the arithmetic early;
+    /// its text is kept for the expression's own parse.
+    /// A here-document left open at its `)` takes its body from the lines after it,
+    /// which the parse moves out of the text; the body is then printed back inside.
+    fn arith_comsub(&mut self, text: &mut String) -> PResult<()> {
+        let start = self.pos;
+        let len = self.chars.len();
+        self.bump_n(2);
+        let body = self.subshell_body()?;
+        if self.chars.len() == len {
+            text.extend(self.chars.get(start..self.pos).unwrap_or(&[]));
+        } else {
+            text.push_str("$(");
+            text.push_str(&super::printer::script_to_string(&body));
+            text.push_str("\n)");
+        }
+        Ok(())
+    }
+
     /// `(( ... ))` as an arithmetic command if the parens match up as `))`; `None` (and
     /// the cursor unmoved) if it is really a nested subshell.
     fn try_arith_command(&mut self) -> PResult<Option<Arith>> {
-        let save = (self.pos, self.line);
+        let cp = self.checkpoint();
         self.bump_n(2);
-        match self.read_until_double_paren() {
-            Ok(text) => Ok(Some(self.make_arith(&text))),
-            Err(_) => {
-                self.pos = save.0;
-                self.line = save.1;
-                Ok(None)
-            }
-        }
+        let text = self.read_until_double_paren();
+        self.finish(cp, text.is_err());
+        Ok(text.ok().map(|t| self.make_arith(&t)))
     }
 
     fn case_clause(&mut self) -> PResult<CommandKind> {
@@ -2403,18 +2483,14 @@ impl Parser {
             Some('(') => {
                 flush_lit(parts, lit);
                 if self.peek_at(2) == Some('(') {
-                    let save = (self.pos, self.line);
+                    let cp = self.checkpoint();
                     self.bump_n(3);
-                    match self.read_until_double_paren() {
-                        Ok(text) => {
-                            let a = self.make_arith(&text);
-                            parts.push(WordPart::Arith(Box::new(a)));
-                            return Ok(true);
-                        }
-                        Err(_) => {
-                            self.pos = save.0;
-                            self.line = save.1;
-                        }
+                    let text = self.read_until_double_paren();
+                    self.finish(cp, text.is_err());
+                    if let Ok(text) = text {
+                        let a = self.make_arith(&text);
+                        parts.push(WordPart::Arith(Box::new(a)));
+                        return Ok(true);
                     }
                 }
                 self.bump_n(2);
