@@ -206,3 +206,20 @@ fn arith_command_reads_quoted_substitutions_whole() {
     let again = script_to_string(&parse(&printed).expect("printed form reads back"));
     assert_eq!(again, printed);
 }
+
+/// The parser prints words for its messages and function names; a word holding `<( )`
+/// with a here-document that runs to the end must not leave that body queued for the
+/// next script printed on the thread (print_roundtrip run 11: the next script's
+/// here-documents then printed as empty).
+#[test]
+fn printing_a_word_leaves_nothing_queued() {
+    let _ = parse("a <(<<\"x\ny\")() { :; }");
+    let _ = parse("<(<<\"x\ny\")");
+    let src = "cat <<E\nhi\nE";
+    assert_eq!(script_to_string(&parse(src).expect("valid")), src);
+    let word = &parse("a <(<<\"x\ny\")").expect("valid");
+    let _ = shellbox::syntax::printer::command_to_string(
+        &word.commands[0].items[0].and_or.first.commands[0],
+    );
+    assert_eq!(script_to_string(&parse(src).expect("valid")), src);
+}

@@ -32,7 +32,22 @@ struct PendingDoc {
 /// Prints a whole script, one complete command per line, each followed by the bodies
 /// of its here-documents.
 pub fn script_to_string(s: &Script) -> String {
-    script_text(s, false).text
+    isolated(|| script_text(s, false).text)
+}
+
+/// Runs one of the public printers from the state a fresh print starts in, and leaves
+/// the state as it found it: the parser prints words for its messages, and a word
+/// holding `<( )` with an unending here-document would otherwise leave that body
+/// queued for whatever is printed next on the thread.
+fn isolated<T>(print: impl FnOnce() -> T) -> T {
+    let docs = PENDING_DOCS.with(|p| p.replace(None));
+    let early = DOC_ENDS_EARLY.with(|f| f.replace(false));
+    let queued = UNENDING_QUEUED.replace(false);
+    let out = print();
+    PENDING_DOCS.with(|p| p.replace(docs));
+    DOC_ENDS_EARLY.with(|f| f.set(early));
+    UNENDING_QUEUED.set(queued);
+    out
 }
 
 /// A script as printed by [`script_text`].
@@ -191,9 +206,11 @@ fn command_sub(s: &Script, out: &mut String) {
 
 /// Prints a list on one line (`a; b & c`).
 pub fn list_to_string(l: &List) -> String {
-    let mut out = String::new();
-    list_inline(l, &mut out);
-    out
+    isolated(|| {
+        let mut out = String::new();
+        list_inline(l, &mut out);
+        out
+    })
 }
 
 fn list_inline(l: &List, out: &mut String) {
@@ -244,9 +261,11 @@ fn pipeline(p: &Pipeline, out: &mut String) {
 
 /// Prints one command on one line.
 pub fn command_to_string(c: &Command) -> String {
-    let mut out = String::new();
-    command(c, &mut out);
-    out
+    isolated(|| {
+        let mut out = String::new();
+        command(c, &mut out);
+        out
+    })
 }
 
 fn body(l: &List, out: &mut String) {
@@ -529,6 +548,10 @@ fn redirect(r: &Redirect, out: &mut String) {
 
 /// Prints a word as bash source.
 pub fn word_to_string(w: &Word) -> String {
+    isolated(|| word_text(w))
+}
+
+fn word_text(w: &Word) -> String {
     let mut out = String::new();
     word(w, &mut out);
     out
@@ -812,9 +835,11 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
 
 /// Prints a function definition the way `declare -f` and `type` do.
 pub fn function_to_string(f: &FunctionDef) -> String {
-    let mut out = format!("{} () \n", f.name);
-    out.push_str(&cmd_ml(&f.body, 0));
-    out
+    isolated(|| {
+        let mut out = format!("{} () \n", f.name);
+        out.push_str(&cmd_ml(&f.body, 0));
+        out
+    })
 }
 
 fn indent(n: usize) -> String {
@@ -954,7 +979,7 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
                 "select"
             };
             let words = match &f.words {
-                Some(ws) => ws.iter().map(word_to_string).collect::<Vec<_>>().join(" "),
+                Some(ws) => ws.iter().map(word_text).collect::<Vec<_>>().join(" "),
                 None => "\"$@\"".to_owned(),
             };
             format!(
@@ -985,9 +1010,9 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
             )
         }
         CommandKind::Case(cc) => {
-            let mut s = format!("case {} in \n", word_to_string(&cc.word));
+            let mut s = format!("case {} in \n", word_text(&cc.word));
             for item in &cc.items {
-                let pats: Vec<String> = item.patterns.iter().map(word_to_string).collect();
+                let pats: Vec<String> = item.patterns.iter().map(word_text).collect();
                 s.push_str(&format!("{}{})\n", indent(ind + 4), pats.join(" | ")));
                 if !item.body.items.is_empty() {
                     s.push_str(&format!(
