@@ -139,12 +139,18 @@ fn printed_words_keep_their_quoting() {
         (r#"echo "\)" "a\b\$""#, r#"echo "\)" "a\b\$""#),
         // A backslash that ends the text is itself: printed escaped, it stays itself
         // when a redirection is printed after it.
-        ("e <a \\", "e \\\\ <a"),
+        ("e <a \\", "e \\\\ < a"),
         // `$[...]` keeps its form: its text need not pair parentheses as `$((` needs.
         ("echo $[(] $[1+2]", "echo $[(] $[1+2]"),
         // A command substitution in `(( ))` is parsed whole, so the `)` line that ends
         // its here-document does not pair with the arithmetic's parentheses.
         ("(($(<<')'\n)\n)))", "(($(<<')'\n)\n)))"),
+        // A command that starts with a redirection keeps it first when its first word
+        // would otherwise start the line and read as a reserved word.
+        ("< f {", "< f {"),
+        ("<f ! x 2>&1", "< f 2>&1 ! x"),
+        ("2>&1 time", "2>&1 time"),
+        ("<f if; <f x", "< f if; x < f"),
     ];
     check_prints(&cases);
 }

@@ -161,6 +161,12 @@ struct Checkpoint {
     splices: Option<usize>,
 }
 
+/// The words read as reserved where a command may start.
+pub(crate) const RESERVED_WORDS: [&str; 22] = [
+    "if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "select", "function", "in", "time", "coproc", "{", "}", "!", "[[", "]]",
+];
+
 /// Reserved words that end a compound list.
 const LIST_END: &[&str] = &["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
@@ -522,11 +528,7 @@ impl Parser {
 
     /// The reserved word at the cursor, if one stands there as a whole word.
     fn peek_reserved(&self) -> Option<&'static str> {
-        const WORDS: [&str; 22] = [
-            "if", "then", "elif", "else", "fi", "do", "done", "case", "esac", "while", "until",
-            "for", "select", "function", "in", "time", "coproc", "{", "}", "!", "[[", "]]",
-        ];
-        for w in WORDS {
+        for w in RESERVED_WORDS {
             if self.at_str(w) {
                 let next = self.peek_at(w.chars().count());
                 let delimited = match next {

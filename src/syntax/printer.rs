@@ -15,6 +15,9 @@ thread_local! {
     /// Whether an unending body (see [`PendingDoc::unending`]) waits for the end of
     /// the current line: every here-document after it on the line had an empty body.
     static UNENDING_QUEUED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// In a function's layout, a list just ended with a here-document's delimiter
+    /// line: bash leaves out the next `;` (`done` and the next command on its line).
+    static ML_AFTER_DOC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A here-document's printed body and delimiter line, waiting for the end of its line.
@@ -43,7 +46,9 @@ fn isolated<T>(print: impl FnOnce() -> T) -> T {
     let docs = PENDING_DOCS.with(|p| p.replace(None));
     let early = DOC_ENDS_EARLY.with(|f| f.replace(false));
     let queued = UNENDING_QUEUED.replace(false);
+    let after_doc = ML_AFTER_DOC.replace(false);
     let out = print();
+    ML_AFTER_DOC.set(after_doc);
     PENDING_DOCS.with(|p| p.replace(docs));
     DOC_ENDS_EARLY.with(|f| f.set(early));
     UNENDING_QUEUED.set(queued);
@@ -288,27 +293,39 @@ fn terminator(l: &List) -> &'static str {
 fn command(c: &Command, out: &mut String) {
     match &c.kind {
         CommandKind::Simple(s) => {
+            // A command read as `<f {` keeps its redirections first: printed after the
+            // words, its first word would start the line and read as reserved.
+            let reserved_first = s.assigns.is_empty()
+                && s.words
+                    .first()
+                    .and_then(|w| w.as_literal())
+                    .is_some_and(|w| super::parser::RESERVED_WORDS.contains(&w));
             let mut first = true;
-            for a in &s.assigns {
+            let mut space = |out: &mut String| {
                 if !first {
                     out.push(' ');
                 }
                 first = false;
+            };
+            if reserved_first {
+                for r in &c.redirects {
+                    space(out);
+                    redirect_inline(r, out);
+                }
+            }
+            for a in &s.assigns {
+                space(out);
                 assign(a, out);
             }
             for w in &s.words {
-                if !first {
-                    out.push(' ');
-                }
-                first = false;
+                space(out);
                 word(w, out);
             }
-            for r in &c.redirects {
-                if !first {
-                    out.push(' ');
+            if !reserved_first {
+                for r in &c.redirects {
+                    space(out);
+                    redirect_inline(r, out);
                 }
-                first = false;
-                redirect_inline(r, out);
             }
             return;
         }
@@ -520,22 +537,75 @@ fn assign(a: &Assign, out: &mut String) {
     }
 }
 
+/// A redirection as bash prints it: the operator's own file descriptor left out
+/// (`< f`, `> f`, `<<< w`; `<>` leaves out 1, as bash does), a space before a file
+/// name, and a duplication, close or move with both descriptors (`0<&3`, `1>&2`,
+/// `3>&-`, `3<&4-`).
 fn redirect(r: &Redirect, out: &mut String) {
-    match &r.fd {
-        Some(RedirFd::Number(n)) => out.push_str(&n.to_string()),
+    let fd = match &r.fd {
+        Some(RedirFd::Number(n)) => Some(*n),
         Some(RedirFd::Var(v)) => {
             out.push('{');
             out.push_str(v);
             out.push('}');
+            None
         }
-        None => {}
-    }
+        None => None,
+    };
+    let named = matches!(r.fd, Some(RedirFd::Var(_)));
+    let default = match r.op {
+        RedirOp::Read | RedirOp::DupRead | RedirOp::HereString | RedirOp::HereDoc => 0,
+        _ => 1,
+    };
+    let shown = |fd: Option<i32>, out: &mut String| {
+        if let Some(n) = fd.filter(|&n| n != default) {
+            out.push_str(&n.to_string());
+        }
+    };
     match &r.target {
+        RedirTarget::Word(w) if matches!(r.op, RedirOp::DupRead | RedirOp::DupWrite) => {
+            let text = w.as_literal();
+            let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            let full = if named {
+                None
+            } else {
+                Some(fd.unwrap_or(default))
+            };
+            match text {
+                Some("-") => {
+                    if let Some(n) = full {
+                        out.push_str(&n.to_string());
+                    }
+                    out.push_str(">&-");
+                }
+                Some(t) if number(t) || t.strip_suffix('-').is_some_and(number) => {
+                    if let Some(n) = full {
+                        out.push_str(&n.to_string());
+                    }
+                    out.push_str(r.op.as_str());
+                    out.push_str(t);
+                }
+                _ => {
+                    shown(fd, out);
+                    out.push_str(r.op.as_str());
+                    word(w, out);
+                }
+            }
+        }
         RedirTarget::Word(w) => {
+            if r.op == RedirOp::ReadWrite && !named {
+                // Bash keeps `<>`'s descriptor (0 when none is written) and leaves out
+                // only a 1.
+                shown(Some(fd.unwrap_or(0)), out);
+            } else {
+                shown(fd, out);
+            }
             out.push_str(r.op.as_str());
+            out.push(' ');
             word(w, out);
         }
         RedirTarget::HereDoc(h) => {
+            shown(fd, out);
             out.push_str(if h.strip_tabs { "<<-" } else { "<<" });
             if h.quoted {
                 single_quote(&h.delimiter, out);
@@ -847,39 +917,74 @@ fn indent(n: usize) -> String {
 }
 
 /// A list laid out one command per line (the first line's indent is the caller's).
+///
+/// Here-document bodies follow the operator after their command, as bash prints them
+/// (`cat <<E |`, `cat <<E && `, then the body); a list that ends with one leaves the
+/// next `;` out (see [`ML_AFTER_DOC`]).
 fn list_ml(l: &List, ind: usize) -> String {
     let mut s = String::new();
     let n = l.items.len();
     for (i, item) in l.items.iter().enumerate() {
-        s.push_str(&and_or_ml(&item.and_or, ind));
+        let (text, docs) = and_or_ml(&item.and_or, ind);
+        s.push_str(&text);
         if i + 1 < n {
             // Bash breaks the line after `;` but not after `&` (`a & b &`).
             if item.background {
-                s.push_str(" & ");
+                if docs.is_empty() {
+                    s.push_str(" & ");
+                } else {
+                    s.push_str(" &");
+                    s.push_str(&docs);
+                    s.push_str("  ");
+                    ML_AFTER_DOC.set(true);
+                }
+            } else if !docs.is_empty() {
+                s.push_str(&docs);
+                s.push('\n');
+                s.push_str(&indent(ind));
+            } else if ML_AFTER_DOC.replace(false) {
+                s.push('\n');
+                s.push_str(&indent(ind));
             } else {
                 s.push_str(";\n");
                 s.push_str(&indent(ind));
             }
-        } else if item.background {
-            s.push_str(" &");
+        } else {
+            if item.background {
+                s.push_str(" &");
+            }
+            if !docs.is_empty() {
+                s.push_str(&docs);
+                ML_AFTER_DOC.set(true);
+            }
         }
     }
     s
 }
 
-fn and_or_ml(a: &AndOr, ind: usize) -> String {
-    let mut s = pipeline_ml(&a.first, ind);
+/// An and-or list, and the here-document bodies of its last command (printed by the
+/// caller, after whatever operator follows).
+fn and_or_ml(a: &AndOr, ind: usize) -> (String, String) {
+    let (mut s, mut docs) = pipeline_ml(&a.first, ind);
     for (op, p) in &a.rest {
         s.push_str(match op {
             AndOrOp::And => " && ",
             AndOrOp::Or => " || ",
         });
-        s.push_str(&pipeline_ml(p, ind));
+        if !docs.is_empty() {
+            s.push_str(&docs);
+            s.push(' ');
+            ML_AFTER_DOC.set(true);
+        }
+        let (text, next) = pipeline_ml(p, ind);
+        s.push_str(&text);
+        docs = next;
     }
-    s
+    (s, docs)
 }
 
-fn pipeline_ml(p: &Pipeline, ind: usize) -> String {
+/// A pipeline, and the here-document bodies of its last command.
+fn pipeline_ml(p: &Pipeline, ind: usize) -> (String, String) {
     let mut s = String::new();
     match p.time {
         Some(TimeFlag::Default) => s.push_str("time "),
@@ -889,26 +994,43 @@ fn pipeline_ml(p: &Pipeline, ind: usize) -> String {
     if p.negated {
         s.push_str("! ");
     }
+    let mut docs = String::new();
     for (i, c) in p.commands.iter().enumerate() {
         if i > 0 {
-            s.push_str(if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
-                " |& "
+            let op = if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
+                " |&"
             } else {
-                " | "
-            });
+                " |"
+            };
+            s.push_str(op);
+            if docs.is_empty() {
+                s.push(' ');
+            } else {
+                s.push_str(&docs);
+                s.push_str("  ");
+                ML_AFTER_DOC.set(true);
+            }
         }
-        s.push_str(&cmd_ml(c, ind));
+        let (text, d) = cmd_ml_parts(c, ind);
+        s.push_str(&text);
+        docs = d;
     }
-    s
+    (s, docs)
 }
 
 fn body_ml(l: &List, ind: usize) -> String {
-    format!(
-        "{}{}{}\n",
-        indent(ind + 4),
-        list_ml(l, ind + 4),
+    let list = list_ml(l, ind + 4);
+    format!("{}{list}{}\n", indent(ind + 4), semicolon(l, &list))
+}
+
+/// The `;` that ends a list printed as `text`, left out (as bash does) after `&` or a
+/// here-document's delimiter line.
+fn semicolon(l: &List, text: &str) -> &'static str {
+    if text.ends_with('\n') {
+        ""
+    } else {
         terminator(l)
-    )
+    }
 }
 
 fn redirects_ml(c: &Command) -> (String, String) {
@@ -927,6 +1049,13 @@ fn redirects_ml(c: &Command) -> (String, String) {
 }
 
 fn cmd_ml(c: &Command, ind: usize) -> String {
+    let (text, docs) = cmd_ml_parts(c, ind);
+    text + &docs
+}
+
+/// A command, and the bodies of its here-documents (which follow the operator after
+/// it, if any).
+fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
     let (redirs, docs) = redirects_ml(c);
     let body = match &c.kind {
         CommandKind::Simple(sc) => {
@@ -953,8 +1082,7 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
                 }
                 s.push_str(&redirs);
             }
-            s.push_str(&docs);
-            return s;
+            return (s, docs);
         }
         CommandKind::BraceGroup(l) => format!(
             "{{ \n{}{}\n{}}}",
@@ -964,14 +1092,16 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
         ),
         CommandKind::Subshell(l) => format!("( {} )", list_ml(l, ind)),
         CommandKind::If(i) => if_ml(&i.cond, &i.then, &i.elifs, i.else_.as_ref(), ind),
-        CommandKind::While(w) => format!(
-            "{} {}{} do\n{}{}done",
-            if w.until { "until" } else { "while" },
-            list_ml(&w.cond, ind),
-            terminator(&w.cond),
-            body_ml(&w.body, ind),
-            indent(ind)
-        ),
+        CommandKind::While(w) => {
+            let cond = list_ml(&w.cond, ind);
+            format!(
+                "{} {cond}{} do\n{}{}done",
+                if w.until { "until" } else { "while" },
+                semicolon(&w.cond, &cond),
+                body_ml(&w.body, ind),
+                indent(ind)
+            )
+        }
         CommandKind::For(f) | CommandKind::Select(f) => {
             let kw = if matches!(c.kind, CommandKind::For(_)) {
                 "for"
@@ -1062,16 +1192,12 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
             cmd_ml(&cp.body, ind)
         ),
     };
-    format!("{body}{redirs}{docs}")
+    (format!("{body}{redirs}"), docs)
 }
 
 fn if_ml(c: &List, t: &List, elifs: &[(List, List)], e: Option<&List>, ind: usize) -> String {
-    let mut s = format!(
-        "if {}{} then\n{}",
-        list_ml(c, ind),
-        terminator(c),
-        body_ml(t, ind)
-    );
+    let cond = list_ml(c, ind);
+    let mut s = format!("if {cond}{} then\n{}", semicolon(c, &cond), body_ml(t, ind));
     if let Some(((c2, t2), rest)) = elifs.split_first() {
         s.push_str(&format!("{}else\n{}", indent(ind), indent(ind + 4)));
         s.push_str(&if_ml(c2, t2, rest, e, ind + 4));

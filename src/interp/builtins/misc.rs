@@ -1639,22 +1639,96 @@ fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
     s
 }
 
-pub fn wait(sh: &mut Interp, args: &[String]) -> R {
-    let mut rest: Vec<&String> = args[1..].iter().collect();
-    let mut any = false;
-    while let Some(a) = rest.first() {
-        match a.as_str() {
-            "-n" => any = true,
-            "-f" => {}
-            "--" => {
-                rest.remove(0);
-                break;
-            }
-            _ => break,
+/// What `wait`'s options asked for: `-n` (the next job to end) and `-p VAR` (where to
+/// put the pid of the job whose status is returned); `Err` holds the status of a usage
+/// error, already reported.
+struct WaitOpts<'a> {
+    any: bool,
+    var: Option<String>,
+    ids: &'a [String],
+}
+
+fn wait_opts<'a>(sh: &mut Interp, args: &'a [String]) -> Result<WaitOpts<'a>, i32> {
+    const USAGE: &str = "wait: usage: wait [-fn] [-p var] [id ...]";
+    let mut opts = WaitOpts {
+        any: false,
+        var: None,
+        ids: &[],
+    };
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
         }
-        rest.remove(0);
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        for (at, c) in flags.char_indices() {
+            match c {
+                'n' => opts.any = true,
+                'f' => {}
+                'p' => {
+                    let attached = &flags[at + 1..];
+                    opts.var = if attached.is_empty() {
+                        i += 1;
+                        args.get(i).cloned()
+                    } else {
+                        Some(attached.to_owned())
+                    };
+                    if opts.var.is_none() {
+                        sh.builtin_error("wait", "-p: option requires an argument");
+                        sh.errln(USAGE);
+                        return Err(2);
+                    }
+                    break;
+                }
+                _ => {
+                    sh.builtin_error("wait", &format!("-{c}: invalid option"));
+                    sh.errln(USAGE);
+                    return Err(2);
+                }
+            }
+        }
+        i += 1;
     }
-    if rest.is_empty() {
+    opts.ids = args.get(i..).unwrap_or_default();
+    if let Some(v) = &opts.var
+        && !crate::syntax::parser::is_name(v)
+    {
+        sh.builtin_error("wait", &format!("`{v}': not a valid identifier"));
+        return Err(1);
+    }
+    Ok(opts)
+}
+
+/// Unsets `wait -p`'s variable (as bash does before each job); false, reported, when
+/// it is readonly.
+fn wait_unset_var(sh: &mut Interp, var: Option<&str>) -> bool {
+    let Some(v) = var else { return true };
+    if sh.vars.unset(v).is_err() {
+        sh.builtin_error("wait", &format!("{v}: cannot unset: readonly variable"));
+        return false;
+    }
+    true
+}
+
+fn wait_set_var(sh: &mut Interp, var: Option<&str>, pid: u32) {
+    if let Some(v) = var {
+        let _ = sh.assign_scalar(v, pid.to_string(), false);
+    }
+}
+
+pub fn wait(sh: &mut Interp, args: &[String]) -> R {
+    let opts = match wait_opts(sh, args) {
+        Ok(o) => o,
+        Err(status) => return Ok(status),
+    };
+    let var = opts.var.as_deref();
+    if opts.ids.is_empty() {
+        if !wait_unset_var(sh, var) {
+            return Ok(1);
+        }
         let pids: Vec<u32> = {
             let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs
@@ -1663,13 +1737,15 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
                 .map(|j| j.pid)
                 .collect()
         };
-        if any {
+        if opts.any {
             let Some(&first) = pids.first() else {
                 return Ok(127);
             };
             let s = join_job(sh, first).unwrap_or(127);
             let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs.retain(|j| j.pid != first);
+            drop(jt);
+            wait_set_var(sh, var, first);
             return Ok(s);
         }
         for p in &pids {
@@ -1680,7 +1756,10 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
         return Ok(0);
     }
     let mut status = 0;
-    for t in rest {
+    for t in opts.ids {
+        if !wait_unset_var(sh, var) {
+            return Ok(1);
+        }
         let pid: Option<u32> = if t.starts_with('%') {
             job_pid(sh, t)
         } else {
@@ -1693,11 +1772,10 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
                 }
             }
         };
-        status = match pid.and_then(|p| join_job(sh, p)) {
-            Some(s) => {
-                if let Some(p) = pid {
-                    forget_waited_job(sh, p);
-                }
+        status = match pid.and_then(|p| join_job(sh, p).map(|s| (p, s))) {
+            Some((p, s)) => {
+                forget_waited_job(sh, p);
+                wait_set_var(sh, var, p);
                 s
             }
             None => {
