@@ -194,6 +194,10 @@ fn printed_heredocs_read_back_the_same() {
             "a <(<<\"a\nb\") <(<<c)\nx\nc\n",
             "a <(<<'a\nb') <(<<c)\nx\nc\n",
         ),
+        // A delimiter that starts with `-` is set apart from `<<`, which would
+        // otherwise read as `<<-`.
+        ("cat <<\t-f\nx\n-f", "cat << -f\nx\n-f"),
+        ("cat <<--f\nx\n-f", "cat <<--f\nx\n-f"),
         // A quoted delimiter is printed in single quotes, a quote in it escaped.
         ("cat <<\"a'b\"\nx\na'b", "cat <<'a'\\''b'\nx\na'b"),
     ];

@@ -218,6 +218,18 @@ pub fn usage_error(ctx: &mut Ctx, msg: &str, status: i32) -> io::Result<i32> {
     Ok(status)
 }
 
+/// GNU's first line for an option value `argmatch` refused: `invalid argument 'x' for
+/// 'option'` (or `ambiguous` when it is a prefix of several).
+pub fn bad_argument(ctx: &mut Ctx, ambiguous: bool, value: &str, option: &str) -> io::Result<()> {
+    let what = if ambiguous { "ambiguous" } else { "invalid" };
+    let msg = format!(
+        "{what} argument {} for {}",
+        ctx.lquote(value),
+        ctx.lquote(option)
+    );
+    ctx.err(msg)
+}
+
 /// GNU's `argmatch` for an option's value: an exact or unambiguous prefix match in
 /// `table`, else the `invalid`/`ambiguous argument` diagnostic with the list of valid
 /// arguments (synonyms on one line) and status 1; `Err(status)` means return it.
@@ -240,17 +252,7 @@ pub fn argmatch<T: Copy + PartialEq>(
     {
         return Ok(Ok(first));
     }
-    let what = if matches.is_empty() {
-        "invalid"
-    } else {
-        "ambiguous"
-    };
-    let msg = format!(
-        "{what} argument {} for {}",
-        ctx.lquote(value),
-        ctx.lquote(option)
-    );
-    ctx.err(msg)?;
+    bad_argument(ctx, !matches.is_empty(), value, option)?;
     let mut text = String::from("Valid arguments are:");
     let mut prev: Option<T> = None;
     for (name, v) in table {

@@ -457,7 +457,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
 }
 
 /// Expands what `timefmt::strftime` lacks: `%:z` family and `%3N`-style widths.
-fn strftime(fmt: &str, t: Timestamp) -> String {
+pub(crate) fn strftime(fmt: &str, t: Timestamp) -> String {
     let mut pre = String::new();
     let mut cs = fmt.chars().peekable();
     while let Some(c) = cs.next() {

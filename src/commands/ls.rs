@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, argmatch, long, usage_error};
-use super::util::{MONTHS, civil, display_width, human_size, mode_string, quote, user_name};
+use super::util::{display_width, human_size, mode_string, quote, user_name};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs, Metadata};
 
@@ -30,6 +30,7 @@ const LONG: &[LongOpt] = &[
     long("group-directories-first", HasArg::No, "gdf"),
     long("no-group", HasArg::No, "G"),
     long("full-time", HasArg::No, "full-time"),
+    long("time-style", HasArg::Required, "time-style"),
     long("format", HasArg::Required, "format"),
     long("width", HasArg::Required, "w"),
     long("tabsize", HasArg::Required, "T"),
@@ -181,7 +182,7 @@ struct Opts {
     group_dirs_first: bool,
     show_owner: bool,
     show_group: bool,
-    full_time: bool,
+    time_style: TimeStyle,
     format: Format,
     width: usize,
     tabsize: usize,
@@ -284,6 +285,58 @@ fn shown_name(name: &str, o: &Opts) -> String {
     }
 }
 
+/// How `-l` shows times (`--time-style`, `TIME_STYLE`).
+#[derive(Clone, PartialEq)]
+enum TimeStyle {
+    /// `Mon dd  yyyy`, or `Mon dd hh:mm` within six months.
+    Locale,
+    FullIso,
+    LongIso,
+    /// `yyyy-mm-dd `, or `mm-dd hh:mm` within six months.
+    Iso,
+    /// `+FORMAT`: the first line for old times, the second (if any) for recent ones.
+    Format {
+        old: String,
+        recent: String,
+    },
+}
+
+/// A `--time-style` value as GNU reads it: `posix-` dropped (this locale is not
+/// POSIX's), a name or unambiguous prefix of one, or `+FORMAT`.
+fn time_style(ctx: &mut Ctx, value: &str) -> std::io::Result<Result<TimeStyle, i32>> {
+    let value = value.strip_prefix("posix-").unwrap_or(value);
+    if let Some(f) = value.strip_prefix('+') {
+        let (old, recent) = f.split_once('\n').unwrap_or((f, f));
+        return Ok(Ok(TimeStyle::Format {
+            old: old.to_owned(),
+            recent: recent.to_owned(),
+        }));
+    }
+    let table = [
+        ("full-iso", TimeStyle::FullIso),
+        ("long-iso", TimeStyle::LongIso),
+        ("iso", TimeStyle::Iso),
+        ("locale", TimeStyle::Locale),
+    ];
+    if let Some((_, t)) = table.iter().find(|(n, _)| *n == value) {
+        return Ok(Ok(t.clone()));
+    }
+    let found: Vec<&TimeStyle> = table
+        .iter()
+        .filter(|(n, _)| !value.is_empty() && n.starts_with(value))
+        .map(|(_, t)| t)
+        .collect();
+    if let [one] = found.as_slice() {
+        return Ok(Ok((*one).clone()));
+    }
+    super::args::bad_argument(ctx, !found.is_empty(), value, "time style")?;
+    ctx.stderr.write_all(
+        b"Valid arguments are:\n  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  \
+          - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\n",
+    )?;
+    Ok(Err(usage_error(ctx, "", 2)?))
+}
+
 struct Entry {
     /// The name to print (an operand as given, or a directory entry's name).
     name: String,
@@ -292,6 +345,9 @@ struct Entry {
     meta: Metadata,
     link_target: Option<String>,
     target_meta: Option<Metadata>,
+    /// `-L` could not follow the link: GNU's long, inode and size formats show `?`
+    /// for what the stat would have told.
+    unknown: bool,
 }
 
 /// Six Gregorian months in seconds, GNU's "recent" window.
@@ -381,6 +437,7 @@ fn make_entry(
         meta: lmeta.clone(),
         link_target: None,
         target_meta: None,
+        unknown: false,
     };
     if lmeta.is_symlink() {
         entry.target_meta = fs.stat(&entry.path).ok();
@@ -396,23 +453,36 @@ fn make_entry(
     Ok(entry)
 }
 
-fn time_string(t: crate::fs::Timestamp, now: i64, full: bool) -> String {
-    let c = civil(t.secs);
-    let mon = MONTHS
-        .get(c.month.saturating_sub(1) as usize)
-        .copied()
-        .unwrap_or("???");
-    if full {
-        return format!(
-            "{}-{:02}-{:02} {:02}:{:02}:{:02}.{:09} +0000",
-            c.year, c.month, c.day, c.hour, c.min, c.sec, t.nanos
-        );
-    }
+fn time_string(t: crate::fs::Timestamp, now: i64, style: &TimeStyle) -> String {
     let recent = t.secs > now - SIX_MONTHS && t.secs <= now;
-    if recent {
-        format!("{mon} {:>2} {:02}:{:02}", c.day, c.hour, c.min)
+    let fmt = match style {
+        TimeStyle::FullIso => "%Y-%m-%d %H:%M:%S.%N %z",
+        TimeStyle::LongIso => "%Y-%m-%d %H:%M",
+        TimeStyle::Iso if recent => "%m-%d %H:%M",
+        TimeStyle::Iso => "%Y-%m-%d ",
+        TimeStyle::Locale if recent => "%b %e %H:%M",
+        TimeStyle::Locale => "%b %e  %Y",
+        TimeStyle::Format { recent: f, .. } if recent => f,
+        TimeStyle::Format { old, .. } => old,
+    };
+    super::date::strftime(fmt, t)
+}
+
+/// The inode number shown, `?` when `-L` could not follow the link.
+fn ino_shown(e: &Entry) -> String {
+    if e.unknown {
+        String::from("?")
     } else {
-        format!("{mon} {:>2}  {}", c.day, c.year)
+        e.meta.ino.to_string()
+    }
+}
+
+/// The `-s` figure of an entry, `?` when `-L` could not follow the link.
+fn entry_blocks(e: &Entry, o: &Opts) -> String {
+    if e.unknown {
+        String::from("?")
+    } else {
+        blocks_shown(&e.meta, o)
     }
 }
 
@@ -421,7 +491,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     let ino_w = if o.inode {
         entries
             .iter()
-            .map(|e| e.meta.ino.to_string().len())
+            .map(|e| ino_shown(e).len())
             .max()
             .unwrap_or(0)
     } else {
@@ -431,7 +501,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         let blocks_w = if o.size {
             entries
                 .iter()
-                .map(|e| blocks_shown(&e.meta, o).len())
+                .map(|e| entry_blocks(e, o).len())
                 .max()
                 .unwrap_or(0)
         } else {
@@ -447,7 +517,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
                     } else {
                         ino_w
                     };
-                    cell.push_str(&format!("{:>w$} ", e.meta.ino));
+                    cell.push_str(&format!("{:>w$} ", ino_shown(e)));
                 }
                 if o.size {
                     let w = if o.format == Format::Commas {
@@ -455,13 +525,15 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
                     } else {
                         blocks_w
                     };
-                    cell.push_str(&format!("{:>w$} ", blocks_shown(&e.meta, o)));
+                    cell.push_str(&format!("{:>w$} ", entry_blocks(e, o)));
                 }
                 if o.context {
                     cell.push_str("? ");
                 }
                 cell.push_str(&shown_name(&e.name, o));
-                cell.push_str(indicator(&e.meta, o.indicator));
+                if !e.unknown {
+                    cell.push_str(indicator(&e.meta, o.indicator));
+                }
                 cell
             })
             .collect();
@@ -471,7 +543,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     let blocks_w = if o.size {
         entries
             .iter()
-            .map(|e| blocks_shown(&e.meta, o).len())
+            .map(|e| entry_blocks(e, o).len())
             .max()
             .unwrap_or(0)
     } else {
@@ -495,12 +567,16 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
     let rows: Vec<(String, String, String, String, String)> = entries
         .iter()
         .map(|e| {
+            if e.unknown {
+                let q = || String::from("?");
+                return (q(), q(), q(), q(), q());
+            }
             (
                 e.meta.nlink.to_string(),
                 owner(e.meta.uid),
                 owner(e.meta.gid),
                 size_of(&e.meta),
-                time_string(e.meta.mtime, now, o.full_time),
+                time_string(e.meta.mtime, now, &o.time_style),
             )
         })
         .collect();
@@ -508,15 +584,35 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         rows.iter().map(|r| f(r).chars().count()).max().unwrap_or(0)
     };
     let (nl_w, own_w, grp_w, size_w) = (w(|r| &r.0), w(|r| &r.1), w(|r| &r.2), w(|r| &r.3));
+    // A `?` time is as wide as a time of the style (GNU measures the epoch's).
+    let time_w = entries
+        .iter()
+        .zip(&rows)
+        .find(|(e, _)| !e.unknown)
+        .map_or_else(
+            || {
+                display_width(&time_string(
+                    crate::fs::Timestamp::default(),
+                    now,
+                    &o.time_style,
+                ))
+            },
+            |(_, r)| display_width(&r.4),
+        );
     for (e, r) in entries.iter().zip(&rows) {
         let mut line = String::new();
         if o.inode {
-            line.push_str(&format!("{:>ino_w$} ", e.meta.ino));
+            line.push_str(&format!("{:>ino_w$} ", ino_shown(e)));
         }
         if o.size {
-            line.push_str(&format!("{:>blocks_w$} ", blocks_shown(&e.meta, o)));
+            line.push_str(&format!("{:>blocks_w$} ", entry_blocks(e, o)));
         }
-        line.push_str(&mode_string(e.meta.file_type.ls_char(), e.meta.mode));
+        if e.unknown {
+            line.push(e.meta.file_type.ls_char());
+            line.push_str("?????????");
+        } else {
+            line.push_str(&mode_string(e.meta.file_type.ls_char(), e.meta.mode));
+        }
         line.push_str(&format!(" {:>nl_w$}", r.0));
         if o.show_owner {
             line.push_str(&format!(" {:<own_w$}", r.1));
@@ -524,13 +620,18 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         if o.show_group {
             line.push_str(&format!(" {:<grp_w$}", r.2));
         }
-        line.push_str(&format!(" {:>size_w$} {} ", r.3, r.4));
+        if e.unknown {
+            line.push_str(&format!(" {:>size_w$} {:>time_w$} ", r.3, r.4));
+        } else {
+            line.push_str(&format!(" {:>size_w$} {} ", r.3, r.4));
+        }
         if o.context {
             line.push_str("? ");
         }
         out.extend_from_slice(&crate::text::encode(&line));
         out.extend_from_slice(&crate::text::encode(&shown_name(&e.name, o)));
-        if let Some(target) = &e.link_target {
+        if e.unknown {
+        } else if let Some(target) = &e.link_target {
             out.extend_from_slice(b" -> ");
             out.extend_from_slice(&crate::text::encode(target));
             if let Some(tm) = &e.target_meta {
@@ -731,7 +832,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         group_dirs_first: false,
         show_owner: true,
         show_group: true,
-        full_time: false,
+        time_style: TimeStyle::Locale,
         format: Format::OnePerLine,
         width: ctx
             .env
@@ -747,6 +848,8 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         ignore: Vec::new(),
         hide: Vec::new(),
     };
+    // The time style is read only for the long format, as GNU does.
+    let mut style: Option<String> = None;
     for (k, v) in &parsed.opts {
         match k.as_str() {
             "a" => o.all = true,
@@ -772,7 +875,8 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             "m" => o.format = Format::Commas,
             "C" => o.format = Format::Columns,
             "x" => o.format = Format::Across,
-            "1" => o.format = Format::OnePerLine,
+            // As in GNU, `-1` does not undo `-l`, wherever it comes.
+            "1" if o.format != Format::Long => o.format = Format::OnePerLine,
             "format" => {
                 let table = [
                     ("verbose", Format::Long),
@@ -863,8 +967,9 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             "gdf" => o.group_dirs_first = true,
             "full-time" => {
                 o.format = Format::Long;
-                o.full_time = true;
+                style = Some(String::from("full-iso"));
             }
+            "time-style" => style = v.clone(),
             "sort" => {
                 let table = [
                     ("none", SortBy::None),
@@ -892,6 +997,14 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                 }
             }
             _ => {}
+        }
+    }
+    if o.format == Format::Long
+        && let Some(style) = style.or_else(|| ctx.env.get("TIME_STYLE").cloned())
+    {
+        match time_style(ctx, &style)? {
+            Ok(t) => o.time_style = t,
+            Err(status) => return Ok(status),
         }
     }
     if o.all {
@@ -1015,11 +1128,13 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                         ctx.err(format!("cannot access {}: {e}", quote(&full)))?;
                         status = 1;
                     }
-                    // The `?` fields of GNU's long, inode and size formats are not
-                    // drawn; such an entry is left out.
-                    if !stat_fields
-                        && let Ok(e) = make_entry(&fs, de.name.clone(), p, false, Some(de.ino))
-                    {
+                    // It is listed by what the directory says it is; the long, inode
+                    // and size formats show `?` for the rest.
+                    if let Ok(mut e) = make_entry(&fs, de.name.clone(), p, false, Some(de.ino)) {
+                        e.unknown = stat_fields;
+                        if stat_fields {
+                            e.link_target = None;
+                        }
                         entries.push(e);
                     }
                 }

@@ -607,6 +607,10 @@ fn redirect(r: &Redirect, out: &mut String) {
         RedirTarget::HereDoc(h) => {
             shown(fd, out);
             out.push_str(if h.strip_tabs { "<<-" } else { "<<" });
+            // `<<-f` would read as `<<-` and `f`.
+            if !h.strip_tabs && h.delimiter.starts_with('-') {
+                out.push(' ');
+            }
             if h.quoted {
                 single_quote(&h.delimiter, out);
             } else {
