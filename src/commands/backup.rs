@@ -4,13 +4,38 @@
 //! `SIMPLE_BACKUP_SUFFIX` give the defaults (gnulib's `backupfile.c`).
 
 use super::Ctx;
-use super::args::{HasArg, LongOpt, Parsed, argmatch, long};
+use super::args::{HasArg, LongOpt, Parsed, argmatch, long, usage_error};
 use crate::fs::{Errno, Fs, FsError};
 
 /// `--backup[=CONTROL]`, for the long option table of a backing-up command.
 pub const BACKUP: LongOpt = long("backup", HasArg::Optional, "backup");
 /// `--suffix=SUFFIX` (`-S`).
 pub const SUFFIX: LongOpt = long("suffix", HasArg::Required, "S");
+
+/// GNU's refusal of backups (`-b`, `--backup` of any kind, `-S`) together with `-n`
+/// when `-n` is the last of `-n` and the options in `resets` (mv's `-f -i`, cp's `-i`):
+/// the usage error with status 1, before the backup type is read.
+pub fn refuse_with_no_clobber(
+    ctx: &mut Ctx,
+    parsed: &Parsed,
+    resets: &[&str],
+) -> std::io::Result<Option<i32>> {
+    let mut backups = false;
+    let mut no_clobber = false;
+    for (k, _) in &parsed.opts {
+        match k.as_str() {
+            "b" | "backup" | "S" => backups = true,
+            "n" => no_clobber = true,
+            k if resets.contains(&k) => no_clobber = false,
+            _ => {}
+        }
+    }
+    if backups && no_clobber {
+        let msg = "options --backup and --no-clobber are mutually exclusive";
+        return Ok(Some(usage_error(ctx, msg, 1)?));
+    }
+    Ok(None)
+}
 
 /// How backup names are chosen (`--backup=CONTROL`).
 #[derive(Clone, Copy, PartialEq, Debug)]

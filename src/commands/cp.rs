@@ -429,6 +429,9 @@ pub fn cp(ctx: &mut Ctx) -> CmdResult {
     if let Some(s) = std_opts(ctx, &parsed, &help)? {
         return Ok(s);
     }
+    if let Some(status) = backup::refuse_with_no_clobber(ctx, &parsed, &["i"])? {
+        return Ok(status);
+    }
     let backup = match Backup::from_options(ctx, &parsed)? {
         Ok(b) => b,
         Err(status) => return Ok(status),

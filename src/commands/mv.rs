@@ -60,6 +60,9 @@ pub fn mv(ctx: &mut Ctx) -> CmdResult {
     if let Some(s) = std_opts(ctx, &parsed, &format!("{USAGE}{}", backup::HELP_TAIL))? {
         return Ok(s);
     }
+    if let Some(status) = backup::refuse_with_no_clobber(ctx, &parsed, &["f", "i"])? {
+        return Ok(status);
+    }
     let backup = match Backup::from_options(ctx, &parsed)? {
         Ok(b) => b,
         Err(status) => return Ok(status),
