@@ -210,6 +210,12 @@ fn printed_heredocs_read_back_the_same() {
 #[test]
 fn arith_command_reads_quoted_substitutions_whole() {
     assert!(parse("(((((\'\"\'\"$(<<$)\n\")))))").is_err());
+    // In single quotes bash leaves the substitution to be read when the expression is
+    // expanded: its here-document ends, empty, at the `)` (print_roundtrip run 14).
+    let quoted = "(((((\'\"\'\'\"$(<<$)\n\'\"\")))))";
+    let printed = script_to_string(&parse(quoted).expect("valid"));
+    let again = script_to_string(&parse(&printed).expect("printed form reads back"));
+    assert_eq!(again, printed);
     let src = "(( \"$(cat <<E)\n1\nE\n\" + 1 ))";
     let printed = script_to_string(&parse(src).expect("valid"));
     assert_eq!(printed, "(( \"$(cat <<E\n1\nE\n)\n\" + 1 ))");

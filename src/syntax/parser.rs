@@ -198,6 +198,11 @@ pub struct Parser {
     /// While a parse that may be undone is under way (see [`Parser::checkpoint`]), the
     /// text each splice took out: where, what, and how much went in instead.
     splice_log: Option<Vec<(usize, Vec<char>, usize)>>,
+    /// Reading the text of an arithmetic expression: bash parses a substitution there
+    /// (one it did not read with the command, as in single quotes) only when the
+    /// expression is expanded, on its own, so a here-document left open at its `)`
+    /// ends there, empty, instead of taking the lines after it.
+    arith_text: bool,
     /// The next word is a simple command's first: as in bash, `name[` there reads on to
     /// its matching `]`, blanks and metacharacters included (`a[ 1 ]=2`, `f[ x]`).
     command_start: bool,
@@ -251,6 +256,7 @@ impl Parser {
             line_jumps: Vec::new(),
             warnings: Vec::new(),
             splice_log: None,
+            arith_text: false,
             command_start: false,
         }
     }
@@ -1017,6 +1023,7 @@ impl Parser {
     fn make_arith(&self, text: &str) -> Arith {
         let mut sub = Parser::new(text, self.opts.clone());
         sub.depth = self.depth;
+        sub.arith_text = true;
         let word = sub.arith_word().unwrap_or_else(|_| Word::lit(text));
         let parsed = match word.parts.as_slice() {
             [] => Some(Arc::new(ArithExpr::Num(0))),
@@ -2460,7 +2467,15 @@ impl Parser {
             commands.push(list);
         }
         if !self.pending_heredocs.is_empty() {
-            self.read_heredocs_after_line()?;
+            if self.arith_text {
+                let (pos, line) = (self.pos, self.line);
+                self.pos = self.chars.len();
+                self.read_heredoc_bodies()?;
+                self.pos = pos;
+                self.line = line;
+            } else {
+                self.read_heredocs_after_line()?;
+            }
         }
         Ok(Script { commands })
     }
