@@ -584,16 +584,16 @@ impl Parser {
         loop {
             let and_or = self.and_or()?;
             self.skip_blanks();
-            let background = match self.peek_operator() {
+            let (background, separated) = match self.peek_operator() {
                 Some("&") => {
                     self.bump();
-                    true
+                    (true, true)
                 }
                 Some(";") => {
                     self.bump();
-                    false
+                    (false, true)
                 }
-                _ => false,
+                _ => (false, false),
             };
             list.items.push(ListItem { and_or, background });
             self.skip_blanks();
@@ -608,6 +608,11 @@ impl Parser {
             if let Some(op) = self.peek_operator()
                 && op != "("
             {
+                return Err(self.unexpected());
+            }
+            // A compound command ends at its closing word: what follows on the line
+            // must be a separator (`(( 1 )) x` is an error, as in bash).
+            if !separated && self.peek() != Some('#') {
                 return Err(self.unexpected());
             }
         }
@@ -648,8 +653,14 @@ impl Parser {
                     self.bump();
                     false
                 }
-                Some("\n") | Some(")") | Some(";;") | Some(";&") | Some(";;&") | None => false,
-                Some(_) => return Err(self.unexpected()),
+                Some("\n") | Some(")") | Some(";;") | Some(";&") | Some(";;&") => false,
+                None if self.eof()
+                    || self.peek() == Some('#')
+                    || self.peek_reserved().is_some_and(|w| LIST_END.contains(&w)) =>
+                {
+                    false
+                }
+                _ => return Err(self.unexpected()),
             };
             list.items.push(ListItem { and_or, background });
         }
