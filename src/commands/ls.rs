@@ -630,14 +630,15 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         }
         out.extend_from_slice(&crate::text::encode(&line));
         out.extend_from_slice(&crate::text::encode(&shown_name(&e.name, o)));
-        if e.unknown {
-        } else if let Some(target) = &e.link_target {
+        // An entry `-L` could not follow has no target (see the listing) and no
+        // indicator.
+        if let Some(target) = &e.link_target {
             out.extend_from_slice(b" -> ");
             out.extend_from_slice(&crate::text::encode(target));
             if let Some(tm) = &e.target_meta {
                 out.extend_from_slice(indicator(tm, o.indicator).as_bytes());
             }
-        } else {
+        } else if !e.unknown {
             out.extend_from_slice(indicator(&e.meta, o.indicator).as_bytes());
         }
         out.push(b'\n');

@@ -934,14 +934,7 @@ fn list_ml(l: &List, ind: usize) -> String {
         if i + 1 < n {
             // Bash breaks the line after `;` but not after `&` (`a & b &`).
             if item.background {
-                if docs.is_empty() {
-                    s.push_str(" & ");
-                } else {
-                    s.push_str(" &");
-                    s.push_str(&docs);
-                    s.push_str("  ");
-                    ML_AFTER_DOC.set(true);
-                }
+                connector(&mut s, " & ", &docs);
             } else if !docs.is_empty() {
                 s.push_str(&docs);
                 s.push('\n');
@@ -971,20 +964,32 @@ fn list_ml(l: &List, ind: usize) -> String {
 fn and_or_ml(a: &AndOr, ind: usize) -> (String, String) {
     let (mut s, mut docs) = pipeline_ml(&a.first, ind);
     for (op, p) in &a.rest {
-        s.push_str(match op {
+        let op = match op {
             AndOrOp::And => " && ",
             AndOrOp::Or => " || ",
-        });
-        if !docs.is_empty() {
-            s.push_str(&docs);
-            s.push(' ');
-            ML_AFTER_DOC.set(true);
-        }
+        };
+        connector(&mut s, op, &docs);
         let (text, next) = pipeline_ml(p, ind);
         s.push_str(&text);
         docs = next;
     }
     (s, docs)
+}
+
+/// Operator `op` (` && `, ` | `, ` & `) after a command whose here-document bodies
+/// are `docs`: bash prints the bodies after the operator, keeping the blank after
+/// `&&` or `||` and adding one, dropping it after `|` or `&` and adding two, and
+/// leaves out the next `;` (see [`ML_AFTER_DOC`]).
+fn connector(s: &mut String, op: &str, docs: &str) {
+    if docs.is_empty() {
+        s.push_str(op);
+        return;
+    }
+    let and_or = op.contains("&&") || op.contains("||");
+    s.push_str(if and_or { op } else { op.trim_end() });
+    s.push_str(docs);
+    s.push_str(if and_or { " " } else { "  " });
+    ML_AFTER_DOC.set(true);
 }
 
 /// A pipeline, and the here-document bodies of its last command.
@@ -1002,18 +1007,11 @@ fn pipeline_ml(p: &Pipeline, ind: usize) -> (String, String) {
     for (i, c) in p.commands.iter().enumerate() {
         if i > 0 {
             let op = if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
-                " |&"
+                " |& "
             } else {
-                " |"
+                " | "
             };
-            s.push_str(op);
-            if docs.is_empty() {
-                s.push(' ');
-            } else {
-                s.push_str(&docs);
-                s.push_str("  ");
-                ML_AFTER_DOC.set(true);
-            }
+            connector(&mut s, op, &docs);
         }
         let (text, d) = cmd_ml_parts(c, ind);
         s.push_str(&text);
