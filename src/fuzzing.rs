@@ -12,7 +12,7 @@ use crate::expand::arith::{ArithFail, ArithHost};
 use crate::expand::pattern::{MatchOpts, Pattern, escape};
 use crate::fs::{Clock, Fs};
 use crate::limits::Limits;
-use crate::syntax::parser::ParseOptions;
+use crate::syntax::parser::{ParseOptions, ParseWarningKind};
 use crate::syntax::printer::script_to_string;
 
 /// A checker: `Err` says which property failed.
@@ -60,12 +60,15 @@ fn text(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
-fn parse(src: &str) -> Result<crate::syntax::Script, crate::syntax::parser::ParseError> {
-    let opts = ParseOptions {
+fn parse_options() -> ParseOptions {
+    ParseOptions {
         max_depth: 100,
         ..ParseOptions::default()
-    };
-    crate::syntax::parse_with(src, opts)
+    }
+}
+
+fn parse(src: &str) -> Result<crate::syntax::Script, crate::syntax::parser::ParseError> {
+    crate::syntax::parse_with(src, parse_options())
 }
 
 /// The parser never panics and always ends, whatever the input.
@@ -75,14 +78,31 @@ pub fn check_parse(data: &[u8]) -> Result<(), String> {
 }
 
 /// What the printer prints parses back, and printing that gives the same text.
+///
+/// One kind of script is let off: a here-document whose delimiter holds a newline can
+/// never be ended by a line, and when its body comes from after the `)` of a `$( )`
+/// inside `(( ))`, the text bash keeps for the expression does not read back either
+/// (bash reports `unexpected EOF while looking for matching )` when it runs it).
 pub fn check_print_roundtrip(data: &[u8]) -> Result<(), String> {
     let src = text(data);
-    let Ok(ast) = parse(&src) else {
-        return Ok(());
+    let mut parser = crate::syntax::Parser::new(&src, parse_options());
+    let mut commands = Vec::new();
+    loop {
+        match parser.next_command() {
+            Ok(Some(c)) => commands.push(c),
+            Ok(None) => break,
+            Err(_) => return Ok(()),
+        }
+    }
+    let never_ending_heredoc = parser.take_warnings().iter().any(|w| {
+        matches!(&w.kind, ParseWarningKind::HereDocEof { delimiter, .. } if delimiter.contains('\n'))
+    });
+    let printed = script_to_string(&crate::syntax::Script { commands });
+    let again = match parse(&printed) {
+        Ok(again) => again,
+        Err(_) if never_ending_heredoc => return Ok(()),
+        Err(e) => return Err(format!("printed text does not parse ({e}):\n{printed}")),
     };
-    let printed = script_to_string(&ast);
-    let again =
-        parse(&printed).map_err(|e| format!("printed text does not parse ({e}):\n{printed}"))?;
     let reprinted = script_to_string(&again);
     if reprinted != printed {
         return Err(format!(
