@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use ::regex::Regex;
 
@@ -246,14 +247,20 @@ pub fn fatal(msg: impl Into<String>) -> io::Error {
 
 type R<T> = io::Result<T>;
 
+/// How much of an in-memory input is checked as UTF-8 at a time.
+const WINDOW_BYTES: usize = 64 << 10;
+
 /// Splits records out of a byte source.
 pub struct Records {
+    /// Bytes read from a stream (stdin) and not yet dropped.
     data: Vec<u8>,
-    /// In-memory input that is all UTF-8 (checked once), kept here instead of in
-    /// `data`: records cut from it at an ASCII separator need no checking of their own.
-    text: Option<String>,
+    /// In-memory input (a file's contents), shared with the filesystem, not copied.
+    whole: Option<Arc<Vec<u8>>>,
+    /// Text of `whole` from byte `window.0` on, checked as UTF-8 a block at a time,
+    /// that records are sliced from (one check per block, not per record).
+    window: (usize, String),
     pos: usize,
-    /// For a regex RS: the rest of `data` from `pos`, decoded once (so finding each
+    /// For a regex RS: the rest of the input from `pos`, decoded once (so finding each
     /// record does not decode the whole remainder again), and where in it `pos` is.
     decoded: Option<(String, usize)>,
     /// Where more bytes come from (stdin); `None` when all is in `data`.
@@ -269,14 +276,11 @@ pub enum RsMode {
 }
 
 impl Records {
-    pub fn memory(data: Vec<u8>) -> Records {
-        let (text, data) = match String::from_utf8(data) {
-            Ok(text) => (Some(text), Vec::new()),
-            Err(e) => (None, e.into_bytes()),
-        };
+    pub fn memory(whole: Arc<Vec<u8>>) -> Records {
         Records {
-            text,
-            data,
+            data: Vec::new(),
+            whole: Some(whole),
+            window: (0, String::new()),
             pos: 0,
             decoded: None,
             streaming: false,
@@ -286,7 +290,8 @@ impl Records {
     pub fn stream() -> Records {
         Records {
             data: Vec::new(),
-            text: None,
+            whole: None,
+            window: (0, String::new()),
             pos: 0,
             decoded: None,
             streaming: true,
@@ -313,21 +318,39 @@ impl Records {
     }
 
     /// The input not yet split into records.
-    fn rest<'r>(text: &'r Option<String>, data: &'r [u8], pos: usize) -> &'r [u8] {
-        let all = text.as_ref().map_or(data, |t| t.as_bytes());
+    fn rest<'r>(whole: &'r Option<Arc<Vec<u8>>>, data: &'r [u8], pos: usize) -> &'r [u8] {
+        let all = whole.as_ref().map_or(data, |w| w.as_slice());
         all.get(pos..).unwrap_or(&[])
     }
 
-    /// The `len` bytes at `pos` as text: sliced from checked text when they fall on
-    /// character boundaries (always so when cut at an ASCII separator), else decoded.
-    fn cut(&self, len: usize, out: &mut String) {
+    /// The `len` bytes at `pos` as text: sliced from the checked window when they are
+    /// UTF-8 (the window moves on when they lie past it), else decoded.
+    fn cut(&mut self, len: usize, out: &mut String) {
         out.clear();
         let end = self.pos + len;
-        if let Some(rec) = self.text.as_ref().and_then(|t| t.get(self.pos..end)) {
-            out.push_str(rec);
-            return;
+        if let Some(whole) = &self.whole {
+            let (start, text) = &self.window;
+            if self.pos < *start || end > start + text.len() {
+                let stop = (self.pos + WINDOW_BYTES).max(end).min(whole.len());
+                let bytes = whole.get(self.pos..stop).unwrap_or(&[]);
+                let valid = match std::str::from_utf8(bytes) {
+                    Ok(text) => text,
+                    Err(e) => bytes
+                        .get(..e.valid_up_to())
+                        .and_then(|b| std::str::from_utf8(b).ok())
+                        .unwrap_or(""),
+                };
+                self.window.0 = self.pos;
+                self.window.1.clear();
+                self.window.1.push_str(valid);
+            }
+            let at = self.pos - self.window.0;
+            if let Some(rec) = self.window.1.get(at..at + len) {
+                out.push_str(rec);
+                return;
+            }
         }
-        let rest = Self::rest(&self.text, &self.data, self.pos);
+        let rest = Self::rest(&self.whole, &self.data, self.pos);
         out.push_str(&crate::text::decode(rest.get(..len).unwrap_or(&[])));
     }
 
@@ -338,7 +361,7 @@ impl Records {
             self.decoded = None;
         }
         loop {
-            let rest = Self::rest(&self.text, &self.data, self.pos);
+            let rest = Self::rest(&self.whole, &self.data, self.pos);
             match mode {
                 RsMode::Char(c) => {
                     if let Some(p) = memchr::memchr(*c, rest) {
@@ -382,7 +405,7 @@ impl Records {
                 }
             }
             if !self.fill(src)? {
-                let rest = Self::rest(&self.text, &self.data, self.pos);
+                let rest = Self::rest(&self.whole, &self.data, self.pos);
                 if rest.is_empty() {
                     return Ok(false);
                 }
@@ -1468,7 +1491,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             let data = self.io.fs.lock().read_file(&path);
             match data {
                 Ok(d) => {
-                    self.main = Some(Records::memory(d.to_vec()));
+                    self.main = Some(Records::memory(d));
                     return Ok(true);
                 }
                 Err(e) => {
@@ -1548,14 +1571,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                             Stdio::Given(&mut out),
                             Stdio::Own(&mut *self.io.stderr),
                         )?;
-                        Records::memory(out)
+                        Records::memory(Arc::new(out))
                     } else if name == "-" || name == "/dev/stdin" {
                         Records::stream()
                     } else {
                         let path = crate::fs::path::join(self.io.cwd, &name);
                         let data = self.io.fs.lock().read_file(&path);
                         match data {
-                            Ok(d) => Records::memory(d.to_vec()),
+                            Ok(d) => Records::memory(d),
                             Err(_) => return Ok(Value::Num(-1.0)),
                         }
                     };

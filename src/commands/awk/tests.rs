@@ -679,3 +679,29 @@ fn streams_endless_input() {
         crate::commands::testing::run_endless("awk 'NR > 2 { exit } { print }'", b"y\n", 1 << 20);
     assert_eq!((out.as_slice(), status), (&b"y\ny\n"[..], 0));
 }
+
+/// A file is split into records straight from its shared bytes, checked as UTF-8 a
+/// window at a time: records across a window's edge, one longer than a window, a
+/// character cut by the edge and invalid bytes all come out whole and unchanged.
+#[test]
+fn file_records_across_windows() {
+    let mut data = Vec::new();
+    for i in 0..30_000 {
+        data.extend_from_slice(format!("line {i} é\n").as_bytes());
+        if i % 7_000 == 3 {
+            data.extend_from_slice(b"bad \xff\xfe bytes\n");
+        }
+    }
+    data.extend_from_slice("é".repeat(100_000).as_bytes());
+    data.extend_from_slice(b"\nend\n");
+    let fs = fs_with(&[]);
+    fs.lock().write_file("/workspace/big", &data).unwrap();
+    let (out, err, status) = run_in(&fs, "awk '{ print }' big", b"");
+    assert_eq!((out == data, err.as_str(), status), (true, "", 0));
+    let (out, _, _) = run_in(
+        &fs,
+        "awk '/^é/ { print length($0) } END { print NR }' big",
+        b"",
+    );
+    assert_eq!(String::from_utf8_lossy(&out), "100000\n30007\n");
+}
