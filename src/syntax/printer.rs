@@ -290,6 +290,63 @@ fn terminator(l: &List) -> &'static str {
     }
 }
 
+/// A simple command, with its redirections before its words when `redirects_first`.
+fn simple(c: &Command, s: &SimpleCommand, redirects_first: bool, out: &mut String) {
+    let mut first = true;
+    let mut space = |out: &mut String| {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+    };
+    if redirects_first {
+        for r in &c.redirects {
+            space(out);
+            redirect_inline(r, out);
+        }
+    }
+    for a in &s.assigns {
+        space(out);
+        assign(a, out);
+    }
+    for w in &s.words {
+        space(out);
+        word(w, out);
+    }
+    if !redirects_first {
+        for r in &c.redirects {
+            space(out);
+            redirect_inline(r, out);
+        }
+    }
+}
+
+/// The body of a coproc without a name, printed so that it does not read as one: a
+/// simple command `c { x` read from `coproc <f c { x` keeps its redirections first,
+/// since `coproc c { x` names the coproc `c`. False when the body needs no care.
+fn coproc_body(cp: &Coproc, out: &mut String) -> bool {
+    let CommandKind::Simple(s) = &cp.body.kind else {
+        return false;
+    };
+    let reads_as_name = cp.name.is_none()
+        && s.assigns.is_empty()
+        && s.words
+            .first()
+            .and_then(|w| w.as_literal())
+            .is_some_and(super::is_name)
+        && s.words
+            .get(1)
+            .and_then(|w| w.as_literal())
+            .is_some_and(|w| {
+                w.starts_with(['(', '{'])
+                    || ["if", "while", "until", "for", "case", "[[", "select"].contains(&w)
+            });
+    if reads_as_name {
+        simple(&cp.body, s, true, out);
+    }
+    reads_as_name
+}
+
 fn command(c: &Command, out: &mut String) {
     match &c.kind {
         CommandKind::Simple(s) => {
@@ -300,33 +357,7 @@ fn command(c: &Command, out: &mut String) {
                     .first()
                     .and_then(|w| w.as_literal())
                     .is_some_and(|w| super::parser::RESERVED_WORDS.contains(&w));
-            let mut first = true;
-            let mut space = |out: &mut String| {
-                if !first {
-                    out.push(' ');
-                }
-                first = false;
-            };
-            if reserved_first {
-                for r in &c.redirects {
-                    space(out);
-                    redirect_inline(r, out);
-                }
-            }
-            for a in &s.assigns {
-                space(out);
-                assign(a, out);
-            }
-            for w in &s.words {
-                space(out);
-                word(w, out);
-            }
-            if !reserved_first {
-                for r in &c.redirects {
-                    space(out);
-                    redirect_inline(r, out);
-                }
-            }
+            simple(c, s, reserved_first, out);
             return;
         }
         CommandKind::BraceGroup(l) => {
@@ -451,7 +482,9 @@ fn command(c: &Command, out: &mut String) {
                 out.push_str(n);
                 out.push(' ');
             }
-            command(&cp.body, out);
+            if !coproc_body(cp, out) {
+                command(&cp.body, out);
+            }
         }
     }
     for r in &c.redirects {
