@@ -143,7 +143,7 @@ pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
 pub fn parse_subscript_text(src: &str, opts: ParseOptions) -> PResult<Word> {
     let text = format!("{src}}}");
     let mut p = Parser::new(&text, opts);
-    let w = p.param_word(false, false, false)?;
+    let w = p.param_word(false, false, false, true)?;
     if p.pos != p.chars.len() {
         return Err(p.error(ParseErrorKind::Unmatched('}')));
     }
@@ -185,6 +185,9 @@ pub struct Parser {
     alias_next: Option<usize>,
     /// Whether the last `param_word` stopped at a `/` (so a replacement follows).
     last_stop_was_slash: bool,
+    /// Reading `${...}` in an assignment's value: the word of `-` and `+` expands a
+    /// tilde after `:` too (`x=${u-~:~}`).
+    assign_value_param: bool,
     /// How many `$( )`, `<( )` or `>( )` bodies enclose the cursor: inside one, bash
     /// lets a line that starts with a here-document's delimiter and holds a `)` end the
     /// body early (its `)` then closes the substitution).
@@ -252,6 +255,7 @@ impl Parser {
             alias_active: Vec::new(),
             alias_next: None,
             last_stop_was_slash: false,
+            assign_value_param: false,
             comsub_depth: 0,
             line_jumps: Vec::new(),
             warnings: Vec::new(),
@@ -2255,7 +2259,6 @@ impl Parser {
         in_dquote: bool,
         mode: WordMode,
     ) -> PResult<bool> {
-        let _ = mode;
         let Some(c) = self.peek() else {
             return Ok(false);
         };
@@ -2310,7 +2313,7 @@ impl Parser {
                 parts.push(WordPart::CmdSub(Arc::new(body)));
                 Ok(true)
             }
-            '$' => self.dollar(parts, lit, in_dquote),
+            '$' => self.dollar(parts, lit, in_dquote, mode),
             _ => Ok(false),
         }
     }
@@ -2497,6 +2500,7 @@ impl Parser {
         parts: &mut Vec<WordPart>,
         lit: &mut String,
         in_dquote: bool,
+        mode: WordMode,
     ) -> PResult<bool> {
         // A line continuation may split `$` from what follows it (`$\<newline>?`).
         while self.alias_active.is_empty()
@@ -2555,8 +2559,11 @@ impl Parser {
             Some('{') => {
                 flush_lit(parts, lit);
                 self.bump_n(2);
-                let p = self.braced_param(in_dquote)?;
-                parts.push(WordPart::Param(Box::new(p)));
+                let outer = self.assign_value_param;
+                self.assign_value_param = mode == WordMode::Assign && !in_dquote;
+                let p = self.braced_param(in_dquote);
+                self.assign_value_param = outer;
+                parts.push(WordPart::Param(Box::new(p?)));
                 Ok(true)
             }
             Some('\'') if !in_dquote => {
@@ -2808,7 +2815,7 @@ impl Parser {
                 match self.peek() {
                     Some(d @ ('-' | '=' | '?' | '+')) => {
                         self.bump();
-                        let word = self.param_word(in_dquote, true, false)?;
+                        let word = self.default_word(d, in_dquote)?;
                         ParamOp::Default {
                             op: d,
                             colon: true,
@@ -2835,7 +2842,7 @@ impl Parser {
             }
             '-' | '=' | '?' | '+' => {
                 self.bump();
-                let word = self.param_word(in_dquote, true, false)?;
+                let word = self.default_word(c, in_dquote)?;
                 ParamOp::Default {
                     op: c,
                     colon: false,
@@ -2848,7 +2855,7 @@ impl Parser {
                 if longest {
                     self.bump();
                 }
-                let pattern = self.param_word(in_dquote, false, false)?;
+                let pattern = self.param_word(in_dquote, false, false, true)?;
                 ParamOp::Strip {
                     suffix: c == '%',
                     longest,
@@ -2877,7 +2884,8 @@ impl Parser {
                 if leading_slash {
                     self.bump();
                 }
-                let mut pattern = self.param_word(in_dquote, false, true)?;
+                let anchored = matches!(mode, ReplaceMode::Prefix | ReplaceMode::Suffix);
+                let mut pattern = self.param_word(in_dquote, false, true, !anchored)?;
                 if leading_slash {
                     match pattern.parts.first_mut() {
                         Some(WordPart::Lit(s)) => s.insert(0, '/'),
@@ -2885,7 +2893,7 @@ impl Parser {
                     }
                 }
                 let replacement = if self.last_stop_was_slash {
-                    Some(self.param_word(in_dquote, false, false)?)
+                    Some(self.param_word(in_dquote, false, false, true)?)
                 } else {
                     None
                 };
@@ -2901,7 +2909,7 @@ impl Parser {
                 if all {
                     self.bump();
                 }
-                let pattern = self.param_word(in_dquote, false, false)?;
+                let pattern = self.param_word(in_dquote, false, false, !in_dquote)?;
                 ParamOp::Case {
                     upper: c == '^',
                     all,
@@ -2932,11 +2940,27 @@ impl Parser {
     /// The word after a `${x<op>` operator, up to the closing `}` (consumed). With
     /// `stop_at_slash`, also stops at an unquoted `/` (consumed; see
     /// `last_stop_was_slash`).
+    /// The word of `${x-w}` (`op` is `-`, `=`, `?` or `+`, with or without `:`).
+    fn default_word(&mut self, op: char, in_dquote: bool) -> PResult<Word> {
+        let colon_tilde = self.assign_value_param && matches!(op, '-' | '+');
+        self.assign_value_param = false;
+        let word = self.param_word(in_dquote, true, false, !in_dquote);
+        if colon_tilde {
+            return word.map(tilde_after_colons);
+        }
+        word
+    }
+
+    /// A word inside `${...}`, up to its `}` (or a `/` when `stop_at_slash`). A tilde
+    /// at its start expands when `leading_tilde`: bash expands one in patterns and
+    /// replacements even inside double quotes, but not in `"${x-~}"` or after the `#`
+    /// or `%` of `${x/#~/r}`.
     fn param_word(
         &mut self,
         in_dquote: bool,
         default_op: bool,
         stop_at_slash: bool,
+        leading_tilde: bool,
     ) -> PResult<Word> {
         self.last_stop_was_slash = false;
         let mut parts = Vec::new();
@@ -2963,7 +2987,7 @@ impl Parser {
             }
             if c == '~'
                 && self.pos == start
-                && !in_dquote
+                && leading_tilde
                 && let Some(user) = self.tilde_prefix_in_param()
             {
                 parts.push(WordPart::Tilde(user));
@@ -3022,7 +3046,7 @@ impl Parser {
         let mut i = self.pos + 1;
         let mut user = String::new();
         while let Some(&c) = self.chars.get(i) {
-            if c == '/' || c == '}' {
+            if matches!(c, '/' | '}' | ':') {
                 break;
             }
             if !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
@@ -3076,6 +3100,44 @@ fn flush_lit(parts: &mut Vec<WordPart>, lit: &mut String) {
     if !lit.is_empty() {
         parts.push(WordPart::Lit(std::mem::take(lit)));
     }
+}
+
+/// `w` with each unquoted `~name` that follows a `:` as a tilde prefix (the name ends
+/// at `/`, `:` or the end of the word), as in an assignment's value.
+fn tilde_after_colons(w: Word) -> Word {
+    let mut parts = Vec::with_capacity(w.parts.len());
+    let count = w.parts.len();
+    for (k, part) in w.parts.into_iter().enumerate() {
+        let WordPart::Lit(text) = part else {
+            parts.push(part);
+            continue;
+        };
+        let last = k + 1 == count;
+        let mut lit = String::new();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(":~") {
+            let (head, tail) = rest.split_at(at + 1);
+            lit.push_str(head);
+            let body = &tail[1..];
+            let end = body.find(['/', ':']).unwrap_or(body.len());
+            let user = &body[..end];
+            let ends_well = end < body.len() || last;
+            let valid = user
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'));
+            if ends_well && valid {
+                flush_lit(&mut parts, &mut lit);
+                parts.push(WordPart::Tilde(user.to_owned()));
+                rest = &body[end..];
+            } else {
+                lit.push('~');
+                rest = body;
+            }
+        }
+        lit.push_str(rest);
+        flush_lit(&mut parts, &mut lit);
+    }
+    Word { parts }
 }
 
 /// Appends a backslash-escaped character, merging with a preceding escaped part.

@@ -543,8 +543,11 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
                 ..Flags::default()
             }
         } else {
+            // `readonly -a name` without a value leaves the name as it was (bash prints
+            // `declare -r name`); `-a`/`-A` shape only what is assigned.
+            let assigns = op.contains('=') || op.starts_with(ASSIGN_MARK);
             Flags {
-                set: bit | extra,
+                set: bit | if assigns { extra } else { 0 },
                 ..Flags::default()
             }
         };
