@@ -1056,10 +1056,14 @@ impl Parser {
     fn read_until_double_paren(&mut self) -> PResult<String> {
         let mut depth = 0usize;
         let mut text = String::new();
+        // After an unpaired `$`: the `$` of `$$(` is the `$$` parameter, not a `$(`.
+        let mut was_dollar = false;
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.error(ParseErrorKind::Unmatched(')')));
             };
+            let after_dollar = was_dollar;
+            was_dollar = c == '$' && !after_dollar;
             match c {
                 '(' => depth += 1,
                 ')' => {
@@ -1072,17 +1076,22 @@ impl Parser {
                     }
                     depth -= 1;
                 }
-                '$' if self.at_command_substitution() => {
+                '$' if !after_dollar && self.at_command_substitution() => {
                     self.arith_comsub(&mut text)?;
+                    was_dollar = false;
                     continue;
                 }
                 '\'' | '"' | '`' => {
                     // Keep quoted sections whole so a `)` inside them does not count.
                     text.push(c);
                     self.bump();
+                    let mut in_dollar = false;
                     while let Some(d) = self.peek() {
-                        if c == '"' && d == '$' && self.at_command_substitution() {
+                        let after_dollar = in_dollar;
+                        in_dollar = d == '$' && !after_dollar;
+                        if c == '"' && d == '$' && !after_dollar && self.at_command_substitution() {
                             self.arith_comsub(&mut text)?;
+                            in_dollar = false;
                             continue;
                         }
                         text.push(d);
