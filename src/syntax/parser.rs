@@ -1377,7 +1377,7 @@ impl Parser {
                 break;
             }
             if (cmd.words.is_empty() || decl_builtin)
-                && let Some(a) = self.try_assignment()?
+                && let Some(a) = self.try_assignment(!cmd.words.is_empty())?
             {
                 if cmd.words.is_empty() {
                     cmd.assigns.push(a);
@@ -1417,7 +1417,11 @@ impl Parser {
     }
 
     /// An assignment word at the cursor (`name=`, `name+=`, `name[sub]=`), if there is one.
-    fn try_assignment(&mut self) -> PResult<Option<Assign>> {
+    ///
+    /// An argument of `declare` and the like (`in_args`) is read as a word first: its
+    /// subscript ends at a blank or metacharacter (`declare a[ 1 ]=x` is three words),
+    /// while a command's own `a[ 1 ]=x` reads on to the `]`.
+    fn try_assignment(&mut self, in_args: bool) -> PResult<Option<Assign>> {
         let start = self.pos;
         let mut i = self.pos;
         match self.chars.get(i) {
@@ -1432,9 +1436,17 @@ impl Parser {
         if self.chars.get(i) == Some(&'[') {
             // Find the matching `]` (quotes inside are allowed).
             let mut depth = 0usize;
+            let mut parens = 0usize;
             let mut j = i;
             loop {
                 match self.chars.get(j) {
+                    None | Some(' ' | '\t' | '\n' | ';' | '|' | '&' | '<' | '>')
+                        if in_args && parens == 0 =>
+                    {
+                        return Ok(None);
+                    }
+                    Some('(') => parens += 1,
+                    Some(')') => parens = parens.saturating_sub(1),
                     // bash reads on for the `]` of a would-be assignment (`a[5 +`).
                     None if self.alias_active.is_empty() => {
                         self.pos = j;
