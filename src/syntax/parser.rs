@@ -211,7 +211,7 @@ pub struct Parser {
     command_start: bool,
 }
 
-fn is_meta(c: char) -> bool {
+pub(crate) fn is_meta(c: char) -> bool {
     matches!(
         c,
         ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | ')' | '<' | '>'

@@ -290,6 +290,21 @@ fn terminator(l: &List) -> &'static str {
     }
 }
 
+/// Whether word `w` printed at the start of a command would read as a reserved word:
+/// it is one (`{`, `if`), or starts with one and a metacharacter (`!(x)`).
+fn reads_reserved(w: &Word) -> bool {
+    let Some(WordPart::Lit(text)) = w.parts.first() else {
+        return false;
+    };
+    super::parser::RESERVED_WORDS
+        .iter()
+        .any(|r| match text.strip_prefix(r) {
+            Some("") => w.parts.len() == 1,
+            Some(rest) => rest.starts_with(super::parser::is_meta),
+            None => false,
+        })
+}
+
 /// A simple command, with its redirections before its words when `redirects_first`.
 fn simple(c: &Command, s: &SimpleCommand, redirects_first: bool, out: &mut String) {
     let mut first = true;
@@ -350,13 +365,11 @@ fn coproc_body(cp: &Coproc, out: &mut String) -> bool {
 fn command(c: &Command, out: &mut String) {
     match &c.kind {
         CommandKind::Simple(s) => {
-            // A command read as `<f {` keeps its redirections first: printed after the
-            // words, its first word would start the line and read as reserved.
-            let reserved_first = s.assigns.is_empty()
-                && s.words
-                    .first()
-                    .and_then(|w| w.as_literal())
-                    .is_some_and(|w| super::parser::RESERVED_WORDS.contains(&w));
+            // A command read as `<f {` or `<f !(x)` keeps its redirections first:
+            // printed after the words, its first word would start the line and read as
+            // reserved.
+            let reserved_first =
+                s.assigns.is_empty() && s.words.first().is_some_and(reads_reserved);
             simple(c, s, reserved_first, out);
             return;
         }
