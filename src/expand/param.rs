@@ -778,6 +778,9 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
         }
         out
     };
+    if !p.substitutable() {
+        return v.to_owned();
+    }
     let all = mode == ReplaceMode::All;
     if (all || mode == ReplaceMode::First)
         && let Some(l) = p.exact_text().filter(|l| !l.is_empty())

@@ -56,6 +56,75 @@ pub struct Pattern {
     /// group: see [`Matcher::new`].
     stars: u8,
     groups: bool,
+    /// The length bash's `${x/pat/rep}` tries substrings of, when it counts one (see
+    /// [`Pattern::substitutable`]).
+    bash_len: Option<usize>,
+}
+
+/// Bash's count of the characters pattern `cs` matches (its glob library's MATCHLEN);
+/// `None` for any length (a `*` or a group). A bracket ends at the first `]` after its
+/// first character, `[:`, `[.` and `[=` classes skipped; an unclosed one counts as text.
+fn bash_match_len(cs: &[char]) -> Option<usize> {
+    let mut len = 0;
+    let mut i = 0;
+    while let Some(&c) = cs.get(i) {
+        i += 1;
+        match c {
+            '\\' => {
+                len += 1;
+                i += 1;
+            }
+            '*' => return None,
+            '?' | '+' | '!' | '@' if cs.get(i) == Some(&'(') => return None,
+            '[' => {
+                let mut bracket = 1;
+                let mut class: Option<char> = None;
+                let mut closed = false;
+                let mut c = cs.get(i).copied();
+                i += 1;
+                loop {
+                    let Some(ch) = c else {
+                        i -= 1;
+                        break;
+                    };
+                    let next = cs.get(i).copied();
+                    match (ch, next) {
+                        ('\\', _) => {
+                            bracket += 1;
+                            i += 1;
+                            if next.is_none() || cs.get(i).is_none() {
+                                break;
+                            }
+                        }
+                        ('[', Some(k @ (':' | '.' | '='))) => {
+                            i += 1;
+                            bracket += 1;
+                            if k != ':' && cs.get(i) == Some(&']') {
+                                i += 1;
+                                bracket += 1;
+                            }
+                            class = Some(k);
+                        }
+                        (k, Some(']')) if class == Some(k) => {
+                            i += 1;
+                            bracket += 1;
+                            class = None;
+                        }
+                        _ => bracket += 1,
+                    }
+                    c = cs.get(i).copied();
+                    i += 1;
+                    if c == Some(']') {
+                        closed = true;
+                        break;
+                    }
+                }
+                len += if closed { 1 } else { bracket };
+            }
+            _ => len += 1,
+        }
+    }
+    Some(len)
 }
 
 /// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
@@ -163,6 +232,22 @@ impl Pattern {
             nocase: opts.nocase,
             slash_literal: opts.dot_special,
             literal,
+            bash_len: bash_match_len(&cs),
+        }
+    }
+
+    /// Whether `${x/pat/rep}` can find this pattern. Bash tries only substrings as long
+    /// as its count of the characters a pattern without `*` or a group matches, and that
+    /// count closes a bracket at a `]` right after `!` or `^` (`[!]]` counts 2): such a
+    /// pattern is never found there, though `#`, `%`, `case` and `[[` match it.
+    pub fn substitutable(&self) -> bool {
+        let fixed: Option<usize> = self.toks.iter().try_fold(0, |n, t| match t {
+            Tok::Char(_) | Tok::Any | Tok::Class { .. } => Some(n + 1),
+            Tok::Star | Tok::Group { .. } => None,
+        });
+        match (self.bash_len, fixed) {
+            (Some(counted), Some(fixed)) => counted == fixed,
+            _ => true,
         }
     }
 
