@@ -218,11 +218,11 @@ pub(crate) fn is_meta(c: char) -> bool {
     )
 }
 
-fn is_name_start(c: char) -> bool {
+pub(crate) fn is_name_start(c: char) -> bool {
     c == '_' || c.is_ascii_alphabetic()
 }
 
-fn is_name_char(c: char) -> bool {
+pub(crate) fn is_name_char(c: char) -> bool {
     c == '_' || c.is_ascii_alphanumeric()
 }
 

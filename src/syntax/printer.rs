@@ -337,25 +337,40 @@ fn simple(c: &Command, s: &SimpleCommand, redirects_first: bool, out: &mut Strin
 }
 
 /// The body of a coproc without a name, printed so that it does not read as one: a
-/// simple command `c { x` read from `coproc <f c { x` keeps its redirections first,
-/// since `coproc c { x` names the coproc `c`. False when the body needs no care.
+/// simple command `c { x` (or `c{ x`) read from `coproc <f c { x` keeps its
+/// redirections first, since `coproc c { x` names the coproc `c`. False when the body
+/// needs no care.
 fn coproc_body(cp: &Coproc, out: &mut String) -> bool {
     let CommandKind::Simple(s) = &cp.body.kind else {
         return false;
     };
+    // The parser reads a name, then blanks, then looks for `(`, `{` or a reserved word
+    // that opens a compound command.
+    let opens_compound = |w: &Word| {
+        w.as_literal()
+            .is_some_and(|w| ["if", "while", "until", "for", "case", "[[", "select"].contains(&w))
+            || matches!(w.parts.first(), Some(WordPart::Lit(t)) if t.starts_with(['(', '{']))
+    };
     let reads_as_name = cp.name.is_none()
         && s.assigns.is_empty()
-        && s.words
-            .first()
-            .and_then(|w| w.as_literal())
-            .is_some_and(super::is_name)
-        && s.words
-            .get(1)
-            .and_then(|w| w.as_literal())
-            .is_some_and(|w| {
-                w.starts_with(['(', '{'])
-                    || ["if", "while", "until", "for", "case", "[[", "select"].contains(&w)
-            });
+        && match s.words.first().map(|w| (w, w.parts.first())) {
+            Some((w, Some(WordPart::Lit(text)))) => {
+                let name_len = if text.starts_with(super::parser::is_name_start) {
+                    text.find(|c| !super::parser::is_name_char(c))
+                        .unwrap_or(text.len())
+                } else {
+                    0
+                };
+                let rest = &text[name_len..];
+                name_len > 0
+                    && if rest.is_empty() {
+                        w.parts.len() == 1 && s.words.get(1).is_some_and(opens_compound)
+                    } else {
+                        rest.starts_with(['(', '{'])
+                    }
+            }
+            _ => false,
+        };
     if reads_as_name {
         simple(&cp.body, s, true, out);
     }
