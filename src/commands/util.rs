@@ -279,6 +279,10 @@ impl Ctx<'_> {
         if operand == "-" {
             return Ok(Input::Stdin);
         }
+        // open("") fails with ENOENT; resolving it would name the working directory.
+        if operand.is_empty() {
+            return Err(OpenError::Fs(crate::fs::Errno::ENOENT.into()));
+        }
         let path = self.path(operand);
         let fs = self.fs.lock();
         let meta = fs.stat(&path).map_err(OpenError::Fs)?;
