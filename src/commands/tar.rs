@@ -5,8 +5,11 @@
 //! (names, or patterns with `--wildcards`), `-O` (extract to stdout, the verbose names
 //! then going to stderr), `--exclude=PATTERN` when creating, and old-style bundled
 //! options (`tar czf a.tgz dir`).
-//! Directories are archived in sorted order (GNU tar uses readdir order).
+//! Directories are archived in sorted order (GNU tar uses readdir order). A second
+//! path to an inode already archived is stored as GNU tar stores it, as a hard link
+//! to the first member's name, and extracted as one.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 
 use flate2::Compression;
@@ -17,7 +20,7 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::util::{mode_string, user_name};
 use super::{CmdResult, Ctx};
-use crate::fs::{FileType, Fs, Timestamp};
+use crate::fs::{FileType, Fs, Ino, Timestamp};
 
 const LONG: &[LongOpt] = &[
     long("create", HasArg::No, "c"),
@@ -149,7 +152,7 @@ fn long_line(
         " ".repeat(pad)
     );
     if let Some(l) = link {
-        s.push_str(" -> ");
+        s.push_str(if ty == 'h' { " link to " } else { " -> " });
         s.push_str(l);
     }
     s
@@ -267,39 +270,47 @@ struct Create<'a> {
     append: bool,
 }
 
-/// Appends a member named exactly `name`: the `tar` crate's own path setter drops a
-/// leading `./`, which GNU tar keeps. A name longer than the header's 100 bytes goes
-/// first into a GNU `././@LongLink` member, as GNU tar writes it.
+/// Appends a member named exactly `name` (and, for links, pointing at `link`): the
+/// `tar` crate's own setters drop a leading `./`, which GNU tar keeps. A link target
+/// or name longer than the header's 100 bytes goes first into a GNU `././@LongLink`
+/// member (`K` for the target, then `L` for the name), as GNU tar writes them.
 fn append_named(
     builder: &mut tar::Builder<Vec<u8>>,
     h: &mut tar::Header,
     name: &[u8],
+    link: Option<&[u8]>,
     data: &[u8],
 ) -> std::io::Result<()> {
-    fn set_name(h: &mut tar::Header, name: &[u8]) {
-        let field = &mut h.as_old_mut().name;
+    fn fill(field: &mut [u8], value: &[u8]) {
         field.fill(0);
-        for (d, s) in field.iter_mut().zip(name) {
+        for (d, s) in field.iter_mut().zip(value) {
             *d = *s;
         }
     }
-    if name.len() > h.as_old().name.len() {
+    fn long_link(
+        builder: &mut tar::Builder<Vec<u8>>,
+        kind: tar::EntryType,
+        value: &[u8],
+    ) -> std::io::Result<()> {
         let mut long = tar::Header::new_gnu();
-        set_name(&mut long, b"././@LongLink");
+        fill(&mut long.as_old_mut().name, b"././@LongLink");
         long.set_mode(0o644);
-        long.set_entry_type(tar::EntryType::GNULongName);
-        long.set_size(name.len() as u64 + 1);
+        long.set_entry_type(kind);
+        long.set_size(value.len() as u64 + 1);
         long.set_cksum();
-        builder.append(
-            &long,
-            name.iter()
-                .chain(&[0])
-                .copied()
-                .collect::<Vec<u8>>()
-                .as_slice(),
-        )?;
+        let body: Vec<u8> = value.iter().chain(&[0]).copied().collect();
+        builder.append(&long, body.as_slice())
     }
-    set_name(h, name);
+    if let Some(link) = link {
+        if link.len() > h.as_old().linkname.len() {
+            long_link(builder, tar::EntryType::GNULongLink, link)?;
+        }
+        fill(&mut h.as_old_mut().linkname, link);
+    }
+    if name.len() > h.as_old().name.len() {
+        long_link(builder, tar::EntryType::GNULongName, name)?;
+    }
+    fill(&mut h.as_old_mut().name, name);
     h.set_cksum();
     builder.append(h, data)
 }
@@ -364,11 +375,16 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
     }
     let mut builder = tar::Builder::new(Vec::new());
     let mut listing = Vec::new();
+    // GNU tar's link table: the member each archived inode was first stored as. With
+    // one operand only inodes of several links can recur; with more, any can.
+    let trivial_links = if operands.len() > 1 { 0 } else { 1 };
+    let mut first_names: HashMap<Ino, String> = HashMap::new();
     for it in &items {
         ctx.host.check()?;
         let Ok(meta) = fs.lstat(&it.path) else {
             continue;
         };
+        let linkable = !meta.is_dir() && meta.nlink > trivial_links;
         let mut h = tar::Header::new_gnu();
         h.set_mode(meta.mode & 0o7777);
         h.set_uid(u64::from(meta.uid));
@@ -377,7 +393,14 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         let _ = h.set_groupname(&user_name(meta.gid));
         h.set_mtime(u64::try_from(meta.mtime.secs).unwrap_or(0));
         let mut name = it.name.clone();
+        let mut link = None;
+        let first = first_names.get(&meta.ino).filter(|_| linkable);
         let data: Vec<u8> = match meta.file_type {
+            _ if first.is_some() => {
+                h.set_entry_type(tar::EntryType::Link);
+                link = first.cloned();
+                Vec::new()
+            }
             FileType::Dir => {
                 h.set_entry_type(tar::EntryType::Directory);
                 if !name.ends_with('/') {
@@ -387,12 +410,7 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             }
             FileType::Symlink => {
                 h.set_entry_type(tar::EntryType::Symlink);
-                let target = fs.readlink(&it.path).unwrap_or_default();
-                if let Err(e) = h.set_link_name(&target) {
-                    writeln!(ctx.stderr, "tar: {}: {e}", it.name)?;
-                    status = 2;
-                    continue;
-                }
+                link = Some(fs.readlink(&it.path).unwrap_or_default());
                 Vec::new()
             }
             FileType::File => {
@@ -407,10 +425,14 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             }
         };
         h.set_size(data.len() as u64);
-        if let Err(e) = append_named(&mut builder, &mut h, name.as_bytes(), &data) {
+        let link = link.as_ref().map(String::as_bytes);
+        if let Err(e) = append_named(&mut builder, &mut h, name.as_bytes(), link, &data) {
             writeln!(ctx.stderr, "tar: {name}: {e}")?;
             status = 2;
             continue;
+        }
+        if linkable {
+            first_names.entry(meta.ino).or_insert_with(|| name.clone());
         }
         if verbose {
             listing.extend_from_slice(name.as_bytes());
@@ -446,6 +468,21 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         )?;
     }
     Ok(status)
+}
+
+/// GNU tar's `extract_link`: a link from `dest` to `target`, done already when both
+/// name one inode, and replacing what else `dest` names; a missing `target` leaves
+/// `dest` alone.
+fn hard_link(fs: &mut Fs, target: &str, dest: &str) -> crate::fs::FsResult<()> {
+    let wanted = fs.lstat(target)?.ino;
+    match fs.lstat(dest) {
+        Ok(there) if there.ino == wanted => Ok(()),
+        Ok(_) => {
+            fs.remove_file(dest)?;
+            fs.link(target, dest)
+        }
+        Err(_) => fs.link(target, dest),
+    }
 }
 
 /// Whether `read_archive` extracts (`-x`), and to standard output (`-O`); whether
@@ -576,7 +613,8 @@ fn read_archive(
                     if ty.is_file() { size } else { 0 },
                     mtime,
                     &name,
-                    link.as_deref().filter(|_| ty.is_symlink()),
+                    link.as_deref()
+                        .filter(|_| ty.is_symlink() || ty.is_hard_link()),
                 );
                 writeln!(ctx.stdout, "{line}")?;
             }
@@ -619,12 +657,16 @@ fn read_archive(
             }
             fs.symlink(link.as_deref().unwrap_or(""), &dest)
         } else if ty.is_hard_link() {
-            let target =
-                crate::fs::path::join(base, link.as_deref().unwrap_or("").trim_start_matches('/'));
-            if fs.lstat(&dest).is_ok() {
-                let _ = fs.remove_file(&dest);
+            let to = link.as_deref().unwrap_or("").trim_start_matches('/');
+            let target = crate::fs::path::join(base, to);
+            if let Err(e) = hard_link(&mut fs, &target, &dest) {
+                drop(fs);
+                let to = ctx.lquote(to);
+                writeln!(ctx.stderr, "tar: {name}: Cannot hard link to {to}: {e}")?;
+                status = 2;
+                continue;
             }
-            fs.link(&target, &dest)
+            Ok(())
         } else {
             if fs.lstat(&dest).is_ok_and(|m| m.is_symlink()) {
                 let _ = fs.remove_file(&dest);
