@@ -24,6 +24,9 @@ use super::util::{mode_string, user_name};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs, Ino, Timestamp};
 
+/// GNU tar's record: the default blocking factor of 20 blocks of 512 bytes.
+const RECORD: usize = 20 * 512;
+
 const LONG: &[LongOpt] = &[
     long("create", HasArg::No, "c"),
     long("extract", HasArg::No, "x"),
@@ -441,7 +444,9 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         builder, status, ..
     } = dump;
     kept.extend_from_slice(&builder.into_inner()?);
-    let archive = kept;
+    // GNU tar writes whole records of 20 blocks, the last one padded with zeros.
+    let mut archive = kept;
+    archive.resize(archive.len().div_ceil(RECORD) * RECORD, 0);
     let bytes = if gz {
         let mut enc = GzEncoder::new(Vec::new(), Compression::default());
         enc.write_all(&archive)?;
