@@ -239,12 +239,33 @@ pub fn argmatch<T: Copy + PartialEq>(
     value: &str,
     table: &[(&str, T)],
 ) -> io::Result<Result<T, i32>> {
+    argmatch_in(ctx, option, value, table, false)
+}
+
+/// [`argmatch`] without abbreviations (gnulib's `XARGMATCH_EXACT`): only a whole name
+/// is accepted, and anything else is `invalid`.
+pub fn argmatch_exact<T: Copy + PartialEq>(
+    ctx: &mut Ctx,
+    option: &str,
+    value: &str,
+    table: &[(&str, T)],
+) -> io::Result<Result<T, i32>> {
+    argmatch_in(ctx, option, value, table, true)
+}
+
+fn argmatch_in<T: Copy + PartialEq>(
+    ctx: &mut Ctx,
+    option: &str,
+    value: &str,
+    table: &[(&str, T)],
+    exact: bool,
+) -> io::Result<Result<T, i32>> {
     if let Some((_, v)) = table.iter().find(|(n, _)| *n == value) {
         return Ok(Ok(*v));
     }
     let matches: Vec<T> = table
         .iter()
-        .filter(|(n, _)| !value.is_empty() && n.starts_with(value))
+        .filter(|(n, _)| !exact && !value.is_empty() && n.starts_with(value))
         .map(|(_, v)| *v)
         .collect();
     if let Some(&first) = matches.first()

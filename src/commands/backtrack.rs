@@ -1,9 +1,11 @@
 //! A small backtracking regex matcher for the patterns the `regex` crate cannot run:
 //! those with back-references (`\(a\)\1`). It reads the `regex`-crate syntax that
-//! [`super::grep::regex::translate_full`] produces (literals, escapes, bracket classes
-//! with `[:name:]`, `(?-s:.)`, groups, `|`, `* + ? {m,n}`, `^ $ \b \B \A \z`, `\1`..`\9`)
-//! and runs it on bytes with a step budget, so a pathological pattern gives an error
-//! instead of running forever. Matching is leftmost-first, like the `regex` crate.
+//! [`super::grep::regex::translate_full`] and `tac`'s separator translation produce
+//! (literals, escapes, bracket classes with `[:name:]` or `\s \S \w \W`, `(?-s:.)`,
+//! groups, `|`, `* + ? {m,n}`, `^ $ \b \B \b{start} \b{end} \A \z \s \S \w \W`,
+//! `\1`..`\9`) and runs it on bytes with a step budget, so a pathological pattern gives
+//! an error instead of running forever. Searches are leftmost-first, like the `regex`
+//! crate; [`Backtrack::longest_at`] gives POSIX's longest match at one place.
 
 /// Steps one search may take before giving up.
 pub const STEP_BUDGET: u64 = 5_000_000;
@@ -27,6 +29,8 @@ impl std::error::Error for Exhausted {}
 enum ClassItem {
     Range(char, char),
     Named(String),
+    /// A character outside a named class (`\S`, `\W`).
+    NotNamed(String),
 }
 
 #[derive(Debug, Clone)]
@@ -60,6 +64,7 @@ impl Class {
             self.items.iter().any(|it| match it {
                 ClassItem::Range(a, b) => (*a..=*b).contains(&c),
                 ClassItem::Named(n) => named_class(n, c),
+                ClassItem::NotNamed(n) => !named_class(n, c),
             })
         };
         let mut hit = test(c);
@@ -85,7 +90,20 @@ enum Node {
     TextEnd,
     WordBoundary,
     NotWordBoundary,
+    WordStart,
+    WordEnd,
     Backref(usize),
+}
+
+/// The class a Perl escape (`\s \S \w \W`) names, as a class item.
+fn perl_class(e: char) -> Option<ClassItem> {
+    match e {
+        's' => Some(ClassItem::Named("space".to_owned())),
+        'S' => Some(ClassItem::NotNamed("space".to_owned())),
+        'w' => Some(ClassItem::Named("word".to_owned())),
+        'W' => Some(ClassItem::NotNamed("word".to_owned())),
+        _ => None,
+    }
 }
 
 struct Parser<'a> {
@@ -241,7 +259,15 @@ impl Parser<'_> {
                     return Err("trailing backslash".to_owned());
                 };
                 self.i += 1;
+                if let Some(item) = perl_class(e) {
+                    return Ok(Node::Class(Class {
+                        negated: false,
+                        items: vec![item],
+                    }));
+                }
                 match e {
+                    'b' if self.eat("{start}") => Node::WordStart,
+                    'b' if self.eat("{end}") => Node::WordEnd,
                     'b' => Node::WordBoundary,
                     'B' => Node::NotWordBoundary,
                     'A' => Node::TextStart,
@@ -288,6 +314,10 @@ impl Parser<'_> {
                         return Err("unclosed class".to_owned());
                     };
                     self.i += 1;
+                    if let Some(item) = perl_class(e) {
+                        class.items.push(item);
+                        continue;
+                    }
                     match e {
                         'n' => '\n',
                         't' => '\t',
@@ -333,6 +363,8 @@ enum Inst {
     TextStart,
     TextEnd,
     WordBoundary(bool),
+    /// Word characters after and not before (`true`), or before and not after.
+    WordEdge(bool),
     Match,
 }
 
@@ -446,6 +478,12 @@ impl Compiler {
             Node::NotWordBoundary => {
                 self.emit(Inst::WordBoundary(false))?;
             }
+            Node::WordStart => {
+                self.emit(Inst::WordEdge(true))?;
+            }
+            Node::WordEnd => {
+                self.emit(Inst::WordEdge(false))?;
+            }
             Node::Backref(k) => {
                 self.emit(Inst::Backref(*k))?;
             }
@@ -549,7 +587,7 @@ impl Backtrack {
         let mut steps = 0u64;
         let mut pos = start;
         while pos <= hay.len() {
-            if let Some(caps) = self.run(hay, pos, &mut steps)? {
+            if let Some(caps) = self.exec(hay, pos, &mut steps, false)? {
                 return Ok(Some(caps));
             }
             // Only start at character boundaries.
@@ -563,12 +601,25 @@ impl Backtrack {
         Ok(self.captures_at(hay, 0)?.is_some())
     }
 
-    fn run(
+    /// The end of the longest match that starts exactly at `start`: POSIX's rule for
+    /// a match's length, found by trying every way the pattern can match there (with
+    /// a step budget of its own).
+    pub fn longest_at(&self, hay: &[u8], start: usize) -> Result<Option<usize>, Exhausted> {
+        let mut steps = 0u64;
+        let caps = self.exec(hay, start, &mut steps, true)?;
+        Ok(caps.and_then(|c| c.get(1).copied().flatten()))
+    }
+
+    /// Runs the program from `start`: the first match found, or with `longest` the one
+    /// that ends last.
+    fn exec(
         &self,
         hay: &[u8],
         start: usize,
         steps: &mut u64,
+        longest: bool,
     ) -> Result<Option<Captures>, Exhausted> {
+        let mut best: Option<Captures> = None;
         let mut caps: Captures = vec![None; 2 * (self.groups + 1)];
         let mut regs = vec![usize::MAX; self.regs];
         let mut stack: Vec<Undo> = Vec::new();
@@ -581,7 +632,18 @@ impl Backtrack {
             }
             let ok = match self.prog.get(pc) {
                 None => false,
-                Some(Inst::Match) => return Ok(Some(caps)),
+                Some(Inst::Match) if !longest => return Ok(Some(caps)),
+                Some(Inst::Match) => {
+                    let end = |c: &Captures| c.get(1).copied().flatten();
+                    if best.as_ref().is_none_or(|b| end(&caps) > end(b)) {
+                        if pos == hay.len() {
+                            // Nothing can end later.
+                            return Ok(Some(caps));
+                        }
+                        best = Some(caps.clone());
+                    }
+                    false
+                }
                 Some(Inst::Char(want)) => match char_at(hay, pos) {
                     Some((c, l)) if c == *want || (self.icase && fold_eq(c, *want)) => {
                         pos += l;
@@ -691,6 +753,12 @@ impl Backtrack {
                     pc += 1;
                     (before != after) == *want
                 }
+                Some(Inst::WordEdge(start)) => {
+                    let before = is_word(char_before(hay, pos));
+                    let after = is_word(char_at(hay, pos).map(|(c, _)| c));
+                    pc += 1;
+                    after == *start && before != *start
+                }
             };
             if ok {
                 continue;
@@ -698,7 +766,7 @@ impl Backtrack {
             // Backtrack: undo until a pending branch.
             loop {
                 match stack.pop() {
-                    None => return Ok(None),
+                    None => return Ok(best),
                     Some(Undo::Cap(slot, old)) => {
                         if let Some(s) = caps.get_mut(slot) {
                             *s = old;
@@ -765,6 +833,25 @@ mod tests {
         let b = Backtrack::new(&t, false).unwrap_or_else(|e| panic!("{e}"));
         let hay = "a".repeat(40);
         assert_eq!(b.captures_at(hay.as_bytes(), 0), Err(Exhausted));
+    }
+
+    #[test]
+    fn longest_at_tries_every_way() {
+        let compile = |p: &str| Backtrack::new(p, false).unwrap_or_else(|e| panic!("{e}"));
+        let alt = compile("(a|ab)");
+        assert_eq!(
+            alt.captures_at(b"ab", 0).ok().flatten().and_then(|c| c[1]),
+            Some(1)
+        );
+        assert_eq!(alt.longest_at(b"ab", 0), Ok(Some(2)));
+        assert_eq!(alt.longest_at(b"ab", 1), Ok(None));
+        let twice = compile("(a*)\\1");
+        assert_eq!(twice.longest_at(b"aaaaa", 0), Ok(Some(4)));
+        let words = compile("\\b{start}\\w+\\b{end}");
+        assert_eq!(words.longest_at(b"  ab c", 2), Ok(Some(4)));
+        assert_eq!(words.longest_at(b"  ab c", 3), Ok(None));
+        let class = compile("[\\S]+\\s[^\\s\\S]?");
+        assert_eq!(class.longest_at(b"ab c", 0), Ok(Some(3)));
     }
 
     #[test]

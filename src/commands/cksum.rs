@@ -1,16 +1,23 @@
 //! `cksum`: the POSIX CRC and byte count of each input (`CRC SIZE NAME`), or with
 //! `-a`/`--algorithm` the BSD or System V `sum` checksums or a message digest (tagged
-//! `MD5 (f) = ...` lines by default, `--untagged` for `md5sum`'s layout; `-c` checks).
+//! `MD5 (f) = ...` lines by default, `--untagged` for `md5sum`'s layout, `-l` for
+//! BLAKE2b's length; `-c` checks, taking the algorithm from each line's tag when no
+//! `-a` is given). Follows GNU coreutils 9.1.
 
-use super::about::{HELP, VERSION, parse_std};
-use super::args::{HasArg, LongOpt, Spec, argmatch, long};
+use super::about::{HELP, VERSION, write_help, write_version};
+use super::args::{HasArg, LongOpt, Spec, argmatch_exact, long, parse_or_usage, usage_error};
 use super::digest::{Algo, posix_crc};
+use super::sum::{
+    CHECK_HELP, Checker, LENGTH_HELP, Reader, check, length_bits, misused_option, operands,
+    parse_length, sum_line, tag_name,
+};
 use super::util::quotef;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
     long("algorithm", HasArg::Required, "a"),
     long("check", HasArg::No, "c"),
+    long("length", HasArg::Required, "l"),
     long("tag", HasArg::No, "tag"),
     long("untagged", HasArg::No, "untagged"),
     long("zero", HasArg::No, "z"),
@@ -23,7 +30,9 @@ const LONG: &[LongOpt] = &[
     VERSION,
 ];
 
-const USAGE: &str = "\
+fn usage() -> String {
+    format!(
+        "\
 Usage: cksum [OPTION]... [FILE]...
 Print or verify checksums.
 By default use the 32 bit CRC algorithm.
@@ -33,13 +42,9 @@ With no FILE, or when FILE is -, read standard input.
 Mandatory arguments to long options are mandatory for short options too.
   -a, --algorithm=TYPE  select the digest type to use.  See DIGEST below.
   -c, --check           read checksums from the FILEs and check them
-      --tag             create a BSD-style checksum (the default)
+{LENGTH_HELP}      --tag             create a BSD-style checksum (the default)
       --untagged        create a reversed style checksum, without digest type
-  -z, --zero            end each output line with NUL, not newline,
-                          and disable file name escaping
-      --help     display this help and exit
-      --version  output version information and exit
-
+{CHECK_HELP}
 DIGEST determines the digest algorithm and default output format:
   sysv      (equivalent to sum -s)
   bsd       (equivalent to sum -r)
@@ -50,7 +55,14 @@ DIGEST determines the digest algorithm and default output format:
   sha256    (equivalent to sha256sum)
   sha384    (equivalent to sha384sum)
   sha512    (equivalent to sha512sum)
-";
+  blake2b   (equivalent to b2sum)
+  sm3       (only available through cksum)
+
+When checking, the input should be a former output of this program,
+or equivalent standalone program.
+"
+    )
+}
 
 /// What `-a` selects.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,8 +71,6 @@ enum Kind {
     Sysv,
     Crc,
     Digest(Algo),
-    /// Offered by GNU but not implemented here (named for the message).
-    Unsupported(&'static str),
 }
 
 const ALGORITHMS: &[(&str, Kind)] = &[
@@ -73,38 +83,74 @@ const ALGORITHMS: &[(&str, Kind)] = &[
     ("sha256", Kind::Digest(Algo::Sha256)),
     ("sha384", Kind::Digest(Algo::Sha384)),
     ("sha512", Kind::Digest(Algo::Sha512)),
-    ("blake2b", Kind::Unsupported("blake2b")),
-    ("sm3", Kind::Unsupported("sm3")),
+    ("blake2b", Kind::Digest(Algo::Blake2b)),
+    ("sm3", Kind::Digest(Algo::Sm3)),
 ];
 
 pub fn cksum(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match parse_std(ctx, &Spec::new("a:cwz", LONG), 1, USAGE)? {
+    let parsed = match parse_or_usage(ctx, &Spec::new("a:l:bctwz", LONG), 1)? {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
-    let kind = match parsed.last("a") {
-        None => Kind::Crc,
-        Some(name) => match argmatch(ctx, "--algorithm", name, ALGORITHMS)? {
-            Ok(k) => k,
-            Err(s) => return Ok(s),
-        },
-    };
-    let stdin_only = parsed.operands.is_empty();
-    let files = if stdin_only {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
-    };
-    if let Kind::Unsupported(name) = kind {
-        ctx.err(format!("{name}: algorithm not supported here"))?;
+    // GNU acts on these as getopt meets them, so the first failure or `--help` wins.
+    let (mut kind, mut specified) = (Kind::Crc, false);
+    let (mut length, mut length_text) = (0, "");
+    for (key, value) in &parsed.opts {
+        match (key.as_str(), value) {
+            ("help", _) => {
+                write_help(ctx, &usage())?;
+                return Ok(0);
+            }
+            ("version", _) => {
+                write_version(ctx)?;
+                return Ok(0);
+            }
+            ("a", Some(name)) => match argmatch_exact(ctx, "--algorithm", name, ALGORITHMS)? {
+                Ok(k) => (kind, specified) = (k, true),
+                Err(s) => return Ok(s),
+            },
+            ("l", Some(v)) => match parse_length(ctx, v)? {
+                Ok(n) => (length, length_text) = (n, v.as_str()),
+                Err(s) => return Ok(s),
+            },
+            // GNU 9.1's getopt string has them, but cksum has no case for them.
+            ("b" | "t", _) => return usage_error(ctx, "", 1),
+            _ => {}
+        }
+    }
+    if length != 0 && kind != Kind::Digest(Algo::Blake2b) {
+        ctx.err("--length is only supported with --algorithm=blake2b")?;
         return Ok(1);
     }
-    if parsed.has("c") {
-        let Kind::Digest(algo) = kind else {
-            ctx.err("--check is not supported with --algorithm={bsd,sysv,crc}")?;
-            return Ok(1);
+    let bits = match length_bits(ctx, length, length_text)? {
+        Ok(0) => match kind {
+            Kind::Bsd | Kind::Sysv => 16,
+            Kind::Crc => 32,
+            Kind::Digest(algo) => algo.bits(),
+        },
+        Ok(n) => n,
+        Err(s) => return Ok(s),
+    };
+    let checking = parsed.has("c");
+    if checking && specified && !matches!(kind, Kind::Digest(_)) {
+        ctx.err("--check is not supported with --algorithm={bsd,sysv,crc}")?;
+        return Ok(1);
+    }
+    if let Some(msg) = misused_option(&parsed, true) {
+        return usage_error(ctx, msg, 1);
+    }
+    let files = operands(&parsed);
+    if checking {
+        let algo = match kind {
+            Kind::Digest(algo) => Some(algo),
+            _ => None,
         };
-        return super::sum::check(ctx, algo, &parsed, &files);
+        return check(
+            ctx,
+            &mut Checker::new(Reader::Cksum, algo, bits),
+            &parsed,
+            &files,
+        );
     }
     let tagged = parsed
         .opts
@@ -112,7 +158,8 @@ pub fn cksum(ctx: &mut Ctx) -> CmdResult {
         .rev()
         .find(|(k, _)| k == "tag" || k == "untagged")
         .is_none_or(|(k, _)| k == "tag");
-    let end = if parsed.has("z") { '\0' } else { '\n' };
+    let zero = parsed.has("z");
+    let end = if zero { '\0' } else { '\n' };
     let mut status = 0;
     for name in &files {
         let data = match ctx.read_input(name)? {
@@ -125,18 +172,21 @@ pub fn cksum(ctx: &mut Ctx) -> CmdResult {
         };
         ctx.host.check()?;
         let sum = match kind {
-            Kind::Digest(algo) if tagged => {
-                format!("{} ({name}) = {}", algo.tag(), algo.hex(&data))
+            Kind::Digest(algo) => {
+                let tag = tagged.then(|| tag_name(algo, bits));
+                let hex = algo.hex_bits(&data, bits);
+                let line = sum_line(tag.as_deref(), &hex, name, false, zero);
+                ctx.stdout.write_all(&crate::text::encode(&line))?;
+                continue;
             }
-            Kind::Digest(algo) => format!("{}  {name}", algo.hex(&data)),
             Kind::Bsd => format!("{:05} {:5}", bsd_sum(&data), data.len().div_ceil(1024)),
             Kind::Sysv => format!("{} {}", sysv_sum(&data), data.len().div_ceil(512)),
-            Kind::Crc | Kind::Unsupported(_) => format!("{} {}", posix_crc(&data), data.len()),
+            Kind::Crc => format!("{} {}", posix_crc(&data), data.len()),
         };
-        let line = match kind {
-            Kind::Digest(_) => format!("{sum}{end}"),
-            _ if stdin_only => format!("{sum}{end}"),
-            _ => format!("{sum} {name}{end}"),
+        let line = if parsed.operands.is_empty() {
+            format!("{sum}{end}")
+        } else {
+            format!("{sum} {name}{end}")
         };
         ctx.stdout.write_all(&crate::text::encode(&line))?;
     }

@@ -1,7 +1,9 @@
 //! Message digests for the checksum utilities: MD5 (RFC 1321) and SHA-1 (FIPS 180-4)
-//! written out here (small, and not worth two dependencies), SHA-2 from the `sha2`
-//! crate, and the POSIX `cksum` CRC.
+//! written out here (small, and not worth two dependencies), SHA-2, BLAKE2b (RFC 7693,
+//! any whole-byte length up to 512 bits) and SM3 from the RustCrypto crates, and the
+//! POSIX `cksum` CRC.
 
+use blake2::digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
 use sha2::Digest;
 
 /// The algorithms the `*sum` utilities offer.
@@ -13,6 +15,9 @@ pub enum Algo {
     Sha256,
     Sha384,
     Sha512,
+    /// BLAKE2b, whose length (8 to 512 bits) is chosen per use.
+    Blake2b,
+    Sm3,
 }
 
 impl Algo {
@@ -25,21 +30,28 @@ impl Algo {
             Algo::Sha256 => "SHA256",
             Algo::Sha384 => "SHA384",
             Algo::Sha512 => "SHA512",
+            Algo::Blake2b => "BLAKE2b",
+            Algo::Sm3 => "SM3",
         }
     }
-    /// Digest length in hex digits.
-    pub fn hex_len(self) -> usize {
+    /// The digest's length in bits (BLAKE2b's longest).
+    pub fn bits(self) -> usize {
         match self {
-            Algo::Md5 => 32,
-            Algo::Sha1 => 40,
-            Algo::Sha224 => 56,
-            Algo::Sha256 => 64,
-            Algo::Sha384 => 96,
-            Algo::Sha512 => 128,
+            Algo::Md5 => 128,
+            Algo::Sha1 => 160,
+            Algo::Sha224 => 224,
+            Algo::Sha256 | Algo::Sm3 => 256,
+            Algo::Sha384 => 384,
+            Algo::Sha512 | Algo::Blake2b => 512,
         }
     }
-    /// The digest of `data` in lowercase hex.
+    /// The digest of `data` in lowercase hex, at its full length.
     pub fn hex(self, data: &[u8]) -> String {
+        self.hex_bits(data, self.bits())
+    }
+    /// The digest of `data` in lowercase hex, `bits` long for BLAKE2b (a multiple of 8
+    /// from 8 to 512; other lengths give the full 512) and the fixed length otherwise.
+    pub fn hex_bits(self, data: &[u8], bits: usize) -> String {
         let bytes: Vec<u8> = match self {
             Algo::Md5 => md5(data).to_vec(),
             Algo::Sha1 => sha1(data).to_vec(),
@@ -47,9 +59,27 @@ impl Algo {
             Algo::Sha256 => sha2::Sha256::digest(data).to_vec(),
             Algo::Sha384 => sha2::Sha384::digest(data).to_vec(),
             Algo::Sha512 => sha2::Sha512::digest(data).to_vec(),
+            Algo::Blake2b => blake2b(data, bits / 8),
+            Algo::Sm3 => sm3::Sm3::digest(data).to_vec(),
         };
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// BLAKE2b of `data` with an output of `len` bytes (1 to 64; others give 64). The
+/// length is part of BLAKE2b's parameter block, so a shorter digest is not a prefix
+/// of the longer one; the crate's fixed-size types choose it at compile time, its
+/// core takes it at run time.
+fn blake2b(data: &[u8], len: usize) -> Vec<u8> {
+    let len = if (1..=64).contains(&len) { len } else { 64 };
+    let Ok(mut core) = blake2::Blake2bVarCore::new(len) else {
+        return Vec::new();
+    };
+    let mut buffer = Buffer::<blake2::Blake2bVarCore>::default();
+    buffer.digest_blocks(data, |blocks| core.update_blocks(blocks));
+    let mut out = blake2::digest::Output::<blake2::Blake2bVarCore>::default();
+    core.finalize_variable_core(&mut buffer, &mut out);
+    out.iter().take(len).copied().collect()
 }
 
 /// Pads a message the MD5/SHA-1 way: 0x80, zeros, then the bit length (little-endian
@@ -214,6 +244,20 @@ mod tests {
         assert_eq!(
             Algo::Sha256.hex(b"hello\n"),
             "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
+        );
+        assert_eq!(
+            Algo::Blake2b.hex(b"hello\n"),
+            "f60ce482e5cc1229f39d71313171a8d9f4ca3a87d066bf4b205effb528192a75\
+             f14f3271e2c1a90e1de53f275b4d4793eef2f5e31ea90d2ce29d2e481c36435f"
+        );
+        assert_eq!(
+            Algo::Blake2b.hex_bits(b"hello\n", 128),
+            "ea41b4de6c03f13a95758b28dd75693e"
+        );
+        assert_eq!(Algo::Blake2b.hex_bits(b"hello\n", 8), "27");
+        assert_eq!(
+            Algo::Sm3.hex(b"hello\n"),
+            "f7a87a195b0cc0052b9d598482212ceb07e4ea60e8d139a5dfeff36c24abf2b3"
         );
         assert_eq!(posix_crc(b"hello\n"), 3_015_617_425);
         assert_eq!(posix_crc(b""), 4_294_967_295);

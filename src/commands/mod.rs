@@ -266,6 +266,7 @@ impl Ctx<'_> {
 /// The table of built-in utilities.
 pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
     vec![
+        ("b2sum", sum::b2sum),
         ("base64", base64::base64),
         ("basename", basename::basename),
         ("bc", bc::bc),

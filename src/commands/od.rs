@@ -8,7 +8,7 @@ use std::io::{self, Read};
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
-use super::util::{Input, Reader, lq, quote, quotef};
+use super::util::{Input, Reader, lq, quote, quotef, strtoumax_prefix};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
@@ -220,46 +220,10 @@ enum NumError {
 /// gnulib `xstrtoumax` with `base` (0: C prefixes) and the suffix letters `suffixes`
 /// (each a power of 1024, or 1000 with a `B` after it, `b` = 512).
 fn parse_count(s: &str, base: u32, suffixes: &str) -> Result<u64, NumError> {
-    let t = s.trim_start();
-    if t.starts_with('-') {
-        return Err(NumError::Invalid);
-    }
-    let t = t.strip_prefix('+').unwrap_or(t);
-    let (radix, body) = match base {
-        0 => {
-            if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                if h.starts_with(|c: char| c.is_ascii_hexdigit()) {
-                    (16, h)
-                } else {
-                    (8, t)
-                }
-            } else if t.starts_with('0') {
-                (8, t)
-            } else {
-                (10, t)
-            }
-        }
-        b => (b, t),
-    };
-    let end = body
-        .find(|c: char| !c.is_digit(radix))
-        .unwrap_or(body.len());
-    let (digits, rest) = body.split_at(end);
-    if digits.is_empty() {
-        return Err(NumError::Invalid);
-    }
-    let mut overflow = false;
-    let mut n: u64 = 0;
-    for c in digits.chars() {
-        let d = u64::from(c.to_digit(radix).unwrap_or(0));
-        match n
-            .checked_mul(u64::from(radix))
-            .and_then(|v| v.checked_add(d))
-        {
-            Some(v) => n = v,
-            None => overflow = true,
-        }
-    }
+    let (value, used) = strtoumax_prefix(s.as_bytes(), base).ok_or(NumError::Invalid)?;
+    let mut overflow = value.is_none();
+    let mut n = value.unwrap_or(u64::MAX);
+    let rest = s.get(used..).unwrap_or("");
     if !rest.is_empty() {
         let mut chars = rest.chars();
         let letter = chars.next().unwrap_or(' ');

@@ -1,14 +1,17 @@
-//! `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`, `sha384sum`, `sha512sum`: print or
-//! (`-c`) check message digests, in GNU's text, binary (`*`) and `--tag` formats, with
-//! GNU's escaping of names holding `\` or newlines.
+//! `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`, `sha384sum`, `sha512sum` and `b2sum`
+//! (`-l` picks BLAKE2b's length): print or (`-c`) check message digests, in GNU's
+//! text, binary (`*`) and `--tag` formats, with GNU's escaping of names holding `\`,
+//! CR or newlines. The line format and the checking are shared with `cksum -a`.
 
-use super::about::{HELP, VERSION, parse_std};
-use super::args::{HasArg, LongOpt, Spec, long, usage_error};
+use super::about::{HELP, VERSION, write_help, write_version};
+use super::args::{HasArg, LongOpt, Parsed, Spec, long, parse_or_usage, usage_error};
 use super::digest::Algo;
-use super::util::{chomp, quotef, records};
+use super::util::{chomp, quotef, records, strtoumax_prefix};
 use super::{CmdResult, Ctx};
 
-const LONG: &[LongOpt] = &[
+/// `b2sum`'s options; the fixed-length programs take the same without `--length`.
+const LONG_B2: &[LongOpt] = &[
+    long("length", HasArg::Required, "l"),
     long("binary", HasArg::No, "b"),
     long("check", HasArg::No, "c"),
     long("ignore-missing", HasArg::No, "ignore-missing"),
@@ -22,33 +25,74 @@ const LONG: &[LongOpt] = &[
     HELP,
     VERSION,
 ];
+const LONG: &[LongOpt] = LONG_B2.split_at(1).1;
+
+/// BLAKE2b's longest digest, in bits.
+pub(super) const BLAKE2B_MAX_BITS: u64 = 512;
 
 fn usage(name: &str, algo: Algo) -> String {
+    let length = if algo == Algo::Blake2b {
+        "\nMandatory arguments to long options are mandatory for short options too.\n"
+    } else {
+        ""
+    };
+    let reference = match algo {
+        Algo::Md5 => "RFC 1321",
+        Algo::Sha1 => "FIPS-180-1",
+        Algo::Sha224 => "RFC 3874",
+        Algo::Sha256 | Algo::Sha384 | Algo::Sha512 | Algo::Sm3 => "FIPS-180-2",
+        Algo::Blake2b => "RFC 7693",
+    };
+    let length_opt = if algo == Algo::Blake2b {
+        LENGTH_HELP
+    } else {
+        ""
+    };
     format!(
         "\
 Usage: {name} [OPTION]... [FILE]...
-Print or check {} checksums.
+Print or check {} ({}-bit) checksums.
 
-  -b, --binary         read in binary mode
-  -c, --check          read checksums from the FILEs and check them
-      --tag            create a BSD-style checksum
-  -t, --text           read in text mode (default)
-  -z, --zero           end each output line with NUL, not newline,
-                       and disable file name escaping
+With no FILE, or when FILE is -, read standard input.
+{length}  -b, --binary          read in binary mode
+  -c, --check           read checksums from the FILEs and check them
+{length_opt}      --tag             create a BSD-style checksum
+  -t, --text            read in text mode (default)
+{CHECK_HELP}
+The sums are computed as described in {reference}.
+When checking, the input should be a former output of this program.
+The default mode is to print a line with: checksum, a space,
+a character indicating input mode ('*' for binary, ' ' for text
+or where binary is insignificant), and name for each FILE.
+
+Note: There is no difference between binary mode and text mode on GNU systems.
+",
+        algo.tag(),
+        algo.bits()
+    )
+}
+
+/// The end of the options in `--help` of the `*sum` programs and `cksum`.
+pub(super) const CHECK_HELP: &str = "  \
+-z, --zero            end each output line with NUL, not newline,
+                          and disable file name escaping
 
 The following five options are useful only when verifying checksums:
       --ignore-missing  don't fail or report status for missing files
-      --quiet          don't print OK for each successfully verified file
-      --status         don't output anything, status code shows success
-      --strict         exit non-zero for improperly formatted checksum lines
-  -w, --warn           warn about improperly formatted checksum lines
+      --quiet           don't print OK for each successfully verified file
+      --status          don't output anything, status code shows success
+      --strict          exit non-zero for improperly formatted checksum lines
+  -w, --warn            warn about improperly formatted checksum lines
 
-      --help     display this help and exit
-      --version  output version information and exit
-",
-        algo.tag()
-    )
-}
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+/// The `-l` lines of `b2sum --help` and `cksum --help`.
+pub(super) const LENGTH_HELP: &str = "  \
+-l, --length=BITS     digest length in bits; must not exceed the max for
+                          the blake2 algorithm and must be a multiple of 8
+";
 
 pub fn md5sum(ctx: &mut Ctx) -> CmdResult {
     run(ctx, Algo::Md5)
@@ -68,96 +112,176 @@ pub fn sha384sum(ctx: &mut Ctx) -> CmdResult {
 pub fn sha512sum(ctx: &mut Ctx) -> CmdResult {
     run(ctx, Algo::Sha512)
 }
+pub fn b2sum(ctx: &mut Ctx) -> CmdResult {
+    run(ctx, Algo::Blake2b)
+}
 
-/// GNU's escaping of a name in a checksum line: `\` and newline escaped, and the line
-/// then starts with `\`.
-fn escape(name: &str) -> (bool, String) {
-    if !name.contains(['\\', '\n', '\r']) {
-        return (false, name.to_owned());
-    }
-    let s = name
-        .replace('\\', "\\\\")
+/// Whether a name needs GNU's escaping in a checksum line (`\`, newline or CR).
+fn problematic(name: &str) -> bool {
+    name.contains(['\\', '\n', '\r'])
+}
+
+/// GNU's escaping of a name in a checksum line: `\`, newline and CR escaped (the line
+/// then starts with `\`).
+fn escape(name: &str) -> String {
+    name.replace('\\', "\\\\")
         .replace('\n', "\\n")
-        .replace('\r', "\\r");
-    (true, s)
+        .replace('\r', "\\r")
 }
 
-fn unescape(name: &str) -> String {
-    let mut out = String::new();
-    let mut cs = name.chars();
-    while let Some(c) = cs.next() {
-        if c == '\\' {
-            match cs.next() {
-                Some('n') => out.push('\n'),
-                Some('r') => out.push('\r'),
-                Some(o) => out.push(o),
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
+/// GNU's `filename_unescape`: `\\`, `\n` and `\r` decoded; any other escape, a final
+/// lone `\` or a NUL makes the line misformatted.
+fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(name.len());
+    let mut bytes = name.iter();
+    while let Some(&b) = bytes.next() {
+        match b {
+            b'\\' => out.push(match bytes.next()? {
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b'\\' => b'\\',
+                _ => return None,
+            }),
+            0 => return None,
+            _ => out.push(b),
         }
     }
-    out
+    Some(out)
 }
 
-/// Splits a checksum line into (hex digest, file name).
-fn parse_line(line: &str, algo: Algo) -> Option<(String, String)> {
-    let (escaped, line) = match line.strip_prefix('\\') {
-        Some(rest) => (true, rest),
-        None => (false, line),
+/// The name a `--tag` line gives the digest: BLAKE2b shorter than its longest says
+/// its length (`BLAKE2b-128`).
+pub(super) fn tag_name(algo: Algo, bits: usize) -> String {
+    if algo == Algo::Blake2b && bits < algo.bits() {
+        format!("{}-{bits}", algo.tag())
+    } else {
+        algo.tag().to_owned()
+    }
+}
+
+/// One output line: `TAG (name) = hex` when `tag` is given, else `hex  name` (`hex
+/// *name` in binary mode), escaped unless lines end with NUL (`-z`).
+pub(super) fn sum_line(
+    tag: Option<&str>,
+    hex: &str,
+    name: &str,
+    binary: bool,
+    zero: bool,
+) -> String {
+    let escaped = !zero && problematic(name);
+    let shown = if escaped {
+        escape(name)
+    } else {
+        name.to_owned()
     };
-    let fix = |n: &str| if escaped { unescape(n) } else { n.to_owned() };
-    if let Some(rest) = line.strip_prefix(algo.tag())
-        && let Some(rest) = rest.strip_prefix(" (")
-        && let Some((name, hash)) = rest.rsplit_once(") = ")
-    {
-        if hash.len() == algo.hex_len() && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Some((hash.to_ascii_lowercase(), fix(name)));
+    let prefix = if escaped { "\\" } else { "" };
+    let end = if zero { '\0' } else { '\n' };
+    match tag {
+        Some(tag) => format!("{prefix}{tag} ({shown}) = {hex}{end}"),
+        None => {
+            let mode = if binary { '*' } else { ' ' };
+            format!("{prefix}{hex} {mode}{shown}{end}")
         }
-        return None;
     }
-    let hash = line.get(..algo.hex_len())?;
-    if !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let rest = line.get(algo.hex_len()..)?;
-    let name = rest
-        .strip_prefix("  ")
-        .or_else(|| rest.strip_prefix(" *"))?;
-    if name.is_empty() {
-        return None;
-    }
-    Some((hash.to_ascii_lowercase(), fix(name)))
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// GNU's `-l`/`--length` value, checked as the option is met: a decimal number that
+/// is a multiple of 8 (0 means the longest). The upper limit is checked later.
+pub(super) fn parse_length(ctx: &mut Ctx, value: &str) -> std::io::Result<Result<u64, i32>> {
+    let shown = ctx.lquote(value);
+    let n = match strtoumax_prefix(value.as_bytes(), 10) {
+        Some((Some(n), used)) if used == value.len() => n,
+        Some((None, used)) if used == value.len() => {
+            ctx.err(format!(
+                "invalid length: {shown}: Value too large for defined data type"
+            ))?;
+            return Ok(Err(1));
+        }
+        _ => {
+            ctx.err(format!("invalid length: {shown}"))?;
+            return Ok(Err(1));
+        }
+    };
+    if n % 8 != 0 {
+        ctx.err(format!("invalid length: {shown}"))?;
+        ctx.err("length is not a multiple of 8")?;
+        return Ok(Err(1));
+    }
+    Ok(Ok(n))
+}
+
+/// GNU's check of the final `-l` value against BLAKE2b's longest digest; the bits to
+/// use (the longest for 0), or the status after the message.
+pub(super) fn length_bits(
+    ctx: &mut Ctx,
+    length: u64,
+    text: &str,
+) -> std::io::Result<Result<usize, i32>> {
+    if length > BLAKE2B_MAX_BITS {
+        ctx.err(format!("invalid length: {}", ctx.lquote(text)))?;
+        ctx.err(format!(
+            "maximum digest length for {} is {BLAKE2B_MAX_BITS} bits",
+            ctx.lquote(Algo::Blake2b.tag())
+        ))?;
+        return Ok(Err(1));
+    }
+    Ok(Ok(usize::try_from(length).unwrap_or(0)))
 }
 
 fn run(ctx: &mut Ctx, algo: Algo) -> CmdResult {
     let usage = usage(ctx.name, algo);
-    let parsed = match parse_std(ctx, &Spec::new("bctwz", LONG), 1, &usage)? {
+    let spec = if algo == Algo::Blake2b {
+        Spec::new("l:bctwz", LONG_B2)
+    } else {
+        Spec::new("bctwz", LONG)
+    };
+    let parsed = match parse_or_usage(ctx, &spec, 1)? {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
-    let files = if parsed.operands.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        parsed.operands.clone()
+    // GNU acts on these as getopt meets them, so the first one given wins.
+    let (mut length, mut length_text) = (0, "");
+    for (key, value) in &parsed.opts {
+        match (key.as_str(), value) {
+            ("help", _) => {
+                write_help(ctx, &usage)?;
+                return Ok(0);
+            }
+            ("version", _) => {
+                write_version(ctx)?;
+                return Ok(0);
+            }
+            ("l", Some(v)) => match parse_length(ctx, v)? {
+                Ok(n) => (length, length_text) = (n, v.as_str()),
+                Err(s) => return Ok(s),
+            },
+            _ => {}
+        }
+    }
+    let bits = match length_bits(ctx, length, length_text)? {
+        Ok(0) => algo.bits(),
+        Ok(n) => n,
+        Err(s) => return Ok(s),
     };
-    if let Some(msg) = misused_option(&parsed) {
+    if let Some(msg) = misused_option(&parsed, false) {
         return usage_error(ctx, msg, 1);
     }
+    let files = operands(&parsed);
     if parsed.has("c") {
-        return check(ctx, algo, &parsed, &files);
+        let reader = if algo == Algo::Blake2b {
+            Reader::B2sum
+        } else {
+            Reader::Fixed
+        };
+        return check(
+            ctx,
+            &mut Checker::new(reader, Some(algo), bits),
+            &parsed,
+            &files,
+        );
     }
-    let binary = parsed
-        .opts
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "b" || k == "t")
-        .is_some_and(|(k, _)| k == "b");
-    let zero = parsed.has("z");
+    let binary = last_of(&parsed, &["b", "t", "tag"]).is_some_and(|k| k != "t");
+    let tag = parsed.has("tag").then(|| tag_name(algo, bits));
     let mut status = 0;
     for name in &files {
         let data = match ctx.read_input(name)? {
@@ -169,42 +293,46 @@ fn run(ctx: &mut Ctx, algo: Algo) -> CmdResult {
             }
         };
         ctx.host.check()?;
-        let hex = algo.hex(&data);
-        let (escaped, shown) = if zero {
-            (false, name.clone())
-        } else {
-            escape(name)
-        };
-        let prefix = if escaped { "\\" } else { "" };
-        let end = if zero { '\0' } else { '\n' };
-        let line = if parsed.has("tag") {
-            format!("{prefix}{} ({shown}) = {hex}{end}", algo.tag())
-        } else {
-            let mode = if binary { '*' } else { ' ' };
-            format!("{prefix}{hex} {mode}{shown}{end}")
-        };
+        let hex = algo.hex_bits(&data, bits);
+        let line = sum_line(tag.as_deref(), &hex, name, binary, parsed.has("z"));
         ctx.stdout.write_all(&crate::text::encode(&line))?;
     }
     Ok(status)
 }
 
-/// GNU's usage errors for options that contradict the mode, checked in its order.
-fn misused_option(parsed: &super::args::Parsed) -> Option<&'static str> {
-    let checking = parsed.has("c");
-    let text_mode = parsed
+/// The file operands, standard input when there are none.
+pub(super) fn operands(parsed: &Parsed) -> Vec<String> {
+    if parsed.operands.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        parsed.operands.clone()
+    }
+}
+
+/// Which of `keys` was given last.
+fn last_of<'p>(parsed: &'p Parsed, keys: &[&str]) -> Option<&'p str> {
+    parsed
         .opts
         .iter()
         .rev()
-        .find(|(k, _)| k == "b" || k == "t")
-        .is_some_and(|(k, _)| k == "t");
-    if parsed.has("tag") && text_mode {
+        .map(|(k, _)| k.as_str())
+        .find(|k| keys.contains(k))
+}
+
+/// GNU's usage errors for options that contradict the mode, checked in its order.
+/// `cksum` has no `-b`/`-t` and takes `--tag` when checking.
+pub(super) fn misused_option(parsed: &Parsed, cksum: bool) -> Option<&'static str> {
+    let checking = parsed.has("c");
+    // `--tag` selects binary mode, as `-b` does, so only a later `-t` contradicts it.
+    let text_mode = last_of(parsed, &["b", "t", "tag"]) == Some("t");
+    if !cksum && parsed.has("tag") && text_mode {
         return Some("--tag does not support --text mode");
     }
     if checking {
         if parsed.has("z") {
             return Some("the --zero option is not supported when verifying checksums");
         }
-        if parsed.has("tag") {
+        if !cksum && parsed.has("tag") {
             return Some("the --tag option is meaningless when verifying checksums");
         }
         if parsed.has("b") || parsed.has("t") {
@@ -233,19 +361,210 @@ fn misused_option(parsed: &super::args::Parsed) -> Option<&'static str> {
 }
 
 /// `--status`, `--quiet` and `--warn` cancel each other in GNU: the last one counts.
-fn last_verbosity(parsed: &super::args::Parsed) -> Option<&str> {
-    parsed
-        .opts
-        .iter()
-        .rev()
-        .map(|(k, _)| k.as_str())
-        .find(|k| matches!(*k, "status" | "quiet" | "w"))
+fn last_verbosity(parsed: &Parsed) -> Option<&str> {
+    last_of(parsed, &["status", "quiet", "w"])
 }
 
+/// Which program reads checksum lines: GNU builds one source three ways, and they
+/// differ in the tags they take and in whether the digest's width varies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reader {
+    /// `md5sum` and the SHA programs: one algorithm, one width.
+    Fixed,
+    /// `b2sum`: BLAKE2b of any width, read from the tag or the digest's length.
+    B2sum,
+    /// `cksum`: the `-a` algorithm, or without `-a` the one each line's tag names.
+    Cksum,
+}
+
+/// What GNU keeps across the lines (and files) of one `-c` run: the algorithm and
+/// width the last line set, and whether the lines use the BSD reversed layout
+/// (`hash name`, one space) — a run may not mix it with the standard one.
+pub(super) struct Checker {
+    reader: Reader,
+    /// `None` is `cksum`'s CRC, before a line's tag names an algorithm.
+    algo: Option<Algo>,
+    /// `cksum` without `-a`: each line's tag picks the algorithm.
+    from_tags: bool,
+    /// The digest's width in bits.
+    bits: usize,
+    reversed: Option<bool>,
+}
+
+/// The tags `cksum -c` recognises without `-a`; the first three are formats it
+/// cannot check.
+const TAGS: &[(&str, Option<Algo>)] = &[
+    ("BSD", None),
+    ("SYSV", None),
+    ("CRC", None),
+    ("MD5", Some(Algo::Md5)),
+    ("SHA1", Some(Algo::Sha1)),
+    ("SHA224", Some(Algo::Sha224)),
+    ("SHA256", Some(Algo::Sha256)),
+    ("SHA384", Some(Algo::Sha384)),
+    ("SHA512", Some(Algo::Sha512)),
+    ("BLAKE2b", Some(Algo::Blake2b)),
+    ("SM3", Some(Algo::Sm3)),
+];
+
+fn is_white(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+impl Checker {
+    /// A checker for `reader` with the algorithm given (`None`: `cksum` without `-a`)
+    /// and the width the options chose.
+    pub(super) fn new(reader: Reader, algo: Option<Algo>, bits: usize) -> Checker {
+        Checker {
+            reader,
+            algo,
+            from_tags: reader == Reader::Cksum && algo.is_none(),
+            bits,
+            reversed: None,
+        }
+    }
+
+    /// The algorithm's name in messages.
+    fn tag(&self) -> &'static str {
+        self.algo.map_or("CRC", Algo::tag)
+    }
+
+    /// Whether `digest` is as many hex digits as the current width.
+    fn valid_digits(&self, digest: &[u8]) -> bool {
+        digest.len() == self.bits / 4 && digest.iter().all(u8::is_ascii_hexdigit)
+    }
+
+    /// GNU's `split_3`: a checksum line's digest and file name, in the tagged
+    /// (`TAG (name) = hex`, also `TAG(name)= hex`) or the untagged layout, or `None`
+    /// when the line is improperly formatted. Updates the state as GNU does.
+    fn split<'l>(&mut self, s: &'l [u8]) -> Option<(&'l [u8], Vec<u8>)> {
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        let mut i = s.iter().take_while(|&&b| is_white(b)).count();
+        let escaped = at(i) == b'\\';
+        if escaped {
+            i += 1;
+        }
+        if self.from_tags {
+            self.algo = Some(algorithm_from_tag(s.get(i..)?)?);
+        }
+        let algo = self.algo?;
+        if s.get(i..)?.starts_with(algo.tag().as_bytes()) {
+            i += algo.tag().len();
+            if self.reader != Reader::Fixed {
+                // GNU ends the tag at the byte after it, whatever it is, unless it is
+                // the `(` of the OpenSSL layout.
+                let length_given = at(i) == b'-';
+                if at(i) != b'(' {
+                    i += 1;
+                }
+                self.bits = algo.bits();
+                if length_given {
+                    let (n, used) = strtoumax_prefix(s.get(i..)?, 0)?;
+                    let n = usize::try_from(n?).ok()?;
+                    if n == 0 || n > self.bits || n % 8 != 0 {
+                        return None;
+                    }
+                    i += used;
+                    self.bits = n;
+                }
+            }
+            if at(i) == b' ' {
+                i += 1;
+            }
+            if at(i) != b'(' {
+                return None;
+            }
+            return self.split_tagged(s.get(i + 1..)?, escaped);
+        }
+        let min_len = match self.reader {
+            Reader::Fixed => self.bits / 4 + 2,
+            Reader::B2sum | Reader::Cksum => 3,
+        };
+        if s.len().saturating_sub(i) < min_len + usize::from(at(i) == b'\\') {
+            return None;
+        }
+        let start = i;
+        if algo == Algo::Blake2b {
+            // An untagged BLAKE2b digest's width is its own length.
+            let digits = s.get(start..)?.iter().take_while(|b| b.is_ascii_hexdigit());
+            let digits = digits.count();
+            if digits < 2 || digits % 2 != 0 || digits > algo.bits() / 4 {
+                return None;
+            }
+            self.bits = digits * 4;
+        }
+        while at(i) != 0 && !is_white(at(i)) {
+            i += 1;
+        }
+        if i == s.len() {
+            return None;
+        }
+        let digest = s.get(start..i)?;
+        i += 1;
+        if !self.valid_digits(digest) {
+            return None;
+        }
+        if s.len().saturating_sub(i) == 1 || (at(i) != b' ' && at(i) != b'*') {
+            if self.reversed == Some(false) {
+                return None;
+            }
+            self.reversed = Some(true);
+        } else if self.reversed != Some(true) {
+            self.reversed = Some(false);
+            i += 1;
+        }
+        Some((digest, file_name(s.get(i..)?, escaped)?))
+    }
+
+    /// GNU's `bsd_split_3`, for what follows `TAG (`: the name up to the last `)`,
+    /// then `=` and the digest, white space allowed around the `=`.
+    fn split_tagged<'l>(&self, s: &'l [u8], escaped: bool) -> Option<(&'l [u8], Vec<u8>)> {
+        let close = s.iter().rposition(|&b| b == b')')?;
+        let name = file_name(s.get(..close)?, escaped)?;
+        let rest = s.get(close + 1..)?;
+        let rest = rest.get(rest.iter().take_while(|&&b| is_white(b)).count()..)?;
+        let rest = rest.strip_prefix(b"=")?;
+        let digest = rest.get(rest.iter().take_while(|&&b| is_white(b)).count()..)?;
+        self.valid_digits(digest).then_some((digest, name))
+    }
+}
+
+/// A listed file name: unescaped when the line started with `\`; GNU reads it as a C
+/// string, so it ends at a NUL.
+fn file_name(raw: &[u8], escaped: bool) -> Option<Vec<u8>> {
+    if escaped {
+        return unescape(raw);
+    }
+    Some(raw.split(|&b| b == 0).next().unwrap_or_default().to_vec())
+}
+
+/// `cksum -c` without `-a`: the algorithm a line's tag names (the tag ends at white
+/// space, `-` or `(`), or `None` for no tag or one of the formats it cannot check.
+fn algorithm_from_tag(s: &[u8]) -> Option<Algo> {
+    const LONGEST: usize = 7;
+    let end = s
+        .iter()
+        .position(|&b| b == 0 || is_white(b) || b == b'-' || b == b'(')
+        .unwrap_or(s.len());
+    if end > LONGEST {
+        return None;
+    }
+    let tag = s.get(..end)?;
+    TAGS.iter()
+        .find(|(name, _)| name.as_bytes() == tag)
+        .and_then(|(_, algo)| *algo)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// GNU's `digest_check` over each list in `files`, with `checker`'s state carried from
+/// one list to the next as GNU's globals are.
 pub(super) fn check(
     ctx: &mut Ctx,
-    algo: Algo,
-    parsed: &super::args::Parsed,
+    checker: &mut Checker,
+    parsed: &Parsed,
     files: &[String],
 ) -> CmdResult {
     let verbosity = last_verbosity(parsed);
@@ -263,27 +582,40 @@ pub(super) fn check(
                 continue;
             }
         };
-        let (mut bad_lines, mut unreadable, mut mismatched, mut good_lines) = (0, 0, 0, 0);
-        let mut matched_any = false;
+        let shown_list = quotef(if list == "-" { "standard input" } else { list });
+        let (mut bad_lines, mut unreadable, mut mismatched) = (0, 0, 0);
+        let (mut good_lines, mut matched_any) = (false, false);
         for (i, rec) in records(&data, b'\n').enumerate() {
             ctx.host.check()?;
-            let line = crate::text::decode(chomp(rec, b'\n'));
-            let line = line.strip_suffix('\r').unwrap_or(&line).to_owned();
-            let Some((want, name)) = parse_line(&line, algo) else {
+            if rec.first() == Some(&b'#') {
+                continue;
+            }
+            let line = chomp(rec, b'\n');
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() {
+                continue;
+            }
+            let entry = checker
+                .split(line)
+                .filter(|(_, name)| !(list == "-" && name == b"-"));
+            let Some((want, name)) = entry else {
                 bad_lines += 1;
                 if warn {
+                    let tag = checker.tag();
                     ctx.err(format!(
-                        "{}: {}: improperly formatted {} checksum line",
-                        quotef(list),
-                        i + 1,
-                        algo.tag()
+                        "{shown_list}: {}: improperly formatted {tag} checksum line",
+                        i + 1
                     ))?;
                 }
                 continue;
             };
-            good_lines += 1;
+            good_lines = true;
+            let name = crate::text::decode(&name);
+            let Some(algo) = checker.algo else {
+                continue;
+            };
             let got = match ctx.open_input(&name) {
-                Ok(input) => Some(algo.hex(&input.read_all(&mut *ctx.stdin)?)),
+                Ok(input) => Some(algo.hex_bits(&input.read_all(&mut *ctx.stdin)?, checker.bits)),
                 Err(e) => {
                     if ignore_missing && e.is(crate::fs::Errno::ENOENT) {
                         continue;
@@ -292,14 +624,12 @@ pub(super) fn check(
                     None
                 }
             };
-            let (escaped, shown) = escape(&name);
-            let prefix = if escaped { "\\" } else { "" };
             let verdict = match got {
                 None => {
                     unreadable += 1;
                     Some("FAILED open or read")
                 }
-                Some(h) if h == want => {
+                Some(h) if want.eq_ignore_ascii_case(h.as_bytes()) => {
                     matched_any = true;
                     if quiet { None } else { Some("OK") }
                 }
@@ -311,12 +641,16 @@ pub(super) fn check(
             if let Some(v) = verdict
                 && !silent
             {
-                let text = format!("{prefix}{shown}: {v}\n");
+                // GNU 9.1 escapes a verdict's name only when it holds a newline.
+                let text = if name.contains('\n') {
+                    format!("\\{}: {v}\n", escape(&name))
+                } else {
+                    format!("{name}: {v}\n")
+                };
                 ctx.stdout.write_all(&crate::text::encode(&text))?;
             }
         }
-        let shown_list = quotef(if list == "-" { "standard input" } else { list });
-        if good_lines == 0 {
+        if !good_lines {
             ctx.err(format!(
                 "{shown_list}: no properly formatted checksum lines found"
             ))?;
@@ -336,12 +670,12 @@ pub(super) fn check(
                 let what = plural(mismatched, "computed checksum", "computed checksums");
                 ctx.err(format!("WARNING: {what} did NOT match"))?;
             }
+            if ignore_missing && !matched_any {
+                ctx.err(format!("{shown_list}: no file was verified"))?;
+            }
         }
-        if ignore_missing && !matched_any && unreadable == 0 && mismatched == 0 {
-            ctx.err(format!("{shown_list}: no file was verified"))?;
-            status = 1;
-        }
-        if unreadable > 0 || mismatched > 0 || (parsed.has("strict") && bad_lines > 0) {
+        let strict_fail = parsed.has("strict") && bad_lines > 0;
+        if !matched_any || unreadable > 0 || mismatched > 0 || strict_fail {
             status = 1;
         }
     }

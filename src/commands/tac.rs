@@ -1,12 +1,14 @@
 //! `tac`: concatenates files with their records in reverse order; records end with a
 //! separator (`\n`, or a string given by `-s`; `-b` attaches it before). With `-r` the
-//! separator is a regular expression in the syntax GNU `tac` compiles it with.
+//! separator is a regular expression in the syntax GNU `tac` compiles it with; one with
+//! back-references (`\(.\)\1`) runs on the crate's backtracking matcher.
 
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input, MatchKind};
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
+use super::backtrack::{Backtrack, Exhausted};
 use super::util::{OpenError, quotef};
 use super::{CmdResult, Ctx};
 
@@ -48,19 +50,88 @@ fn split<'a>(data: &'a [u8], sep: &[u8], before: bool) -> Vec<&'a [u8]> {
     recs
 }
 
+/// A `-r` separator translated out of GNU's syntax, and whether it refers back to a
+/// group (`\1`), which the `regex` crate cannot run.
+struct Translated {
+    pattern: String,
+    backrefs: bool,
+}
+
+/// A group being read: where it starts in the translation, its number, and glibc's
+/// sets of groups closed when it opened and at the ends of its finished alternatives.
+struct Frame {
+    start: usize,
+    number: u32,
+    initial: u32,
+    accumulated: u32,
+}
+
+/// glibc's record of which groups a back-reference may name: those closed before it
+/// on its own path through the alternatives (`\(a\)\|\1` is invalid).
+#[derive(Default)]
+struct Groups {
+    /// The open groups, innermost last; the whole pattern is the frame below them.
+    open: Vec<Frame>,
+    top: (u32, u32),
+    opened: u32,
+    completed: u32,
+}
+
+impl Groups {
+    fn open(&mut self, start: usize) {
+        self.opened += 1;
+        self.open.push(Frame {
+            start,
+            number: self.opened,
+            initial: self.completed,
+            accumulated: 0,
+        });
+    }
+
+    /// Closes the innermost group; where it starts, or `None` when none is open.
+    fn close(&mut self) -> Option<usize> {
+        let frame = self.open.pop()?;
+        self.completed |= frame.accumulated;
+        if frame.number <= 9 {
+            self.completed |= 1 << frame.number;
+        }
+        Some(frame.start)
+    }
+
+    /// `\|`: the next alternative starts from the groups closed when this level began.
+    fn alternative(&mut self) {
+        let (initial, accumulated) = match self.open.last_mut() {
+            Some(f) => (f.initial, &mut f.accumulated),
+            None => (self.top.0, &mut self.top.1),
+        };
+        *accumulated |= self.completed;
+        self.completed = initial;
+    }
+
+    fn completed(&self, n: u32) -> bool {
+        n <= 9 && self.completed & (1 << n) != 0
+    }
+
+    fn any_open(&self) -> bool {
+        !self.open.is_empty()
+    }
+}
+
 /// Translates a separator from the syntax GNU `tac` compiles it in (glibc's default,
-/// `RE_SYNTAX_EMACS`: `\( \) \|` group and alternate, `* + ?` repeat, no intervals and
-/// no `[:class:]`, a backslash is literal inside brackets, `.` stops at newlines, `^`
-/// and `$` also anchor at newlines) into `regex` crate syntax. Errors carry glibc's
+/// `RE_SYNTAX_EMACS`: `\( \) \|` group and alternate, `* + ?` repeat, `\1`..`\9`
+/// back-references, no intervals and no `[:class:]`, a backslash is literal inside
+/// brackets, `.` stops at newlines, `^` and `$` also anchor at newlines) into `regex`
+/// crate syntax, which the backtracking matcher reads too. Errors carry glibc's
 /// wording.
-fn emacs_to_rust(re: &str) -> Result<String, String> {
+fn emacs_to_rust(re: &str) -> Result<Translated, String> {
     let cs: Vec<char> = re.chars().collect();
     let mut out = String::from("(?m)");
+    let mut backrefs = false;
     // Where the last repeatable atom starts in `out` (`None`: nothing to repeat, so
     // `*`, `+` and `?` are literal, as at the start or after an anchor).
     let mut atom: Option<usize> = None;
     let mut repeated = false;
-    let (mut open, mut closed) = (Vec::new(), 0u32);
+    let mut groups = Groups::default();
     // Whether `^` here is an anchor: at the start, after `\(` or after `\|`.
     let mut next_at_start = true;
     let mut i = 0;
@@ -89,30 +160,31 @@ fn emacs_to_rust(re: &str) -> Result<String, String> {
                 i += 1;
                 match e {
                     '(' => {
-                        open.push(here);
+                        groups.open(here);
                         out.push('(');
                         atom = None;
                         next_at_start = true;
                     }
                     ')' => {
-                        let Some(start) = open.pop() else {
+                        let Some(start) = groups.close() else {
                             return Err("Unmatched ) or \\)".to_owned());
                         };
-                        closed += 1;
                         out.push(')');
                         atom = Some(start);
                     }
                     '|' => {
+                        groups.alternative();
                         out.push('|');
                         atom = None;
                         next_at_start = true;
                     }
                     '1'..='9' => {
-                        return Err(if e.to_digit(10).is_some_and(|n| n > closed) {
-                            "Invalid back reference".to_owned()
-                        } else {
-                            format!("back-reference \\{e} is not supported")
-                        });
+                        if !e.to_digit(10).is_some_and(|n| groups.completed(n)) {
+                            return Err("Invalid back reference".to_owned());
+                        }
+                        out.push('\\');
+                        out.push(e);
+                        backrefs = true;
                     }
                     'w' | 'W' | 's' | 'S' => {
                         out.push('\\');
@@ -147,10 +219,13 @@ fn emacs_to_rust(re: &str) -> Result<String, String> {
             _ => out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
         }
     }
-    if !open.is_empty() {
+    if groups.any_open() {
         return Err("Unmatched ( or \\(".to_owned());
     }
-    Ok(out)
+    Ok(Translated {
+        pattern: out,
+        backrefs,
+    })
 }
 
 /// Copies the bracket expression that starts after the `[` at `cs[i - 1]`; returns the
@@ -211,39 +286,80 @@ fn emacs_bracket(cs: &[char], mut i: usize, out: &mut String) -> Result<usize, S
     Ok(i + 1)
 }
 
+/// A compiled `-r` separator: the `regex` crate's automata, or the backtracking
+/// matcher when it has back-references.
+enum Separator {
+    Fast(Regex),
+    Back(Backtrack),
+}
+
+impl Separator {
+    /// Compiles a `-r` separator to match the longest text at a given start.
+    fn new(sep: &str) -> Result<Separator, String> {
+        let t = emacs_to_rust(sep)?;
+        if t.backrefs {
+            return Backtrack::new(&t.pattern, false).map(Separator::Back);
+        }
+        Regex::builder()
+            .configure(Regex::config().match_kind(MatchKind::All))
+            .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+            .build(&t.pattern)
+            .map(Separator::Fast)
+            .map_err(|e| format!("invalid regular expression: {e}"))
+    }
+
+    /// The end of the longest match in `hay` that starts at `start`.
+    fn longest_at(&self, hay: &[u8], start: usize) -> Result<Option<usize>, Exhausted> {
+        match self {
+            Separator::Fast(re) => {
+                let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
+                Ok(re.search_half(&input).map(|m| m.offset()))
+            }
+            Separator::Back(b) => b.longest_at(hay, start),
+        }
+    }
+}
+
 /// Reverses `data` as GNU `tac -r` does: searching backward from the end for the
 /// rightmost position where the separator matches inside the text not yet split off,
-/// taking the longest match there, so `--` against `-+` is two separators.
-fn reverse_by_regex(data: &[u8], re: &Regex, before: bool) -> Vec<u8> {
+/// taking the longest match there, so `--` against `-+` is two separators. `check`
+/// runs now and then, to let the run be cancelled.
+fn reverse_by_regex(
+    data: &[u8],
+    sep: &Separator,
+    before: bool,
+    check: &mut dyn FnMut() -> std::io::Result<()>,
+) -> std::io::Result<Result<Vec<u8>, Exhausted>> {
     let mut out = Vec::with_capacity(data.len());
     let mut past_end = data.len();
     let mut limit = data.len();
-    while let Some((start, end)) = rightmost_match(data.get(..limit).unwrap_or(&[]), re) {
+    loop {
+        let hay = data.get(..limit).unwrap_or(&[]);
+        // The match that starts last (before the end), longest at that start.
+        let mut found = None;
+        for start in (0..hay.len()).rev() {
+            if start % 4096 == 0 {
+                check()?;
+            }
+            match sep.longest_at(hay, start) {
+                Ok(Some(end)) => {
+                    found = Some((start, end));
+                    break;
+                }
+                Ok(None) => {}
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+        let Some((start, end)) = found else {
+            break;
+        };
         let cut = if before { start } else { end };
         out.extend_from_slice(data.get(cut..past_end).unwrap_or(&[]));
         past_end = cut;
         limit = start;
     }
     out.extend_from_slice(data.get(..past_end).unwrap_or(&[]));
-    out
-}
-
-/// The match of `re` in `hay` that starts last (before `hay`'s end), longest at that start.
-fn rightmost_match(hay: &[u8], re: &Regex) -> Option<(usize, usize)> {
-    (0..hay.len()).rev().find_map(|start| {
-        let input = Input::new(hay).range(start..).anchored(Anchored::Yes);
-        re.search_half(&input).map(|m| (start, m.offset()))
-    })
-}
-
-/// Compiles a `-r` separator to match the longest text at a given start.
-fn compile_separator(sep: &str) -> Result<Regex, String> {
-    let pattern = emacs_to_rust(sep)?;
-    Regex::builder()
-        .configure(Regex::config().match_kind(MatchKind::All))
-        .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-        .build(&pattern)
-        .map_err(|e| format!("invalid regular expression: {e}"))
+    Ok(Ok(out))
 }
 
 pub fn tac(ctx: &mut Ctx) -> CmdResult {
@@ -259,7 +375,7 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
             ctx.err("separator cannot be empty")?;
             return Ok(1);
         }
-        match compile_separator(sep_text) {
+        match Separator::new(sep_text) {
             Ok(re) => Some(re),
             Err(e) => {
                 ctx.err(e)?;
@@ -279,9 +395,17 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
             )
         }
     };
-    ctx.each_input_or(&parsed.operands, describe, |ctx, data| {
-        if let Some(re) = &regex {
-            return ctx.stdout.write_all(&reverse_by_regex(data, re, before));
+    let mut exhausted = false;
+    let status = ctx.each_input_or(&parsed.operands, describe, |ctx, data| {
+        if let Some(sep) = &regex {
+            let mut check = || ctx.host.check();
+            return match reverse_by_regex(data, sep, before, &mut check)? {
+                Ok(out) => ctx.stdout.write_all(&out),
+                Err(e) => {
+                    exhausted = true;
+                    ctx.err(e)
+                }
+            };
         }
         // coreutils 9.1 finds no record in an empty separator and copies the input.
         if sep.is_empty() {
@@ -292,7 +416,8 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
             out.extend_from_slice(rec);
         }
         ctx.stdout.write_all(&out)
-    })
+    })?;
+    Ok(if exhausted { 1 } else { status })
 }
 
 #[cfg(test)]
@@ -310,6 +435,8 @@ mod tests {
             ("tac -r -s 'x\\|xy'", "axbxyc", "cbxyax"),
             ("tac -r -s 'a*'", "xaaay", "yaaxa"),
             ("tac -r -b -s -+", "a--b-c", "-c-b-a"),
+            ("tac -r -s '\\(.\\)\\1'", "aXXbYYc", "cbYYaXX"),
+            ("tac -r -s '\\(-\\)\\1*'", "q--w---e", "e--w--q-"),
         ] {
             check(&[], line, stdin, (out, "", 0));
         }

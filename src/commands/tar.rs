@@ -5,8 +5,13 @@
 //! (names, or patterns with `--wildcards`), `-O` (extract to stdout, the verbose names
 //! then going to stderr), `--exclude=PATTERN` when creating, and old-style bundled
 //! options (`tar czf a.tgz dir`).
-//! Directories are archived in sorted order (GNU tar uses readdir order).
+//! Directories are archived in sorted order (GNU tar uses readdir order). A second
+//! path to an inode already archived is stored as GNU tar stores it, as a hard link
+//! to the first member's name, and extracted as one. The archive is opened before
+//! any member is read, as GNU opens it, so one found among the members is left out
+//! (`file is the archive; not dumped`).
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 
 use flate2::Compression;
@@ -17,7 +22,10 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::util::{mode_string, user_name};
 use super::{CmdResult, Ctx};
-use crate::fs::{FileType, Fs, Timestamp};
+use crate::fs::{FileType, Fs, Ino, Timestamp};
+
+/// GNU tar's record: the default blocking factor of 20 blocks of 512 bytes.
+const RECORD: usize = 20 * 512;
 
 const LONG: &[LongOpt] = &[
     long("create", HasArg::No, "c"),
@@ -70,6 +78,17 @@ fn fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
     Ok(2)
 }
 
+/// The end of a run: GNU's closing note when something failed, and the status.
+fn finish(ctx: &mut Ctx, status: i32) -> CmdResult {
+    if status != 0 {
+        writeln!(
+            ctx.stderr,
+            "tar: Exiting with failure status due to previous errors"
+        )?;
+    }
+    Ok(status)
+}
+
 /// A usage error: the message, then where to read more.
 fn usage_fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
     writeln!(ctx.stderr, "tar: {msg}")?;
@@ -83,6 +102,8 @@ fn usage_fail(ctx: &mut Ctx, msg: &str) -> CmdResult {
 struct Item {
     name: String,
     path: String,
+    /// The leading `/`s taken off the operand, which messages still show.
+    lead: String,
 }
 
 /// Whether `--exclude` patterns leave out a member: a pattern matches the whole name
@@ -101,15 +122,22 @@ fn excluded(excludes: &[String], name: &str) -> bool {
     })
 }
 
-/// Collects `path` and everything below it (sorted), named as archived, leaving out
-/// what `excludes` matches.
-fn collect(fs: &Fs, path: &str, name: &str, excludes: &[String], out: &mut Vec<Item>) {
+/// Collects `path` and everything below it (sorted), named as archived (after the
+/// `lead` slashes taken off the operand), leaving out what `excludes` matches.
+fn collect(
+    fs: &Fs,
+    path: &str,
+    (name, lead): (&str, &str),
+    excludes: &[String],
+    out: &mut Vec<Item>,
+) {
     if excluded(excludes, name) {
         return;
     }
     out.push(Item {
         name: name.to_owned(),
         path: path.to_owned(),
+        lead: lead.to_owned(),
     });
     let is_dir = fs.lstat(path).is_ok_and(|m| m.is_dir());
     if !is_dir {
@@ -123,7 +151,7 @@ fn collect(fs: &Fs, path: &str, name: &str, excludes: &[String], out: &mut Vec<I
             } else {
                 format!("{name}/{}", e.name)
             };
-            collect(fs, &child, &child_name, excludes, out);
+            collect(fs, &child, (&child_name, lead), excludes, out);
         }
     }
 }
@@ -149,7 +177,7 @@ fn long_line(
         " ".repeat(pad)
     );
     if let Some(l) = link {
-        s.push_str(" -> ");
+        s.push_str(if ty == 'h' { " link to " } else { " -> " });
         s.push_str(l);
     }
     s
@@ -267,39 +295,47 @@ struct Create<'a> {
     append: bool,
 }
 
-/// Appends a member named exactly `name`: the `tar` crate's own path setter drops a
-/// leading `./`, which GNU tar keeps. A name longer than the header's 100 bytes goes
-/// first into a GNU `././@LongLink` member, as GNU tar writes it.
+/// Appends a member named exactly `name` (and, for links, pointing at `link`): the
+/// `tar` crate's own setters drop a leading `./`, which GNU tar keeps. A link target
+/// or name longer than the header's 100 bytes goes first into a GNU `././@LongLink`
+/// member (`K` for the target, then `L` for the name), as GNU tar writes them.
 fn append_named(
     builder: &mut tar::Builder<Vec<u8>>,
     h: &mut tar::Header,
     name: &[u8],
+    link: Option<&[u8]>,
     data: &[u8],
 ) -> std::io::Result<()> {
-    fn set_name(h: &mut tar::Header, name: &[u8]) {
-        let field = &mut h.as_old_mut().name;
+    fn fill(field: &mut [u8], value: &[u8]) {
         field.fill(0);
-        for (d, s) in field.iter_mut().zip(name) {
+        for (d, s) in field.iter_mut().zip(value) {
             *d = *s;
         }
     }
-    if name.len() > h.as_old().name.len() {
+    fn long_link(
+        builder: &mut tar::Builder<Vec<u8>>,
+        kind: tar::EntryType,
+        value: &[u8],
+    ) -> std::io::Result<()> {
         let mut long = tar::Header::new_gnu();
-        set_name(&mut long, b"././@LongLink");
+        fill(&mut long.as_old_mut().name, b"././@LongLink");
         long.set_mode(0o644);
-        long.set_entry_type(tar::EntryType::GNULongName);
-        long.set_size(name.len() as u64 + 1);
+        long.set_entry_type(kind);
+        long.set_size(value.len() as u64 + 1);
         long.set_cksum();
-        builder.append(
-            &long,
-            name.iter()
-                .chain(&[0])
-                .copied()
-                .collect::<Vec<u8>>()
-                .as_slice(),
-        )?;
+        let body: Vec<u8> = value.iter().chain(&[0]).copied().collect();
+        builder.append(&long, body.as_slice())
     }
-    set_name(h, name);
+    if let Some(link) = link {
+        if link.len() > h.as_old().linkname.len() {
+            long_link(builder, tar::EntryType::GNULongLink, link)?;
+        }
+        fill(&mut h.as_old_mut().linkname, link);
+    }
+    if name.len() > h.as_old().name.len() {
+        long_link(builder, tar::EntryType::GNULongName, name)?;
+    }
+    fill(&mut h.as_old_mut().name, name);
     h.set_cksum();
     builder.append(h, data)
 }
@@ -341,34 +377,142 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
     if operands.is_empty() && !append {
         return usage_fail(ctx, "Cowardly refusing to create an empty archive");
     }
+    // GNU tar opens the archive (creating it, and truncating it for -c) before it
+    // reads a member, so it is there to be found among them, and a place it cannot
+    // be opened stops the run first. A compressed archive is written by gzip
+    // through a pipe, which tar cannot recognise among the members.
+    let archive_path = (file != "-" && !gz).then(|| ctx.path(file));
+    if let Some(path) = &archive_path {
+        let opened = {
+            let mut fs = ctx.fs.lock();
+            match fs.stat(path) {
+                Ok(m) if append && m.is_dir() => Err(crate::fs::Errno::EISDIR.into()),
+                Ok(_) if append => Ok(()),
+                _ => fs.write_file(path, &[]),
+            }
+        };
+        if let Err(e) = opened {
+            if append {
+                // GNU tar goes on to read the archive it failed to open.
+                writeln!(ctx.stderr, "tar: {file}: Cannot read: Bad file descriptor")?;
+                writeln!(ctx.stderr, "tar: At beginning of tape, quitting now")?;
+            } else {
+                writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
+            }
+            return fail(ctx, "Error is not recoverable: exiting now");
+        }
+    }
     let fs = ctx.fs.snapshot();
-    let mut items = Vec::new();
-    let mut status = 0;
-    let mut warned_slash = false;
+    let mut dump = Dump {
+        builder: tar::Builder::new(Vec::new()),
+        names_to_stderr: file == "-",
+        verbose,
+        archive_ino: archive_path.and_then(|p| fs.stat(&p).ok()).map(|m| m.ino),
+        trivial_links: if operands.len() > 1 { 0 } else { 1 },
+        first_names: HashMap::new(),
+        warned_links: false,
+        status: 0,
+    };
+    // Each operand is read and written before the next, so messages come in GNU's
+    // order.
+    let mut warned_names = false;
     for op in operands {
+        let name = op.trim_start_matches('/');
+        let lead = op.get(..op.len() - name.len()).unwrap_or_default();
+        if excluded(excludes, name) {
+            continue;
+        }
+        // GNU notes this as it takes up the name, before it looks at the file.
+        if !lead.is_empty() && !warned_names {
+            writeln!(ctx.stderr, "tar: Removing leading `/' from member names")?;
+            warned_names = true;
+        }
         let path = crate::fs::path::join(base, op);
         if let Err(e) = fs.lstat(&path) {
             writeln!(ctx.stderr, "tar: {op}: Cannot stat: {e}")?;
-            status = 2;
+            dump.status = 2;
             continue;
         }
-        let mut name = op.clone();
-        if name.starts_with('/') {
-            if !warned_slash {
-                writeln!(ctx.stderr, "tar: Removing leading `/' from member names")?;
-                warned_slash = true;
-            }
-            name = name.trim_start_matches('/').to_owned();
+        let mut items = Vec::new();
+        collect(&fs, &path, (name, lead), excludes, &mut items);
+        for it in &items {
+            ctx.host.check()?;
+            dump.member(ctx, &fs, it)?;
         }
-        collect(&fs, &path, &name, excludes, &mut items);
     }
-    let mut builder = tar::Builder::new(Vec::new());
-    let mut listing = Vec::new();
-    for it in &items {
-        ctx.host.check()?;
+    let Dump {
+        builder, status, ..
+    } = dump;
+    kept.extend_from_slice(&builder.into_inner()?);
+    // GNU tar writes whole records of 20 blocks, the last one padded with zeros.
+    let mut archive = kept;
+    archive.resize(archive.len().div_ceil(RECORD) * RECORD, 0);
+    let bytes = if gz {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+        enc.write_all(&archive)?;
+        enc.finish()?
+    } else {
+        archive
+    };
+    if file == "-" {
+        ctx.stdout.write_all(&bytes)?;
+    } else {
+        let path = ctx.path(file);
+        let res = ctx.fs.lock().write_file(&path, &bytes);
+        if let Err(e) = res {
+            writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
+            writeln!(ctx.stderr, "tar: Error is not recoverable: exiting now")?;
+            return Ok(2);
+        }
+    }
+    finish(ctx, status)
+}
+
+/// GNU tar's `extract_link`: a link from `dest` to `target`, done already when both
+/// name one inode, and replacing what else `dest` names; a missing `target` leaves
+/// `dest` alone.
+fn hard_link(fs: &mut Fs, target: &str, dest: &str) -> crate::fs::FsResult<()> {
+    let wanted = fs.lstat(target)?.ino;
+    match fs.lstat(dest) {
+        Ok(there) if there.ino == wanted => Ok(()),
+        Ok(_) => {
+            fs.remove_file(dest)?;
+            fs.link(target, dest)
+        }
+        Err(_) => fs.link(target, dest),
+    }
+}
+
+/// What `create` carries from one member to the next, as GNU tar's globals do.
+struct Dump {
+    builder: tar::Builder<Vec<u8>>,
+    /// `-v` names go to standard error when the archive goes to standard output.
+    names_to_stderr: bool,
+    verbose: bool,
+    /// The archive being written, which is not archived in itself.
+    archive_ino: Option<Ino>,
+    /// GNU's `trivial_link_count`: with one operand only inodes of several links can
+    /// recur; with more, any can.
+    trivial_links: u32,
+    /// GNU's link table: the member each inode that may recur was first stored as.
+    first_names: HashMap<Ino, String>,
+    /// Whether GNU's once-only note on leading `/`s in link targets was given.
+    warned_links: bool,
+    status: i32,
+}
+
+impl Dump {
+    /// GNU's `dump_file0` for one collected item.
+    fn member(&mut self, ctx: &mut Ctx, fs: &Fs, it: &Item) -> std::io::Result<()> {
         let Ok(meta) = fs.lstat(&it.path) else {
-            continue;
+            return Ok(());
         };
+        if self.archive_ino == Some(meta.ino) {
+            let shown = format!("{}{}", it.lead, it.name);
+            writeln!(ctx.stderr, "tar: {shown}: file is the archive; not dumped")?;
+            return Ok(());
+        }
+        let linkable = !meta.is_dir() && meta.nlink > self.trivial_links;
         let mut h = tar::Header::new_gnu();
         h.set_mode(meta.mode & 0o7777);
         h.set_uid(u64::from(meta.uid));
@@ -377,7 +521,15 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         let _ = h.set_groupname(&user_name(meta.gid));
         h.set_mtime(u64::try_from(meta.mtime.secs).unwrap_or(0));
         let mut name = it.name.clone();
+        let mut link = None;
+        let first = self.first_names.get(&meta.ino).filter(|_| linkable);
+        let recurs = first.is_some();
         let data: Vec<u8> = match meta.file_type {
+            _ if recurs => {
+                h.set_entry_type(tar::EntryType::Link);
+                link = first.cloned();
+                Vec::new()
+            }
             FileType::Dir => {
                 h.set_entry_type(tar::EntryType::Directory);
                 if !name.ends_with('/') {
@@ -387,12 +539,7 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             }
             FileType::Symlink => {
                 h.set_entry_type(tar::EntryType::Symlink);
-                let target = fs.readlink(&it.path).unwrap_or_default();
-                if let Err(e) = h.set_link_name(&target) {
-                    writeln!(ctx.stderr, "tar: {}: {e}", it.name)?;
-                    status = 2;
-                    continue;
-                }
+                link = Some(fs.readlink(&it.path).unwrap_or_default());
                 Vec::new()
             }
             FileType::File => {
@@ -403,49 +550,38 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             }
             FileType::Device(_) => {
                 writeln!(ctx.stderr, "tar: {}: socket ignored", it.name)?;
-                continue;
+                return Ok(());
             }
         };
         h.set_size(data.len() as u64);
-        if let Err(e) = append_named(&mut builder, &mut h, name.as_bytes(), &data) {
+        let link = link.as_ref().map(String::as_bytes);
+        if let Err(e) = append_named(&mut self.builder, &mut h, name.as_bytes(), link, &data) {
             writeln!(ctx.stderr, "tar: {name}: {e}")?;
-            status = 2;
-            continue;
+            self.status = 2;
+            return Ok(());
         }
-        if verbose {
-            listing.extend_from_slice(name.as_bytes());
-            listing.push(b'\n');
+        if self.verbose {
+            let out = if self.names_to_stderr {
+                &mut ctx.stderr
+            } else {
+                &mut ctx.stdout
+            };
+            // As given, leading `/`s and all.
+            writeln!(out, "{}{name}", it.lead)?;
         }
-    }
-    kept.extend_from_slice(&builder.into_inner()?);
-    let archive = kept;
-    let bytes = if gz {
-        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-        enc.write_all(&archive)?;
-        enc.finish()?
-    } else {
-        archive
-    };
-    if file == "-" {
-        ctx.stderr.write_all(&listing)?;
-        ctx.stdout.write_all(&bytes)?;
-    } else {
-        ctx.stdout.write_all(&listing)?;
-        let path = ctx.path(file);
-        let res = ctx.fs.lock().write_file(&path, &bytes);
-        if let Err(e) = res {
-            writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
-            writeln!(ctx.stderr, "tar: Error is not recoverable: exiting now")?;
-            return Ok(2);
+        if linkable && !recurs {
+            // GNU names the entry as a future link target, with its own note on `/`.
+            if !it.lead.is_empty() && !self.warned_links {
+                writeln!(
+                    ctx.stderr,
+                    "tar: Removing leading `/' from hard link targets"
+                )?;
+                self.warned_links = true;
+            }
+            self.first_names.insert(meta.ino, name);
         }
+        Ok(())
     }
-    if status != 0 {
-        writeln!(
-            ctx.stderr,
-            "tar: Exiting with failure status due to previous errors"
-        )?;
-    }
-    Ok(status)
 }
 
 /// Whether `read_archive` extracts (`-x`), and to standard output (`-O`); whether
@@ -511,7 +647,12 @@ fn read_archive(
     } else {
         raw
     };
-    if data.len() < 512 || data.get(257..262) != Some(b"ustar") {
+    // An archive of no members is its end: zero blocks (one alone draws a warning).
+    let empty = data.get(..512).is_some_and(|b| b.iter().all(|&x| x == 0));
+    if empty && data.len() < 1024 {
+        writeln!(ctx.stderr, "tar: A lone zero block at 1")?;
+    }
+    if !empty && (data.len() < 512 || data.get(257..262) != Some(b"ustar")) {
         writeln!(ctx.stderr, "tar: This does not look like a tar archive")?;
         return fail(ctx, "Exiting with failure status due to previous errors");
     }
@@ -576,7 +717,8 @@ fn read_archive(
                     if ty.is_file() { size } else { 0 },
                     mtime,
                     &name,
-                    link.as_deref().filter(|_| ty.is_symlink()),
+                    link.as_deref()
+                        .filter(|_| ty.is_symlink() || ty.is_hard_link()),
                 );
                 writeln!(ctx.stdout, "{line}")?;
             }
@@ -619,12 +761,16 @@ fn read_archive(
             }
             fs.symlink(link.as_deref().unwrap_or(""), &dest)
         } else if ty.is_hard_link() {
-            let target =
-                crate::fs::path::join(base, link.as_deref().unwrap_or("").trim_start_matches('/'));
-            if fs.lstat(&dest).is_ok() {
-                let _ = fs.remove_file(&dest);
+            let to = link.as_deref().unwrap_or("").trim_start_matches('/');
+            let target = crate::fs::path::join(base, to);
+            if let Err(e) = hard_link(&mut fs, &target, &dest) {
+                drop(fs);
+                let to = ctx.lquote(to);
+                writeln!(ctx.stderr, "tar: {name}: Cannot hard link to {to}: {e}")?;
+                status = 2;
+                continue;
             }
-            fs.link(&target, &dest)
+            Ok(())
         } else {
             if fs.lstat(&dest).is_ok_and(|m| m.is_symlink()) {
                 let _ = fs.remove_file(&dest);
@@ -663,13 +809,7 @@ fn read_archive(
             status = 2;
         }
     }
-    if status != 0 {
-        writeln!(
-            ctx.stderr,
-            "tar: Exiting with failure status due to previous errors"
-        )?;
-    }
-    Ok(status)
+    finish(ctx, status)
 }
 
 #[cfg(test)]

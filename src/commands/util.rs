@@ -279,6 +279,10 @@ impl Ctx<'_> {
         if operand == "-" {
             return Ok(Input::Stdin);
         }
+        // open("") fails with ENOENT; resolving it would name the working directory.
+        if operand.is_empty() {
+            return Err(OpenError::Fs(crate::fs::Errno::ENOENT.into()));
+        }
         let path = self.path(operand);
         let fs = self.fs.lock();
         let meta = fs.stat(&path).map_err(OpenError::Fs)?;
@@ -403,6 +407,44 @@ pub fn records(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
 /// A record without its trailing delimiter.
 pub fn chomp(rec: &[u8], delim: u8) -> &[u8] {
     rec.strip_suffix(&[delim]).unwrap_or(rec)
+}
+
+/// C `strtoumax` on the start of `s`, as gnulib's `xstrtoumax` calls it: white space,
+/// an optional `+` (a `-` is refused), then digits in `base` (0: `0x` hex, a leading
+/// `0` octal, else decimal). Returns the value (`None` when it overflows) and how many
+/// bytes were read, or `None` when no digits follow.
+pub fn strtoumax_prefix(s: &[u8], base: u32) -> Option<(Option<u64>, usize)> {
+    let is_space = |b: &&u8| matches!(**b, b' ' | b'\t'..=b'\r');
+    let mut i = s.iter().take_while(is_space).count();
+    match s.get(i) {
+        Some(b'-') => return None,
+        Some(b'+') => i += 1,
+        _ => {}
+    }
+    let hex_prefix = matches!(s.get(i..i + 2), Some(b"0x" | b"0X"))
+        && s.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+    let radix = match base {
+        0 if hex_prefix => {
+            i += 2;
+            16
+        }
+        0 if s.get(i) == Some(&b'0') => 8,
+        0 => 10,
+        b => b,
+    };
+    let digits = s
+        .get(i..)?
+        .iter()
+        .take_while(|&&b| char::from(b).is_digit(radix))
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    let value = s.get(i..i + digits)?.iter().try_fold(0u64, |n, &b| {
+        let d = char::from(b).to_digit(radix)?;
+        n.checked_mul(u64::from(radix))?.checked_add(u64::from(d))
+    });
+    Some((value, i + digits))
 }
 
 /// Parses a GNU size/count with an optional multiplier suffix (`b` 512, `kB` 1000,
