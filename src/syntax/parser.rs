@@ -211,6 +211,15 @@ pub struct Parser {
     command_start: bool,
 }
 
+/// Reserved words that open a compound command (after `coproc NAME`).
+pub(crate) const COMPOUND_OPENERS: &[&str] =
+    &["if", "while", "until", "for", "case", "[[", "select"];
+
+/// A character of the user name in a tilde prefix (`~user`).
+fn is_tilde_user_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')
+}
+
 pub(crate) fn is_meta(c: char) -> bool {
     matches!(
         c,
@@ -1307,10 +1316,9 @@ impl Parser {
             }
             self.skip_blanks();
             let compound_next = matches!(self.peek(), Some('(' | '{'))
-                || matches!(
-                    self.peek_reserved(),
-                    Some("if" | "while" | "until" | "for" | "case" | "[[" | "select")
-                );
+                || self
+                    .peek_reserved()
+                    .is_some_and(|w| COMPOUND_OPENERS.contains(&w));
             if compound_next && self.peek_at(0) != Some('\n') {
                 name = Some(n);
             } else {
@@ -2219,7 +2227,7 @@ impl Parser {
             if c == '/' || is_meta(c) || (c == ':' && mode == WordMode::Assign) {
                 break;
             }
-            if !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
+            if !is_tilde_user_char(c) {
                 return None;
             }
             user.push(c);
@@ -3070,7 +3078,7 @@ impl Parser {
             if matches!(c, '/' | '}' | ':') {
                 break;
             }
-            if !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
+            if !is_tilde_user_char(c) {
                 return None;
             }
             user.push(c);
@@ -3143,9 +3151,7 @@ fn tilde_after_colons(w: Word) -> Word {
             let end = body.find(['/', ':']).unwrap_or(body.len());
             let user = &body[..end];
             let ends_well = end < body.len() || last;
-            let valid = user
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'));
+            let valid = user.chars().all(is_tilde_user_char);
             if ends_well && valid {
                 flush_lit(&mut parts, &mut lit);
                 parts.push(WordPart::Tilde(user.to_owned()));

@@ -348,7 +348,7 @@ fn coproc_body(cp: &Coproc, out: &mut String) -> bool {
     // that opens a compound command.
     let opens_compound = |w: &Word| {
         w.as_literal()
-            .is_some_and(|w| ["if", "while", "until", "for", "case", "[[", "select"].contains(&w))
+            .is_some_and(|w| super::parser::COMPOUND_OPENERS.contains(&w))
             || matches!(w.parts.first(), Some(WordPart::Lit(t)) if t.starts_with(['(', '{']))
     };
     let reads_as_name = cp.name.is_none()

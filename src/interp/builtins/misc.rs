@@ -1650,47 +1650,18 @@ struct WaitOpts<'a> {
 
 fn wait_opts<'a>(sh: &mut Interp, args: &'a [String]) -> Result<WaitOpts<'a>, i32> {
     const USAGE: &str = "wait: usage: wait [-fn] [-p var] [id ...]";
+    let (given, i) = super::options(sh, "wait", args, "fnp:", USAGE)?;
     let mut opts = WaitOpts {
         any: false,
         var: None,
         ids: &[],
     };
-    let mut i = 1;
-    while let Some(a) = args.get(i) {
-        if a == "--" {
-            i += 1;
-            break;
+    for (c, value) in given {
+        match c {
+            'n' => opts.any = true,
+            'p' => opts.var = value,
+            _ => {}
         }
-        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            break;
-        };
-        for (at, c) in flags.char_indices() {
-            match c {
-                'n' => opts.any = true,
-                'f' => {}
-                'p' => {
-                    let attached = &flags[at + 1..];
-                    opts.var = if attached.is_empty() {
-                        i += 1;
-                        args.get(i).cloned()
-                    } else {
-                        Some(attached.to_owned())
-                    };
-                    if opts.var.is_none() {
-                        sh.builtin_error("wait", "-p: option requires an argument");
-                        sh.errln(USAGE);
-                        return Err(2);
-                    }
-                    break;
-                }
-                _ => {
-                    sh.builtin_error("wait", &format!("-{c}: invalid option"));
-                    sh.errln(USAGE);
-                    return Err(2);
-                }
-            }
-        }
-        i += 1;
     }
     opts.ids = args.get(i..).unwrap_or_default();
     if let Some(v) = &opts.var

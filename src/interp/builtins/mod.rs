@@ -124,7 +124,29 @@ pub fn letter_options(
     letters: &str,
     usage: &str,
 ) -> Result<(String, usize), i32> {
-    let mut given = String::new();
+    let (given, i) = options(sh, name, args, letters, usage)?;
+    Ok((given.into_iter().map(|(c, _)| c).collect(), i))
+}
+
+/// An option letter and the value it took, if it takes one.
+pub type GivenOption = (char, Option<String>);
+
+/// [`letter_options`] where a letter followed by `:` in `spec` takes a value, attached
+/// (`-pvar`) or the next argument (`-p var`): each option given with its value, and the
+/// index of the first operand. A missing value is reported as bash does, status 2.
+pub fn options(
+    sh: &Interp,
+    name: &str,
+    args: &[String],
+    spec: &str,
+    usage: &str,
+) -> Result<(Vec<GivenOption>, usize), i32> {
+    let fail = |msg: String| {
+        sh.builtin_error(name, &msg);
+        sh.errln(usage);
+        Err(2)
+    };
+    let mut given = Vec::new();
     let mut i = 1;
     while let Some(a) = args.get(i) {
         if a == "--" {
@@ -134,13 +156,26 @@ pub fn letter_options(
         let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
             break;
         };
-        for c in flags.chars() {
-            if !letters.contains(c) {
-                sh.builtin_error(name, &format!("-{c}: invalid option"));
-                sh.errln(usage);
-                return Err(2);
+        for (at, c) in flags.char_indices() {
+            let Some(found) = spec.find(c).filter(|_| c != ':') else {
+                return fail(format!("-{c}: invalid option"));
+            };
+            if !spec[found + c.len_utf8()..].starts_with(':') {
+                given.push((c, None));
+                continue;
             }
-            given.push(c);
+            let attached = &flags[at + c.len_utf8()..];
+            let value = if attached.is_empty() {
+                i += 1;
+                args.get(i).cloned()
+            } else {
+                Some(attached.to_owned())
+            };
+            let Some(value) = value else {
+                return fail(format!("-{c}: option requires an argument"));
+            };
+            given.push((c, Some(value)));
+            break;
         }
         i += 1;
     }
