@@ -1,4 +1,0 @@
-echo a
-echo $'abc
-x
-y
