@@ -123,7 +123,9 @@ pub fn looks_numeric(s: &str) -> bool {
 /// Whether two values are the same string or number (for caches keyed by a variable).
 fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => x == y,
+        (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => {
+            Rc::ptr_eq(x, y) || x == y
+        }
         (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
         (Value::Uninit, Value::Uninit) => true,
         _ => false,
@@ -620,10 +622,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.var_name(v)
             )));
         }
-        *cell = Cell::Val(val.clone());
-        if let Var::Global(slot::NF) = v {
+        let nf = matches!(v, Var::Global(slot::NF)).then(|| to_num(&val).max(0.0) as usize);
+        *cell = Cell::Val(val);
+        if let Some(n) = nf {
             self.split();
-            let n = self.to_num(&val).max(0.0) as usize;
             self.fields.resize(n, String::new());
             self.rebuild();
             self.set_global(slot::NF, Value::Num(n as f64));
@@ -690,11 +692,18 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.spare = std::mem::replace(&mut self.record, text);
         self.record_value = None;
         self.split_done = false;
-        self.record_fs = self.global(slot::FS);
-        self.record_paragraph = match self.global(slot::RS) {
-            Value::Uninit => true,
-            Value::Str(s) | Value::StrNum(s) => s.is_empty(),
-            Value::Num(_) => false,
+        // Usually the FS of the record before: the same value, not cloned again.
+        let fs = match self.globals.get(slot::FS) {
+            Some(Cell::Val(v)) => v,
+            _ => &Value::Uninit,
+        };
+        if !same_value(fs, &self.record_fs) {
+            self.record_fs = fs.clone();
+        }
+        self.record_paragraph = match self.globals.get(slot::RS) {
+            Some(Cell::Val(Value::Str(s) | Value::StrNum(s))) => s.is_empty(),
+            Some(Cell::Val(Value::Num(_))) => false,
+            _ => true,
         };
     }
 

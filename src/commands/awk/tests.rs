@@ -705,3 +705,27 @@ fn file_records_across_windows() {
     );
     assert_eq!(String::from_utf8_lossy(&out), "100000\n30007\n");
 }
+
+/// Each record is split with the FS in force when it was read, not the FS at the time
+/// its fields are first used; `$0 = $0` splits again with the FS of now, and an FS that
+/// is a number splits on its text. (Expectations from mawk.)
+#[test]
+fn field_separator_of_each_record() {
+    for (program, want) in [
+        ("{ print $1; FS = \",\" }", "a,b\nd\ng1h\n"),
+        ("NR == 2 { FS = \",\" } { print $1 }", "a,b\nd,e\ng1h\n"),
+        ("{ FS = \",\"; $0 = $0; print $1 }", "a\nd\ng1h\n"),
+        ("{ FS = 1 } { print $1 }", "a,b\nd,e f\ng\n"),
+        ("{ FS = 1; FS = \",\" } NR == 3 { print $2 }", "i j\n"),
+    ] {
+        let fs = fs_with(&[]);
+        let (out, err, status) =
+            run_in(&fs, &format!("awk '{program}'"), b"a,b c\nd,e f\ng1h,i j\n");
+        let got = String::from_utf8_lossy(&out);
+        assert_eq!(
+            (got.as_ref(), err.as_str(), status),
+            (want, "", 0),
+            "{program}"
+        );
+    }
+}
