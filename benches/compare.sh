@@ -2,7 +2,7 @@
 # Times the shellbox CLI against /bin/bash (with the host's GNU tools) on the
 # workloads of issue 7, side by side in one run, and prints a table of ratios.
 #
-#   cargo build --release && benches/compare.sh [REPS]
+#   cargo build --profile dist && benches/compare.sh [REPS]
 #
 # Each script runs REPS times (default 5) under each shell, alternating; the table
 # shows the median wall time of whole processes (start-up included) and bash's time
@@ -13,8 +13,8 @@
 set -u
 reps=${1:-5}
 here=$(cd "$(dirname "$0")/.." && pwd)
-sb=${SHELLBOX:-$here/target/release/shellbox}
-[[ -x $sb ]] || { echo "compare.sh: build first: cargo build --release" >&2; exit 1; }
+sb=${SHELLBOX:-$here/target/dist/shellbox}
+[[ -x $sb ]] || { echo "compare.sh: build first: cargo build --profile dist" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
