@@ -1925,6 +1925,16 @@ impl Interp {
         let mut items: Vec<ExpandedElem> = Vec::new();
         for e in elems {
             match &e.key {
+                // bash expands braces in `[k]=v` of an indexed array, and what comes
+                // out are plain values: `([1]={a,b})` is `('[1]=a' '[1]=b')`.
+                Some(k)
+                    if !assoc
+                        && let Some(word) =
+                            keyed_with_braces(k, e, self.budget.limits.max_brace_words) =>
+                {
+                    let vals = Expander::new(self).words(std::slice::from_ref(&word))?;
+                    items.push((None, None, false, vals));
+                }
                 Some(k) => {
                     let value = if assoc {
                         Expander::new(self).assign_value(&untilde(&e.value))?
@@ -2093,6 +2103,22 @@ fn lone_input_redirect(body: &Script) -> Option<&Command> {
     let plain_input = r.op == crate::syntax::ast::RedirOp::Read
         && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
     (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
+}
+
+/// Element `[k]=v` (or `[k]+=v`) spelled as one word, when braces in it expand.
+fn keyed_with_braces(key: &Word, e: &ArrayElem, max: usize) -> Option<Word> {
+    let op = if e.append { "]+=" } else { "]=" };
+    let mut parts = vec![WordPart::Lit("[".to_owned())];
+    parts.extend(key.parts.iter().cloned());
+    parts.push(WordPart::Lit(op.to_owned()));
+    parts.extend(untilde(&e.value).parts);
+    let word = Word { parts };
+    // Too many words counts too: expanding the word reports it.
+    let expands = !matches!(
+        crate::expand::brace::expand(&word, max),
+        Ok(std::borrow::Cow::Borrowed(_))
+    );
+    expands.then_some(word)
 }
 
 fn untilde(w: &Word) -> Word {
