@@ -66,6 +66,14 @@ fn param_label(p: &ParamExp) -> String {
     }
 }
 
+/// The parameter as a substring error names it: as written, `1` for `$1`.
+fn slice_label(p: &ParamExp) -> String {
+    match p.param {
+        Param::Positional(_) => param_label(p).replacen('$', "", 1),
+        _ => param_label(p),
+    }
+}
+
 fn param_text(p: &ParamExp) -> String {
     let name = match &p.param {
         Param::Name(n) => n.clone(),
@@ -509,13 +517,25 @@ fn finish<H: Host + ?Sized>(
                 *v = change_case(v, *upper, *all, p.as_ref());
             }
         }
+        // bash evaluates no offset for an unset parameter or an array with nothing in
+        // it (the positional parameters excepted).
+        ParamOp::Slice { .. }
+            if !matches!(pe.param, Param::Special('@' | '*'))
+                && (!pv.set || (pv.is_list() && pv.vals.is_empty())) => {}
         ParamOp::Slice { offset, length } => {
+            // An error in the offset or length names the parameter first.
+            let named = |mut f: super::arith::ArithFail| {
+                if !f.fatal {
+                    f.expr = format!("{}: {}", slice_label(pe), f.expr);
+                }
+                f
+            };
             let off_text = ex.arith_text(offset)?;
-            let off = super::arith::eval_str(&off_text, ex.host)?;
+            let off = super::arith::eval_str(&off_text, ex.host).map_err(named)?;
             let len = match length {
                 Some(l) => {
                     let t = ex.arith_text(l)?;
-                    Some(super::arith::eval_str(&t, ex.host)?)
+                    Some(super::arith::eval_str(&t, ex.host).map_err(named)?)
                 }
                 None => None,
             };

@@ -131,15 +131,41 @@ impl ArithParser<'_> {
     }
 
     /// The text from the start of the last token before the cursor: an operator's run
-    /// of operator characters, or a single other character.
+    /// of operator characters, a name's or number's run of word characters, or a
+    /// single other character.
     fn last_token(&self) -> &str {
         let mut k = self.pos.min(self.chars.len());
         while k > 0 && matches!(self.chars.get(k - 1), Some((_, ' ' | '\t' | '\n' | '\r'))) {
             k -= 1;
         }
         let is_op = |c: char| "+-*/%<>=!&|^~?:,".contains(c);
+        let is_word = |c: char| c.is_ascii_alphanumeric() || "_#@".contains(c);
         if k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
             while k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
+                k -= 1;
+            }
+        } else if k > 0
+            && self
+                .chars
+                .get(k - 1)
+                .is_some_and(|&(_, c)| is_word(c) || c == ']')
+        {
+            // A name with its subscript is one token.
+            if self.chars.get(k - 1).is_some_and(|&(_, c)| c == ']') {
+                let mut depth = 0usize;
+                while k > 0 {
+                    k -= 1;
+                    match self.chars.get(k).map(|&(_, c)| c) {
+                        Some(']') => depth += 1,
+                        Some('[') => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            while k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_word(c)) {
                 k -= 1;
             }
         } else {
@@ -260,18 +286,37 @@ impl ArithParser<'_> {
     fn ternary(&mut self) -> Res<ArithExpr> {
         let cond = self.binary(0)?;
         if self.eat("?") {
+            self.expression_due(true)?;
             let a = self.assign()?;
             if !self.eat(":") {
                 self.skip_ws();
+                // At the end, bash names the last token it read.
+                let token = match self.rest() {
+                    "" => self.last_token(),
+                    rest => rest,
+                };
                 return Err(ArithError::new(
                     "`:' expected for conditional expression",
-                    self.rest(),
+                    token,
                 ));
             }
+            self.expression_due(false)?;
             let b = self.assign()?;
             return Ok(ArithExpr::Cond(Box::new(cond), Box::new(a), Box::new(b)));
         }
         Ok(cond)
+    }
+
+    /// After `?` or `:` of a conditional: bash's error when the text ends there, or (for
+    /// `?`) when `:` follows at once.
+    fn expression_due(&mut self, after_question: bool) -> Res<()> {
+        self.skip_ws();
+        let token = match self.peek() {
+            None => self.last_token(),
+            Some(':') if after_question => self.rest(),
+            _ => return Ok(()),
+        };
+        Err(ArithError::new("expression expected", token))
     }
 
     /// Binary operators by precedence level, lowest first.

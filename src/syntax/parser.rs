@@ -3094,13 +3094,25 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut depth = 0usize;
+        // `?`s of conditional expressions whose `:` is still to come: that `:` belongs
+        // to the offset (`${s: 1 < 2 ? 2 : 0 : 1}` starts at 2).
+        let mut ternaries = 0usize;
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.error(ParseErrorKind::Unmatched('}')));
             };
             match c {
                 '}' if depth == 0 => break,
-                ':' if depth == 0 && offset => break,
+                ':' if depth == 0 && offset && ternaries == 0 => break,
+                '?' | ':' if depth == 0 => {
+                    if c == '?' {
+                        ternaries += 1;
+                    } else {
+                        ternaries -= 1;
+                    }
+                    lit.push(c);
+                    self.bump();
+                }
                 '(' | '[' => {
                     depth += 1;
                     lit.push(c);
