@@ -439,7 +439,9 @@ fn incomplete(src: &str, opts: shellbox::syntax::ParseOptions) -> bool {
     match shellbox::syntax::parse_with(src, opts) {
         Err(e) => matches!(
             e.kind,
-            ParseErrorKind::UnexpectedEof | ParseErrorKind::Unmatched(_)
+            ParseErrorKind::UnexpectedEof
+                | ParseErrorKind::Unmatched(_)
+                | ParseErrorKind::EofInSubstitution
         ),
         Ok(_) => src.trim_end_matches('\n').ends_with('\\'),
     }

@@ -105,6 +105,8 @@ pub trait Host: ArithHost {
     fn special(&mut self, c: char) -> String;
     /// Runs `$(...)` and returns its output (trailing newlines not yet removed).
     fn command_subst(&mut self, body: &Script) -> ExpResult<String>;
+    /// Runs `` `text` `` whose body did not parse: it is parsed (and fails) as it runs.
+    fn command_subst_text(&mut self, text: &str) -> ExpResult<String>;
     /// Starts `<(...)`/`>(...)` and returns the path that names it.
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String>;
     fn opts(&self) -> ExpandOpts;
@@ -361,8 +363,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 let pieces = param::expand(self, pe, in_dq)?;
                 out.extend(pieces);
             }
-            WordPart::CmdSub(body) => {
-                let mut s = self.host.command_subst(body)?;
+            WordPart::CmdSub(_) | WordPart::BadBackquote(_) => {
+                let mut s = match p {
+                    WordPart::CmdSub(body) => self.host.command_subst(body)?,
+                    WordPart::BadBackquote(text) => self.host.command_subst_text(text)?,
+                    _ => String::new(),
+                };
                 while s.ends_with('\n') {
                     s.pop();
                 }

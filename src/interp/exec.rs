@@ -1702,6 +1702,33 @@ impl Interp {
 
     /// Runs a command substitution body, returning its captured output.
     pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
+        self.command_subst_with(|child| {
+            if let Some(c) = lone_input_redirect(body) {
+                return child.cat_redirected_input(c);
+            }
+            let mut r = Ok(0);
+            for l in &body.commands {
+                r = child.exec_list(l);
+                if r.is_err() {
+                    break;
+                }
+            }
+            r
+        })
+    }
+
+    /// Runs a command substitution given as source text (a backquoted body that did
+    /// not parse: parsing it again reports the error, as the substitution's).
+    pub(crate) fn command_subst_source(&mut self, text: &str) -> Result<String, ExpandError> {
+        self.command_subst_with(|child| child.run_source(text, Some("command substitution")))
+    }
+
+    /// Runs `run` in a subshell whose standard output is captured, and returns what it
+    /// wrote.
+    fn command_subst_with(
+        &mut self,
+        run: impl FnOnce(&mut Interp) -> R,
+    ) -> Result<String, ExpandError> {
         let cap = Capture::new(self.budget.limits.max_output_bytes);
         let mut child = self.fork_subshell().map_err(flow_to_expand)?;
         child
@@ -1714,17 +1741,7 @@ impl Interp {
         {
             child.set.errexit = false;
         }
-        let mut r = Ok(0);
-        if let Some(c) = lone_input_redirect(body) {
-            r = child.cat_redirected_input(c);
-        } else {
-            for l in &body.commands {
-                r = child.exec_list(l);
-                if r.is_err() {
-                    break;
-                }
-            }
-        }
+        let r = run(&mut child);
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
         drop(child);
         self.status = status;

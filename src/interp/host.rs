@@ -287,6 +287,10 @@ impl Host for Interp {
         Interp::command_subst(self, body)
     }
 
+    fn command_subst_text(&mut self, text: &str) -> ExpResult<String> {
+        Interp::command_subst_source(self, text)
+    }
+
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String> {
         let (r, w) = pipe();
         let mut child = self

@@ -810,7 +810,10 @@ impl Interp {
                 }
                 Err(e) => {
                     let mut line = e.line + base_line;
-                    if e.kind == ParseErrorKind::UnexpectedEof {
+                    if matches!(
+                        e.kind,
+                        ParseErrorKind::UnexpectedEof | ParseErrorKind::EofInSubstitution
+                    ) {
                         // bash reads a newline past the end of the text (eval and
                         // traps always add one), so the end is a line further on.
                         let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
@@ -830,6 +833,12 @@ impl Interp {
                         (&e.source_line, &e.kind)
                     {
                         self.errln(&format!("{prefix}`{src_line}'"));
+                    }
+                    if e.in_substitution && !self.interactive {
+                        // bash's status for this: 127 in the shell, 1 in a subshell.
+                        let status = if self.subshell > 0 { 1 } else { 127 };
+                        self.status = status;
+                        return Err(Flow::Exit(status));
                     }
                     self.status = 2;
                     if nested || self.interactive {

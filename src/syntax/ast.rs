@@ -349,6 +349,10 @@ pub enum WordPart {
     Param(Box<ParamExp>),
     /// `$(...)` or `` `...` ``.
     CmdSub(Arc<Script>),
+    /// `` `...` `` whose body (its text, backslashes taken) does not parse. bash parses
+    /// a backquoted body only when it runs, so the error is reported then, as the
+    /// substitution's, and the command around it goes on.
+    BadBackquote(Arc<str>),
     /// `$(( ... ))`
     Arith(Box<Arith>),
     /// `<(...)` (`input` true) or `>(...)`.

@@ -42,6 +42,9 @@ pub struct ParseError {
     pub kind: ParseErrorKind,
     /// The source line bash quotes after "near unexpected token" errors.
     pub source_line: Option<String>,
+    /// An unexpected token inside `$( )` or `<( )`: bash then exits with status 127,
+    /// even from `eval`.
+    pub in_substitution: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +54,9 @@ pub enum ParseErrorKind {
     UnexpectedEof,
     /// `unexpected EOF while looking for matching `X'`
     Unmatched(char),
+    /// The text ended inside `$( )`: bash's message for an unmatched `)`, on the line
+    /// of the end of the text (where [`UnexpectedEof`](Self::UnexpectedEof) is too).
+    EofInSubstitution,
     TooDeep,
     Message(String),
 }
@@ -64,6 +70,9 @@ impl std::fmt::Display for ParseError {
             ParseErrorKind::UnexpectedEof => f.write_str("syntax error: unexpected end of file"),
             ParseErrorKind::Unmatched(c) => {
                 write!(f, "unexpected EOF while looking for matching `{c}'")
+            }
+            ParseErrorKind::EofInSubstitution => {
+                f.write_str("unexpected EOF while looking for matching `)'")
             }
             ParseErrorKind::TooDeep => f.write_str("syntax error: nesting too deep"),
             ParseErrorKind::Message(m) => f.write_str(m),
@@ -430,14 +439,12 @@ impl Parser {
     }
 
     fn error(&self, kind: ParseErrorKind) -> ParseError {
-        let source_line = match kind {
-            ParseErrorKind::UnexpectedToken(_) => Some(self.current_line_text()),
-            _ => None,
-        };
+        let token = matches!(kind, ParseErrorKind::UnexpectedToken(_));
         ParseError {
             line: self.line,
             kind,
-            source_line,
+            source_line: token.then(|| self.current_line_text()),
+            in_substitution: token && self.comsub_depth > 0,
         }
     }
 
@@ -462,6 +469,16 @@ impl Parser {
         }
         let tok = self.token_text();
         self.error(ParseErrorKind::UnexpectedToken(tok))
+    }
+
+    /// No word where `case`, `for` or `select` needs one. At the end of the text the
+    /// token is the newline bash reads after it, so this is not an early end of file.
+    fn missing_word(&mut self) -> ParseError {
+        self.skip_blanks();
+        if self.eof() {
+            return self.error(ParseErrorKind::UnexpectedToken("newline".to_owned()));
+        }
+        self.unexpected()
     }
 
     /// The text of the token at the cursor, for error messages.
@@ -972,6 +989,7 @@ impl Parser {
         // An invalid name is bash's runtime error, not a syntax error.
         let var = match name_word.as_ref().and_then(|w| w.as_literal()) {
             Some(n) => n.to_owned(),
+            None if name_word.is_none() => return Err(self.missing_word()),
             None => return Err(self.unexpected()),
         };
         self.skip_blanks();
@@ -1095,6 +1113,7 @@ impl Parser {
                     text.push(c);
                     self.bump();
                     let mut in_dollar = false;
+                    let mut closed = false;
                     while let Some(d) = self.peek() {
                         let after_dollar = in_dollar;
                         in_dollar = d == '$' && !after_dollar;
@@ -1112,8 +1131,13 @@ impl Parser {
                             continue;
                         }
                         if d == c {
+                            closed = true;
                             break;
                         }
+                    }
+                    if !closed {
+                        // Unclosed: the quote is what is unmatched, not the parens.
+                        return Err(self.error(ParseErrorKind::Unmatched(c)));
                     }
                     continue;
                 }
@@ -1153,10 +1177,14 @@ impl Parser {
     /// the cursor unmoved) if it is really a nested subshell.
     fn try_arith_command(&mut self) -> PResult<Option<Arith>> {
         let cp = self.checkpoint();
+        let line = self.line;
         self.bump_n(2);
         let text = self.read_until_double_paren();
         self.finish(cp, text.is_err());
-        Ok(text.ok().map(|t| self.make_arith(&t)))
+        match text {
+            Ok(t) => Ok(Some(self.make_arith(&t))),
+            Err(e) => unclosed_arith(e, line).map(|()| None),
+        }
     }
 
     fn case_clause(&mut self) -> PResult<CommandKind> {
@@ -1164,7 +1192,7 @@ impl Parser {
         self.skip_blanks();
         let word = match self.read_word(WordMode::Normal)? {
             Some(w) => w,
-            None => return Err(self.unexpected()),
+            None => return Err(self.missing_word()),
         };
         self.linebreak()?;
         self.expect_reserved("in")?;
@@ -1277,8 +1305,7 @@ impl Parser {
             CommandKind::Simple(_) | CommandKind::FunctionDef(_) | CommandKind::Coproc(_) => {
                 return Err(ParseError {
                     line: body.line,
-                    kind: ParseErrorKind::UnexpectedToken(first_word_text(&body)),
-                    source_line: Some(self.current_line_text()),
+                    ..self.error(ParseErrorKind::UnexpectedToken(first_word_text(&body)))
                 });
             }
             _ => {}
@@ -2338,8 +2365,8 @@ impl Parser {
             }
             '`' => {
                 flush_lit(parts, lit);
-                let body = self.backtick(in_dquote)?;
-                parts.push(WordPart::CmdSub(Arc::new(body)));
+                let part = self.backtick(in_dquote)?;
+                parts.push(part);
                 Ok(true)
             }
             '$' => self.dollar(parts, lit, in_dquote, mode),
@@ -2443,7 +2470,7 @@ impl Parser {
 
     /// A backquoted command substitution; inside double quotes `\"` also loses its
     /// backslash.
-    fn backtick(&mut self, in_dquote: bool) -> PResult<Script> {
+    fn backtick(&mut self, in_dquote: bool) -> PResult<WordPart> {
         let line = self.line;
         self.bump();
         let mut text = String::new();
@@ -2469,8 +2496,13 @@ impl Parser {
         // The body takes the shape `$( )` gives it (one compound list across lines), so
         // both forms print, and parse back, alike.
         let mut items = Vec::new();
-        while let Some(c) = sub.next_command()? {
-            items.extend(c.items);
+        loop {
+            match sub.next_command() {
+                Ok(Some(c)) => items.extend(c.items),
+                Ok(None) => break,
+                Err(e) if e.kind == ParseErrorKind::TooDeep => return Err(e),
+                Err(_) => return Ok(WordPart::BadBackquote(text.into())),
+            }
         }
         self.warnings.append(&mut sub.warnings);
         let commands = if items.is_empty() {
@@ -2478,7 +2510,7 @@ impl Parser {
         } else {
             vec![List { items }]
         };
-        Ok(Script { commands })
+        Ok(WordPart::CmdSub(Arc::new(Script { commands })))
     }
 
     /// The body of `$(...)`, `<(...)`, `>(...)` (opening consumed, closing consumed).
@@ -2487,7 +2519,12 @@ impl Parser {
         // The body reads its own here-documents; those of the line around it wait.
         let outer_docs = std::mem::take(&mut self.pending_heredocs);
         self.comsub_depth += 1;
-        let body = self.subshell_lists();
+        let body = self.subshell_lists().map_err(|mut e| {
+            if e.kind == ParseErrorKind::UnexpectedEof {
+                e.kind = ParseErrorKind::EofInSubstitution;
+            }
+            e
+        });
         self.comsub_depth -= 1;
         self.pending_heredocs = outer_docs;
         self.leave();
@@ -2500,7 +2537,7 @@ impl Parser {
         loop {
             self.linebreak()?;
             if self.eof() {
-                return Err(self.error(ParseErrorKind::Unmatched(')')));
+                return Err(self.error(ParseErrorKind::EofInSubstitution));
             }
             if self.peek() == Some(')') {
                 self.bump();
@@ -2543,19 +2580,35 @@ impl Parser {
         match next {
             Some('(') => {
                 flush_lit(parts, lit);
+                // `$((` that is not arithmetic after all opens `$(` and a subshell;
+                // if the text ends in it, bash still names the line of the `$((`.
+                let mut arith_line = None;
                 if self.peek_at(2) == Some('(') {
                     let cp = self.checkpoint();
+                    let line = self.line;
                     self.bump_n(3);
                     let text = self.read_until_double_paren();
                     self.finish(cp, text.is_err());
-                    if let Ok(text) = text {
-                        let a = self.make_arith(&text);
-                        parts.push(WordPart::Arith(Box::new(a)));
-                        return Ok(true);
+                    match text {
+                        Ok(text) => {
+                            let a = self.make_arith(&text);
+                            parts.push(WordPart::Arith(Box::new(a)));
+                            return Ok(true);
+                        }
+                        Err(e) if !in_dquote => unclosed_arith(e, line)?,
+                        Err(_) => {}
                     }
+                    arith_line = Some(line);
                 }
                 self.bump_n(2);
-                let body = self.subshell_body()?;
+                let body = self.subshell_body().map_err(|e| match arith_line {
+                    Some(line) if e.kind == ParseErrorKind::EofInSubstitution => ParseError {
+                        line,
+                        kind: ParseErrorKind::Unmatched(')'),
+                        ..e
+                    },
+                    _ => e,
+                })?;
                 parts.push(WordPart::CmdSub(Arc::new(body)));
                 Ok(true)
             }
@@ -3134,6 +3187,16 @@ impl Parser {
         flush_lit(&mut parts, &mut lit);
         Ok(Word { parts })
     }
+}
+
+/// Why `((` or `$((` did not read as arithmetic. When the text ended first, that is
+/// the error, on the line the parens opened on, as bash reports it; otherwise (a `)`
+/// alone) the parens are read again as subshells, and this is `Ok`.
+fn unclosed_arith(e: ParseError, line: u32) -> PResult<()> {
+    if e.kind == ParseErrorKind::Unmatched(')') {
+        return Err(ParseError { line, ..e });
+    }
+    Ok(())
 }
 
 /// Moves pending literal text into `parts`.

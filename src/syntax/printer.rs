@@ -181,6 +181,19 @@ fn ends_early_in_comsub(h: &HereDoc, body: &str) -> bool {
 /// line that would end it early within `$( )` (such a body came from backquotes), or
 /// an unending body: in backquotes that ends with the quoted text, where after `$(`
 /// it would run on past the `)`.
+/// `text` in backquotes: inside them a backslash escapes only `\`, `` ` `` and `$`, so
+/// doubling the backslashes and escaping the backquotes gives the text back as it was.
+fn backquoted(text: &str, out: &mut String) {
+    out.push('`');
+    for c in text.chars() {
+        if matches!(c, '\\' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('`');
+}
+
 fn command_sub(s: &Script, out: &mut String) {
     let outer = DOC_ENDS_EARLY.with(|f| f.replace(false));
     let outer_unending = UNENDING_QUEUED.replace(false);
@@ -188,16 +201,7 @@ fn command_sub(s: &Script, out: &mut String) {
     UNENDING_QUEUED.set(outer_unending);
     let text = printed.text;
     if DOC_ENDS_EARLY.with(|f| f.get()) || printed.unending {
-        // Inside backquotes a backslash escapes only `\`, `` ` `` and `$`: doubling
-        // the backslashes and escaping the backquotes gives the text back as it was.
-        out.push('`');
-        for c in text.chars() {
-            if matches!(c, '\\' | '`') {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-        out.push('`');
+        backquoted(&text, out);
     } else {
         out.push_str("$(");
         out.push_str(&text);
@@ -775,6 +779,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         }
         WordPart::Param(pe) => param(pe, out),
         WordPart::CmdSub(s) => command_sub(s, out),
+        WordPart::BadBackquote(text) => backquoted(text, out),
         WordPart::Arith(a) if a.bracketed => {
             out.push_str("$[");
             arith_src(a, out);
