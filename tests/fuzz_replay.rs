@@ -6,7 +6,9 @@
 //! `fuzz_for_a_while` (ignored by default) is the stable stand-in for `cargo fuzz run`:
 //! it mutates the corpus at random and throws the results at every checker for
 //! `FUZZ_SECONDS` per target (default 20), saving any failing input as a new corpus file:
-//! `FUZZ_SECONDS=60 cargo test --release --test fuzz_replay -- --ignored --nocapture`.
+//! `FUZZ_SECONDS=60 cargo test --release --test fuzz_replay -- --ignored --nocapture`
+//! (`FUZZ_TARGET=name` for one target; `FUZZ_LAST=file` writes each input to `file`
+//! before it runs, so an input that hangs is left there).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -225,6 +227,8 @@ fn fuzz_for_a_while() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     let only = std::env::var("FUZZ_TARGET").ok();
+    // Each input is written here before it runs, so a hang leaves it behind.
+    let last = std::env::var("FUZZ_LAST").ok();
     let seed: u64 = std::env::var("FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -242,6 +246,9 @@ fn fuzz_for_a_while() {
         let (mut runs, mut found) = (0u64, 0u64);
         while start.elapsed() < Duration::from_secs(secs) {
             let data = mutate(&mut rng, &seeds);
+            if let Some(path) = &last {
+                std::fs::write(path, &data).unwrap();
+            }
             runs += 1;
             let t = Instant::now();
             let r = checked(*check, &data);

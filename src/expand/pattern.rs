@@ -220,7 +220,8 @@ impl Pattern {
             Some(unescape(pat))
         };
         let mut i = 0;
-        let toks = parse_seq(&cs, &mut i, opts.extglob, false);
+        let closes = group_closes(&cs, opts.extglob);
+        let toks = parse_seq(&cs, &mut i, opts.extglob, &closes, false);
         Pattern {
             stars: toks
                 .iter()
@@ -344,7 +345,50 @@ impl Pattern {
     }
 }
 
-fn parse_seq(cs: &[char], i: &mut usize, extglob: bool, in_group: bool) -> Vec<Tok> {
+/// For each extglob group opener (`@(` and the like) in `cs`, whether a `)` closes it:
+/// found in one pass, as brackets are matched, so that an unclosed group is known
+/// before it is parsed (trying each of many nested unclosed groups and reading them
+/// again as literal text took time exponential in their number).
+fn group_closes(cs: &[char], extglob: bool) -> Vec<bool> {
+    let mut closes = vec![false; cs.len()];
+    if !extglob {
+        return closes;
+    }
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < cs.len() {
+        match cs[i] {
+            '\\' => i += 1,
+            '?' | '*' | '+' | '@' | '!' if cs.get(i + 1) == Some(&'(') => {
+                open.push(i);
+                i += 1;
+            }
+            ')' => {
+                if let Some(k) = open.pop()
+                    && let Some(c) = closes.get_mut(k)
+                {
+                    *c = true;
+                }
+            }
+            '[' => {
+                if let Some(end) = class_end(cs, i) {
+                    i = end;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    closes
+}
+
+fn parse_seq(
+    cs: &[char],
+    i: &mut usize,
+    extglob: bool,
+    closes: &[bool],
+    in_group: bool,
+) -> Vec<Tok> {
     let mut toks = Vec::new();
     while *i < cs.len() {
         let c = cs[*i];
@@ -371,12 +415,21 @@ fn parse_seq(cs: &[char], i: &mut usize, extglob: bool, in_group: bool) -> Vec<T
                 toks.push(Tok::Any);
                 *i += 1;
             }
+            '?' | '*' | '+' | '@' | '!'
+                if extglob
+                    && cs.get(*i + 1) == Some(&'(')
+                    && !closes.get(*i).copied().unwrap_or(false) =>
+            {
+                // Unclosed group: the text is literal.
+                toks.push(Tok::Char(c));
+                *i += 1;
+            }
             '?' | '*' | '+' | '@' | '!' if extglob && cs.get(*i + 1) == Some(&'(') => {
                 let save = *i;
                 *i += 2;
                 let mut alts = Vec::new();
                 loop {
-                    let alt = parse_seq(cs, i, extglob, true);
+                    let alt = parse_seq(cs, i, extglob, closes, true);
                     alts.push(alt);
                     match cs.get(*i) {
                         Some('|') => *i += 1,
@@ -686,5 +739,21 @@ mod tests {
             },
         );
         assert!(!p.matches(&"a".repeat(40)));
+    }
+
+    /// Unclosed groups are literal text, and many of them nested read in linear time
+    /// (each used to be tried as a group and then read again, twice per level).
+    #[test]
+    fn unclosed_groups_are_literal_and_cheap() {
+        let opts = MatchOpts {
+            extglob: true,
+            ..MatchOpts::default()
+        };
+        check("@(a", "@(a", true);
+        check("@(a", "a", false);
+        let nested = "+(a|*(b".repeat(200);
+        let p = Pattern::new(&nested, opts);
+        assert!(p.matches(&nested));
+        assert!(!p.matches("ab"));
     }
 }

@@ -626,17 +626,29 @@ impl Interp {
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
-        self.restore_fds_keeping_named(c, saved);
+        self.restore_fds_keeping_named(c, saved, true);
         r
     }
 
     /// Restores the descriptors saved before a command's redirections, except those
     /// its `{var}` redirections opened.
-    fn restore_fds_keeping_named(&mut self, c: &Command, saved: super::io::FdTable) {
+    /// With `in_shell` (a builtin, function or compound command), a descriptor moved
+    /// away by `N>&M-` stays closed afterwards: bash restores `N` but not `M`.
+    fn restore_fds_keeping_named(
+        &mut self,
+        c: &Command,
+        saved: super::io::FdTable,
+        in_shell: bool,
+    ) {
         let kept = self.named_redirect_fds(c);
         let mut restored = saved;
         for fd in kept {
             restored.set(fd, self.fds.get(fd).cloned());
+        }
+        if in_shell {
+            for fd in moved_fds(c) {
+                restored.set(fd, None);
+            }
         }
         self.fds = restored;
     }
@@ -1277,6 +1289,7 @@ impl Interp {
                 return Err(e);
             }
         };
+        let in_shell = self.funcs.contains_key(name) || super::builtins::lookup(name).is_some();
         let r = if redir_ok {
             self.dispatch(c, words.clone())
         } else {
@@ -1286,7 +1299,7 @@ impl Interp {
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         if !keep_fds {
-            self.restore_fds_keeping_named(c, saved_fds);
+            self.restore_fds_keeping_named(c, saved_fds, in_shell);
         }
         self.vars.truncate(base);
         if let Some(last) = words.last() {
@@ -2120,6 +2133,19 @@ fn lone_input_redirect(body: &Script) -> Option<&Command> {
     let plain_input = r.op == crate::syntax::ast::RedirOp::Read
         && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
     (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
+}
+
+/// The descriptors `c`'s redirections move away (`M` of `N>&M-` or `N<&M-`, written
+/// literally).
+fn moved_fds(c: &Command) -> Vec<i32> {
+    c.redirects
+        .iter()
+        .filter(|r| matches!(r.op, RedirOp::DupRead | RedirOp::DupWrite))
+        .filter_map(|r| match &r.target {
+            RedirTarget::Word(w) => w.as_literal()?.strip_suffix('-')?.parse().ok(),
+            RedirTarget::HereDoc(_) => None,
+        })
+        .collect()
 }
 
 /// Element `[k]=v` (or `[k]+=v`) spelled as one word, when braces in it expand.

@@ -387,6 +387,9 @@ impl OpenFile {
     }
 }
 
+/// Descriptors never reach this number, whatever `ulimit -n` says.
+pub const MAX_FDS: i32 = 1 << 16;
+
 /// The fd table of one shell (cloned on fork; descriptions are shared).
 #[derive(Clone, Debug, Default)]
 pub struct FdTable {
@@ -401,7 +404,8 @@ impl FdTable {
         self.fds.get(fd as usize).and_then(|f| f.as_ref())
     }
     pub fn set(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {
-        if fd < 0 {
+        // Redirections check `ulimit -n` first; this keeps the table small regardless.
+        if !(0..MAX_FDS).contains(&fd) {
             return;
         }
         let i = fd as usize;

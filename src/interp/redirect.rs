@@ -139,7 +139,13 @@ impl Interp {
     fn redir_fd(&mut self, fd: &Option<RedirFd>, default: i32) -> Option<i32> {
         match fd {
             None => Some(default),
-            Some(RedirFd::Number(n)) => Some(*n),
+            Some(RedirFd::Number(n)) => {
+                if *n >= super::builtins::ulimit::open_files_limit(self) {
+                    self.error(&format!("{n}: Bad file descriptor"));
+                    return None;
+                }
+                Some(*n)
+            }
             Some(RedirFd::Var(name)) => {
                 let n = self.fds.free_from(10);
                 if let Err(m) = self.assign_scalar(name, n.to_string(), false) {

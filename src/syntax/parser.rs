@@ -792,6 +792,7 @@ impl Parser {
         self.maybe_expand_alias()?;
         self.skip_blanks();
         let mut line = self.line;
+        let mut unclosed_arith_line = None;
         if self.eof() {
             return Err(self.unexpected());
         }
@@ -825,7 +826,8 @@ impl Parser {
                 _ => None,
             }
         } else if self.at_str("((") {
-            let arith = self.try_arith_command()?;
+            let (arith, ended) = self.try_arith_command();
+            unclosed_arith_line = ended.then_some(line);
             if arith.is_some() {
                 // bash reports an arithmetic command at the line its `))` is on.
                 line = self.line;
@@ -838,11 +840,14 @@ impl Parser {
             Some(k) => k,
             None if self.peek() == Some('(') => {
                 self.bump();
-                let body = self.compound_list()?;
-                self.skip_blanks();
-                if self.peek() != Some(')') {
-                    return Err(self.unexpected());
-                }
+                let body = self.compound_list().and_then(|body| {
+                    self.skip_blanks();
+                    if self.peek() != Some(')') {
+                        return Err(self.unexpected());
+                    }
+                    Ok(body)
+                });
+                let body = body.map_err(|e| unclosed_arith(e, unclosed_arith_line))?;
                 self.bump();
                 CommandKind::Subshell(body)
             }
@@ -1175,15 +1180,16 @@ impl Parser {
 
     /// `(( ... ))` as an arithmetic command if the parens match up as `))`; `None` (and
     /// the cursor unmoved) if it is really a nested subshell.
-    fn try_arith_command(&mut self) -> PResult<Option<Arith>> {
+    /// With `None`, also whether the text ended before `))` (then a subshell that
+    /// runs to the end of the text is bash's unmatched `)` at the line of the `((`).
+    fn try_arith_command(&mut self) -> (Option<Arith>, bool) {
         let cp = self.checkpoint();
-        let line = self.line;
         self.bump_n(2);
         let text = self.read_until_double_paren();
         self.finish(cp, text.is_err());
         match text {
-            Ok(t) => Ok(Some(self.make_arith(&t))),
-            Err(e) => unclosed_arith(e, line).map(|()| None),
+            Ok(t) => (Some(self.make_arith(&t)), false),
+            Err(e) => (None, e.kind == ParseErrorKind::Unmatched(')')),
         }
     }
 
@@ -1641,11 +1647,17 @@ impl Parser {
                     break;
                 }
             }
-            if matches!(self.chars.get(i), Some('<' | '>')) && self.chars.get(i + 1) != Some(&'(') {
-                fd = Some(RedirFd::Number(n.parse().unwrap_or(i32::MAX)));
-                self.bump_n(n.len());
-            } else {
-                return Ok(None);
+            // A number too big for an int is a word, as in bash.
+            let number = n.parse::<i32>().ok();
+            match number {
+                Some(number)
+                    if matches!(self.chars.get(i), Some('<' | '>'))
+                        && self.chars.get(i + 1) != Some(&'(') =>
+                {
+                    fd = Some(RedirFd::Number(number));
+                    self.bump_n(n.len());
+                }
+                _ => return Ok(None),
             }
         } else if self.peek() == Some('{') {
             let mut i = self.pos + 1;
@@ -2595,20 +2607,13 @@ impl Parser {
                             parts.push(WordPart::Arith(Box::new(a)));
                             return Ok(true);
                         }
-                        Err(e) if !in_dquote => unclosed_arith(e, line)?,
-                        Err(_) => {}
+                        Err(_) => arith_line = Some(line),
                     }
-                    arith_line = Some(line);
                 }
                 self.bump_n(2);
-                let body = self.subshell_body().map_err(|e| match arith_line {
-                    Some(line) if e.kind == ParseErrorKind::EofInSubstitution => ParseError {
-                        line,
-                        kind: ParseErrorKind::Unmatched(')'),
-                        ..e
-                    },
-                    _ => e,
-                })?;
+                let body = self
+                    .subshell_body()
+                    .map_err(|e| unclosed_arith(e, arith_line))?;
                 parts.push(WordPart::CmdSub(Arc::new(body)));
                 Ok(true)
             }
@@ -3161,7 +3166,7 @@ impl Parser {
                     if c == '?' {
                         ternaries += 1;
                     } else {
-                        ternaries -= 1;
+                        ternaries = ternaries.saturating_sub(1);
                     }
                     lit.push(c);
                     self.bump();
@@ -3189,14 +3194,25 @@ impl Parser {
     }
 }
 
-/// Why `((` or `$((` did not read as arithmetic. When the text ended first, that is
-/// the error, on the line the parens opened on, as bash reports it; otherwise (a `)`
-/// alone) the parens are read again as subshells, and this is `Ok`.
-fn unclosed_arith(e: ParseError, line: u32) -> PResult<()> {
-    if e.kind == ParseErrorKind::Unmatched(')') {
-        return Err(ParseError { line, ..e });
+/// The error of a subshell read after `((` or `$((` turned out not to be arithmetic:
+/// when the text ended inside it, bash's unmatched `)` at `line`, where the parens
+/// opened (given for `$((`, and for `((` when the arithmetic reading met the end too).
+fn unclosed_arith(e: ParseError, line: Option<u32>) -> ParseError {
+    match line {
+        Some(line)
+            if matches!(
+                e.kind,
+                ParseErrorKind::UnexpectedEof | ParseErrorKind::EofInSubstitution
+            ) =>
+        {
+            ParseError {
+                line,
+                kind: ParseErrorKind::Unmatched(')'),
+                ..e
+            }
+        }
+        _ => e,
     }
-    Ok(())
 }
 
 /// Moves pending literal text into `parts`.

@@ -295,7 +295,7 @@ fn terminator(l: &List) -> &'static str {
 }
 
 /// Whether word `w` printed at the start of a command would read as a reserved word:
-/// it is one (`{`, `if`), or starts with one and a metacharacter (`!(x)`).
+/// it is one (`{`, `if`), or starts with one and a metacharacter (`!(x)`, `!>(x)`).
 fn reads_reserved(w: &Word) -> bool {
     let Some(WordPart::Lit(text)) = w.parts.first() else {
         return false;
@@ -303,7 +303,7 @@ fn reads_reserved(w: &Word) -> bool {
     super::parser::RESERVED_WORDS
         .iter()
         .any(|r| match text.strip_prefix(r) {
-            Some("") => w.parts.len() == 1,
+            Some("") => matches!(w.parts.get(1), None | Some(WordPart::ProcSub { .. })),
             Some(rest) => rest.starts_with(super::parser::is_meta),
             None => false,
         })

@@ -24,6 +24,15 @@ const RESOURCES: &[(char, &str, &str, Option<u64>)] = &[
     ('x', "file locks", "", None),
 ];
 
+/// The lowest descriptor a redirection may not use: the soft `ulimit -n` (bash's
+/// `dup2` fails at it with EBADF), never above [`MAX_FDS`](crate::interp::io::MAX_FDS).
+pub(crate) fn open_files_limit(sh: &Interp) -> i32 {
+    let max = crate::interp::io::MAX_FDS;
+    get(sh, 'n')
+        .0
+        .map_or(max, |n| i32::try_from(n).unwrap_or(max).min(max))
+}
+
 fn show(v: Option<u64>) -> String {
     v.map(|n| n.to_string())
         .unwrap_or_else(|| "unlimited".to_owned())
