@@ -1105,11 +1105,23 @@ impl Interp {
             if let [WordPart::Param(p)] = w.parts.as_slice()
                 && let ParamOp::AssignWord(a) = &p.op
             {
+                let op = if a.append { "+=" } else { "=" };
                 match (&a.value, &a.index) {
                     (AssignValue::Scalar(v), None) => {
                         let value = Expander::new(self).assign_value(v)?;
-                        let op = if a.append { "+=" } else { "=" };
                         out.push(format!("{}{op}{value}", a.name));
+                    }
+                    // `let` and `eval` get an array argument as text, its elements
+                    // expanded: `x=(1 + 2)`.
+                    (AssignValue::Array(_), index)
+                        if matches!(out.first().map(String::as_str), Some("let" | "eval")) =>
+                    {
+                        let value = self.eval_binding_value(a)?.concat();
+                        let sub = index
+                            .as_ref()
+                            .map(|w| format!("[{}]", crate::syntax::printer::word_to_string(w)))
+                            .unwrap_or_default();
+                        out.push(format!("{}{sub}{op}{value}", a.name));
                     }
                     _ => out.push(self.stash_decl_assign(a)?),
                 }

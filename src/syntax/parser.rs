@@ -1373,7 +1373,7 @@ impl Parser {
     fn simple_command(&mut self, line: u32) -> PResult<Command> {
         let mut cmd = SimpleCommand::default();
         let mut redirects = Vec::new();
-        let mut decl_builtin = false;
+        let mut decl_builtin = DeclArgs::No;
         loop {
             self.skip_blanks();
             // The word after an alias whose text ends in a blank is checked too, and so
@@ -1417,8 +1417,8 @@ impl Parser {
                 }
                 break;
             }
-            if (cmd.words.is_empty() || decl_builtin)
-                && let Some(a) = self.try_assignment(!cmd.words.is_empty())?
+            if (cmd.words.is_empty() || decl_builtin != DeclArgs::No)
+                && let Some(a) = self.assignment_arg(!cmd.words.is_empty(), decl_builtin)?
             {
                 if cmd.words.is_empty() {
                     cmd.assigns.push(a);
@@ -1433,10 +1433,13 @@ impl Parser {
             match self.read_word(WordMode::Normal)? {
                 Some(w) => {
                     if cmd.words.is_empty() {
-                        decl_builtin = matches!(
-                            w.as_literal(),
-                            Some("declare" | "typeset" | "local" | "export" | "readonly")
-                        );
+                        decl_builtin = match w.as_literal() {
+                            Some("declare" | "typeset" | "local" | "export" | "readonly") => {
+                                DeclArgs::All
+                            }
+                            Some("let" | "eval") => DeclArgs::Arrays,
+                            _ => DeclArgs::No,
+                        };
                     }
                     cmd.words.push(w);
                 }
@@ -1455,6 +1458,20 @@ impl Parser {
 
     fn at_proc_sub(&self) -> bool {
         matches!(self.peek(), Some('<' | '>')) && self.peek_at(1) == Some('(')
+    }
+
+    /// An assignment at the cursor, as a command's own or (`in_args`) as an argument of
+    /// a builtin that takes them (`decl`): `let` and `eval` take only array ones
+    /// (`let x=( 1 + 2 )`), their other arguments being plain words.
+    fn assignment_arg(&mut self, in_args: bool, decl: DeclArgs) -> PResult<Option<Assign>> {
+        if !in_args || decl != DeclArgs::Arrays {
+            return self.try_assignment(in_args);
+        }
+        let cp = self.checkpoint();
+        let a = self.try_assignment(in_args)?;
+        let array = matches!(&a, Some(a) if matches!(a.value, AssignValue::Array(_)));
+        self.finish(cp, !array);
+        Ok(a.filter(|_| array))
     }
 
     /// An assignment word at the cursor (`name=`, `name+=`, `name[sub]=`), if there is one.
@@ -3213,6 +3230,16 @@ fn unclosed_arith(e: ParseError, line: Option<u32>) -> ParseError {
         }
         _ => e,
     }
+}
+
+/// Which arguments of a simple command are read as assignments, by its first word.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DeclArgs {
+    No,
+    /// `declare`, `local` and the like.
+    All,
+    /// `let` and `eval`: array assignments only.
+    Arrays,
 }
 
 /// Moves pending literal text into `parts`.
