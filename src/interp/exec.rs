@@ -626,31 +626,68 @@ impl Interp {
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
-        self.restore_fds_keeping_named(c, saved, true);
+        self.restore_redirected_fds(c, &saved, true);
         r
     }
 
     /// Restores the descriptors saved before a command's redirections, except those
     /// its `{var}` redirections opened.
-    /// With `in_shell` (a builtin, function or compound command), a descriptor moved
-    /// away by `N>&M-` stays closed afterwards: bash restores `N` but not `M`.
-    fn restore_fds_keeping_named(
-        &mut self,
-        c: &Command,
-        saved: super::io::FdTable,
-        in_shell: bool,
-    ) {
-        let kept = self.named_redirect_fds(c);
-        let mut restored = saved;
-        for fd in kept {
-            restored.set(fd, self.fds.get(fd).cloned());
+    /// Puts back, from `saved`, the descriptors `c`'s redirections set; the others keep
+    /// what the command did to them (`exec 3>f` inside a function stays open). A
+    /// descriptor a `{var}` redirection opened stays open too (unless `shopt -s
+    /// varredir_close`), and with `in_shell` (a builtin, function or compound command)
+    /// one moved away by `N>&M-` stays closed: bash restores `N` but not `M`.
+    fn restore_redirected_fds(&mut self, c: &Command, saved: &super::io::FdTable, in_shell: bool) {
+        // Process substitutions in the redirections: closed (a descriptor that was open
+        // before is one of an outer command's).
+        while let Some(&fd) = self.procsub_fds.last() {
+            if saved.get(fd).is_some() {
+                break;
+            }
+            self.procsub_fds.pop();
+            self.fds.set(fd, None);
         }
-        if in_shell {
-            for fd in moved_fds(c) {
-                restored.set(fd, None);
+        let close_named = self
+            .shopt
+            .has(const { crate::interp::Shopts::flag("varredir_close") });
+        let mut fds = Vec::new();
+        for r in &c.redirects {
+            let default = match r.op {
+                RedirOp::Read
+                | RedirOp::ReadWrite
+                | RedirOp::DupRead
+                | RedirOp::HereString
+                | RedirOp::HereDoc => 0,
+                _ => 1,
+            };
+            match &r.fd {
+                Some(RedirFd::Number(n)) => fds.push(*n),
+                Some(RedirFd::Var(name)) if close_named => {
+                    fds.extend(self.get_str(name).and_then(|v| v.parse::<i32>().ok()));
+                }
+                Some(RedirFd::Var(_)) => {}
+                None => fds.push(default),
+            }
+            let target = match &r.target {
+                RedirTarget::Word(w) => w.as_literal(),
+                RedirTarget::HereDoc(_) => None,
+            };
+            let dup_number = target
+                .map(|t| t.strip_suffix('-').unwrap_or(t))
+                .is_some_and(|t| t == "-" || t.parse::<i32>().is_ok());
+            // `&>`, `&>>`, and `>& word` when the word is a file.
+            if matches!(r.op, RedirOp::WriteBoth | RedirOp::AppendBoth)
+                || (r.op == RedirOp::DupWrite && !dup_number)
+            {
+                fds.push(2);
             }
         }
-        self.fds = restored;
+        if !in_shell {
+            fds.extend(moved_fds(c));
+        }
+        for fd in fds {
+            self.fds.set(fd, saved.get(fd).cloned());
+        }
     }
 
     /// Runs a compound command, noting whether its status is its body's (see
@@ -1291,17 +1328,22 @@ impl Interp {
         if self.set.xtrace {
             self.xtrace_command(&traced, &words);
         }
-        let saved_fds = self.fds.clone();
+        // Without redirections there is nothing to put back (and what the command
+        // does to descriptors, `exec 3>f` in a function, stays).
+        let saved_fds = (!c.redirects.is_empty()).then(|| self.fds.clone());
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
             Err(e) => {
-                self.fds = saved_fds;
+                if let Some(saved) = saved_fds {
+                    self.fds = saved;
+                }
                 self.adopt_bindings = false;
                 self.vars.truncate(base);
                 return Err(e);
             }
         };
-        let in_shell = self.funcs.contains_key(name) || super::builtins::lookup(name).is_some();
+        let in_shell = !moved_fds(c).is_empty()
+            && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
         let r = if redir_ok {
             self.dispatch(c, words.clone())
         } else {
@@ -1310,8 +1352,8 @@ impl Interp {
         self.adopt_bindings = false;
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
-        if !keep_fds {
-            self.restore_fds_keeping_named(c, saved_fds, in_shell);
+        if !keep_fds && let Some(saved) = saved_fds {
+            self.restore_redirected_fds(c, &saved, in_shell);
         }
         self.vars.truncate(base);
         if let Some(last) = words.last() {
@@ -1322,25 +1364,6 @@ impl Interp {
             };
         }
         r
-    }
-
-    /// Descriptors a command opened as `{var}>file`: bash leaves them open after the
-    /// command (unless `shopt -s varredir_close`).
-    fn named_redirect_fds(&self, c: &Command) -> Vec<i32> {
-        if c.redirects.is_empty()
-            || self
-                .shopt
-                .has(const { crate::interp::Shopts::flag("varredir_close") })
-        {
-            return Vec::new();
-        }
-        c.redirects
-            .iter()
-            .filter_map(|r| match &r.fd {
-                Some(RedirFd::Var(name)) => self.get_str(name)?.parse().ok(),
-                _ => None,
-            })
-            .collect()
     }
 
     /// Finds and runs the command `words[0]`.

@@ -306,6 +306,11 @@ impl Host for Interp {
             fd = self.fds.free_from(63);
             self.fds.set(fd, Some(Arc::new(OpenFile::PipeW(w))));
         }
+        // Entries for descriptors closed since are dropped, so the list stays short.
+        let fds = &self.fds;
+        self.procsub_fds
+            .retain(|&k| k != fd && fds.get(k).is_some());
+        self.procsub_fds.push(fd);
         let body = body.clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();

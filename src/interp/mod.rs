@@ -416,6 +416,9 @@ pub struct Interp {
     pub errexit_checked: bool,
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
+    /// Descriptors process substitutions opened, newest last: a command closes those
+    /// its redirections opened when it ends (`seq 3 > >(tac)` lets `tac` finish).
+    pub procsub_fds: Vec<i32>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
     /// Set while dispatching a command whose temporary bindings a function call
     /// takes into its frame.
@@ -506,6 +509,7 @@ impl Interp {
             sourcing: 0,
             errexit_checked: false,
             last_subst_status: None,
+            procsub_fds: Vec::new(),
             adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
