@@ -652,14 +652,7 @@ impl Interp {
             .has(const { crate::interp::Shopts::flag("varredir_close") });
         let mut fds = Vec::new();
         for r in &c.redirects {
-            let default = match r.op {
-                RedirOp::Read
-                | RedirOp::ReadWrite
-                | RedirOp::DupRead
-                | RedirOp::HereString
-                | RedirOp::HereDoc => 0,
-                _ => 1,
-            };
+            let default = super::redirect::default_fd(r.op);
             match &r.fd {
                 Some(RedirFd::Number(n)) => fds.push(*n),
                 Some(RedirFd::Var(name)) if close_named => {

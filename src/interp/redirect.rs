@@ -34,14 +34,7 @@ impl Interp {
     }
 
     fn apply_redirect(&mut self, r: &Redirect) -> Result<bool, Flow> {
-        let default_fd = match r.op {
-            RedirOp::Read
-            | RedirOp::ReadWrite
-            | RedirOp::DupRead
-            | RedirOp::HereString
-            | RedirOp::HereDoc => 0,
-            _ => 1,
-        };
+        let default_fd = default_fd(r.op);
         // Here-documents and here-strings.
         if let RedirTarget::HereDoc(h) = &r.target {
             let text = if h.quoted {
@@ -264,5 +257,17 @@ impl Interp {
         };
         self.fds.set(fd, Some(file));
         Ok(true)
+    }
+}
+
+/// The descriptor a redirection applies to when it names none: 0 for input, 1 else.
+pub(crate) fn default_fd(op: RedirOp) -> i32 {
+    match op {
+        RedirOp::Read
+        | RedirOp::ReadWrite
+        | RedirOp::DupRead
+        | RedirOp::HereString
+        | RedirOp::HereDoc => 0,
+        _ => 1,
     }
 }
