@@ -363,16 +363,13 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 let pieces = param::expand(self, pe, in_dq)?;
                 out.extend(pieces);
             }
-            WordPart::CmdSub(_) | WordPart::BadBackquote(_) => {
-                let mut s = match p {
-                    WordPart::CmdSub(body) => self.host.command_subst(body)?,
-                    WordPart::BadBackquote(text) => self.host.command_subst_text(text)?,
-                    _ => String::new(),
-                };
-                while s.ends_with('\n') {
-                    s.pop();
-                }
-                out.push(Piece::Text(s, q_exp));
+            WordPart::CmdSub(body) => {
+                let s = self.host.command_subst(body)?;
+                out.push(Piece::Text(without_trailing_newlines(s), q_exp));
+            }
+            WordPart::BadBackquote(text) => {
+                let s = self.host.command_subst_text(text)?;
+                out.push(Piece::Text(without_trailing_newlines(s), q_exp));
             }
             WordPart::Arith(a) => {
                 let n = self.arith(a)?;
@@ -566,4 +563,12 @@ fn is_at_expansion(p: &WordPart) -> bool {
         }
         _ => false,
     }
+}
+
+/// A command substitution's output without its trailing newlines.
+fn without_trailing_newlines(mut s: String) -> String {
+    while s.ends_with('\n') {
+        s.pop();
+    }
+    s
 }

@@ -621,66 +621,14 @@ impl Interp {
             return self.exec_compound_body(c);
         }
         let saved = self.fds.clone();
+        let mark = self.redirected.len();
         let r = match self.apply_redirects(&c.redirects) {
             Ok(true) => self.exec_compound_body(c),
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
-        self.restore_redirected_fds(c, &saved, true);
+        self.restore_redirected(mark, &saved, true);
         r
-    }
-
-    /// Restores the descriptors saved before a command's redirections, except those
-    /// its `{var}` redirections opened.
-    /// Puts back, from `saved`, the descriptors `c`'s redirections set; the others keep
-    /// what the command did to them (`exec 3>f` inside a function stays open). A
-    /// descriptor a `{var}` redirection opened stays open too (unless `shopt -s
-    /// varredir_close`), and with `in_shell` (a builtin, function or compound command)
-    /// one moved away by `N>&M-` stays closed: bash restores `N` but not `M`.
-    fn restore_redirected_fds(&mut self, c: &Command, saved: &super::io::FdTable, in_shell: bool) {
-        // Process substitutions in the redirections: closed (a descriptor that was open
-        // before is one of an outer command's).
-        while let Some(&fd) = self.procsub_fds.last() {
-            if saved.get(fd).is_some() {
-                break;
-            }
-            self.procsub_fds.pop();
-            self.fds.set(fd, None);
-        }
-        let close_named = self
-            .shopt
-            .has(const { crate::interp::Shopts::flag("varredir_close") });
-        let mut fds = Vec::new();
-        for r in &c.redirects {
-            let default = super::redirect::default_fd(r.op);
-            match &r.fd {
-                Some(RedirFd::Number(n)) => fds.push(*n),
-                Some(RedirFd::Var(name)) if close_named => {
-                    fds.extend(self.get_str(name).and_then(|v| v.parse::<i32>().ok()));
-                }
-                Some(RedirFd::Var(_)) => {}
-                None => fds.push(default),
-            }
-            let target = match &r.target {
-                RedirTarget::Word(w) => w.as_literal(),
-                RedirTarget::HereDoc(_) => None,
-            };
-            let dup_number = target
-                .map(|t| t.strip_suffix('-').unwrap_or(t))
-                .is_some_and(|t| t == "-" || t.parse::<i32>().is_ok());
-            // `&>`, `&>>`, and `>& word` when the word is a file.
-            if matches!(r.op, RedirOp::WriteBoth | RedirOp::AppendBoth)
-                || (r.op == RedirOp::DupWrite && !dup_number)
-            {
-                fds.push(2);
-            }
-        }
-        if !in_shell {
-            fds.extend(moved_fds(c));
-        }
-        for fd in fds {
-            self.fds.set(fd, saved.get(fd).cloned());
-        }
     }
 
     /// Runs a compound command, noting whether its status is its body's (see
@@ -1324,19 +1272,24 @@ impl Interp {
         // Without redirections there is nothing to put back (and what the command
         // does to descriptors, `exec 3>f` in a function, stays).
         let saved_fds = (!c.redirects.is_empty()).then(|| self.fds.clone());
+        let mark = self.redirected.len();
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
             Err(e) => {
                 if let Some(saved) = saved_fds {
                     self.fds = saved;
                 }
+                self.redirected.truncate(mark);
                 self.adopt_bindings = false;
                 self.vars.truncate(base);
                 return Err(e);
             }
         };
-        let in_shell = !moved_fds(c).is_empty()
-            && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
+        let moved = self.redirected[mark..]
+            .iter()
+            .any(|&(_, u)| u == super::redirect::Undo::MovedAway);
+        let in_shell =
+            moved && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
         let r = if redir_ok {
             self.dispatch(c, words.clone())
         } else {
@@ -1345,8 +1298,9 @@ impl Interp {
         self.adopt_bindings = false;
         // `exec` with only redirections keeps them.
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
-        if !keep_fds && let Some(saved) = saved_fds {
-            self.restore_redirected_fds(c, &saved, in_shell);
+        match saved_fds {
+            Some(saved) if !keep_fds => self.restore_redirected(mark, &saved, in_shell),
+            _ => self.redirected.truncate(mark),
         }
         self.vars.truncate(base);
         if let Some(last) = words.last() {
@@ -1850,8 +1804,11 @@ impl Interp {
         let status = self.last_subst_status.unwrap_or(0);
         if !c.redirects.is_empty() {
             let saved = self.fds.clone();
-            let ok = self.apply_redirects(&c.redirects)?;
+            let mark = self.redirected.len();
+            let ok = self.apply_redirects(&c.redirects);
             self.fds = saved;
+            self.redirected.truncate(mark);
+            let ok = ok?;
             if !ok {
                 return Ok(1);
             }
@@ -2161,19 +2118,6 @@ fn lone_input_redirect(body: &Script) -> Option<&Command> {
     let plain_input = r.op == crate::syntax::ast::RedirOp::Read
         && matches!(r.fd, None | Some(crate::syntax::ast::RedirFd::Number(0)));
     (s.words.is_empty() && s.assigns.is_empty() && plain_input).then_some(c)
-}
-
-/// The descriptors `c`'s redirections move away (`M` of `N>&M-` or `N<&M-`, written
-/// literally).
-fn moved_fds(c: &Command) -> Vec<i32> {
-    c.redirects
-        .iter()
-        .filter(|r| matches!(r.op, RedirOp::DupRead | RedirOp::DupWrite))
-        .filter_map(|r| match &r.target {
-            RedirTarget::Word(w) => w.as_literal()?.strip_suffix('-')?.parse().ok(),
-            RedirTarget::HereDoc(_) => None,
-        })
-        .collect()
 }
 
 /// Element `[k]=v` (or `[k]+=v`) spelled as one word, when braces in it expand.

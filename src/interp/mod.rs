@@ -419,6 +419,9 @@ pub struct Interp {
     /// Descriptors process substitutions opened, newest last: a command closes those
     /// its redirections opened when it ends (`seq 3 > >(tac)` lets `tac` finish).
     pub procsub_fds: Vec<i32>,
+    /// Descriptors the running commands' redirections touched, outermost first (see
+    /// `restore_redirected`).
+    pub(crate) redirected: Vec<(i32, redirect::Undo)>,
     /// ASTs of `declare name=(...)`-style arguments of the running command.
     /// Set while dispatching a command whose temporary bindings a function call
     /// takes into its frame.
@@ -510,6 +513,7 @@ impl Interp {
             errexit_checked: false,
             last_subst_status: None,
             procsub_fds: Vec::new(),
+            redirected: Vec::new(),
             adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::io::{OpenFile, for_file_type};
+use super::io::{FdTable, OpenFile, for_file_type};
 use super::{Flow, Interp};
 use crate::expand::Expander;
 use crate::fs::{Device, OpenOptions};
@@ -56,8 +56,7 @@ impl Interp {
                 Some(fd) => fd,
                 None => return Ok(false),
             };
-            self.fds
-                .set(fd, Some(OpenFile::bytes(crate::text::encode(&text))));
+            self.set_redirected(fd, Some(OpenFile::bytes(crate::text::encode(&text))));
             return Ok(true);
         }
         let RedirTarget::Word(w) = &r.target else {
@@ -78,7 +77,7 @@ impl Interp {
             };
             let mut bytes = crate::text::encode(&text);
             bytes.push(b'\n');
-            self.fds.set(fd, Some(OpenFile::bytes(bytes)));
+            self.set_redirected(fd, Some(OpenFile::bytes(bytes)));
             return Ok(true);
         }
         let target = match Expander::new(self).redirect_target(w) {
@@ -99,7 +98,7 @@ impl Interp {
                     None => return Ok(false),
                 };
                 if target == "-" {
-                    self.fds.set(fd, None);
+                    self.set_redirected(fd, None);
                     return Ok(true);
                 }
                 let (num, close) = match target.strip_suffix('-') {
@@ -111,9 +110,10 @@ impl Interp {
                         self.error(&format!("{src}: Bad file descriptor"));
                         return Ok(false);
                     };
-                    self.fds.set(fd, Some(f));
+                    self.set_redirected(fd, Some(f));
                     if close && src != fd {
                         self.fds.set(src, None);
+                        self.redirected.push((src, Undo::MovedAway));
                     }
                     return Ok(true);
                 }
@@ -144,6 +144,12 @@ impl Interp {
                 if let Err(m) = self.assign_scalar(name, n.to_string(), false) {
                     self.error(&m);
                     return None;
+                }
+                if !self
+                    .shopt
+                    .has(const { crate::interp::Shopts::flag("varredir_close") })
+                {
+                    self.redirected.push((n, Undo::KeepOpen));
                 }
                 Some(n)
             }
@@ -247,17 +253,69 @@ impl Interp {
             }
         };
         if matches!(op, RedirOp::WriteBoth | RedirOp::AppendBoth) {
-            self.fds.set(1, Some(file.clone()));
-            self.fds.set(2, Some(file));
+            self.set_redirected(1, Some(file.clone()));
+            self.set_redirected(2, Some(file));
             return Ok(true);
         }
         let fd = match self.redir_fd(fd, default_fd) {
             Some(fd) => fd,
             None => return Ok(false),
         };
-        self.fds.set(fd, Some(file));
+        self.set_redirected(fd, Some(file));
         Ok(true)
     }
+
+    /// Sets descriptor `fd` for a redirection, noting it for
+    /// [`restore_redirected`](Self::restore_redirected).
+    fn set_redirected(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {
+        self.fds.set(fd, f);
+        self.redirected.push((fd, Undo::Restore));
+    }
+
+    /// After a command: puts back, from `saved` (the table before its redirections),
+    /// the descriptors its redirections set since `mark` (a length of the log), as
+    /// bash's undo list does; the others keep what the command did to them (`exec 3>f`
+    /// inside a function stays open). A descriptor a `{var}` redirection opened stays
+    /// open (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function
+    /// or compound command) one moved away by `N>&M-` stays closed: bash restores `N`
+    /// but not `M`. Descriptors process substitutions opened for the redirections
+    /// are closed.
+    pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {
+        while let Some(&fd) = self.procsub_fds.last() {
+            if saved.get(fd).is_some() {
+                break;
+            }
+            self.procsub_fds.pop();
+            self.fds.set(fd, None);
+        }
+        let log = self.redirected.split_off(mark.min(self.redirected.len()));
+        let named: Vec<i32> = log
+            .iter()
+            .filter(|(_, u)| *u == Undo::KeepOpen)
+            .map(|(fd, _)| *fd)
+            .collect();
+        for (fd, undo) in log {
+            let put_back = match undo {
+                Undo::Restore => !named.contains(&fd),
+                Undo::MovedAway => !in_shell,
+                Undo::KeepOpen => false,
+            };
+            if put_back {
+                self.fds.set(fd, saved.get(fd).cloned());
+            }
+        }
+    }
+}
+
+/// How a descriptor a redirection touched is treated when the command ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Undo {
+    /// Put back as it was.
+    Restore,
+    /// Opened by `{var}>file`: left open.
+    KeepOpen,
+    /// Closed by `N>&M-`: put back after a utility only.
+    MovedAway,
 }
 
 /// The descriptor a redirection applies to when it names none: 0 for input, 1 else.
