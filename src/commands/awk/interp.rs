@@ -12,7 +12,10 @@ use std::sync::Arc;
 use ::regex::Regex;
 
 use super::format::{Arg, num_to_str, sprintf};
-use super::parser::{Expr, Func, GetlineSrc, LValue, Pattern, Program, Redirect, Stmt, Var, slot};
+use super::parser::{
+    Arith, Builtin, Cmp, Expr, Func, GetlineSrc, LValue, Pattern, Program, Redirect, Stmt, Var,
+    slot,
+};
 use crate::commands::Stdio;
 use crate::fs::SharedFs;
 
@@ -120,12 +123,16 @@ pub fn looks_numeric(s: &str) -> bool {
     i == b.len()
 }
 
-/// Whether two values are the same string or number (for caches keyed by a variable).
-fn same_value(a: &Value, b: &Value) -> bool {
+/// Whether two values are one string or the same number: what a cache keyed by a
+/// variable checks (a cache refreshed from an equal string then shares it, so later
+/// checks compare pointers, not text).
+#[inline]
+fn identical(a: &Value, b: &Value) -> bool {
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        return Rc::ptr_eq(x, y);
+    }
     match (a, b) {
-        (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => {
-            Rc::ptr_eq(x, y) || x == y
-        }
+        (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => Rc::ptr_eq(x, y),
         (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
         (Value::Uninit, Value::Uninit) => true,
         _ => false,
@@ -261,6 +268,10 @@ pub struct Records {
     /// Text of `whole` from byte `window.0` on, checked as UTF-8 a block at a time,
     /// that records are sliced from (one check per block, not per record).
     window: (usize, String),
+    /// Whether the window is all ASCII (so its records' lengths are their byte counts).
+    window_ascii: bool,
+    /// Whether the record last returned came from an ASCII window.
+    pub last_ascii: bool,
     pos: usize,
     /// For a regex RS: the rest of the input from `pos`, decoded once (so finding each
     /// record does not decode the whole remainder again), and where in it `pos` is.
@@ -283,6 +294,8 @@ impl Records {
             data: Vec::new(),
             whole: Some(whole),
             window: (0, String::new()),
+            window_ascii: false,
+            last_ascii: false,
             pos: 0,
             decoded: None,
             streaming: false,
@@ -294,6 +307,8 @@ impl Records {
             data: Vec::new(),
             whole: None,
             window: (0, String::new()),
+            window_ascii: false,
+            last_ascii: false,
             pos: 0,
             decoded: None,
             streaming: true,
@@ -345,10 +360,12 @@ impl Records {
                 self.window.0 = self.pos;
                 self.window.1.clear();
                 self.window.1.push_str(valid);
+                self.window_ascii = valid.is_ascii();
             }
             let at = self.pos - self.window.0;
             if let Some(rec) = self.window.1.get(at..at + len) {
                 out.push_str(rec);
+                self.last_ascii = self.window_ascii;
                 return;
             }
         }
@@ -356,9 +373,32 @@ impl Records {
         out.push_str(&crate::text::decode(rest.get(..len).unwrap_or(&[])));
     }
 
+    /// The usual case: the next line of a file, when it lies in the checked window;
+    /// false, with `out` untouched, when it does not (`next` knows what to do).
+    #[inline]
+    pub fn next_in_window(&mut self, c: u8, out: &mut String) -> bool {
+        let Some(text) = self.window.1.get(self.pos.wrapping_sub(self.window.0)..) else {
+            return false;
+        };
+        let Some(rec) = memchr::memchr(c, text.as_bytes()).and_then(|p| text.get(..p)) else {
+            return false;
+        };
+        out.clear();
+        out.push_str(rec);
+        self.pos += rec.len() + 1;
+        self.last_ascii = self.window_ascii;
+        true
+    }
+
     /// The next record, without its terminator, into `out` (reusing its buffer);
     /// false, with `out` untouched, when the input is done.
     pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read, out: &mut String) -> R<bool> {
+        if let RsMode::Char(c) = mode
+            && self.next_in_window(*c, out)
+        {
+            return Ok(true);
+        }
+        self.last_ascii = false;
         if !matches!(mode, RsMode::Regex(_)) {
             self.decoded = None;
         }
@@ -458,6 +498,8 @@ pub struct Interp<'p, 'a> {
     /// Locals outside any call (never used by a valid program).
     scratch: Vec<Cell>,
     record: String,
+    /// Known to be all ASCII, so `length` is its byte count (false: not known).
+    record_ascii: bool,
     /// The buffer of the record before, to read the next one into.
     spare: String,
     fields: Vec<String>,
@@ -516,6 +558,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             frames: Vec::new(),
             scratch: Vec::new(),
             record: String::new(),
+            record_ascii: false,
             spare: String::new(),
             fields: Vec::new(),
             split_done: true,
@@ -689,17 +732,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// A new `$0`. Fields are split when first needed (NF counts as a need), with the
     /// FS of now.
     pub fn set_record(&mut self, text: String) {
-        self.spare = std::mem::replace(&mut self.record, text);
-        self.record_value = None;
-        self.split_done = false;
-        // Usually the FS of the record before: the same value, not cloned again.
-        let fs = match self.globals.get(slot::FS) {
-            Some(Cell::Val(v)) => v,
-            _ => &Value::Uninit,
-        };
-        if !same_value(fs, &self.record_fs) {
-            self.record_fs = fs.clone();
-        }
+        self.start_record(text);
         self.record_paragraph = match self.globals.get(slot::RS) {
             Some(Cell::Val(Value::Str(s) | Value::StrNum(s))) => s.is_empty(),
             Some(Cell::Val(Value::Num(_))) => false,
@@ -707,8 +740,62 @@ impl<'p, 'a> Interp<'p, 'a> {
         };
     }
 
+    /// `set_record` but for whether RS is empty (known by a caller that has RS's mode).
+    #[inline]
+    fn start_record(&mut self, text: String) {
+        self.spare = std::mem::replace(&mut self.record, text);
+        self.record_ascii = false;
+        self.record_value = None;
+        self.split_done = false;
+        // Usually the FS of the record before: the same value, not cloned again.
+        let fs = match self.globals.get(slot::FS) {
+            Some(Cell::Val(v)) => v,
+            _ => &Value::Uninit,
+        };
+        if !identical(fs, &self.record_fs) {
+            self.record_fs = fs.clone();
+        }
+    }
+
+    /// Reads the next main-input record into `$0` (NR and FNR advanced); false at the
+    /// end of the input. A line of a file in its reader's checked window, with RS as
+    /// it was, is taken without the general path's steps (most records, most runs).
+    pub fn next_input_record(&mut self) -> R<bool> {
+        if let (Some(r), Some((key, RsMode::Char(c))), Some(Cell::Val(rs))) =
+            (&mut self.main, &self.rs_cache, self.globals.get(slot::RS))
+            && identical(key, rs)
+            && r.next_in_window(*c, &mut self.spare)
+        {
+            let ascii = r.last_ascii;
+            let text = std::mem::take(&mut self.spare);
+            // RS is one character: not paragraph mode.
+            self.start_record(text);
+            self.record_paragraph = false;
+            self.record_ascii = ascii;
+            // NR, NF and FNR are neighbouring slots.
+            const _: () = assert!(slot::NR + 2 == slot::FNR);
+            if let Some([Cell::Val(Value::Num(nr)), _, Cell::Val(Value::Num(fnr))]) =
+                self.globals.get_mut(slot::NR..=slot::FNR)
+            {
+                *nr += 1.0;
+                *fnr += 1.0;
+            } else {
+                self.count(slot::NR);
+                self.count(slot::FNR);
+            }
+            return Ok(true);
+        }
+        let mut text = self.spare_buffer();
+        if !self.next_main_record(&mut text)? {
+            return Ok(false);
+        }
+        self.set_record(text);
+        self.record_ascii = self.main.as_ref().is_some_and(|r| r.last_ascii);
+        Ok(true)
+    }
+
     /// A buffer for the next record: the one the record before last was in.
-    pub fn spare_buffer(&mut self) -> String {
+    fn spare_buffer(&mut self) -> String {
         std::mem::take(&mut self.spare)
     }
 
@@ -778,12 +865,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn rebuild(&mut self) {
         let ofs = self.global_str(slot::OFS);
         self.record = self.fields.join(&ofs);
+        self.record_ascii = false;
         self.record_value = None;
     }
 
     /// The field number `$e` names (a negative one is fatal).
     fn field_index(&mut self, e: &Expr) -> R<usize> {
         let i = match e {
+            // `$0`, the commonest, without a float conversion.
+            Expr::Num(n) if *n == 0.0 => return Ok(0),
             Expr::Num(n) => *n,
             e => {
                 let v = self.eval(e)?;
@@ -954,24 +1044,24 @@ impl<'p, 'a> Interp<'p, 'a> {
         })
     }
 
-    fn arith(&self, op: &str, x: f64, y: f64) -> R<f64> {
+    fn arith(op: Arith, x: f64, y: f64) -> R<f64> {
         Ok(match op {
-            "+" => x + y,
-            "-" => x - y,
-            "*" => x * y,
-            "/" => {
+            Arith::Add => x + y,
+            Arith::Sub => x - y,
+            Arith::Mul => x * y,
+            Arith::Div => {
                 if y == 0.0 {
                     return Err(fatal("division by zero attempted"));
                 }
                 x / y
             }
-            "%" => {
+            Arith::Mod => {
                 if y == 0.0 {
                     return Err(fatal("division by zero attempted in `%'"));
                 }
                 x % y
             }
-            _ => x.powf(y),
+            Arith::Pow => x.powf(y),
         })
     }
 
@@ -1022,28 +1112,25 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let re = self.regex_of(r)?;
                 Value::Num(f64::from(u8::from(re.is_match(&s) != *neg)))
             }
-            Expr::Binary(op, l, r) => {
+            Expr::Compare(op, l, r) => {
+                use std::cmp::Ordering::*;
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
-                match *op {
-                    "<" | "<=" | ">" | ">=" | "==" | "!=" => {
-                        use std::cmp::Ordering::*;
-                        let o = self.compare(&lv, &rv);
-                        let b = match *op {
-                            "<" => o == Less,
-                            "<=" => o != Greater,
-                            ">" => o == Greater,
-                            ">=" => o != Less,
-                            "==" => o == Equal,
-                            _ => o != Equal,
-                        };
-                        Value::Num(f64::from(u8::from(b)))
-                    }
-                    op => {
-                        let (x, y) = (self.to_num(&lv), self.to_num(&rv));
-                        Value::Num(self.arith(op, x, y)?)
-                    }
-                }
+                let o = self.compare(&lv, &rv);
+                let b = match op {
+                    Cmp::Lt => o == Less,
+                    Cmp::Le => o != Greater,
+                    Cmp::Gt => o == Greater,
+                    Cmp::Ge => o != Less,
+                    Cmp::Eq => o == Equal,
+                    Cmp::Ne => o != Equal,
+                };
+                Value::Num(f64::from(u8::from(b)))
+            }
+            Expr::Arith(op, l, r) => {
+                let x = self.eval_num(l)?;
+                let y = self.eval_num(r)?;
+                Value::Num(Self::arith(*op, x, y)?)
             }
             Expr::Concat(a, b) => {
                 let av = self.eval(a)?;
@@ -1052,10 +1139,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 s.push_str(&self.to_str(&bv));
                 Value::Str(s.into())
             }
-            Expr::Neg(a) => {
-                let v = self.eval(a)?;
-                Value::Num(-self.to_num(&v))
-            }
+            Expr::Neg(a) => Value::Num(-self.eval_num(a)?),
             Expr::Plus(a) => {
                 let v = self.eval(a)?;
                 Value::Num(self.to_num(&v))
@@ -1072,17 +1156,51 @@ impl<'p, 'a> Interp<'p, 'a> {
                 Value::Num(if *pre { n + delta } else { n })
             }
             Expr::Call(f, args) => self.call(*f, args)?,
-            Expr::Builtin(name, args) => self.builtin(name, args)?,
+            Expr::Builtin(Builtin::Length, args) => self.length(args)?,
+            Expr::Builtin(b, args) => self.builtin(*b, args)?,
+            // The parser keeps a list only as the keys of `in`.
+            Expr::List(_) => return Err(fatal("syntax error: a list outside `(...) in array'")),
             Expr::Getline(var, src) => self.getline(var.as_deref(), src)?,
         })
     }
 
+    /// `e` as a number: what `to_num(eval(e))` gives, without making values for the
+    /// commonest operands of arithmetic (numbers, variables, `length`, arithmetic).
+    fn eval_num(&mut self, e: &Expr) -> R<f64> {
+        match e {
+            Expr::Num(n) => Ok(*n),
+            Expr::Group(inner) => self.eval_num(inner),
+            Expr::Arith(op, l, r) => {
+                let x = self.eval_num(l)?;
+                let y = self.eval_num(r)?;
+                Self::arith(*op, x, y)
+            }
+            Expr::Neg(a) => Ok(-self.eval_num(a)?),
+            Expr::Builtin(Builtin::Length, args) => Ok(self.length_of(args)? as f64),
+            Expr::LValue(LValue::Var(v)) if !matches!(v, Var::Global(slot::NF)) => {
+                match self.cell(v) {
+                    Cell::Val(val) => Ok(to_num(val)),
+                    Cell::Arr(_) => self.read_var(v).map(|v| to_num(&v)),
+                }
+            }
+            e => self.eval(e).map(|v| to_num(&v)),
+        }
+    }
+
     /// `lv = rhs`, or `lv op= rhs`; the assigned value.
-    fn assign(&mut self, lv: &LValue, op: Option<&str>, rhs: &Expr) -> R<Value> {
+    fn assign(&mut self, lv: &LValue, op: Option<Arith>, rhs: &Expr) -> R<Value> {
         if let (LValue::Var(v), Some(op)) = (lv, op) {
-            let r = self.eval(rhs)?;
+            let y = self.eval_num(rhs)?;
+            // A plain scalar is updated where it is (NF rebuilds the record: below).
+            if !matches!(v, Var::Global(slot::NF))
+                && let Cell::Val(cur) = self.cell(v)
+            {
+                let n = Self::arith(op, to_num(cur), y)?;
+                *cur = Value::Num(n);
+                return Ok(Value::Num(n));
+            }
             let cur = self.read_var(v)?;
-            let val = Value::Num(self.arith(op, to_num(&cur), to_num(&r))?);
+            let val = Value::Num(Self::arith(op, to_num(&cur), y)?);
             self.write_var(v, val.clone())?;
             return Ok(val);
         }
@@ -1093,8 +1211,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             None => r,
             Some(op) => {
                 let cur = self.read_lvalue(&lv)?;
-                let (x, y) = (self.to_num(&cur), self.to_num(&r));
-                Value::Num(self.arith(op, x, y)?)
+                Value::Num(Self::arith(op, to_num(&cur), to_num(&r))?)
             }
         };
         self.write_lvalue(&lv, val.clone())?;
@@ -1177,6 +1294,10 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn exec_inner(&mut self, s: &Stmt) -> R<Ctrl> {
         self.tick()?;
         match s {
+            // The usual statement, without a trip through `eval`.
+            Stmt::Expr(Expr::Assign(lv, op, rhs)) => {
+                self.assign(lv, *op, rhs)?;
+            }
             Stmt::Expr(e) => {
                 self.eval(e)?;
             }
@@ -1422,20 +1543,27 @@ impl<'p, 'a> Interp<'p, 'a> {
     // ----- input -----
 
     /// How RS splits records, worked out again only when RS has changed.
+    #[inline]
     fn rs_mode(&mut self) -> R<&RsMode> {
         let current = match (&self.rs_cache, self.globals.get(slot::RS)) {
-            (Some((key, _)), Some(Cell::Val(rs))) => same_value(key, rs),
+            (Some((key, _)), Some(Cell::Val(rs))) => identical(key, rs),
             _ => false,
         };
         if !current {
-            let rs = self.global(slot::RS);
-            let mode = self.rs_mode_of(&self.to_str(&rs))?;
-            self.rs_cache = Some((rs, mode));
+            self.refresh_rs_mode()?;
         }
         match &self.rs_cache {
             Some((_, mode)) => Ok(mode),
             None => Err(fatal("no record separator")),
         }
+    }
+
+    #[cold]
+    fn refresh_rs_mode(&mut self) -> R<()> {
+        let rs = self.global(slot::RS);
+        let mode = self.rs_mode_of(&self.to_str(&rs))?;
+        self.rs_cache = Some((rs, mode));
+        Ok(())
     }
 
     fn rs_mode_of(&mut self, rs: &str) -> R<RsMode> {
@@ -1546,9 +1674,12 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     /// Adds one to the number in a global (NR, FNR).
+    #[inline]
     fn count(&mut self, k: usize) {
-        if let Some(Cell::Val(v)) = self.globals.get_mut(k) {
-            *v = Value::Num(to_num(v) + 1.0);
+        match self.globals.get_mut(k) {
+            Some(Cell::Val(Value::Num(n))) => *n += 1.0,
+            Some(Cell::Val(v)) => *v = Value::Num(to_num(v) + 1.0),
+            _ => {}
         }
     }
 
@@ -1636,32 +1767,40 @@ impl<'p, 'a> Interp<'p, 'a> {
         Ok(self.to_num(&v))
     }
 
-    fn builtin(&mut self, name: &str, args: &[Expr]) -> R<Value> {
+    /// `length`, `length(x)`: characters in a string, elements in an array (kept out of
+    /// `builtin`'s large frame: it is the one called once a record).
+    fn length(&mut self, args: &[Expr]) -> R<Value> {
+        Ok(Value::Num(self.length_of(args)? as f64))
+    }
+
+    fn length_of(&mut self, args: &[Expr]) -> R<usize> {
+        if let Some(Expr::LValue(LValue::Var(v))) = args.first()
+            && let Cell::Arr(a) = self.cell(v)
+        {
+            return Ok(a.borrow().len());
+        }
+        // `length`, `length($k)`: the field's text, without a value made of it.
+        let field = match args.first() {
+            None => Some(0),
+            Some(Expr::LValue(LValue::Field(e))) => Some(self.field_index(e)?),
+            Some(_) => None,
+        };
+        let n = match field {
+            Some(0) if self.record_ascii => self.record.len(),
+            Some(i) => self.field_text(i).map_or(0, char_count),
+            None => match self.arg(args, 0)? {
+                Value::Str(s) | Value::StrNum(s) => char_count(&s),
+                v => char_count(&self.to_str(&v)),
+            },
+        };
+        Ok(n)
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
         let num = |x: f64| Ok(Value::Num(x));
-        match name {
-            "length" => {
-                if let Some(Expr::LValue(LValue::Var(v))) = args.first()
-                    && let Cell::Arr(a) = self.cell(v).clone()
-                {
-                    return num(a.borrow().len() as f64);
-                }
-                // `length`, `length($k)`: the field's text, without a value made of it.
-                let field = match args.first() {
-                    None => Some(0),
-                    Some(Expr::LValue(LValue::Field(e))) => Some(self.field_index(e)?),
-                    Some(_) => None,
-                };
-                if let Some(i) = field {
-                    let n = self.field_text(i).map_or(0, char_count);
-                    return num(n as f64);
-                }
-                let n = match self.arg(args, 0)? {
-                    Value::Str(s) | Value::StrNum(s) => char_count(&s),
-                    v => char_count(&self.to_str(&v)),
-                };
-                num(n as f64)
-            }
-            "substr" => {
+        match b {
+            Builtin::Length => self.length(args),
+            Builtin::Substr => {
                 let s = self.arg_str(args, 0)?;
                 let chars: Vec<char> = s.chars().collect();
                 let m = self.arg_num(args, 1)?;
@@ -1686,7 +1825,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let out: String = chars.get(a..b).unwrap_or(&[]).iter().collect();
                 Ok(Value::Str(out.into()))
             }
-            "index" => {
+            Builtin::Index => {
                 let s = self.arg_str(args, 0)?;
                 let t = self.arg_str(args, 1)?;
                 num(match s.find(&t) {
@@ -1694,7 +1833,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     None => 0.0,
                 })
             }
-            "split" => {
+            Builtin::Split => {
                 let s = self.arg_str(args, 0)?;
                 let Some(Expr::LValue(LValue::Var(v))) = args.get(1) else {
                     return Err(fatal("split: second argument is not an array"));
@@ -1722,8 +1861,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 num(parts.len() as f64)
             }
-            "sub" | "gsub" => self.sub(name == "gsub", args),
-            "match" => {
+            Builtin::Sub | Builtin::Gsub => self.sub(b == Builtin::Gsub, args),
+            Builtin::Match => {
                 let s = self.arg_str(args, 0)?;
                 let re = match args.get(1) {
                     Some(e) => self.regex_of(e)?,
@@ -1753,30 +1892,30 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.set_global(slot::RLENGTH, Value::Num(len));
                 num(start)
             }
-            "sprintf" => {
+            Builtin::Sprintf => {
                 let s = self.sprintf_args(args)?;
                 Ok(Value::Str(s.into()))
             }
-            "tolower" => {
+            Builtin::Tolower => {
                 let s = self.arg_str(args, 0)?;
                 Ok(Value::Str(s.to_lowercase().into()))
             }
-            "toupper" => {
+            Builtin::Toupper => {
                 let s = self.arg_str(args, 0)?;
                 Ok(Value::Str(s.to_uppercase().into()))
             }
-            "int" => num(self.arg_num(args, 0)?.trunc()),
-            "sqrt" => num(self.arg_num(args, 0)?.sqrt()),
-            "exp" => num(self.arg_num(args, 0)?.exp()),
-            "log" => num(self.arg_num(args, 0)?.ln()),
-            "sin" => num(self.arg_num(args, 0)?.sin()),
-            "cos" => num(self.arg_num(args, 0)?.cos()),
-            "atan2" => {
+            Builtin::Int => num(self.arg_num(args, 0)?.trunc()),
+            Builtin::Sqrt => num(self.arg_num(args, 0)?.sqrt()),
+            Builtin::Exp => num(self.arg_num(args, 0)?.exp()),
+            Builtin::Log => num(self.arg_num(args, 0)?.ln()),
+            Builtin::Sin => num(self.arg_num(args, 0)?.sin()),
+            Builtin::Cos => num(self.arg_num(args, 0)?.cos()),
+            Builtin::Atan2 => {
                 let y = self.arg_num(args, 0)?;
                 let x = self.arg_num(args, 1)?;
                 num(y.atan2(x))
             }
-            "rand" => {
+            Builtin::Rand => {
                 // xorshift64*: deterministic for a given seed.
                 let mut x = self.rand_state;
                 x ^= x >> 12;
@@ -1786,7 +1925,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let r = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
                 num(r as f64 / (1u64 << 53) as f64)
             }
-            "srand" => {
+            Builtin::Srand => {
                 let prev = self.seed;
                 let seed = if args.is_empty() {
                     self.io.fs.lock().clock().now().secs as f64
@@ -1798,7 +1937,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 self.rand_state = (seed.to_bits() ^ 0x9E37_79B9_7F4A_7C15) | 1;
                 num(prev)
             }
-            "system" => {
+            Builtin::System => {
                 let cmd = self.arg_str(args, 0)?;
                 self.flush_stdout()?;
                 let argv = vec!["sh".to_owned(), "-c".to_owned(), cmd];
@@ -1810,7 +1949,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 )?;
                 num(f64::from(st))
             }
-            "close" => {
+            Builtin::Close => {
                 let name = self.arg_str(args, 0)?;
                 let mut r = -1.0;
                 if self.readers.remove(&name).is_some() {
@@ -1821,12 +1960,12 @@ impl<'p, 'a> Interp<'p, 'a> {
                 }
                 num(r)
             }
-            "fflush" => {
+            Builtin::Fflush => {
                 self.flush_stdout()?;
                 num(0.0)
             }
-            "systime" => num(self.io.fs.lock().clock().now().secs as f64),
-            "strftime" => {
+            Builtin::Systime => num(self.io.fs.lock().clock().now().secs as f64),
+            Builtin::Strftime => {
                 let fmt = if args.is_empty() {
                     "%a %b %e %H:%M:%S %Z %Y".to_owned()
                 } else {
@@ -1840,7 +1979,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 let fmt = fmt.replace("%Z", "UTC");
                 Ok(Value::Str(crate::timefmt::strftime(&fmt, t, 0).into()))
             }
-            "mktime" => {
+            Builtin::Mktime => {
                 let spec = self.arg_str(args, 0)?;
                 let p: Vec<i64> = spec
                     .split_whitespace()
@@ -1858,8 +1997,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                     _ => num(-1.0),
                 }
             }
-            "gensub" => self.gensub(args),
-            _ => Err(fatal(format!("function `{name}' not defined"))),
+            Builtin::Gensub => self.gensub(args),
         }
     }
 
@@ -1986,7 +2124,10 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// Runs the pattern-action items over one record.
     pub fn run_record(&mut self) -> R<Ctrl> {
         let prog = self.prog;
-        for (k, item) in prog.items.iter().enumerate() {
+        for &k in &prog.main_items {
+            let Some(item) = prog.items.get(k) else {
+                continue;
+            };
             let hit = match &item.pattern {
                 Pattern::Begin | Pattern::End => continue,
                 Pattern::All => true,

@@ -1,6 +1,8 @@
 //! Tokens of the awk language: the lexer decides between `/` as division and `/` as the
 //! start of a regex literal from the token before it, as awk's grammar requires.
 
+use super::parser::Builtin;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Num(f64),
@@ -9,7 +11,7 @@ pub enum Tok {
     /// A name directly followed by `(` (a user function call).
     FuncName(String),
     Name(String),
-    Builtin(&'static str),
+    Builtin(Builtin),
     Kw(&'static str),
     /// Punctuation and operators, spelled as in the source.
     Op(&'static str),
@@ -20,12 +22,6 @@ pub enum Tok {
 const KEYWORDS: &[&str] = &[
     "BEGIN", "END", "function", "func", "if", "else", "while", "for", "do", "break", "continue",
     "next", "nextfile", "exit", "return", "delete", "in", "getline", "print", "printf",
-];
-
-pub const BUILTINS: &[&str] = &[
-    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "tolower", "toupper",
-    "int", "sqrt", "exp", "log", "sin", "cos", "atan2", "rand", "srand", "system", "close",
-    "fflush", "gensub", "systime", "strftime", "mktime",
 ];
 
 /// Operators, longest first.
@@ -225,7 +221,7 @@ pub fn lex(src: &str) -> Result<Vec<Spanned>, String> {
                 let word: String = cs.get(start..i).unwrap_or(&[]).iter().collect();
                 let tok = if let Some(k) = KEYWORDS.iter().find(|k| **k == word) {
                     Tok::Kw(if *k == "func" { "function" } else { k })
-                } else if let Some(b) = BUILTINS.iter().find(|b| **b == word) {
+                } else if let Some(b) = Builtin::of(&word) {
                     Tok::Builtin(b)
                 } else if cs.get(i) == Some(&'(') {
                     Tok::FuncName(word)

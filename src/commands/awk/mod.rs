@@ -273,8 +273,7 @@ fn run(it: &mut Interp, prog: &parser::Program) -> io::Result<Option<String>> {
         .any(|i| !matches!(i.pattern, parser::Pattern::Begin));
     if !exiting && needs_input {
         loop {
-            let mut rec = it.spare_buffer();
-            let got = match it.next_main_record(&mut rec) {
+            let got = match it.next_input_record() {
                 Ok(got) => got,
                 Err(e) => match classify(Err(e))? {
                     Outcome::Fatal(m) => return Ok(Some(m)),
@@ -284,8 +283,11 @@ fn run(it: &mut Interp, prog: &parser::Program) -> io::Result<Option<String>> {
             if !got {
                 break;
             }
-            it.set_record(rec);
-            match classify(it.run_record())? {
+            let done = match it.run_record() {
+                Ok(Ctrl::Normal | Ctrl::Next) => continue,
+                done => done,
+            };
+            match classify(done)? {
                 Outcome::Fatal(m) => return Ok(Some(m)),
                 Outcome::Ctrl(Ctrl::Exit) => break,
                 Outcome::Ctrl(Ctrl::NextFile) => it.skip_file(),

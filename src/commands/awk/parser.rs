@@ -25,6 +25,118 @@ pub enum GetlineSrc {
     Cmd(Box<Expr>),
 }
 
+/// An arithmetic operator, alone or in a compound assignment (`+=`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+}
+
+impl Arith {
+    /// The operator `op` (`+`, `**`, ...) names, if any.
+    fn of(op: &str) -> Option<Arith> {
+        Some(match op {
+            "+" => Arith::Add,
+            "-" => Arith::Sub,
+            "*" => Arith::Mul,
+            "/" => Arith::Div,
+            "%" => Arith::Mod,
+            "^" | "**" => Arith::Pow,
+            _ => return None,
+        })
+    }
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+/// A built-in function, resolved from its name when parsed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Builtin {
+    Length,
+    Substr,
+    Index,
+    Split,
+    Sub,
+    Gsub,
+    Match,
+    Sprintf,
+    Tolower,
+    Toupper,
+    Int,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Atan2,
+    Rand,
+    Srand,
+    System,
+    Close,
+    Fflush,
+    Gensub,
+    Systime,
+    Strftime,
+    Mktime,
+}
+
+/// Each built-in function's name.
+const BUILTINS: &[(&str, Builtin)] = &[
+    ("length", Builtin::Length),
+    ("substr", Builtin::Substr),
+    ("index", Builtin::Index),
+    ("split", Builtin::Split),
+    ("sub", Builtin::Sub),
+    ("gsub", Builtin::Gsub),
+    ("match", Builtin::Match),
+    ("sprintf", Builtin::Sprintf),
+    ("tolower", Builtin::Tolower),
+    ("toupper", Builtin::Toupper),
+    ("int", Builtin::Int),
+    ("sqrt", Builtin::Sqrt),
+    ("exp", Builtin::Exp),
+    ("log", Builtin::Log),
+    ("sin", Builtin::Sin),
+    ("cos", Builtin::Cos),
+    ("atan2", Builtin::Atan2),
+    ("rand", Builtin::Rand),
+    ("srand", Builtin::Srand),
+    ("system", Builtin::System),
+    ("close", Builtin::Close),
+    ("fflush", Builtin::Fflush),
+    ("gensub", Builtin::Gensub),
+    ("systime", Builtin::Systime),
+    ("strftime", Builtin::Strftime),
+    ("mktime", Builtin::Mktime),
+];
+
+impl Builtin {
+    /// The built-in function called `name`, if there is one.
+    pub fn of(name: &str) -> Option<Builtin> {
+        BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+    }
+
+    pub fn name(self) -> &'static str {
+        BUILTINS
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("", |(n, _)| n)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Expr {
     Num(f64),
@@ -32,13 +144,14 @@ pub enum Expr {
     Str(std::rc::Rc<str>),
     Regex(String),
     LValue(LValue),
-    Assign(Box<LValue>, Option<&'static str>, Box<Expr>),
+    Assign(Box<LValue>, Option<Arith>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
     In(Vec<Expr>, Var),
     Match(bool, Box<Expr>, Box<Expr>),
-    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Arith(Arith, Box<Expr>, Box<Expr>),
+    Compare(Cmp, Box<Expr>, Box<Expr>),
     Concat(Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
     Plus(Box<Expr>),
@@ -49,7 +162,9 @@ pub enum Expr {
         target: Box<LValue>,
     },
     Call(usize, Vec<Expr>),
-    Builtin(&'static str, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    /// `(a, b)`: only the keys of `(a, b) in array`.
+    List(Vec<Expr>),
     Getline(Option<Box<LValue>>, GetlineSrc),
     Group(Box<Expr>),
 }
@@ -114,6 +229,8 @@ pub struct Func {
 #[derive(Debug)]
 pub struct Program {
     pub items: Vec<Item>,
+    /// Which items run for each record (not BEGIN or END).
+    pub main_items: Vec<usize>,
     pub funcs: Vec<Func>,
     pub globals: Vec<String>,
 }
@@ -198,7 +315,8 @@ impl P<'_> {
             Tok::Str(s) => format!("\"{s}\""),
             Tok::Regex(s) => format!("/{s}/"),
             Tok::Name(s) | Tok::FuncName(s) => s.clone(),
-            Tok::Builtin(s) | Tok::Kw(s) | Tok::Op(s) => (*s).to_owned(),
+            Tok::Builtin(b) => b.name().to_owned(),
+            Tok::Kw(s) | Tok::Op(s) => (*s).to_owned(),
         };
         format!("syntax error at source line {}: near {near}", self.line())
     }
@@ -634,15 +752,7 @@ impl P<'_> {
             self.i += 1;
             self.newlines();
             let rhs = self.ternary()?;
-            let kind = match op {
-                "=" => None,
-                "+=" => Some("+"),
-                "-=" => Some("-"),
-                "*=" => Some("*"),
-                "/=" => Some("/"),
-                "%=" => Some("%"),
-                _ => Some("^"),
-            };
+            let kind = Arith::of(op.strip_suffix('=').unwrap_or(op));
             return Ok(Expr::Assign(Box::new(lv), kind, Box::new(rhs)));
         }
         Ok(c)
@@ -679,7 +789,7 @@ impl P<'_> {
             self.mark_array(&v);
             let keys = match l {
                 Expr::Group(inner) => vec![*inner],
-                Expr::Builtin("(list)", items) => items,
+                Expr::List(items) => items,
                 other => vec![other],
             };
             l = Expr::In(keys, v);
@@ -706,13 +816,17 @@ impl P<'_> {
     fn comparison(&mut self) -> R<Expr> {
         let l = self.pipe_getline()?;
         let op = match self.peek() {
-            Tok::Op(o @ ("<" | "<=" | "!=" | "==" | ">=")) => *o,
-            Tok::Op(">") if !self.no_gt => ">",
+            Tok::Op("<") => Cmp::Lt,
+            Tok::Op("<=") => Cmp::Le,
+            Tok::Op("!=") => Cmp::Ne,
+            Tok::Op("==") => Cmp::Eq,
+            Tok::Op(">=") => Cmp::Ge,
+            Tok::Op(">") if !self.no_gt => Cmp::Gt,
             _ => return Ok(l),
         };
         self.i += 1;
         let r = self.pipe_getline()?;
-        Ok(Expr::Binary(op, Box::new(l), Box::new(r)))
+        Ok(Expr::Compare(op, Box::new(l), Box::new(r)))
     }
 
     /// `cmd | getline [var]`.
@@ -779,13 +893,14 @@ impl P<'_> {
         let mut l = self.multiplicative()?;
         loop {
             let op = match self.peek() {
-                Tok::Op(o @ ("+" | "-")) => *o,
+                Tok::Op("+") => Arith::Add,
+                Tok::Op("-") => Arith::Sub,
                 _ => return Ok(l),
             };
             self.i += 1;
             self.newlines();
             let r = self.multiplicative()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
+            l = Expr::Arith(op, Box::new(l), Box::new(r));
         }
     }
 
@@ -793,13 +908,15 @@ impl P<'_> {
         let mut l = self.unary()?;
         loop {
             let op = match self.peek() {
-                Tok::Op(o @ ("*" | "/" | "%")) => *o,
+                Tok::Op("*") => Arith::Mul,
+                Tok::Op("/") => Arith::Div,
+                Tok::Op("%") => Arith::Mod,
                 _ => return Ok(l),
             };
             self.i += 1;
             self.newlines();
             let r = self.unary()?;
-            l = Expr::Binary(op, Box::new(l), Box::new(r));
+            l = Expr::Arith(op, Box::new(l), Box::new(r));
         }
     }
 
@@ -829,7 +946,7 @@ impl P<'_> {
             } else {
                 self.power()?
             };
-            return Ok(Expr::Binary("^", Box::new(base), Box::new(exp)));
+            return Ok(Expr::Arith(Arith::Pow, Box::new(base), Box::new(exp)));
         }
         Ok(base)
     }
@@ -895,7 +1012,7 @@ impl P<'_> {
                         if !self.is_kw("in") {
                             return Err(self.err());
                         }
-                        return Ok(Expr::Builtin("(list)", items));
+                        return Ok(Expr::List(items));
                     }
                     self.expect_op(")")?;
                     Ok(Expr::Group(Box::new(first)))
@@ -925,7 +1042,7 @@ impl P<'_> {
             Tok::Builtin(b) => {
                 if self.eat_op("(") {
                     let args = self.call_args()?;
-                    if matches!(b, "split")
+                    if b == Builtin::Split
                         && let Some(Expr::LValue(LValue::Var(v))) = args.get(1)
                     {
                         let v = v.clone();
@@ -933,7 +1050,7 @@ impl P<'_> {
                     }
                     return Ok(Expr::Builtin(b, args));
                 }
-                if b == "length" {
+                if b == Builtin::Length {
                     return Ok(Expr::Builtin(b, Vec::new()));
                 }
                 Err(self.err())
@@ -1005,8 +1122,16 @@ pub fn parse(toks: &[Spanned]) -> Result<Program, String> {
             }
         }
     }
+    let main_items = (0..items.len())
+        .filter(|&k| {
+            items
+                .get(k)
+                .is_some_and(|i| !matches!(i.pattern, Pattern::Begin | Pattern::End))
+        })
+        .collect();
     Ok(Program {
         items,
+        main_items,
         funcs,
         globals: p.global_names,
     })

@@ -729,3 +729,128 @@ fn field_separator_of_each_record() {
         );
     }
 }
+
+/// `length($0)` of records from a file: a record from an all-ASCII window is counted
+/// in bytes without looking at it, any other in characters; a record changed by the
+/// program (`$0 =`, a field assigned) is counted again.
+#[test]
+fn record_lengths_ascii_or_not() {
+    let mut data = String::new();
+    for i in 0..20_000 {
+        data.push_str(&format!("word{} {}\n", i % 97, i));
+        if i == 12_345 {
+            data.push_str("ünïcödé line\n");
+        }
+    }
+    let chars: usize = data.lines().map(|l| l.chars().count()).sum();
+    let fs = fs_with(&[]);
+    fs.lock()
+        .write_file("/workspace/t", data.as_bytes())
+        .unwrap();
+    for (program, want) in [
+        (
+            "{ n += length($0) } END { print n }".to_owned(),
+            format!("{chars}\n"),
+        ),
+        (
+            "{ n += length } END { print n }".to_owned(),
+            format!("{chars}\n"),
+        ),
+        (
+            "NR == 1 { $0 = \"é\" $0; print length($0) }".to_owned(),
+            "8\n".to_owned(),
+        ),
+        (
+            "NR == 1 { $2 = \"ü\"; print length($0), length() }".to_owned(),
+            "7 7\n".to_owned(),
+        ),
+    ] {
+        let (out, err, status) = run_in(&fs, &format!("awk '{program}' t"), b"");
+        let got = String::from_utf8_lossy(&out);
+        assert_eq!(
+            (got.as_ref(), err.as_str(), status),
+            (want.as_str(), "", 0),
+            "{program}"
+        );
+    }
+}
+
+/// Compound assignments to a plain variable update it where it is; NF rebuilds the
+/// record, and an array is not a number. (Expectations from mawk, messages from gawk.)
+#[test]
+fn compound_assignments() {
+    for (line, stdin, out, err, status) in [
+        (
+            "awk 'BEGIN { x = \"3x\"; x += 2; y ^= 2; z = 7; z %= 4; w = 9; w /= 2; v -= 1; print x, y, z, w, v }'",
+            "",
+            "5 0 3 4.5 -1\n",
+            "",
+            0,
+        ),
+        (
+            "awk '{ n += $1; n *= 2 } END { print n }'",
+            "1\n2\n3\n",
+            "22\n",
+            "",
+            0,
+        ),
+        (
+            "awk '{ NF += 1; print $0 \"|\" }'",
+            "a b\n",
+            "a b |\n",
+            "",
+            0,
+        ),
+        (
+            "awk 'BEGIN { a[1]; a += 1 }'",
+            "",
+            "",
+            "awk: cmd. line:1: fatal: attempt to use array `a' in a scalar context\n",
+            2,
+        ),
+        (
+            "awk 'BEGIN { z = 1; z /= 0 }'",
+            "",
+            "",
+            "awk: cmd. line:1: fatal: division by zero attempted\n",
+            2,
+        ),
+        (
+            "awk 'function f(p) { p += 2; return p } BEGIN { print f(1), f() }'",
+            "",
+            "3 2\n",
+            "",
+            0,
+        ),
+    ] {
+        assert!(check(line, stdin, out, err, status), "{line}");
+    }
+}
+
+/// Lines of a file taken by the quick path still follow RS, NR and FNR as the program
+/// changes them between records, and start again in the next file. (From mawk.)
+#[test]
+fn file_records_follow_the_program() {
+    let fs = fs_with(&[]);
+    fs.lock()
+        .write_file("/workspace/rs", b"a,b\nc,d\ne,f\n")
+        .unwrap();
+    for (program, want) in [
+        (
+            "NR == 1 { RS = \",\" } { print NR \": \" $0 }",
+            "1: a,b\n2: c\n3: d\ne\n4: f\n\n5: a\n6: b\nc\n7: d\ne\n8: f\n\n",
+        ),
+        (
+            "NR == 1 { NR = 10 } { print NR, FNR }",
+            "10 1\n11 2\n12 3\n13 1\n14 2\n15 3\n",
+        ),
+    ] {
+        let (out, err, status) = run_in(&fs, &format!("awk '{program}' rs rs"), b"");
+        let got = String::from_utf8_lossy(&out);
+        assert_eq!(
+            (got.as_ref(), err.as_str(), status),
+            (want, "", 0),
+            "{program}"
+        );
+    }
+}
