@@ -11,10 +11,27 @@ pub trait ArithHost {
     fn arith_get(&mut self, name: &str, index: Option<&str>) -> Result<Option<String>, ArithFail>;
     /// Assigns an integer to `name` or `name[index]`.
     fn arith_set(&mut self, name: &str, index: Option<&str>, value: i64) -> Result<(), ArithFail>;
+    /// The value of plain variable `name` when it is written as a decimal integer (the
+    /// usual case), read without copying its text; `None` leaves it to `arith_get`.
+    fn arith_int(&mut self, _name: &str) -> Option<i64> {
+        None
+    }
     /// Whether `set -u` is on (unset variables in arithmetic are then errors).
     fn nounset(&self) -> bool {
         false
     }
+}
+
+/// A variable's text as arithmetic reads it when that is a plain decimal integer (an
+/// empty value is 0; a leading zero means octal, left to the general path).
+pub fn plain_int(v: &str) -> Option<i64> {
+    let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    if t.is_empty() {
+        return Some(0);
+    }
+    t.parse::<i64>()
+        .ok()
+        .filter(|_| !t.starts_with('0') || t == "0")
 }
 
 /// An arithmetic failure: the expression text, bash's message and error token.
@@ -141,6 +158,11 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
 
     /// The numeric value of a variable: its text evaluated as an expression.
     fn var_value(&mut self, name: &str, index: Option<&str>) -> Result<i64, ArithFail> {
+        if index.is_none()
+            && let Some(n) = self.host.arith_int(name)
+        {
+            return Ok(n);
+        }
         let v = self.host.arith_get(name, index)?;
         let Some(v) = v else {
             if self.host.nounset() {
@@ -162,9 +184,7 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
         if t.is_empty() {
             return Ok(0);
         }
-        if let Ok(n) = t.parse::<i64>()
-            && (!t.starts_with('0') || t == "0")
-        {
+        if let Some(n) = plain_int(t) {
             return Ok(n);
         }
         if t.starts_with(|c: char| c.is_ascii_digit())

@@ -98,7 +98,7 @@ pub trait Host: ArithHost {
     /// Names of set variables starting with `prefix`, sorted (`${!prefix*}`).
     fn var_names(&mut self, prefix: &str) -> Vec<String>;
     /// `$1`, `$2`, ...
-    fn positional(&self) -> Vec<String>;
+    fn positional(&self) -> &[String];
     /// `$0`
     fn arg0(&self) -> String;
     /// `$?`, `$$`, `$!`, `$-`.
@@ -240,7 +240,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(s.clone());
         }
         let pieces = self.parts(&w.parts, false)?;
-        Ok(join_pieces(&pieces))
+        Ok(join_pieces(pieces))
     }
 
     /// Expands a word as an assignment value: like [`string`](Self::string), except that
@@ -344,12 +344,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     "+" => Some(
                         self.host
                             .var("PWD")
-                            .and_then(|v| v.as_scalar())
+                            .and_then(Var::into_scalar)
                             .unwrap_or_else(|| self.host.cwd()),
                     ),
-                    "-" => self.host.var("OLDPWD").and_then(|v| v.as_scalar()),
+                    "-" => self.host.var("OLDPWD").and_then(Var::into_scalar),
                     "" => match self.host.var("HOME") {
-                        Some(v) => v.as_scalar(),
+                        Some(v) => v.into_scalar(),
                         None => self.host.home_dir(""),
                     },
                     u => self.host.home_dir(u),
@@ -402,13 +402,13 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(s.clone());
         }
         let pieces = self.parts(&w.parts, true)?;
-        Ok(join_pieces(&pieces))
+        Ok(join_pieces(pieces))
     }
 
     /// The IFS characters, split into whitespace and others.
     fn ifs(&mut self) -> Option<String> {
         match self.host.var("IFS") {
-            Some(v) => v.as_scalar(),
+            Some(v) => v.into_scalar(),
             None => Some(" \t\n".to_owned()),
         }
     }
@@ -488,7 +488,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         let pat = f.pattern();
         // A non-empty GLOBIGNORE removes matching names and turns on dotglob.
         let ignore: Vec<pattern::Pattern> =
-            match self.host.var("GLOBIGNORE").and_then(|v| v.as_scalar()) {
+            match self.host.var("GLOBIGNORE").and_then(Var::into_scalar) {
                 Some(g) if !g.is_empty() => g
                     .split(':')
                     .filter(|p| !p.is_empty())
@@ -541,11 +541,22 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 }
 
 /// Concatenates pieces (field breaks become spaces).
-pub fn join_pieces(pieces: &[Piece]) -> String {
-    let mut s = String::new();
+pub fn join_pieces(mut pieces: Vec<Piece>) -> String {
+    // One piece is the text itself.
+    if let [Piece::Text(t, _)] = pieces.as_mut_slice() {
+        return std::mem::take(t);
+    }
+    let len = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t, _) => t.len(),
+            Piece::Break => 1,
+        })
+        .sum();
+    let mut s = String::with_capacity(len);
     for p in pieces {
         match p {
-            Piece::Text(t, _) => s.push_str(t),
+            Piece::Text(t, _) => s.push_str(&t),
             Piece::Break => s.push(' '),
         }
     }

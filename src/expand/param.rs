@@ -225,7 +225,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
     match &pe.param {
         Param::Special('@') | Param::Special('*') => {
             let at = pe.param == Param::Special('@');
-            let vals = ex.host.positional();
+            let vals = ex.host.positional().to_vec();
             // With no positional parameters, `${@-x}` takes the default.
             let set = !vals.is_empty();
             Ok(PVal::list(vals, at, set))
@@ -255,7 +255,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
             }
             let var = ex.host.var(name);
             match &pe.index {
-                None => Ok(PVal::scalar(var.and_then(|v| v.as_scalar()))),
+                None => Ok(PVal::scalar(var.and_then(Var::into_scalar))),
                 Some(Subscript::At) | Some(Subscript::Star) => {
                     let at = matches!(pe.index, Some(Subscript::At));
                     match var {
@@ -322,7 +322,7 @@ fn list_pieces<H: Host + ?Sized>(
     let ifs: Option<String> = ex
         .host
         .var("IFS")
-        .map(|v| v.as_scalar().unwrap_or_default());
+        .map(|v| v.into_scalar().unwrap_or_default());
     let sep = match &ifs {
         Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
         None => " ".to_owned(),
@@ -403,7 +403,7 @@ fn finish<H: Host + ?Sized>(
     match &pe.op {
         ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
         ParamOp::Default { op, colon, word } => {
-            let ifs_empty = ex.host.var("IFS").and_then(|v| v.as_scalar()) == Some(String::new());
+            let ifs_empty = ex.host.var("IFS").and_then(Var::into_scalar) == Some(String::new());
             let missing = if *colon {
                 pv.null(ifs_empty && in_dq)
             } else {
@@ -412,7 +412,7 @@ fn finish<H: Host + ?Sized>(
             match op {
                 '-' | '=' if missing => {
                     if *op == '=' {
-                        let value = join_pieces(&ex.parts(&word.parts, in_dq)?);
+                        let value = join_pieces(ex.parts(&word.parts, in_dq)?);
                         if let Some(t) = &pv.target {
                             if !crate::syntax::is_name(t) {
                                 return Err(ExpandError::abort(format!(
@@ -442,7 +442,7 @@ fn finish<H: Host + ?Sized>(
                     return word_pieces(ex, word, in_dq);
                 }
                 '?' if missing => {
-                    let msg = join_pieces(&ex.parts(&word.parts, in_dq)?);
+                    let msg = join_pieces(ex.parts(&word.parts, in_dq)?);
                     let msg = if msg.is_empty() {
                         if *colon {
                             "parameter null or not set".to_owned()
@@ -477,7 +477,7 @@ fn finish<H: Host + ?Sized>(
             pattern,
         } => {
             let pat = ex.pattern(pattern)?;
-            let p = Pattern::new(&pat, match_opts(ex, false));
+            let p = Pattern::cached(&pat, match_opts(ex, false));
             for v in pv.vals.iter_mut() {
                 let cs = crate::text::char_vec(v);
                 if *suffix {
@@ -499,7 +499,7 @@ fn finish<H: Host + ?Sized>(
                 Some(r) => Some(ex.pattern(r)?),
                 None => None,
             };
-            let p = Pattern::new(&pat, match_opts(ex, true));
+            let p = Pattern::cached(&pat, match_opts(ex, true));
             for v in pv.vals.iter_mut() {
                 *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
             }

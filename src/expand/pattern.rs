@@ -130,6 +130,22 @@ fn bash_match_len(cs: &[char]) -> Option<usize> {
 /// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
 /// group when `extglob` is set).
 pub fn has_meta(pat: &str, extglob: bool) -> bool {
+    // Without a bracket the answer is in the bytes (every metacharacter is ASCII, and
+    // the byte after a backslash skipped alone never hides one): no copy as characters.
+    if !pat.contains('[') {
+        let bs = pat.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bs.get(i) {
+            match b {
+                b'\\' => i += 1,
+                b'*' | b'?' => return true,
+                b'+' | b'@' | b'!' if extglob && bs.get(i + 1) == Some(&b'(') => return true,
+                _ => {}
+            }
+            i += 1;
+        }
+        return false;
+    }
     let cs = crate::text::char_vec(pat);
     let mut i = 0;
     while i < cs.len() {
@@ -211,6 +227,43 @@ fn class_end(cs: &[char], start: usize) -> Option<usize> {
 }
 
 impl Pattern {
+    /// `Pattern::new`, kept per thread for short patterns used again: a loop's
+    /// `${x#*/}` compiles its pattern once, not once a pass.
+    pub fn cached(pat: &str, opts: MatchOpts) -> std::rc::Rc<Pattern> {
+        use std::cell::RefCell;
+        use std::collections::HashMap;
+        use std::rc::Rc;
+        /// Patterns kept per set of options, and the longest kept.
+        const KEPT: usize = 256;
+        const LONGEST: usize = 256;
+        thread_local! {
+            static CACHE: RefCell<[HashMap<String, Rc<Pattern>>; 8]> = RefCell::default();
+        }
+        let which = usize::from(opts.extglob)
+            | usize::from(opts.nocase) << 1
+            | usize::from(opts.dot_special) << 2;
+        if pat.len() > LONGEST {
+            return Rc::new(Pattern::new(pat, opts));
+        }
+        CACHE.with(|cache| {
+            let Ok(mut cache) = cache.try_borrow_mut() else {
+                return Rc::new(Pattern::new(pat, opts));
+            };
+            let Some(kept) = cache.get_mut(which) else {
+                return Rc::new(Pattern::new(pat, opts));
+            };
+            if let Some(p) = kept.get(pat) {
+                return p.clone();
+            }
+            if kept.len() >= KEPT {
+                kept.clear();
+            }
+            let p = Rc::new(Pattern::new(pat, opts));
+            kept.insert(pat.to_owned(), p.clone());
+            p
+        })
+    }
+
     /// Compiles a pattern.
     pub fn new(pat: &str, opts: MatchOpts) -> Pattern {
         let cs = crate::text::char_vec(pat);

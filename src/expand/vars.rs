@@ -131,6 +131,18 @@ impl Var {
         }
     }
 
+    /// `as_scalar`, taking the value rather than copying it.
+    pub fn into_scalar(self) -> Option<String> {
+        match self.value {
+            Some(Value::Str(s)) => Some(s),
+            other => Var {
+                value: other,
+                ..self
+            }
+            .as_scalar(),
+        }
+    }
+
     /// All element values in order (a scalar is a one-element list).
     pub fn values(&self) -> Vec<String> {
         match &self.value {

@@ -242,7 +242,9 @@ impl Interp {
         } else if p.commands.len() == 1 {
             let r = self.exec_command(&p.commands[0]);
             if let Ok(s) = r {
-                self.pipestatus = vec![s];
+                // The buffer is kept: one allocation less per command.
+                self.pipestatus.clear();
+                self.pipestatus.push(s);
             }
             r
         } else {
@@ -1291,7 +1293,7 @@ impl Interp {
         let in_shell =
             moved && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
         let r = if redir_ok {
-            self.dispatch(c, words.clone())
+            self.dispatch(c, &words)
         } else {
             Ok(1)
         };
@@ -1314,7 +1316,7 @@ impl Interp {
     }
 
     /// Finds and runs the command `words[0]`.
-    pub(crate) fn dispatch(&mut self, c: &Command, words: Vec<String>) -> R {
+    pub(crate) fn dispatch(&mut self, c: &Command, words: &[String]) -> R {
         let name = words[0].as_str();
         // Only a function run by this very command adopts its bindings.
         let adopt = std::mem::take(&mut self.adopt_bindings);
@@ -1322,15 +1324,15 @@ impl Interp {
         let posix_special = self.set.posix && super::builtins::is_special_name(name);
         if let Some(f) = self.funcs.get(name).cloned().filter(|_| !posix_special) {
             self.adopt_bindings = adopt;
-            return self.call_function(&f, &words);
+            return self.call_function(&f, words);
         }
         if let Some(b) = super::builtins::lookup(name) {
-            return match super::builtins::call(self, name, b, &words) {
+            return match super::builtins::call(self, name, b, words) {
                 Err(flow) => self.builtin_write_failed(name, flow),
                 ok => ok,
             };
         }
-        self.run_external(c, &words)
+        self.run_external(c, words)
     }
 
     /// Calls a shell function.

@@ -83,6 +83,17 @@ impl Interp {
 }
 
 impl ArithHost for Interp {
+    fn arith_int(&mut self, name: &str) -> Option<i64> {
+        let raw = self.vars.get_raw(name)?;
+        if raw.attrs.has(crate::expand::Attrs::NAMEREF) || is_dynamic(name) {
+            return None;
+        }
+        match &raw.value {
+            Some(Value::Str(s)) => crate::expand::arith::plain_int(s),
+            _ => None,
+        }
+    }
+
     fn arith_get(&mut self, name: &str, index: Option<&str>) -> Result<Option<String>, ArithFail> {
         if index.is_none()
             && let Some(raw) = self.vars.get_raw(name)
@@ -93,7 +104,7 @@ impl ArithHost for Interp {
         }
         let var = Host::var(self, name);
         match index {
-            None => Ok(var.and_then(|v| v.as_scalar())),
+            None => Ok(var.and_then(crate::expand::Var::into_scalar)),
             Some(sub) => {
                 let Some(v) = var else { return Ok(None) };
                 if v.is_assoc() {
@@ -265,8 +276,8 @@ impl Host for Interp {
             .collect()
     }
 
-    fn positional(&self) -> Vec<String> {
-        self.positional.as_ref().clone()
+    fn positional(&self) -> &[String] {
+        &self.positional
     }
 
     fn arg0(&self) -> String {

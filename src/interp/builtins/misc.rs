@@ -1045,7 +1045,7 @@ fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
         line: sh.line,
     };
     let saved = std::mem::take(&mut sh.funcs);
-    let r = sh.dispatch(&c, rest.to_vec());
+    let r = sh.dispatch(&c, rest);
     sh.funcs = saved;
     r
 }
@@ -2261,7 +2261,7 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
                 line: sh.line,
             };
             sh.argv0_override = Some(a0);
-            let s = sh.dispatch(&c, words);
+            let s = sh.dispatch(&c, &words);
             sh.argv0_override = None;
             return Err(Flow::Exit(s?));
         }
@@ -2271,7 +2271,7 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
         redirects: Vec::new(),
         line: sh.line,
     };
-    let s = sh.dispatch(&c, args[i..].to_vec())?;
+    let s = sh.dispatch(&c, &args[i..])?;
     Err(Flow::Exit(s))
 }
 
