@@ -755,9 +755,10 @@ fn word_pieces<H: Host + ?Sized>(
 /// Pattern options inside `${...}`: nocasematch applies to `${v/pat/rep}` only
 /// (`nocase`), never to `#`, `%` or case changes.
 fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>, nocase: bool) -> MatchOpts {
+    let opts = ex.host.opts();
     MatchOpts {
-        extglob: true,
-        nocase: nocase && ex.host.opts().nocasematch,
+        extglob: opts.extglob,
+        nocase: nocase && opts.nocasematch,
         dot_special: false,
     }
 }

@@ -907,7 +907,11 @@ impl Interp {
                     let m = crate::expand::pattern::Pattern::new(
                         &pat,
                         crate::expand::pattern::MatchOpts {
-                            extglob: true,
+                            // As bash: the option when the case runs (the parser took the
+                            // syntax when it read it).
+                            extglob: self
+                                .shopt
+                                .has(const { crate::interp::Shopts::flag("extglob") }),
                             nocase: self
                                 .shopt
                                 .has(const { crate::interp::Shopts::flag("nocasematch") }),
