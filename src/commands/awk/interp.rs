@@ -1204,6 +1204,12 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.write_var(v, val.clone())?;
             return Ok(val);
         }
+        self.assign_lvalue(lv, op, rhs)
+    }
+
+    /// `assign` to an element, a field, or with `=`.
+    #[inline(never)]
+    fn assign_lvalue(&mut self, lv: &LValue, op: Option<Arith>, rhs: &Expr) -> R<Value> {
         let lv = self.pin(lv)?;
         let r = self.eval(rhs)?;
         let val = match op {
@@ -1280,24 +1286,33 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     fn exec(&mut self, s: &Stmt) -> R<Ctrl> {
-        match self.exec_inner(s) {
-            Err(e) => match e.get_ref().and_then(|i| i.downcast_ref::<Unwind>()) {
-                Some(Unwind(0)) => Ok(Ctrl::Exit),
-                Some(Unwind(1)) => Ok(Ctrl::Next),
-                Some(_) => Ok(Ctrl::NextFile),
-                None => Err(e),
-            },
-            ok => ok,
+        // The usual statement, without the frame of every other kind's code.
+        let r = match s {
+            Stmt::Expr(Expr::Assign(lv, op, rhs)) => self
+                .tick()
+                .and_then(|()| self.assign(lv, *op, rhs))
+                .map(|_| Ctrl::Normal),
+            s => self.exec_inner(s),
+        };
+        r.or_else(Self::unwound)
+    }
+
+    /// `next`, `nextfile` and `exit` unwind as errors (from inside expressions too);
+    /// here they become what the statement did.
+    #[cold]
+    fn unwound(e: io::Error) -> R<Ctrl> {
+        match e.get_ref().and_then(|i| i.downcast_ref::<Unwind>()) {
+            Some(Unwind(0)) => Ok(Ctrl::Exit),
+            Some(Unwind(1)) => Ok(Ctrl::Next),
+            Some(_) => Ok(Ctrl::NextFile),
+            None => Err(e),
         }
     }
 
+    #[inline(never)]
     fn exec_inner(&mut self, s: &Stmt) -> R<Ctrl> {
         self.tick()?;
         match s {
-            // The usual statement, without a trip through `eval`.
-            Stmt::Expr(Expr::Assign(lv, op, rhs)) => {
-                self.assign(lv, *op, rhs)?;
-            }
             Stmt::Expr(e) => {
                 self.eval(e)?;
             }
