@@ -2143,39 +2143,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             let Some(item) = prog.items.get(k) else {
                 continue;
             };
-            let hit = match &item.pattern {
-                Pattern::Begin | Pattern::End => continue,
-                Pattern::All => true,
-                Pattern::Expr(e) => {
-                    let v = self.eval(e)?;
-                    self.truthy(&v)
-                }
-                Pattern::Range(a, b) => {
-                    let active = self.range_active.get(k).copied().unwrap_or(false);
-                    if active {
-                        let v = self.eval(b)?;
-                        if self.truthy(&v)
-                            && let Some(r) = self.range_active.get_mut(k)
-                        {
-                            *r = false;
-                        }
-                        true
-                    } else {
-                        let v = self.eval(a)?;
-                        if self.truthy(&v) {
-                            let e = self.eval(b)?;
-                            if !self.truthy(&e)
-                                && let Some(r) = self.range_active.get_mut(k)
-                            {
-                                *r = true;
-                            }
-                            true
-                        } else {
-                            false
-                        }
-                    }
-                }
-            };
+            // No pattern, the usual case, is told apart without a jump table.
+            let hit = matches!(item.pattern, Pattern::All) || self.pattern_hit(k, &item.pattern)?;
             if !hit {
                 continue;
             }
@@ -2192,6 +2161,43 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
         }
         Ok(Ctrl::Normal)
+    }
+
+    /// Whether item `k`'s pattern selects this record (a range's state moves on).
+    fn pattern_hit(&mut self, k: usize, pattern: &Pattern) -> R<bool> {
+        Ok(match pattern {
+            Pattern::Begin | Pattern::End => false,
+            Pattern::All => true,
+            Pattern::Expr(e) => {
+                let v = self.eval(e)?;
+                self.truthy(&v)
+            }
+            Pattern::Range(a, b) => {
+                let active = self.range_active.get(k).copied().unwrap_or(false);
+                if active {
+                    let v = self.eval(b)?;
+                    if self.truthy(&v)
+                        && let Some(r) = self.range_active.get_mut(k)
+                    {
+                        *r = false;
+                    }
+                    true
+                } else {
+                    let v = self.eval(a)?;
+                    if self.truthy(&v) {
+                        let e = self.eval(b)?;
+                        if !self.truthy(&e)
+                            && let Some(r) = self.range_active.get_mut(k)
+                        {
+                            *r = true;
+                        }
+                        true
+                    } else {
+                        false
+                    }
+                }
+            }
+        })
     }
 }
 
