@@ -101,6 +101,18 @@ fn endless_loops_end_at_the_iteration_limit() {
     stopped_by("for ((;;)); do :; done", "loop iteration limit exceeded");
 }
 
+/// More pipeline stages at once than `max_threads` allows end like every other limit,
+/// with its name and "limit exceeded" (this or the depth limits is what a runaway
+/// `f(){ echo x | f; }` meets first, depending on how fast its stages finish).
+#[test]
+fn too_many_pipeline_stages_end_at_the_thread_limit() {
+    // Each level's first stage runs the next level and holds its thread meanwhile.
+    stopped_by(
+        "f(){ if (( $1 < 40 )); then f $(( $1 + 1 )) | cat; fi; }; f 0",
+        "concurrent pipeline stage and job limit exceeded (32 threads)",
+    );
+}
+
 #[test]
 fn infinite_recursion_ends_at_the_call_depth_limit() {
     stopped_by("f(){ f; }; f", "function call depth limit exceeded");

@@ -349,7 +349,7 @@ impl Interp {
         if n as usize >= self.budget.limits.max_threads {
             self.budget.threads.fetch_sub(1, Ordering::Relaxed);
             return Err(Flow::Fatal(format!(
-                "too many concurrent jobs and pipeline stages (limit {})",
+                "concurrent pipeline stage and job limit exceeded ({} threads)",
                 self.budget.limits.max_threads
             )));
         }
