@@ -180,13 +180,10 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
     }
 
     fn value_of_text(&mut self, v: &str) -> Result<i64, ArithFail> {
-        let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
-        if t.is_empty() {
-            return Ok(0);
-        }
-        if let Some(n) = plain_int(t) {
+        if let Some(n) = plain_int(v) {
             return Ok(n);
         }
+        let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
         if t.starts_with(|c: char| c.is_ascii_digit())
             && let Ok(n) = parse_number(t)
         {

@@ -510,11 +510,11 @@ fn finish<H: Host + ?Sized>(
             pattern,
         } => {
             let p = match pattern {
-                Some(w) => Some(Pattern::new(&ex.pattern(w)?, match_opts(ex, false))),
+                Some(w) => Some(Pattern::cached(&ex.pattern(w)?, match_opts(ex, false))),
                 None => None,
             };
             for v in pv.vals.iter_mut() {
-                *v = change_case(v, *upper, *all, p.as_ref());
+                *v = change_case(v, *upper, *all, p.as_deref());
             }
         }
         // bash evaluates no offset for an unset parameter or an array with nothing in

@@ -130,20 +130,11 @@ fn bash_match_len(cs: &[char]) -> Option<usize> {
 /// Whether `pat` contains an unescaped special character (`*`, `?`, `[`, or an extglob
 /// group when `extglob` is set).
 pub fn has_meta(pat: &str, extglob: bool) -> bool {
-    // Without a bracket the answer is in the bytes (every metacharacter is ASCII, and
-    // the byte after a backslash skipped alone never hides one): no copy as characters.
-    if !pat.contains('[') {
-        let bs = pat.as_bytes();
-        let mut i = 0;
-        while let Some(&b) = bs.get(i) {
-            match b {
-                b'\\' => i += 1,
-                b'*' | b'?' => return true,
-                b'+' | b'@' | b'!' if extglob && bs.get(i + 1) == Some(&b'(') => return true,
-                _ => {}
-            }
-            i += 1;
-        }
+    // Plain text, the usual case, is told without copying it as characters.
+    if !pat
+        .bytes()
+        .any(|b| matches!(b, b'*' | b'?' | b'[' | b'+' | b'@' | b'!'))
+    {
         return false;
     }
     let cs = crate::text::char_vec(pat);
@@ -242,15 +233,14 @@ impl Pattern {
         let which = usize::from(opts.extglob)
             | usize::from(opts.nocase) << 1
             | usize::from(opts.dot_special) << 2;
+        let fresh = || Rc::new(Pattern::new(pat, opts));
         if pat.len() > LONGEST {
-            return Rc::new(Pattern::new(pat, opts));
+            return fresh();
         }
         CACHE.with(|cache| {
-            let Ok(mut cache) = cache.try_borrow_mut() else {
-                return Rc::new(Pattern::new(pat, opts));
-            };
-            let Some(kept) = cache.get_mut(which) else {
-                return Rc::new(Pattern::new(pat, opts));
+            let mut cache = cache.try_borrow_mut().ok();
+            let Some(kept) = cache.as_mut().and_then(|c| c.get_mut(which)) else {
+                return fresh();
             };
             if let Some(p) = kept.get(pat) {
                 return p.clone();
@@ -258,7 +248,7 @@ impl Pattern {
             if kept.len() >= KEPT {
                 kept.clear();
             }
-            let p = Rc::new(Pattern::new(pat, opts));
+            let p = fresh();
             kept.insert(pat.to_owned(), p.clone());
             p
         })

@@ -135,11 +135,7 @@ impl Var {
     pub fn into_scalar(self) -> Option<String> {
         match self.value {
             Some(Value::Str(s)) => Some(s),
-            other => Var {
-                value: other,
-                ..self
-            }
-            .as_scalar(),
+            _ => self.as_scalar(),
         }
     }
 

@@ -904,7 +904,7 @@ impl Interp {
                         Ok(p) => p,
                         Err(e) => return self.expand_error(e),
                     };
-                    let m = crate::expand::pattern::Pattern::new(
+                    let m = crate::expand::pattern::Pattern::cached(
                         &pat,
                         crate::expand::pattern::MatchOpts {
                             // As bash: the option when the case runs (the parser took the

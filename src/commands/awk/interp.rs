@@ -126,11 +126,7 @@ pub fn looks_numeric(s: &str) -> bool {
 /// Whether two values are one string or the same number: what a cache keyed by a
 /// variable checks (a cache refreshed from an equal string then shares it, so later
 /// checks compare pointers, not text).
-#[inline]
 fn identical(a: &Value, b: &Value) -> bool {
-    if let (Value::Str(x), Value::Str(y)) = (a, b) {
-        return Rc::ptr_eq(x, y);
-    }
     match (a, b) {
         (Value::Str(x) | Value::StrNum(x), Value::Str(y) | Value::StrNum(y)) => Rc::ptr_eq(x, y),
         (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
@@ -374,7 +370,7 @@ impl Records {
     }
 
     /// The usual case: the next line of a file, when it lies in the checked window;
-    /// false, with `out` untouched, when it does not (`next` knows what to do).
+    /// false, with `out` untouched, when it does not (then `next` takes the general path).
     #[inline]
     pub fn next_in_window(&mut self, c: u8, out: &mut String) -> bool {
         let Some(text) = self.window.1.get(self.pos.wrapping_sub(self.window.0)..) else {
@@ -393,11 +389,6 @@ impl Records {
     /// The next record, without its terminator, into `out` (reusing its buffer);
     /// false, with `out` untouched, when the input is done.
     pub fn next(&mut self, mode: &RsMode, src: &mut dyn Read, out: &mut String) -> R<bool> {
-        if let RsMode::Char(c) = mode
-            && self.next_in_window(*c, out)
-        {
-            return Ok(true);
-        }
         self.last_ascii = false;
         if !matches!(mode, RsMode::Regex(_)) {
             self.decoded = None;
@@ -772,17 +763,8 @@ impl<'p, 'a> Interp<'p, 'a> {
             self.start_record(text);
             self.record_paragraph = false;
             self.record_ascii = ascii;
-            // NR, NF and FNR are neighbouring slots.
-            const _: () = assert!(slot::NR + 2 == slot::FNR);
-            if let Some([Cell::Val(Value::Num(nr)), _, Cell::Val(Value::Num(fnr))]) =
-                self.globals.get_mut(slot::NR..=slot::FNR)
-            {
-                *nr += 1.0;
-                *fnr += 1.0;
-            } else {
-                self.count(slot::NR);
-                self.count(slot::FNR);
-            }
+            self.count(slot::NR);
+            self.count(slot::FNR);
             return Ok(true);
         }
         let mut text = self.spare_buffer();
@@ -1693,8 +1675,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     fn count(&mut self, k: usize) {
         match self.globals.get_mut(k) {
             Some(Cell::Val(Value::Num(n))) => *n += 1.0,
-            Some(Cell::Val(v)) => *v = Value::Num(to_num(v) + 1.0),
-            _ => {}
+            _ => self.count_text(k),
+        }
+    }
+
+    /// `count` of a global the program set to a string.
+    #[cold]
+    fn count_text(&mut self, k: usize) {
+        if let Some(Cell::Val(v)) = self.globals.get_mut(k) {
+            *v = Value::Num(to_num(v) + 1.0);
         }
     }
 

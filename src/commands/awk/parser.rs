@@ -1122,12 +1122,11 @@ pub fn parse(toks: &[Spanned]) -> Result<Program, String> {
             }
         }
     }
-    let main_items = (0..items.len())
-        .filter(|&k| {
-            items
-                .get(k)
-                .is_some_and(|i| !matches!(i.pattern, Pattern::Begin | Pattern::End))
-        })
+    let main_items = items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !matches!(i.pattern, Pattern::Begin | Pattern::End))
+        .map(|(k, _)| k)
         .collect();
     Ok(Program {
         items,

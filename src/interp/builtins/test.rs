@@ -388,7 +388,7 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                 let trace = sh.set.xtrace;
                 let (pat, shown) = Expander::new(sh).pattern_traced(r, trace)?;
                 trace_test(sh, negated, &[&lv, op, &shown]);
-                let p = Pattern::new(
+                let p = Pattern::cached(
                     &pat,
                     MatchOpts {
                         extglob: true,
