@@ -309,67 +309,98 @@ fn background_jobs_keep_their_own_virtual_time() {
 }
 
 #[test]
-fn root_seeding_refuses_what_does_not_fit_and_says_so() {
-    use shellbox::fs::{Clock, Fs, FsLimits};
+fn root_files_are_held_to_the_limits_when_first_read() {
+    use shellbox::fs::{Clock, Errno, Fs, FsLimits};
     let host = TempDir::new("paths-seed-limits");
-    host.write("a.txt", "12345678");
-    host.write("b.txt", "12345678");
-    host.write("c.txt", "12345678");
+    for name in ["a", "b", "c"] {
+        host.write(&format!("{name}.txt"), "12345678");
+    }
+    host.write("big.txt", &"x".repeat(11));
     let fs = Fs::new(Clock::virtual_at(0));
-    // Room for two of the three files beside what the default layout holds.
+    // Room for two of the three 8-byte files beside what the default layout holds.
     let limits = FsLimits {
         max_file_bytes: 10,
         max_total_bytes: fs.usage().0 + 20,
         ..FsLimits::default()
     };
     let mut fs = fs.with_limits(limits);
-    let err = shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap_err();
-    let msg = err.to_string();
-    assert!(msg.contains("c.txt: 8 bytes will not fit"), "{msg}");
-    assert!(msg.contains("4 are free"), "{msg}");
+    // Listing reads nothing, so nothing is refused yet.
+    shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap();
+    let read = |fs: &Fs, name: &str| {
+        fs.read_file(&format!("/tmp/w/{name}.txt"))
+            .map(|d| d.len())
+            .map_err(|e| e.errno)
+    };
+    assert_eq!(read(&fs, "big"), Err(Errno::EFBIG));
+    // Its size is known without reading it.
+    assert_eq!(fs.stat("/tmp/w/big.txt").map(|m| m.size).ok(), Some(11));
+    assert_eq!(read(&fs, "a"), Ok(8));
+    assert_eq!(read(&fs, "b"), Ok(8));
+    assert_eq!(read(&fs, "c"), Err(Errno::ENOSPC));
+    // Refused, not broken: asked again, it is refused again; what was read stays.
+    assert_eq!(read(&fs, "c"), Err(Errno::ENOSPC));
+    assert_eq!(read(&fs, "a"), Ok(8));
+    // A snapshot shares the bytes read, and the budget they count against.
+    assert_eq!(read(&fs.snapshot(), "c"), Err(Errno::ENOSPC));
 
-    host.write("big.txt", &"x".repeat(11));
-    let mut fs = Fs::new(Clock::virtual_at(0)).with_limits(FsLimits {
-        max_total_bytes: 1 << 20,
-        ..limits
-    });
+    // Seeding itself refuses what the listing shows will not fit, naming the path.
+    let fs = Fs::new(Clock::virtual_at(0));
+    let limits = FsLimits {
+        // /tmp/w, a.txt, b.txt and big.txt.
+        max_files: fs.usage().1 + 4,
+        ..FsLimits::default()
+    };
+    let mut fs = fs.with_limits(limits);
     let err = shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap_err();
     assert!(
-        err.to_string().contains("big.txt: 11 bytes will not fit"),
+        err.to_string().contains("c.txt: No space left on device"),
         "{err}"
     );
+    // What came before the failure is there.
+    assert_eq!(read(&fs, "b"), Ok(8));
 
-    // The CLI stops before running anything, and never reads the file: a sparse 300 MiB
-    // file (over the 256 MiB default) is refused by its size.
+    // The CLI starts without reading a file, and ends a script that reads one over
+    // the 256 MiB default with the limit's message: a sparse 300 MiB file.
     let sparse = TempDir::new("paths-seed-sparse");
     let f = std::fs::File::create(sparse.path().join("huge.bin")).unwrap();
     f.set_len(300 << 20).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_shellbox"))
-        .args(["--root", sparse.arg(), "-c", "echo ran"])
+        .args([
+            "--root",
+            sparse.arg(),
+            "-c",
+            "echo ran; stat -c %s huge.bin; cat huge.bin; echo not here",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(out.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ran\n314572800\n");
+    assert_eq!(out.status.code(), Some(126), "{stderr}");
+    assert!(stderr.contains("cat: huge.bin: File too large"), "{stderr}");
     assert!(
-        stderr.contains("huge.bin: 314572800 bytes will not fit the sandbox"),
+        stderr.contains("file size limit exceeded (268435456 bytes)"),
         "{stderr}"
     );
 }
 
 #[test]
-fn seeded_files_are_read_on_first_use_and_only_as_they_were_listed() {
+fn seeded_files_are_fixed_from_their_first_look_and_never_followed_out() {
     use shellbox::fs::{Clock, Errno, Fs};
-    let (_outside, secret) = host_secret();
+    let (outside, secret) = host_secret();
     let host = TempDir::new("paths-seed-lazy");
-    for name in ["grown", "replaced", "swapped", "edited", "kept"] {
+    for name in ["grown", "replaced", "swapped", "edited", "kept", "late"] {
         host.write(&format!("{name}.txt"), "abcd");
     }
+    host.write("sub/secret.txt", "inside");
     let mut fs = Fs::new(Clock::virtual_at(0));
     shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap();
+    // A first look (stat) at all but `late`.
+    for name in ["grown", "replaced", "swapped", "edited", "kept"] {
+        assert_eq!(fs.stat(&format!("/tmp/w/{name}.txt")).unwrap().size, 4);
+    }
     let snapshot = fs.snapshot();
 
-    // Changed on the host after listing: longer, another file, a link out.
+    // Changed on the host since: longer, another file, a link out.
     host.write("grown.txt", "abcdef");
     let other = host.path().join("other");
     std::fs::write(&other, "wxyz").unwrap();
@@ -378,29 +409,60 @@ fn seeded_files_are_read_on_first_use_and_only_as_they_were_listed() {
     std::os::unix::fs::symlink(&secret, host.path().join("swapped.txt")).unwrap();
     // Same file, same size: its bytes are those of the first read.
     host.write("edited.txt", "wxyz");
+    // Nothing had looked at this one: it is taken as it is now.
+    host.write("late.txt", "abcdef");
+    // A listed directory swapped for a link to the outside.
+    std::fs::rename(host.path().join("sub"), host.path().join("sub-moved")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), host.path().join("sub")).unwrap();
 
     let read = |fs: &Fs, name: &str| {
-        fs.read_file(&format!("/tmp/w/{name}.txt"))
+        fs.read_file(&format!("/tmp/w/{name}"))
             .map(|d| String::from_utf8_lossy(&d).into_owned())
             .map_err(|e| e.errno)
     };
-    for name in ["grown", "replaced", "swapped"] {
+    for name in ["grown.txt", "replaced.txt", "swapped.txt", "sub/secret.txt"] {
         assert_eq!(read(&fs, name), Err(Errno::EIO), "{name}");
     }
-    assert_eq!(read(&fs, "edited"), Ok("wxyz".to_owned()));
-    assert_eq!(read(&fs, "kept"), Ok("abcd".to_owned()));
-    // A snapshot shares the first read; the size was the listed one all along.
-    assert_eq!(read(&snapshot, "edited"), Ok("wxyz".to_owned()));
+    assert_eq!(read(&fs, "edited.txt"), Ok("wxyz".to_owned()));
+    assert_eq!(read(&fs, "kept.txt"), Ok("abcd".to_owned()));
+    assert_eq!(read(&fs, "late.txt"), Ok("abcdef".to_owned()));
+    assert_eq!(fs.stat("/tmp/w/late.txt").map(|m| m.size).ok(), Some(6));
+    // A snapshot shares the first read; the size was the first look's all along.
+    assert_eq!(read(&snapshot, "edited.txt"), Ok("wxyz".to_owned()));
     assert_eq!(fs.stat("/tmp/w/grown.txt").map(|m| m.size).ok(), Some(4));
     let report = fs.check_host_files().unwrap_err();
     assert!(report.contains("grown.txt: Input/output error"), "{report}");
 
     // Writing takes the file into memory; the host keeps its bytes.
     fs.append_file("/tmp/w/kept.txt", b"!").unwrap();
-    assert_eq!(read(&fs, "kept"), Ok("abcd!".to_owned()));
+    assert_eq!(read(&fs, "kept.txt"), Ok("abcd!".to_owned()));
     assert_eq!(
         std::fs::read_to_string(host.path().join("kept.txt")).unwrap(),
         "abcd"
     );
     assert_eq!(std::fs::read_to_string(&secret).unwrap(), SECRET);
+}
+
+#[test]
+fn walking_a_seeded_tree_by_name_looks_at_no_file() {
+    let host = TempDir::new("paths-seed-walk");
+    host.write("d/one.txt", "1");
+    host.write("d/two.txt", "22");
+    let mut sh = Shell::builder().build();
+    shellbox::session::copy_host_dir(&mut sh.fs_mut(), host.path(), "/workspace", &[]).unwrap();
+    let out = sh.exec("find . -name '*.txt'; ls -R; find . -type f");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "./d/one.txt\n./d/two.txt\n.:\nd\n\n./d:\none.txt\ntwo.txt\n./d/one.txt\n./d/two.txt\n"
+    );
+    // Neither walk took a file's size or identity, so one replaced on the host since
+    // is read as it is now; a walk that needs sizes takes them.
+    let other = host.path().join("other");
+    std::fs::write(&other, "replaced").unwrap();
+    std::fs::rename(&other, host.path().join("d/one.txt")).unwrap();
+    let out = sh.exec("cat d/one.txt; echo; find . -size -3c; ls -l d | grep -c one");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "replaced\n./d/two.txt\n1\n"
+    );
 }

@@ -419,16 +419,19 @@ fn sort_entries(entries: &mut [Entry], o: &Opts) {
 }
 
 /// The entry for `path`; `listed` is its inode when it comes from a directory listing
-/// taken under the same lock, which saves walking the path again.
+/// taken under the same lock, which saves walking the path again, and `sizes` whether
+/// the listing shows or sorts by sizes (if not, a seeded host file need not be looked
+/// at).
 fn make_entry(
     fs: &Fs,
     name: String,
     path: String,
     follow: bool,
-    listed: Option<crate::fs::Ino>,
+    listed: Option<(crate::fs::Ino, bool)>,
 ) -> Result<Entry, crate::fs::FsError> {
     let lmeta = match listed {
-        Some(ino) => fs.stat_ino(ino)?,
+        Some((ino, true)) => fs.stat_ino(ino)?,
+        Some((ino, false)) => fs.stat_ino_unsized(ino)?,
         None => fs.lstat(&path)?,
     };
     let mut entry = Entry {
@@ -798,14 +801,6 @@ fn total_line(entries: &[Entry], o: &Opts) -> String {
     }
 }
 
-fn child_path(dir_path: &str, name: &str) -> String {
-    if dir_path.ends_with('/') {
-        format!("{dir_path}{name}")
-    } else {
-        format!("{dir_path}/{name}")
-    }
-}
-
 pub fn ls(ctx: &mut Ctx) -> CmdResult {
     let spec = Spec::new("aAbBdFhiI:klmnNqQRrLHtT:SsUv1pCw:xXgGocZ", LONG);
     let parsed = match super::args::parse(&spec, ctx.args) {
@@ -1065,6 +1060,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
     }
     let show_headers = operands.len() > 1 || o.recursive;
     let mut first = files.is_empty();
+    let sizes = o.long || o.size || matches!(o.sort, SortBy::Size);
     // Directories to list: (shown name, path), depth first for -R.
     let mut stack: Vec<(String, String)> =
         dirs.into_iter().rev().map(|e| (e.name, e.path)).collect();
@@ -1108,8 +1104,14 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             if matches(&o.ignore) || (!(o.all || o.almost_all) && matches(&o.hide)) {
                 continue;
             }
-            let p = child_path(&path, &de.name);
-            match make_entry(&fs, de.name.clone(), p.clone(), o.deref_all, Some(de.ino)) {
+            let p = super::util::child_path(&path, &de.name);
+            match make_entry(
+                &fs,
+                de.name.clone(),
+                p.clone(),
+                o.deref_all,
+                Some((de.ino, sizes)),
+            ) {
                 Ok(e) => entries.push(e),
                 Err(e) => {
                     // A link `-L` cannot follow: GNU stats an entry only when the format
@@ -1124,14 +1126,16 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                         let full = if shown == "." {
                             de.name.clone()
                         } else {
-                            child_path(&shown, &de.name)
+                            super::util::child_path(&shown, &de.name)
                         };
                         ctx.err(format!("cannot access {}: {e}", quote(&full)))?;
                         status = 1;
                     }
                     // It is listed by what the directory says it is; the long, inode
                     // and size formats show `?` for the rest.
-                    if let Ok(mut e) = make_entry(&fs, de.name.clone(), p, false, Some(de.ino)) {
+                    if let Ok(mut e) =
+                        make_entry(&fs, de.name.clone(), p, false, Some((de.ino, sizes)))
+                    {
                         e.unknown = stat_fields;
                         if stat_fields {
                             e.link_target = None;
@@ -1149,7 +1153,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         if o.recursive {
             for e in entries.iter().rev() {
                 if e.meta.is_dir() && e.name != "." && e.name != ".." {
-                    stack.push((child_path(&shown, &e.name), e.path.clone()));
+                    stack.push((super::util::child_path(&shown, &e.name), e.path.clone()));
                 }
             }
         }

@@ -989,3 +989,15 @@ mod date_tests {
         assert_eq!(parse_touch_stamp("2x", now), None);
     }
 }
+
+/// `name` inside directory `dir` as a listing walks it: one `/` between them unless
+/// `dir` already ends with one.
+pub fn child_path(dir: &str, name: &str) -> String {
+    let mut path = String::with_capacity(dir.len() + 1 + name.len());
+    path.push_str(dir);
+    if !dir.ends_with('/') {
+        path.push('/');
+    }
+    path.push_str(name);
+    path
+}

@@ -97,7 +97,7 @@ impl Fs {
             _ if !self.may(inode, W) => Err(Errno::EACCES.into()),
             Node::Device(device) => device_write(*device),
             Node::File(_) | Node::Host(_) => {
-                let old_len = inode.file_bytes();
+                let old_len = inode.size();
                 if append {
                     self.modify_file(ino, old_len.saturating_add(data.len() as u64), |buf| {
                         unshare(buf, data.len()).extend_from_slice(data);
@@ -222,7 +222,7 @@ impl Fs {
     pub fn read_at(&self, ino: Ino, offset: u64, len: usize) -> FsResult<&[u8]> {
         let data: &[u8] = match &self.inode(ino)?.node {
             Node::File(data) => data,
-            Node::Host(host) => host.bytes()?,
+            Node::Host(host) => self.host_bytes(host)?,
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
             Node::Device(Device::Null) => return Ok(&[]),
             Node::Device(_) | Node::Symlink(_) => return Err(Errno::EINVAL.into()),
@@ -234,33 +234,19 @@ impl Fs {
         Ok(data.get(start..end).unwrap_or_default())
     }
 
-    /// Turns a file still on the host into one held in memory, before it is changed.
+    /// Turns a file still on the host into one held in memory, before it is changed;
+    /// from then on its bytes count against the total like any written file's.
     fn materialize(&mut self, ino: Ino) -> FsResult<()> {
-        let inode = self.inode_mut(ino)?;
-        if let Node::Host(host) = &inode.node {
-            let bytes = Arc::clone(host.bytes()?);
-            inode.node = Node::File(bytes);
+        let Node::Host(host) = &self.inode(ino)?.node else {
+            return Ok(());
+        };
+        let bytes = Arc::clone(self.host_bytes(host)?);
+        let len = bytes.len() as u64;
+        if self.file_bytes.saturating_add(len) > self.limits.max_total_bytes {
+            return Err(self.limit_error(LimitHit::TotalBytes(self.limits.max_total_bytes)));
         }
-        Ok(())
-    }
-
-    /// Adds regular file `path` whose bytes stay on the host until first read (see
-    /// [`Fs::check_host_files`]); `meta` is the host file's `lstat`. Limits are checked
-    /// against its size now, as for a written file.
-    pub(crate) fn add_host_file(
-        &mut self,
-        path: &str,
-        host: std::path::PathBuf,
-        meta: &std::fs::Metadata,
-    ) -> FsResult<()> {
-        let walk = self.walk(path, Follow::Never)?;
-        if walk.ino.is_some() {
-            return Err(Errno::EEXIST.into());
-        }
-        let target = walk.new_entry(Errno::EISDIR)?;
-        self.check_create(&target, meta.len())?;
-        let node = Node::Host(Arc::new(super::host::HostFile::new(host, meta)));
-        self.insert_new(target, node, 0o644)?;
+        self.inode_mut(ino)?.node = Node::File(bytes);
+        self.file_bytes = self.file_bytes.saturating_add(len);
         Ok(())
     }
 
@@ -269,7 +255,7 @@ impl Fs {
     pub fn check_host_files(&self) -> Result<(), String> {
         for inode in self.inodes.values() {
             if let Node::Host(host) = &inode.node {
-                host.bytes()
+                self.host_bytes(host)
                     .map_err(|e| format!("{}: {e}", host.path().display()))?;
             }
         }
@@ -281,7 +267,7 @@ impl Fs {
     pub fn content(&self, ino: Ino) -> FsResult<Arc<Vec<u8>>> {
         match &self.inode(ino)?.node {
             Node::File(data) => Ok(Arc::clone(data)),
-            Node::Host(host) => Ok(Arc::clone(host.bytes()?)),
+            Node::Host(host) => Ok(Arc::clone(self.host_bytes(host)?)),
             Node::Dir(_) => Err(Errno::EISDIR.into()),
             Node::Device(device) => device_read(*device),
             Node::Symlink(_) => Err(Errno::EINVAL.into()),

@@ -70,7 +70,9 @@ impl Fs {
                     Node::File(data) => NodeImage::File(data.clone()),
                     // Read now; [`Fs::check_host_files`] lets a caller see failures
                     // first, since an image cannot carry them.
-                    Node::Host(host) => NodeImage::File(host.bytes().cloned().unwrap_or_default()),
+                    Node::Host(host) => {
+                        NodeImage::File(self.host_bytes(host).cloned().unwrap_or_default())
+                    }
                     Node::Dir(entries) => {
                         NodeImage::Dir(entries.iter().map(|(n, &i)| (n.clone(), i)).collect())
                     }
@@ -151,6 +153,7 @@ impl Fs {
             next_ino: image.next_ino,
             file_bytes,
             inode_count,
+            host_budget: Arc::default(),
             limits: image.limits,
             clock,
             uid: image.uid,

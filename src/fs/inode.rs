@@ -85,11 +85,11 @@ impl Inode {
         }
     }
 
-    /// Bytes counted against the filesystem's total (regular file contents only).
+    /// Bytes counted against the filesystem's total: a regular file's contents in
+    /// memory (a host file's count once read, in the host budget: see `host`).
     pub(crate) fn file_bytes(&self) -> u64 {
         match &self.node {
             Node::File(data) => data.len() as u64,
-            Node::Host(host) => host.len(),
             _ => 0,
         }
     }
@@ -106,6 +106,11 @@ impl Inode {
     }
 
     pub(crate) fn metadata(&self, ino: Ino) -> Metadata {
+        self.metadata_sized(ino, self.size())
+    }
+
+    /// Its metadata with `size` for the size.
+    pub(crate) fn metadata_sized(&self, ino: Ino, size: u64) -> Metadata {
         Metadata {
             ino,
             file_type: self.file_type(),
@@ -113,7 +118,7 @@ impl Inode {
             nlink: self.nlink,
             uid: self.uid,
             gid: self.gid,
-            size: self.size(),
+            size,
             atime: self.atime,
             mtime: self.mtime,
             ctime: self.ctime,

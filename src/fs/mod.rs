@@ -19,8 +19,9 @@
 //! Layout of this module: `inode` (what an inode holds, the permission rule),
 //! `resolve` (path resolution), `content` (file data: read, write, open, truncate),
 //! `namespace` (directory entries: mkdir, unlink, rename, links), `attrs` (chmod, chown,
-//! times), `layout` (the default tree), `image` (the inode table as plain data, for the
-//! durable store) and [`model`] (a reference model for tests).
+//! times), `layout` (the default tree), `host` (files seeded from a host directory,
+//! looked at on first use), `image` (the inode table as plain data, for the durable
+//! store) and [`model`] (a reference model for tests).
 
 mod attrs;
 mod clock;
@@ -41,6 +42,7 @@ use imbl::OrdMap;
 
 pub use clock::{Clock, Lane, LaneGuard};
 pub use errno::{Errno, FsError, FsResult};
+pub use host::{HostRoot, SeedDir, SeedEntry, SeedKind};
 pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
 use resolve::Follow;
@@ -324,6 +326,9 @@ pub struct Fs {
     file_bytes: u64,
     /// Inodes in the table.
     inode_count: u64,
+    /// Bytes read from seeded host files and still held (shared by snapshots, which
+    /// share those bytes too).
+    host_budget: Arc<host::HostBudget>,
     limits: FsLimits,
     clock: Clock,
     uid: u32,
@@ -366,6 +371,7 @@ impl Fs {
             next_ino: ROOT_INO + 1,
             file_bytes: 0,
             inode_count: 1,
+            host_budget: Arc::default(),
             limits: FsLimits::default(),
             clock,
             uid: DEFAULT_UID,
@@ -458,6 +464,16 @@ impl Fs {
     /// fstat(2): EBADF if no inode has that number (any more).
     pub fn stat_ino(&self, ino: Ino) -> FsResult<Metadata> {
         Ok(self.inode(ino)?.metadata(ino))
+    }
+    /// [`stat_ino`](Self::stat_ino) for a walk that never uses `size` (`find -name`,
+    /// `ls` without sizes): a seeded host file nothing has looked at yet is not looked
+    /// at on the host for it, and its size reads 0.
+    pub fn stat_ino_unsized(&self, ino: Ino) -> FsResult<Metadata> {
+        let inode = self.inode(ino)?;
+        Ok(match &inode.node {
+            Node::Host(host) => inode.metadata_sized(ino, host.len_if_seen()),
+            _ => inode.metadata(ino),
+        })
     }
     pub fn exists(&self, path: &str) -> bool {
         self.stat(path).is_ok()

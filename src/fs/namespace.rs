@@ -23,6 +23,21 @@ pub(crate) struct Target {
     pub(crate) depth: usize,
 }
 
+/// A symlink target's own rules: not empty (ENOENT), no NUL (EINVAL), at most 4095
+/// bytes (ENAMETOOLONG).
+pub(crate) fn check_symlink_target(target: &str) -> FsResult<()> {
+    if target.is_empty() {
+        return Err(Errno::ENOENT.into());
+    }
+    if target.contains('\0') {
+        return Err(Errno::EINVAL.into());
+    }
+    if target.len() > MAX_SYMLINK_LEN {
+        return Err(Errno::ENAMETOOLONG.into());
+    }
+    Ok(())
+}
+
 impl Walk<'_> {
     /// Where the (missing) final entry would be created; `trailing_err` if the path ends
     /// in `/`, which only mkdir accepts for a new entry.
@@ -449,15 +464,7 @@ impl Fs {
     /// An empty target is ENOENT and one over 4095 bytes ENAMETOOLONG; the link has
     /// mode 0777 and counts against the inode limit.
     pub fn symlink(&mut self, target: &str, linkpath: &str) -> FsResult<()> {
-        if target.is_empty() {
-            return Err(Errno::ENOENT.into());
-        }
-        if target.contains('\0') {
-            return Err(Errno::EINVAL.into());
-        }
-        if target.len() > MAX_SYMLINK_LEN {
-            return Err(Errno::ENAMETOOLONG.into());
-        }
+        check_symlink_target(target)?;
         let walk = self.walk(linkpath, Follow::Never)?;
         if walk.ino.is_some() {
             return Err(Errno::EEXIST.into());

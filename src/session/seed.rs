@@ -2,12 +2,18 @@
 //! `--root`, a template's seed files), and a digest of such a folder so a template can
 //! tell when its seed changed. The host is only ever read.
 
+use std::ffi::OsStr;
 use std::io;
-use std::path::Path;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender};
 
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, openat, readlinkat, statat};
 use sha2::{Digest, Sha256};
 
-use crate::fs::Fs;
+use crate::fs::{Fs, HostRoot, SeedDir, SeedEntry, SeedKind};
 
 /// Deepest host directory nesting followed.
 const MAX_DEPTH: usize = 64;
@@ -17,14 +23,16 @@ const MAX_DEPTH: usize = 64;
 /// symlinks (copied as links, never followed) are copied; other kinds (sockets, FIFOs,
 /// devices) are left out.
 ///
-/// Nothing is dropped silently: an entry the filesystem refuses (a file over its size
-/// limit, the filesystem full, too many files), a host error, or nesting deeper than 64
-/// levels ends the copy with an error naming the host path. A file's size is checked
-/// against the limits when it is listed.
+/// Nothing is dropped silently: an entry the filesystem refuses (too many files, a
+/// name too long, a clash), a host error, or nesting deeper than 64 levels ends the
+/// copy with an error naming the host path.
 ///
-/// Files' bytes are read from the host when first used, not here (so overlaying a big
-/// tree costs a directory walk), and only as many as the file had when listed: a file
-/// that has since changed on the host (grown, shrunk, replaced) reads as an I/O error.
+/// Only the listing happens here: a file's size is taken the first time the sandbox
+/// needs it and its bytes when first read, both checked against the filesystem's
+/// limits then (see [`crate::fs::HostRoot`]), so overlaying a big tree costs a
+/// directory walk. From its first look on a file is fixed: one changed on the host
+/// since reads as an I/O error. The walk's reading of the host runs on a thread of its
+/// own while the filesystem takes in what it has listed.
 ///
 /// ```no_run
 /// let mut fs = shellbox::fs::Fs::new(shellbox::fs::Clock::virtual_at(0));
@@ -32,58 +40,143 @@ const MAX_DEPTH: usize = 64;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io::Result<()> {
-    copy_dir(fs, host, dest, skip, 0)
+    let root = Arc::new(HostRoot::open(host).map_err(|e| at(host, e))?);
+    let top = fs.seed_dir(dest).map_err(|e| at(host, e))?;
+    let fd = root.reopen().map_err(|e| at(host, e))?;
+    // Listings in depth-first order, each directory before what is below it, which is
+    // the order `fill` takes them in.
+    let (tx, rx) = std::sync::mpsc::sync_channel(LISTINGS_AHEAD);
+    std::thread::scope(|scope| {
+        let root = &root;
+        scope.spawn(move || list_tree(root, fd, PathBuf::new(), skip, 0, &tx));
+        fill(fs, root, top, &rx)
+        // Dropping `rx` on an error stops the lister at its next send.
+    })
 }
+
+/// Listings the lister may be ahead of the filesystem by.
+const LISTINGS_AHEAD: usize = 64;
+
+/// One listed host directory: where it is below the root, and its entries.
+type Listing = io::Result<(PathBuf, Vec<SeedEntry>)>;
+
+/// Thrown when the filesystem side has stopped taking listings.
+struct Gone;
 
 /// `e` with the host path it concerns in front.
 fn at(path: &Path, e: impl std::fmt::Display) -> io::Error {
     io::Error::other(format!("{}: {e}", path.display()))
 }
 
-fn copy_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str], depth: usize) -> io::Result<()> {
-    if depth > MAX_DEPTH {
-        return Err(at(host, format!("nested deeper than {MAX_DEPTH} levels")));
-    }
-    fs.mkdir_all(dest, 0o755).map_err(|e| at(host, e))?;
-    for (name, entry) in sorted_entries(host)? {
-        if skip.contains(&name.as_str()) {
-            continue;
-        }
-        let vpath = crate::fs::path::join(dest, &name);
-        let path = entry.path();
-        let ft = entry.file_type().map_err(|e| at(&path, e))?;
-        if ft.is_dir() {
-            copy_dir(fs, &path, &vpath, skip, depth + 1)?;
-        } else if ft.is_file() {
-            let meta = entry.metadata().map_err(|e| at(&path, e))?;
-            check_fits(fs, &path, meta.len())?;
-            fs.add_host_file(&vpath, path.clone(), &meta)
-                .map_err(|e| at(&path, e))?;
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(&path).map_err(|e| at(&path, e))?;
-            let target = crate::text::decode(target.as_os_str().as_encoded_bytes());
-            fs.symlink(&target, &vpath).map_err(|e| at(&path, e))?;
-        }
+/// Takes the listing of `dir` and, depth first, of every directory below it.
+fn fill(fs: &mut Fs, root: &Arc<HostRoot>, dir: SeedDir, rx: &Receiver<Listing>) -> io::Result<()> {
+    let (rel, entries) = rx
+        .recv()
+        .map_err(|_| at(&root.display_path(Path::new("")), "listing stopped early"))??;
+    let subdirs = fs
+        .seed_entries(dir, root, entries)
+        .map_err(|(name, e)| at(&root.display_path(&rel.join(name)), e))?;
+    for sub in subdirs {
+        fill(fs, root, sub, rx)?;
     }
     Ok(())
 }
 
-/// Refuses host file `path` of `len` bytes when it would not fit the filesystem's
-/// per-file or total limit, before anything of it is read.
-fn check_fits(fs: &Fs, path: &Path, len: u64) -> io::Result<()> {
-    let limits = fs.limits();
-    let (used, _) = fs.usage();
-    let free = limits.max_total_bytes.saturating_sub(used);
-    if len > limits.max_file_bytes.min(free) {
-        return Err(at(
-            path,
-            format!(
-                "{len} bytes will not fit the sandbox (a file may hold {} bytes, {free} are free)",
-                limits.max_file_bytes
-            ),
-        ));
+/// Lists the directory open as `fd`, at `rel` below the root, then (depth first, in
+/// name order) its subdirectories, sending each listing; an error is sent in its place
+/// and ends the walk.
+fn list_tree(
+    root: &HostRoot,
+    fd: OwnedFd,
+    rel: PathBuf,
+    skip: &[&str],
+    depth: usize,
+    tx: &SyncSender<Listing>,
+) -> Result<(), Gone> {
+    let send = |listing: Listing| tx.send(listing).map_err(|_| Gone);
+    if depth > MAX_DEPTH {
+        let here = root.display_path(&rel);
+        return send(Err(at(
+            &here,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+        )));
+    }
+    let (entries, dir) = match list_dir(root, fd, &rel, skip) {
+        Ok(listed) => listed,
+        Err(e) => return send(Err(e)),
+    };
+    let subdirs: Vec<String> = entries
+        .iter()
+        .filter(|e| matches!(e.kind, SeedKind::Dir))
+        .map(|e| e.name.clone())
+        .collect();
+    send(Ok((rel.clone(), entries)))?;
+    for name in subdirs {
+        let raw = crate::text::encode(&name);
+        let raw = OsStr::from_bytes(&raw);
+        let rel = rel.join(raw);
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = match dir
+            .fd()
+            .and_then(|dirfd| openat(dirfd, raw, flags, Mode::empty()))
+        {
+            Ok(fd) => fd,
+            Err(e) => return send(Err(at(&root.display_path(&rel), e))),
+        };
+        list_tree(root, fd, rel, skip, depth + 1, tx)?;
     }
     Ok(())
+}
+
+/// The entries of the directory open as `fd` (at `rel`), sorted by name, without the
+/// skipped ones and kinds that are not copied; and the directory, for opening its
+/// subdirectories.
+fn list_dir(
+    root: &HostRoot,
+    fd: OwnedFd,
+    rel: &Path,
+    skip: &[&str],
+) -> io::Result<(Vec<SeedEntry>, Dir)> {
+    let here = || root.display_path(rel);
+    let mut dir = Dir::new(fd).map_err(|e| at(&here(), e))?;
+    let mut entries = Vec::new();
+    let mut raw_names = Vec::new();
+    while let Some(entry) = dir.read() {
+        let entry = entry.map_err(|e| at(&here(), e))?;
+        let raw = entry.file_name().to_bytes();
+        if raw == b"." || raw == b".." {
+            continue;
+        }
+        raw_names.push((crate::text::decode(raw), Box::from(raw), entry.file_type()));
+    }
+    let shared: Arc<Path> = Arc::from(rel);
+    raw_names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let dirfd = dir.fd().map_err(|e| at(&here(), e))?;
+    for (name, raw, kind) in raw_names {
+        if skip.contains(&name.as_str()) {
+            continue;
+        }
+        let fail =
+            |e: rustix::io::Errno| at(&root.display_path(&rel.join(OsStr::from_bytes(&raw))), e);
+        let kind = match kind {
+            FileType::Unknown => {
+                let st = statat(dirfd, &*raw, AtFlags::SYMLINK_NOFOLLOW).map_err(fail)?;
+                FileType::from_raw_mode(st.st_mode)
+            }
+            known => known,
+        };
+        let kind = match kind {
+            FileType::Directory => SeedKind::Dir,
+            FileType::RegularFile => SeedKind::File(Arc::clone(&shared), raw),
+            FileType::Symlink => {
+                let target = readlinkat(dirfd, &*raw, Vec::new()).map_err(fail)?;
+                SeedKind::Symlink(crate::text::decode(target.as_bytes()))
+            }
+            _ => continue,
+        };
+        entries.push(SeedEntry { name, kind });
+    }
+    Ok((entries, dir))
 }
 
 /// The entries of a host directory with their (lossless) names, sorted by name.

@@ -75,6 +75,9 @@ struct Finder<'c, 'a> {
     out: Vec<u8>,
     /// Pending `-exec … {} +` batches keyed by the node's address.
     batches: Vec<(usize, Vec<String>, Vec<String>)>,
+    /// Whether the expression uses sizes (if not, a listed entry's metadata can skip
+    /// looking at a seeded host file).
+    sizes: bool,
 }
 
 fn file_name(display: &str) -> &str {
@@ -144,9 +147,16 @@ impl Finder<'_, '_> {
         listed: Option<(Ino, FileType)>,
     ) -> Result<Metadata, crate::fs::FsError> {
         let fs = self.ctx.fs.lock();
+        let by_ino = |ino| {
+            if self.sizes {
+                fs.stat_ino(ino)
+            } else {
+                fs.stat_ino_unsized(ino)
+            }
+        };
         if let Some((ino, kind)) = listed
             && !(follow && kind == FileType::Symlink)
-            && let Ok(meta) = fs.stat_ino(ino)
+            && let Ok(meta) = by_ino(ino)
             && meta.file_type == kind
         {
             return Ok(meta);
@@ -217,16 +227,8 @@ impl Finder<'_, '_> {
                 Ok(entries) => {
                     ancestors.push((meta.ino, display.to_owned()));
                     for e in entries {
-                        let cd = if display.ends_with('/') {
-                            format!("{display}{}", e.name)
-                        } else {
-                            format!("{display}/{}", e.name)
-                        };
-                        let ca = if abs == "/" {
-                            format!("/{}", e.name)
-                        } else {
-                            format!("{abs}/{}", e.name)
-                        };
+                        let cd = super::util::child_path(display, &e.name);
+                        let ca = super::util::child_path(abs, &e.name);
                         let at = Place {
                             display: &cd,
                             abs: &ca,
@@ -656,6 +658,7 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
         prune: false,
         out: Vec::new(),
         batches: Vec::new(),
+        sizes: expr.uses_sizes(),
     };
     for p in &paths {
         if p.is_empty() {

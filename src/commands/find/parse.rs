@@ -62,6 +62,20 @@ pub enum Expr {
     Quit,
 }
 
+impl Expr {
+    /// Whether evaluating it may use file sizes (`-size`, `-empty`, `-ls`, `-printf`).
+    pub fn uses_sizes(&self) -> bool {
+        match self {
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => {
+                a.uses_sizes() || b.uses_sizes()
+            }
+            Expr::Not(a) => a.uses_sizes(),
+            Expr::Size(..) | Expr::Empty | Expr::Ls | Expr::Printf(_) => true,
+            _ => false,
+        }
+    }
+}
+
 /// `-help`/`--help` or `-version`/`--version`, met while parsing: find answers it and
 /// exits before searching, whatever follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -935,7 +935,8 @@ fn search_operand(
     let path = ctx.path(if display.is_empty() { "." } else { op });
     let meta = {
         let fs = ctx.fs.lock();
-        match listed.map(|ino| fs.stat_ino(ino)) {
+        // Only the kind matters here: reading looks at the file anyway.
+        match listed.map(|ino| fs.stat_ino_unsized(ino)) {
             Some(Ok(m)) if !(o.deref && m.is_symlink()) => Ok(m),
             _ if top || o.deref => fs.stat(&path),
             _ => fs.lstat(&path),
