@@ -344,7 +344,8 @@ struct Entry {
     path: String,
     meta: Metadata,
     link_target: Option<String>,
-    target_meta: Option<Metadata>,
+    /// A symlink's target's metadata (boxed: most entries have none).
+    target_meta: Option<Box<Metadata>>,
     /// `-L` could not follow the link: GNU's long, inode and size formats show `?`
     /// for what the stat would have told.
     unknown: bool,
@@ -413,40 +414,38 @@ fn sort_entries(entries: &mut [Entry], o: &Opts) {
     }
     if o.group_dirs_first {
         let is_dir =
-            |e: &Entry| e.meta.is_dir() || e.target_meta.as_ref().is_some_and(Metadata::is_dir);
+            |e: &Entry| e.meta.is_dir() || e.target_meta.as_deref().is_some_and(Metadata::is_dir);
         entries.sort_by_key(|e| !is_dir(e));
     }
 }
 
-/// The entry for `path`; `listed` is its inode when it comes from a directory listing
-/// taken under the same lock, which saves walking the path again, and `sizes` whether
-/// the listing shows or sorts by sizes (if not, a seeded host file need not be looked
-/// at).
+/// The entry for `path`; `listed` is its `lstat` when it comes from a directory
+/// listing taken under the same lock, which saves walking the path again.
 fn make_entry(
     fs: &Fs,
     name: String,
     path: String,
     follow: bool,
-    listed: Option<(crate::fs::Ino, bool)>,
+    listed: Option<Metadata>,
 ) -> Result<Entry, crate::fs::FsError> {
-    let lmeta = match listed {
-        Some((ino, true)) => fs.stat_ino(ino)?,
-        Some((ino, false)) => fs.stat_ino_unsized(ino)?,
+    let meta = match listed {
+        Some(meta) => meta,
         None => fs.lstat(&path)?,
     };
+    let is_link = meta.is_symlink();
     let mut entry = Entry {
         name,
         path,
-        meta: lmeta.clone(),
+        meta,
         link_target: None,
         target_meta: None,
         unknown: false,
     };
-    if lmeta.is_symlink() {
-        entry.target_meta = fs.stat(&entry.path).ok();
+    if is_link {
+        entry.target_meta = fs.stat(&entry.path).ok().map(Box::new);
         if follow {
             match &entry.target_meta {
-                Some(m) => entry.meta = m.clone(),
+                Some(m) => entry.meta = Metadata::clone(m),
                 None => return Err(crate::fs::Errno::ENOENT.into()),
             }
         } else {
@@ -510,36 +509,41 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         } else {
             0
         };
-        let cells: Vec<String> = entries
-            .iter()
-            .map(|e| {
-                let mut cell = String::new();
-                if o.inode {
-                    let w = if o.format == Format::OnePerLine {
-                        0
-                    } else {
-                        ino_w
-                    };
-                    cell.push_str(&format!("{:>w$} ", ino_shown(e)));
-                }
-                if o.size {
-                    let w = if o.format == Format::Commas {
-                        0
-                    } else {
-                        blocks_w
-                    };
-                    cell.push_str(&format!("{:>w$} ", entry_blocks(e, o)));
-                }
-                if o.context {
-                    cell.push_str("? ");
-                }
-                cell.push_str(&shown_name(&e.name, o));
-                if !e.unknown {
-                    cell.push_str(indicator(&e.meta, o.indicator));
-                }
-                cell
-            })
-            .collect();
+        let cell_of = |e: &Entry| {
+            let mut cell = String::new();
+            if o.inode {
+                let w = if o.format == Format::OnePerLine {
+                    0
+                } else {
+                    ino_w
+                };
+                cell.push_str(&format!("{:>w$} ", ino_shown(e)));
+            }
+            if o.size {
+                let w = if o.format == Format::Commas {
+                    0
+                } else {
+                    blocks_w
+                };
+                cell.push_str(&format!("{:>w$} ", entry_blocks(e, o)));
+            }
+            if o.context {
+                cell.push_str("? ");
+            }
+            cell.push_str(&shown_name(&e.name, o));
+            if !e.unknown {
+                cell.push_str(indicator(&e.meta, o.indicator));
+            }
+            cell
+        };
+        if o.format == Format::OnePerLine {
+            for e in entries {
+                crate::text::encode_into(&cell_of(e), out);
+                out.push(b'\n');
+            }
+            return;
+        }
+        let cells: Vec<String> = entries.iter().map(cell_of).collect();
         layout(out, &cells, o);
         return;
     }
@@ -782,14 +786,10 @@ fn layout(out: &mut Vec<u8>, cells: &[String], o: &Opts) {
             }
             text.push('\n');
         }
-        _ => {
-            for c in cells {
-                text.push_str(c);
-                text.push('\n');
-            }
-        }
+        // One per line is written by print_entries.
+        _ => {}
     }
-    out.extend_from_slice(&crate::text::encode(&text));
+    crate::text::encode_into(&text, out);
 }
 
 fn total_line(entries: &[Entry], o: &Opts) -> String {
@@ -1037,7 +1037,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         let entry = if !follow
             && o.deref_cmdline_dirs
             && entry.meta.is_symlink()
-            && entry.target_meta.as_ref().is_some_and(Metadata::is_dir)
+            && entry.target_meta.as_deref().is_some_and(Metadata::is_dir)
         {
             match make_entry(&fs, name.clone(), path, true, None) {
                 Ok(e) => e,
@@ -1066,7 +1066,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         dirs.into_iter().rev().map(|e| (e.name, e.path)).collect();
     while let Some((shown, path)) = stack.pop() {
         ctx.host.check()?;
-        let listing = match fs.read_dir(&path) {
+        let listing = match fs.read_dir_stat(&path, sizes) {
             Ok(l) => l,
             Err(e) => {
                 ctx.stdout.write_all(&out)?;
@@ -1084,7 +1084,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             out.extend_from_slice(&crate::text::encode(&shown));
             out.extend_from_slice(b":\n");
         }
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(listing.len() + 2);
         if o.all {
             for dot in [".", ".."] {
                 let p = crate::fs::path::join(&path, dot);
@@ -1093,24 +1093,24 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                 }
             }
         }
-        for de in listing {
-            if de.name.starts_with('.') && !(o.all || o.almost_all) {
+        for (name, meta) in listing {
+            if name.starts_with('.') && !(o.all || o.almost_all) {
                 continue;
             }
             let matches = |pats: &[String]| {
                 pats.iter()
-                    .any(|p| super::fnmatch::fnmatch(p, &de.name, false))
+                    .any(|p| super::fnmatch::fnmatch(p, &name, false))
             };
             if matches(&o.ignore) || (!(o.all || o.almost_all) && matches(&o.hide)) {
                 continue;
             }
-            let p = super::util::child_path(&path, &de.name);
+            let p = super::util::child_path(&path, &name);
             match make_entry(
                 &fs,
-                de.name.clone(),
+                name.clone(),
                 p.clone(),
                 o.deref_all,
-                Some((de.ino, sizes)),
+                Some(meta.clone()),
             ) {
                 Ok(e) => entries.push(e),
                 Err(e) => {
@@ -1124,18 +1124,16 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
                     {
                         // GNU names an entry of `.` without the `./`.
                         let full = if shown == "." {
-                            de.name.clone()
+                            name.clone()
                         } else {
-                            super::util::child_path(&shown, &de.name)
+                            super::util::child_path(&shown, &name)
                         };
                         ctx.err(format!("cannot access {}: {e}", quote(&full)))?;
                         status = 1;
                     }
                     // It is listed by what the directory says it is; the long, inode
                     // and size formats show `?` for the rest.
-                    if let Ok(mut e) =
-                        make_entry(&fs, de.name.clone(), p, false, Some((de.ino, sizes)))
-                    {
+                    if let Ok(mut e) = make_entry(&fs, name, p, false, Some(meta)) {
                         e.unknown = stat_fields;
                         if stat_fields {
                             e.link_target = None;

@@ -9,7 +9,7 @@ use imbl::OrdMap;
 use super::inode::{Inode, Node, W, X};
 use super::path::components;
 use super::resolve::{Follow, Last, Walk};
-use super::{Device, DirEntry, Errno, Fs, FsError, FsResult, Ino, LimitHit, Timestamp};
+use super::{Device, DirEntry, Errno, Fs, FsError, FsResult, Ino, LimitHit, Metadata, Timestamp};
 
 /// Longest symlink target accepted (PATH_MAX less the terminating NUL).
 pub(crate) const MAX_SYMLINK_LEN: usize = 4095;
@@ -244,15 +244,7 @@ impl Fs {
     ///
     /// Needs read permission on the directory (EACCES); ENOTDIR for anything else.
     pub fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
-        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
-        let inode = self.inode(ino)?;
-        let Some(entries) = inode.entries() else {
-            return Err(Errno::ENOTDIR.into());
-        };
-        if !self.may(inode, super::inode::R) {
-            return Err(Errno::EACCES.into());
-        }
-        entries
+        self.listing(path)?
             .iter()
             .map(|(name, &child)| {
                 Ok(DirEntry {
@@ -262,6 +254,35 @@ impl Fs {
                 })
             })
             .collect()
+    }
+
+    /// [`read_dir`](Self::read_dir) with each entry's `lstat`, taken in the same
+    /// lookup; without `sizes`, as [`Fs::stat_ino_unsized`] gives them.
+    pub fn read_dir_stat(&self, path: &str, sizes: bool) -> FsResult<Vec<(String, Metadata)>> {
+        self.listing(path)?
+            .iter()
+            .map(|(name, &child)| {
+                let meta = if sizes {
+                    self.stat_ino(child)?
+                } else {
+                    self.stat_ino_unsized(child)?
+                };
+                Ok((name.clone(), meta))
+            })
+            .collect()
+    }
+
+    /// The entries of directory `path`, which the acting user must be able to read.
+    fn listing(&self, path: &str) -> FsResult<&OrdMap<String, Ino>> {
+        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        let inode = self.inode(ino)?;
+        let Some(entries) = inode.entries() else {
+            return Err(Errno::ENOTDIR.into());
+        };
+        if !self.may(inode, super::inode::R) {
+            return Err(Errno::EACCES.into());
+        }
+        Ok(entries)
     }
 
     /// unlink(2) (EISDIR on a directory).
