@@ -272,16 +272,29 @@ impl HostFile {
 
 /// All of `file` if it holds exactly `len` bytes (one it has grown or shrunk to since
 /// it was first seen reads as EIO).
-fn read_exactly(file: std::fs::File, len: u64) -> Result<Arc<Vec<u8>>, Errno> {
+///
+/// Each read asks for one byte more than is still expected, so a file that grew shows
+/// it at once; having `len` bytes ends the reading without another read to meet the
+/// end (the size came from `fstat` of this open file).
+fn read_exactly(mut file: std::fs::File, len: u64) -> Result<Arc<Vec<u8>>, Errno> {
     let want = usize::try_from(len).map_err(|_| Errno::EFBIG)?;
-    let mut data = Vec::with_capacity(want);
-    // One byte more than expected tells a file that grew from one that did not.
-    file.take(len.saturating_add(1))
-        .read_to_end(&mut data)
-        .map_err(|_| Errno::EIO)?;
-    if data.len() != want {
+    let mut data = vec![0; want.checked_add(1).ok_or(Errno::EFBIG)?];
+    let mut got = 0;
+    while got < want {
+        let Some(room) = data.get_mut(got..) else {
+            break;
+        };
+        match file.read(room) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(Errno::EIO),
+        }
+    }
+    if got != want {
         return Err(Errno::EIO);
     }
+    data.truncate(want);
     Ok(Arc::new(data))
 }
 
