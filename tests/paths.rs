@@ -388,20 +388,23 @@ fn seeded_files_are_fixed_from_their_first_look_and_never_followed_out() {
     use shellbox::fs::{Clock, Errno, Fs};
     let (outside, secret) = host_secret();
     let host = TempDir::new("paths-seed-lazy");
-    for name in ["grown", "replaced", "swapped", "edited", "kept", "late"] {
+    for name in [
+        "grown", "shrunk", "replaced", "swapped", "edited", "kept", "late",
+    ] {
         host.write(&format!("{name}.txt"), "abcd");
     }
     host.write("sub/secret.txt", "inside");
     let mut fs = Fs::new(Clock::virtual_at(0));
     shellbox::session::copy_host_dir(&mut fs, host.path(), "/tmp/w", &[]).unwrap();
     // A first look (stat) at all but `late`.
-    for name in ["grown", "replaced", "swapped", "edited", "kept"] {
+    for name in ["grown", "shrunk", "replaced", "swapped", "edited", "kept"] {
         assert_eq!(fs.stat(&format!("/tmp/w/{name}.txt")).unwrap().size, 4);
     }
     let snapshot = fs.snapshot();
 
     // Changed on the host since: longer, another file, a link out.
     host.write("grown.txt", "abcdef");
+    host.write("shrunk.txt", "ab");
     let other = host.path().join("other");
     std::fs::write(&other, "wxyz").unwrap();
     std::fs::rename(&other, host.path().join("replaced.txt")).unwrap();
@@ -420,7 +423,13 @@ fn seeded_files_are_fixed_from_their_first_look_and_never_followed_out() {
             .map(|d| String::from_utf8_lossy(&d).into_owned())
             .map_err(|e| e.errno)
     };
-    for name in ["grown.txt", "replaced.txt", "swapped.txt", "sub/secret.txt"] {
+    for name in [
+        "grown.txt",
+        "shrunk.txt",
+        "replaced.txt",
+        "swapped.txt",
+        "sub/secret.txt",
+    ] {
         assert_eq!(read(&fs, name), Err(Errno::EIO), "{name}");
     }
     assert_eq!(read(&fs, "edited.txt"), Ok("wxyz".to_owned()));
