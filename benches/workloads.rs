@@ -194,6 +194,46 @@ fn files(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(|| sh.exec(script)));
     }
     group.finish();
+    host_tree(c, &cases);
+}
+
+/// Workload 6 as the CLI meets it: the same tree on the host, overlaid with `--root`
+/// (`copy_host_dir`), alone and then with each command run on a fresh overlay (so
+/// `grep -rl` reads every file from the host, as GNU grep does).
+fn host_tree(c: &mut Criterion, cases: &[(&str, &str, &str)]) {
+    let dir = std::env::temp_dir().join(format!("shellbox-bench-tree-{}", std::process::id()));
+    for d in 0..200 {
+        or_exit(std::fs::create_dir_all(dir.join(format!("d{d}"))));
+        for f in 0..100 {
+            let body = if f % 37 == 0 { "needle" } else { "hay" };
+            let path = dir.join(format!("d{d}/f{f}.txt"));
+            or_exit(std::fs::write(path, format!("{body} {d} {f}\n")));
+        }
+    }
+    let overlaid = || {
+        let mut sh = Shell::builder().build();
+        or_exit(shellbox::session::copy_host_dir(
+            &mut sh.fs_mut(),
+            &dir,
+            "/workspace",
+            &[],
+        ));
+        sh
+    };
+    for (_, script, want) in cases {
+        check(&mut overlaid(), script, want);
+    }
+    let mut group = c.benchmark_group("6 host tree (--root), 20000 files");
+    group.bench_function("overlay", |b| {
+        b.iter_batched(|| (), |()| overlaid(), BatchSize::PerIteration)
+    });
+    for (name, script, _) in cases {
+        group.bench_function(*name, |b| {
+            b.iter_batched(overlaid, |mut sh| sh.exec(script), BatchSize::PerIteration)
+        });
+    }
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Workload 7: short pipelines in a loop.
