@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender};
 
-use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, openat, readlinkat, statat};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, openat, readlinkat, statat};
 use sha2::{Digest, Sha256};
 
 use crate::fs::{Fs, HostRoot, SeedDir, SeedEntry, SeedKind};
@@ -48,7 +48,15 @@ pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io:
     let (tx, rx) = std::sync::mpsc::sync_channel(LISTINGS_AHEAD);
     std::thread::scope(|scope| {
         let root = &root;
-        scope.spawn(move || list_tree(root, fd, PathBuf::new(), skip, 0, &tx));
+        scope.spawn(move || {
+            let mut lister = Lister {
+                root,
+                skip,
+                tx,
+                buf: Vec::with_capacity(LISTING_BUFFER),
+            };
+            lister.walk(fd, PathBuf::new(), 0)
+        });
         fill(fs, root, top, &rx)
         // Dropping `rx` on an error stops the lister at its next send.
     })
@@ -82,101 +90,106 @@ fn fill(fs: &mut Fs, root: &Arc<HostRoot>, dir: SeedDir, rx: &Receiver<Listing>)
     Ok(())
 }
 
-/// Lists the directory open as `fd`, at `rel` below the root, then (depth first, in
-/// name order) its subdirectories, sending each listing; an error is sent in its place
-/// and ends the walk.
-fn list_tree(
-    root: &HostRoot,
-    fd: OwnedFd,
-    rel: PathBuf,
-    skip: &[&str],
-    depth: usize,
-    tx: &SyncSender<Listing>,
-) -> Result<(), Gone> {
-    let send = |listing: Listing| tx.send(listing).map_err(|_| Gone);
-    if depth > MAX_DEPTH {
-        let here = root.display_path(&rel);
-        return send(Err(at(
-            &here,
-            format!("nested deeper than {MAX_DEPTH} levels"),
-        )));
-    }
-    let (entries, dir) = match list_dir(root, fd, &rel, skip) {
-        Ok(listed) => listed,
-        Err(e) => return send(Err(e)),
-    };
-    let subdirs: Vec<String> = entries
-        .iter()
-        .filter(|e| matches!(e.kind, SeedKind::Dir))
-        .map(|e| e.name.clone())
-        .collect();
-    send(Ok((rel.clone(), entries)))?;
-    for name in subdirs {
-        let raw = crate::text::encode(&name);
-        let raw = OsStr::from_bytes(&raw);
-        let rel = rel.join(raw);
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let fd = match dir
-            .fd()
-            .and_then(|dirfd| openat(dirfd, raw, flags, Mode::empty()))
-        {
-            Ok(fd) => fd,
-            Err(e) => return send(Err(at(&root.display_path(&rel), e))),
-        };
-        list_tree(root, fd, rel, skip, depth + 1, tx)?;
-    }
-    Ok(())
+/// The walk over the host tree, on its own thread: it lists each directory and sends
+/// the listing to [`fill`].
+struct Lister<'a> {
+    root: &'a HostRoot,
+    skip: &'a [&'a str],
+    tx: SyncSender<Listing>,
+    /// Room for what one `getdents64` returns (reused for every directory).
+    buf: Vec<u8>,
 }
 
-/// The entries of the directory open as `fd` (at `rel`), sorted by name, without the
-/// skipped ones and kinds that are not copied; and the directory, for opening its
-/// subdirectories.
-fn list_dir(
-    root: &HostRoot,
-    fd: OwnedFd,
-    rel: &Path,
-    skip: &[&str],
-) -> io::Result<(Vec<SeedEntry>, Dir)> {
-    let here = || root.display_path(rel);
-    let mut dir = Dir::new(fd).map_err(|e| at(&here(), e))?;
-    let mut entries = Vec::new();
-    let mut raw_names = Vec::new();
-    while let Some(entry) = dir.read() {
-        let entry = entry.map_err(|e| at(&here(), e))?;
-        let raw = entry.file_name().to_bytes();
-        if raw == b"." || raw == b".." {
-            continue;
+/// Bytes asked of each `getdents64`: a directory of a few hundred entries in one call.
+const LISTING_BUFFER: usize = 64 * 1024;
+
+impl Lister<'_> {
+    /// Lists the directory open as `fd`, at `rel` below the root, then (depth first, in
+    /// name order) its subdirectories, sending each listing; an error is sent in its
+    /// place and ends the walk.
+    fn walk(&mut self, fd: OwnedFd, rel: PathBuf, depth: usize) -> Result<(), Gone> {
+        if depth > MAX_DEPTH {
+            let here = self.root.display_path(&rel);
+            let e = at(&here, format!("nested deeper than {MAX_DEPTH} levels"));
+            return self.send(Err(e));
         }
-        raw_names.push((crate::text::decode(raw), Box::from(raw), entry.file_type()));
-    }
-    let shared: Arc<Path> = Arc::from(rel);
-    raw_names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let dirfd = dir.fd().map_err(|e| at(&here(), e))?;
-    for (name, raw, kind) in raw_names {
-        if skip.contains(&name.as_str()) {
-            continue;
+        let entries = match self.list(&fd, &rel) {
+            Ok(entries) => entries,
+            Err(e) => return self.send(Err(e)),
+        };
+        let subdirs: Vec<String> = entries
+            .iter()
+            .filter(|e| matches!(e.kind, SeedKind::Dir))
+            .map(|e| e.name.clone())
+            .collect();
+        self.send(Ok((rel.clone(), entries)))?;
+        for name in subdirs {
+            let raw = crate::text::encode(&name);
+            let raw = OsStr::from_bytes(&raw);
+            let rel = rel.join(raw);
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let sub = match openat(&fd, raw, flags, Mode::empty()) {
+                Ok(sub) => sub,
+                Err(e) => return self.send(Err(at(&self.root.display_path(&rel), e))),
+            };
+            self.walk(sub, rel, depth + 1)?;
         }
-        let fail =
-            |e: rustix::io::Errno| at(&root.display_path(&rel.join(OsStr::from_bytes(&raw))), e);
-        let kind = match kind {
-            FileType::Unknown => {
-                let st = statat(dirfd, &*raw, AtFlags::SYMLINK_NOFOLLOW).map_err(fail)?;
-                FileType::from_raw_mode(st.st_mode)
-            }
-            known => known,
-        };
-        let kind = match kind {
-            FileType::Directory => SeedKind::Dir,
-            FileType::RegularFile => SeedKind::File(Arc::clone(&shared), raw),
-            FileType::Symlink => {
-                let target = readlinkat(dirfd, &*raw, Vec::new()).map_err(fail)?;
-                SeedKind::Symlink(crate::text::decode(target.as_bytes()))
-            }
-            _ => continue,
-        };
-        entries.push(SeedEntry { name, kind });
+        Ok(())
     }
-    Ok((entries, dir))
+
+    fn send(&self, listing: Listing) -> Result<(), Gone> {
+        self.tx.send(listing).map_err(|_| Gone)
+    }
+
+    /// The entries of the directory open as `fd` (at `rel`), sorted by name, without
+    /// the skipped ones and kinds that are not copied.
+    fn list(&mut self, fd: &OwnedFd, rel: &Path) -> io::Result<Vec<SeedEntry>> {
+        let root = self.root;
+        let here = || root.display_path(rel);
+        let mut names = Vec::new();
+        let mut dir = RawDir::new(fd, self.buf.spare_capacity_mut());
+        while let Some(entry) = dir.next() {
+            let entry = entry.map_err(|e| at(&here(), e))?;
+            let raw = entry.file_name().to_bytes();
+            if raw == b"." || raw == b".." {
+                continue;
+            }
+            names.push((
+                crate::text::decode(raw),
+                Box::<[u8]>::from(raw),
+                entry.file_type(),
+            ));
+        }
+        names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let shared: Arc<Path> = Arc::from(rel);
+        let mut entries = Vec::with_capacity(names.len());
+        for (name, raw, kind) in names {
+            if self.skip.contains(&name.as_str()) {
+                continue;
+            }
+            let fail = |e: rustix::io::Errno| {
+                at(&root.display_path(&rel.join(OsStr::from_bytes(&raw))), e)
+            };
+            let kind = match kind {
+                FileType::Unknown => {
+                    let st = statat(fd, &*raw, AtFlags::SYMLINK_NOFOLLOW).map_err(fail)?;
+                    FileType::from_raw_mode(st.st_mode)
+                }
+                known => known,
+            };
+            let kind = match kind {
+                FileType::Directory => SeedKind::Dir,
+                FileType::RegularFile => SeedKind::File(Arc::clone(&shared), raw),
+                FileType::Symlink => {
+                    let target = readlinkat(fd, &*raw, Vec::new()).map_err(fail)?;
+                    SeedKind::Symlink(crate::text::decode(target.as_bytes()))
+                }
+                _ => continue,
+            };
+            entries.push(SeedEntry { name, kind });
+        }
+        Ok(entries)
+    }
 }
 
 /// The entries of a host directory with their (lossless) names, sorted by name.
