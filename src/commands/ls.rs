@@ -271,7 +271,7 @@ fn shown_name(name: &str, o: &Opts) -> String {
                 .any(|c| c.is_control() || crate::text::raw_byte(c).is_some());
             if !special {
                 if o.quoting == Quoting::Shell {
-                    super::util::quotef(name)
+                    super::util::quote_name(name)
                 } else {
                     quote(name)
                 }
@@ -279,9 +279,38 @@ fn shown_name(name: &str, o: &Opts) -> String {
                 format!("'{}'", name.replace('\'', "'\\''"))
             }
         }
-        Quoting::ShellEscape => super::util::quotef(name),
+        Quoting::ShellEscape => super::util::quote_name(name),
         Quoting::ShellEscapeAlways => quote(name),
         Quoting::Locale | Quoting::CLocale => super::util::locale_quote(true, name),
+    }
+}
+
+/// A directory's name in its `-R` (or several operands) header: quoted as names are,
+/// except that a `:` (which ends the header) needs quoting there (the backslash styles
+/// escape it; `shell` and `c-maybe` quote the name), and `escape` leaves spaces
+/// alone, as GNU ls does.
+fn header_name(name: &str, o: &Opts) -> String {
+    let escaped = |quote_chars: &str| {
+        let mut out = String::new();
+        for c in name.chars() {
+            c_escape(c, &mut out, quote_chars);
+        }
+        out
+    };
+    match o.quoting {
+        Quoting::Escape => escaped(":"),
+        Quoting::C => format!("\"{}\"", escaped("\":")),
+        Quoting::CMaybe if name.contains(':') => format!("\"{}\"", escaped("\"")),
+        Quoting::Locale | Quoting::CLocale => shown_name(name, o).replace(':', "\\:"),
+        Quoting::Shell
+            if !name
+                .chars()
+                .any(|c| c.is_control() || crate::text::raw_byte(c).is_some()) =>
+        {
+            super::util::quotef(name)
+        }
+        Quoting::ShellEscape => super::util::quotef(name),
+        _ => shown_name(name, o),
     }
 }
 
@@ -537,8 +566,18 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
             cell
         };
         if o.format == Format::OnePerLine {
+            // The name as it is (the usual `ls | ...`) needs no cell built.
+            let plain = !(o.inode || o.size || o.context || o.hide_control)
+                && o.quoting == Quoting::Literal;
             for e in entries {
-                crate::text::encode_into(&cell_of(e), out);
+                if plain {
+                    crate::text::encode_into(&e.name, out);
+                    if !e.unknown {
+                        out.extend_from_slice(indicator(&e.meta, o.indicator).as_bytes());
+                    }
+                } else {
+                    crate::text::encode_into(&cell_of(e), out);
+                }
                 out.push(b'\n');
             }
             return;
@@ -1081,7 +1120,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         }
         first = false;
         if show_headers {
-            out.extend_from_slice(&crate::text::encode(&shown));
+            crate::text::encode_into(&header_name(&shown, &o), &mut out);
             out.extend_from_slice(b":\n");
         }
         let mut entries = Vec::with_capacity(listing.len() + 2);
@@ -1104,7 +1143,12 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
             if matches(&o.ignore) || (!(o.all || o.almost_all) && matches(&o.hide)) {
                 continue;
             }
-            let p = super::util::child_path(&path, &name);
+            // Only a directory (to recurse into) or a link (to follow) needs its path.
+            let p = if meta.is_dir() || meta.is_symlink() {
+                super::util::child_path(&path, &name)
+            } else {
+                String::new()
+            };
             match make_entry(
                 &fs,
                 name.clone(),

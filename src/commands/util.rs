@@ -8,14 +8,15 @@ use super::{CmdResult, Ctx};
 use crate::fs::{Device, FileType, FsError};
 
 /// Whether a name needs quoting under GNU's shell-escape style.
-fn needs_quote(s: &str) -> bool {
+fn needs_quote(s: &str, colon: bool) -> bool {
     if s.is_empty() {
         return true;
     }
     s.char_indices().any(|(i, c)| match c {
         '#' | '~' => i == 0,
         ' ' | '!' | '"' | '$' | '&' | '\'' | '(' | ')' | '*' | ';' | '<' | '=' | '>' | '?'
-        | '[' | '\\' | '^' | '`' | '|' | ':' => true,
+        | '[' | '\\' | '^' | '`' | '|' => true,
+        ':' => colon,
         c => c.is_control() || crate::text::raw_byte(c).is_some(),
     })
 }
@@ -27,7 +28,17 @@ pub fn quote(s: &str) -> String {
 
 /// GNU `quotef()`: quoted only when needed (`cat: x: ...`, `cat: 'a b': ...`).
 pub fn quotef(s: &str) -> String {
-    if needs_quote(s) {
+    if needs_quote(s, true) {
+        shell_quote(s)
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Quoted only when needed, as `ls --quoting-style=shell` shows a name: the same as
+/// [`quotef`] except that a `:` needs no quotes.
+pub fn quote_name(s: &str) -> String {
+    if needs_quote(s, false) {
         shell_quote(s)
     } else {
         s.to_owned()
