@@ -570,3 +570,37 @@ pub fn for_file_type(ft: FileType, ino: Ino, read: bool, write: bool, append: bo
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pipeline streams: whatever a stage writes, its pipe never holds more than
+    /// `PIPE_CAPACITY` bytes (`cat big | grep x` does not hold `big` a second time).
+    #[test]
+    fn a_pipe_holds_at_most_its_capacity() -> io::Result<()> {
+        let (reader, writer) = pipe();
+        let cancel = AtomicBool::new(false);
+        let big = vec![b'x'; 16 * PIPE_CAPACITY];
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let writer = writer;
+                writer.write_all(&big, &cancel)
+            });
+            let mut buf = vec![0; 4096];
+            let (mut got, mut most) = (0, 0);
+            loop {
+                let held = reader.0.state.lock().map_or(0, |st| st.buf.len());
+                most = most.max(held);
+                let n = reader.read(&mut buf, &cancel)?;
+                if n == 0 {
+                    break;
+                }
+                got += n;
+            }
+            assert_eq!(got, big.len());
+            assert!(most <= PIPE_CAPACITY, "held {most} bytes");
+            Ok(())
+        })
+    }
+}
