@@ -37,7 +37,7 @@ use super::{Errno, Fs, FsError, FsResult, Ino, LimitHit};
 /// A seeded host directory, held open so that later lookups start from the directory
 /// that was listed, wherever its path leads by then.
 #[derive(Debug)]
-pub struct HostRoot {
+pub(crate) struct HostRoot {
     fd: OwnedFd,
     path: PathBuf,
 }
@@ -45,7 +45,7 @@ pub struct HostRoot {
 impl HostRoot {
     /// Opens host directory `path` (the caller's choice: symlinks on the way to it are
     /// followed, none below it ever are).
-    pub fn open(path: &Path) -> std::io::Result<HostRoot> {
+    pub(crate) fn open(path: &Path) -> std::io::Result<HostRoot> {
         let fd = rustix::fs::open(
             path,
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
@@ -58,19 +58,19 @@ impl HostRoot {
     }
 
     /// Another descriptor of the directory itself (with its own listing position).
-    pub fn reopen(&self) -> std::io::Result<OwnedFd> {
+    pub(crate) fn reopen(&self) -> std::io::Result<OwnedFd> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
         Ok(rustix::fs::openat(&self.fd, ".", flags, Mode::empty())?)
     }
 
     /// The host path of `rel` below this directory, for messages.
-    pub fn display_path(&self, rel: &Path) -> PathBuf {
+    pub(crate) fn display_path(&self, rel: &Path) -> PathBuf {
         self.path.join(rel)
     }
 
     /// Opens `rel` (relative, never `..`) below this directory without following a
     /// symlink anywhere on the way.
-    pub fn open_beneath(&self, rel: &Path, flags: OFlags) -> std::io::Result<OwnedFd> {
+    pub(crate) fn open_beneath(&self, rel: &Path, flags: OFlags) -> std::io::Result<OwnedFd> {
         let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         #[cfg(target_os = "linux")]
         {
@@ -300,21 +300,21 @@ fn read_exactly(mut file: std::fs::File, len: u64) -> Result<Arc<Vec<u8>>, Errno
 
 /// A directory being seeded: its inode and the depth of its canonical path.
 #[derive(Clone, Copy, Debug)]
-pub struct SeedDir {
+pub(crate) struct SeedDir {
     ino: Ino,
     depth: usize,
 }
 
 /// One entry of a listed host directory, as [`Fs::seed_entries`] adds it.
 #[derive(Debug)]
-pub struct SeedEntry {
-    pub name: String,
-    pub kind: SeedKind,
+pub(crate) struct SeedEntry {
+    pub(crate) name: String,
+    pub(crate) kind: SeedKind,
 }
 
 /// What a [`SeedEntry`] is.
 #[derive(Debug)]
-pub enum SeedKind {
+pub(crate) enum SeedKind {
     Dir,
     /// A regular file: its directory's path below the [`HostRoot`], and its name
     /// there.
@@ -325,7 +325,7 @@ pub enum SeedKind {
 
 impl Fs {
     /// Directory `path` (created with its parents if missing) as the place to seed into.
-    pub fn seed_dir(&mut self, path: &str) -> FsResult<SeedDir> {
+    pub(crate) fn seed_dir(&mut self, path: &str) -> FsResult<SeedDir> {
         self.mkdir_all(path, 0o755)?;
         let walk = self.walk(path, super::resolve::Follow::Yes)?;
         Ok(SeedDir {
@@ -339,7 +339,7 @@ impl Fs {
     /// into one already there, anything else there is EEXIST. Returns one [`SeedDir`]
     /// per `SeedKind::Dir` entry, in order. On failure the entries before the one
     /// named in the error stay.
-    pub fn seed_entries(
+    pub(crate) fn seed_entries(
         &mut self,
         dir: SeedDir,
         root: &Arc<HostRoot>,

@@ -42,7 +42,7 @@ use imbl::OrdMap;
 
 pub use clock::{Clock, Lane, LaneGuard};
 pub use errno::{Errno, FsError, FsResult};
-pub use host::{HostRoot, SeedDir, SeedEntry, SeedKind};
+pub(crate) use host::{HostRoot, SeedDir, SeedEntry, SeedKind};
 pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
 use resolve::Follow;
@@ -467,7 +467,17 @@ impl Fs {
     }
     /// [`stat_ino`](Self::stat_ino) for a walk that never uses `size` (`find -name`,
     /// `ls` without sizes): a seeded host file nothing has looked at yet is not looked
-    /// at on the host for it, and its size reads 0.
+    /// at on the host for it, and its size reads 0. Other files are as `stat_ino` has
+    /// them.
+    ///
+    /// ```
+    /// # use shellbox::fs::{Clock, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// fs.write_file("/workspace/a", b"abc")?;
+    /// let ino = fs.stat("/workspace/a")?.ino;
+    /// assert_eq!(fs.stat_ino_unsized(ino)?, fs.stat_ino(ino)?);
+    /// # Ok::<(), shellbox::fs::FsError>(())
+    /// ```
     pub fn stat_ino_unsized(&self, ino: Ino) -> FsResult<Metadata> {
         let inode = self.inode(ino)?;
         Ok(match &inode.node {

@@ -258,6 +258,17 @@ impl Fs {
 
     /// [`read_dir`](Self::read_dir) with each entry's `lstat`, taken in the same
     /// lookup; without `sizes`, as [`Fs::stat_ino_unsized`] gives them.
+    ///
+    /// ```
+    /// # use shellbox::fs::{Clock, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// fs.mkdir("/workspace/d", 0o755)?;
+    /// fs.write_file("/workspace/d/a", b"abc")?;
+    /// let listing = fs.read_dir_stat("/workspace/d", true)?;
+    /// assert_eq!(listing.len(), 1);
+    /// assert_eq!((listing[0].0.as_str(), listing[0].1.size), ("a", 3));
+    /// # Ok::<(), shellbox::fs::FsError>(())
+    /// ```
     pub fn read_dir_stat(&self, path: &str, sizes: bool) -> FsResult<Vec<(String, Metadata)>> {
         self.listing(path)?
             .iter()
