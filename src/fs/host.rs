@@ -169,7 +169,6 @@ impl Seen {
 #[derive(Debug)]
 pub(crate) struct HostFile {
     root: Arc<HostRoot>,
-    /// Where it is below `root`.
     /// Where it is below `root`: its directory (shared by the directory's files) and
     /// its host name.
     dir: Arc<Path>,
@@ -229,31 +228,13 @@ impl HostFile {
     /// asked again on a later call if it refused).
     fn bytes(&self, room: impl FnOnce(u64) -> FsResult<()>) -> FsResult<&Arc<Vec<u8>>> {
         if let Some(done) = self.bytes.get() {
-            return done.as_ref().map_err(|e| (*e).into());
+            return kept(done);
         }
-        let opened = self
-            .root
-            .open_beneath(&self.rel(), OFlags::RDONLY | OFlags::NONBLOCK)
-            .map_err(|_| Errno::EIO);
-        let file = match opened.and_then(|fd| Ok((Seen::of(&fd)?, fd))) {
-            Ok((now, fd)) => {
-                let seen = *self.seen.get_or_init(|| Ok(now));
-                match seen {
-                    Ok(seen) if seen.dev == now.dev && seen.ino == now.ino => Ok((seen, fd)),
-                    _ => Err(Errno::EIO),
-                }
-            }
-            Err(e) => Err(e),
-        };
-        let (seen, fd) = match file {
-            Ok(file) => file,
+        let (seen, fd) = match self.open_as_seen() {
+            Ok(opened) => opened,
             Err(e) => {
                 let _ = self.seen.set(Err(e));
-                return self
-                    .bytes
-                    .get_or_init(|| Err(e))
-                    .as_ref()
-                    .map_err(|e| (*e).into());
+                return kept(self.bytes.get_or_init(|| Err(e)));
             }
         };
         room(seen.len)?;
@@ -266,8 +247,28 @@ impl HostFile {
         if !ran || done.is_err() {
             self.budget.give_back(seen.len);
         }
-        done.as_ref().map_err(|e| (*e).into())
+        kept(done)
     }
+
+    /// Opens the file to read it as it was first seen: the file of the first look if
+    /// there was one (another file in its place is EIO), else this one, which becomes
+    /// the first look.
+    fn open_as_seen(&self) -> Result<(Seen, OwnedFd), Errno> {
+        let fd = self
+            .root
+            .open_beneath(&self.rel(), OFlags::RDONLY | OFlags::NONBLOCK)
+            .map_err(|_| Errno::EIO)?;
+        let now = Seen::of(&fd)?;
+        match *self.seen.get_or_init(|| Ok(now)) {
+            Ok(seen) if (seen.dev, seen.ino) == (now.dev, now.ino) => Ok((seen, fd)),
+            _ => Err(Errno::EIO),
+        }
+    }
+}
+
+/// A kept outcome of reading a host file, as the filesystem returns it.
+fn kept(done: &Result<Arc<Vec<u8>>, Errno>) -> FsResult<&Arc<Vec<u8>>> {
+    done.as_ref().map_err(|e| (*e).into())
 }
 
 /// All of `file` if it holds exactly `len` bytes (one it has grown or shrunk to since
