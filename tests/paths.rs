@@ -359,6 +359,27 @@ fn root_files_are_held_to_the_limits_when_first_read() {
     // What came before the failure is there.
     assert_eq!(read(&fs, "b"), Ok(8));
 
+    // A refusal early in a tree the listing thread is far ahead in (more directories
+    // than it may list ahead) still ends the copy, promptly.
+    let wide = TempDir::new("paths-seed-wide");
+    for d in 0..150 {
+        wide.write(&format!("d{d:03}/f"), "x");
+    }
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let fs = Fs::new(Clock::virtual_at(0));
+        let limits = FsLimits {
+            max_files: fs.usage().1 + 3,
+            ..FsLimits::default()
+        };
+        let mut fs = fs.with_limits(limits);
+        let copied = shellbox::session::copy_host_dir(&mut fs, wide.path(), "/tmp/w", &[]);
+        let _ = done_tx.send(copied.map_err(|e| e.to_string()));
+    });
+    let copied = done_rx.recv_timeout(std::time::Duration::from_secs(20));
+    let err = copied.expect("the copy ends").unwrap_err();
+    assert!(err.contains("d002: No space left on device"), "{err}");
+
     // The CLI starts without reading a file, and ends a script that reads one over
     // the 256 MiB default with the limit's message: a sparse 300 MiB file.
     let sparse = TempDir::new("paths-seed-sparse");

@@ -57,8 +57,11 @@ pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io:
             };
             lister.walk(fd, PathBuf::new(), 0)
         });
-        fill(fs, root, top, &rx)
-        // Dropping `rx` on an error stops the lister at its next send.
+        let filled = fill(fs, root, top, &rx);
+        // After an error the lister may be waiting to send: without a receiver its
+        // send fails and it stops, so the scope can end.
+        drop(rx);
+        filled
     })
 }
 
