@@ -380,6 +380,21 @@ fn root_files_are_held_to_the_limits_when_first_read() {
     let err = copied.expect("the copy ends").unwrap_err();
     assert!(err.contains("d002: No space left on device"), "{err}");
 
+    // Nesting deeper than 64 levels ends the copy, naming where.
+    let deep = TempDir::new("paths-seed-deep");
+    let mut rel = String::from("n");
+    for _ in 0..66 {
+        rel.push_str("/n");
+    }
+    deep.write(&format!("{rel}/f"), "x");
+    let mut fs = Fs::new(Clock::virtual_at(0));
+    let err = shellbox::session::copy_host_dir(&mut fs, deep.path(), "/tmp/w", &[]).unwrap_err();
+    assert!(
+        err.to_string().contains("nested deeper than 64 levels"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("/n/n/n/n"), "{err}");
+
     // The CLI starts without reading a file, and ends a script that reads one over
     // the 256 MiB default with the limit's message: a sparse 300 MiB file.
     let sparse = TempDir::new("paths-seed-sparse");
@@ -462,6 +477,27 @@ fn seeded_files_are_fixed_from_their_first_look_and_never_followed_out() {
     assert_eq!(fs.stat("/tmp/w/grown.txt").map(|m| m.size).ok(), Some(4));
     let report = fs.check_host_files().unwrap_err();
     assert!(report.contains("grown.txt: Input/output error"), "{report}");
+
+    // A FIFO put in a file's place reads as EIO at once (it is never waited on).
+    let fifo = Command::new("mkfifo")
+        .arg(host.path().join("fifo.txt"))
+        .status();
+    if fifo.is_ok_and(|s| s.success()) {
+        let mut fresh = Fs::new(Clock::virtual_at(0));
+        host.write("gone.txt", "abcd");
+        shellbox::session::copy_host_dir(&mut fresh, host.path(), "/tmp/w", &[]).unwrap();
+        std::fs::remove_file(host.path().join("gone.txt")).unwrap();
+        std::fs::rename(host.path().join("fifo.txt"), host.path().join("gone.txt")).unwrap();
+        assert_eq!(read(&fresh, "gone.txt"), Err(Errno::EIO));
+        // A FIFO listed as one is not copied at all.
+        Command::new("mkfifo")
+            .arg(host.path().join("pipe"))
+            .status()
+            .unwrap();
+        let mut listed = Fs::new(Clock::virtual_at(0));
+        shellbox::session::copy_host_dir(&mut listed, host.path(), "/tmp/w", &[]).unwrap();
+        assert!(!listed.exists("/tmp/w/pipe"));
+    }
 
     // Writing takes the file into memory; the host keeps its bytes.
     fs.append_file("/tmp/w/kept.txt", b"!").unwrap();
