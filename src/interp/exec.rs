@@ -956,6 +956,15 @@ impl Interp {
         if items.is_empty() {
             return Ok(0);
         }
+        // `break` and `continue` see a loop, as in `for`.
+        self.loop_depth += 1;
+        let r = self.select_loop(f, &items);
+        self.loop_depth -= 1;
+        r
+    }
+
+    /// The menu loop of `select` over `items`.
+    fn select_loop(&mut self, f: &ForClause, items: &[String]) -> R {
         let mut status = 0;
         loop {
             self.charge_loop()?;

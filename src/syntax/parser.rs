@@ -987,9 +987,22 @@ impl Parser {
         Ok(CommandKind::Select(ForClause { var, words, body }))
     }
 
+    /// Checks the word at the cursor for an alias when it follows one whose text ends
+    /// in a blank (bash does this for the next word wherever it is, so `for`'s name,
+    /// its `in` and its words too).
+    fn alias_after_blank(&mut self) -> PResult<()> {
+        self.skip_blanks();
+        if self.alias_next.is_some_and(|p| self.pos >= p) {
+            self.alias_next = None;
+            self.maybe_expand_alias()?;
+            self.skip_blanks();
+        }
+        Ok(())
+    }
+
     #[allow(clippy::type_complexity)]
     fn for_parts(&mut self) -> PResult<(String, Option<Vec<Word>>, List)> {
-        self.skip_blanks();
+        self.alias_after_blank()?;
         let name_word = self.read_word(WordMode::Normal)?;
         // An invalid name is bash's runtime error, not a syntax error.
         let var = match name_word.as_ref().and_then(|w| w.as_literal()) {
@@ -1005,10 +1018,14 @@ impl Parser {
             self.bump();
         } else {
             self.linebreak()?;
+            // A reserved word is not an alias: the word after it is checked instead.
+            if self.peek_reserved() != Some("in") {
+                self.alias_after_blank()?;
+            }
             if self.eat_reserved("in") {
                 let mut ws = Vec::new();
                 loop {
-                    self.skip_blanks();
+                    self.alias_after_blank()?;
                     match self.peek() {
                         None | Some('\n' | ';') => break,
                         Some(c) if is_meta(c) => return Err(self.unexpected()),
