@@ -38,6 +38,15 @@ fn show(v: Option<u64>) -> String {
         .unwrap_or_else(|| "unlimited".to_owned())
 }
 
+/// Whether limit `a` is above limit `b` (`None` is unlimited).
+fn exceeds(a: Option<u64>, b: Option<u64>) -> bool {
+    match (a, b) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some(a), Some(b)) => a > b,
+    }
+}
+
 /// The current (soft, hard) value of a resource.
 fn get(sh: &Interp, c: char) -> (Option<u64>, Option<u64>) {
     if let Some(v) = sh.ulimits.get(&c) {
@@ -164,21 +173,26 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
             };
             for c in res {
                 let (s, h) = get(sh, c);
-                let raising_hard = match (h, n) {
-                    (Some(hv), Some(nv)) => nv > hv,
-                    (Some(_), None) => true,
-                    _ => false,
-                };
-                if raising_hard && (hard || !soft) {
-                    sh.builtin_error("ulimit", "cannot modify limit: Operation not permitted");
-                    return Ok(1);
-                }
-                let new = match (hard, soft) {
+                let (new_soft, new_hard) = match (hard, soft) {
                     (true, false) => (s, n),
                     (false, true) => (n, h),
                     _ => (n, n),
                 };
-                sh.ulimits.insert(c, new);
+                // As setrlimit(2) for a user: no raising the hard limit (EPERM), no
+                // soft limit above the hard one (EINVAL).
+                let why = if exceeds(new_hard, h) {
+                    Some("Operation not permitted")
+                } else if exceeds(new_soft, new_hard) {
+                    Some("Invalid argument")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    let desc = RESOURCES.iter().find(|r| r.0 == c).map_or("", |r| r.1);
+                    sh.builtin_error("ulimit", &format!("{desc}: cannot modify limit: {why}"));
+                    return Ok(1);
+                }
+                sh.ulimits.insert(c, (new_soft, new_hard));
             }
             Ok(0)
         }
