@@ -62,6 +62,12 @@ impl History {
         self.entries.len()
     }
 
+    /// The number the prompt's `\!` shows: that of the line being run (the last one
+    /// added), or of the first line to come while the list is empty.
+    pub(crate) fn current_number(&self) -> usize {
+        self.base + self.len().saturating_sub(1)
+    }
+
     fn line(&self, i: usize) -> Option<&str> {
         self.entries.get(i).map(|e| e.line.as_str())
     }

@@ -67,7 +67,10 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
             '[' | ']' => {}
             'j' => out.push('0'),
             'l' => out.push_str("tty"),
-            '#' | '!' => out.push('1'),
+            '#' => out.push('1'),
+            // Without history on, bash shows 1.
+            '!' if sh.set.history => out.push_str(&sh.history.current_number().to_string()),
+            '!' => out.push('1'),
             't' => out.push_str(&crate::timefmt::strftime("%H:%M:%S", now.secs, 0)),
             'T' => out.push_str(&crate::timefmt::strftime("%I:%M:%S", now.secs, 0)),
             '@' => out.push_str(&crate::timefmt::strftime("%I:%M %p", now.secs, 0)),
