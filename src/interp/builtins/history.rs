@@ -31,6 +31,8 @@ pub struct History {
     entries: Arc<Vec<Entry>>,
     /// The number shown for the first entry (grows as `HISTSIZE` drops old ones).
     base: usize,
+    /// The `HISTSIZE` the list was last kept to.
+    limit: Option<usize>,
     /// Entries added since the file was last appended to (`history -a`).
     lines_this_session: usize,
     /// Lines of the history file already read or written.
@@ -48,6 +50,7 @@ impl Default for History {
         History {
             entries: Arc::new(Vec::new()),
             base: 1,
+            limit: None,
             lines_this_session: 0,
             lines_in_file: 0,
             last_line_added: false,
@@ -91,13 +94,23 @@ impl History {
         self.lines_this_session = 0;
     }
 
-    /// Keeps at most `max` entries (bash's `stifle_history`).
-    fn stifle(&mut self, max: usize) {
-        let n = self.len();
-        if n > max {
-            Arc::make_mut(&mut self.entries).drain(..n - max);
-            self.base += n - max;
+    /// Keeps at most `max` entries (`None`: no limit). Entries dropped under the limit
+    /// already in force move the numbering on, as readline's `add_history` does; a new
+    /// limit numbers from the count it drops, as readline's `stifle_history` does (so
+    /// the numbers bash shows after `HISTSIZE=n` restart low).
+    fn stifle(&mut self, max: Option<usize>) {
+        if let Some(max) = max {
+            let n = self.len();
+            if n > max {
+                Arc::make_mut(&mut self.entries).drain(..n - max);
+                if self.limit == Some(max) {
+                    self.base += n - max;
+                } else {
+                    self.base = n - max;
+                }
+            }
         }
+        self.limit = max;
     }
 }
 
@@ -120,13 +133,12 @@ impl Interp {
 
 /// Applies `HISTSIZE`: a number limits the list; unset, empty or negative does not.
 fn apply_histsize(sh: &mut Interp) {
-    if let Some(n) = sh
+    let max = sh
         .get_str("HISTSIZE")
         .and_then(|s| s.trim().parse::<i64>().ok())
         .filter(|n| *n >= 0)
-    {
-        sh.history.stifle(usize::try_from(n).unwrap_or(usize::MAX));
-    }
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    sh.history.stifle(max);
 }
 
 fn now(sh: &Interp) -> i64 {
