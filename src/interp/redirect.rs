@@ -186,6 +186,12 @@ impl Interp {
                 }
             }
         } else {
+            // The file would be opened at the lowest free descriptor, which the soft
+            // `ulimit -n` must allow (EMFILE before anything is created, as in bash).
+            if self.fds.free_from(0) >= super::builtins::ulimit::open_files_limit(self) {
+                self.error(&format!("{target}: Too many open files"));
+                return Ok(false);
+            }
             let opts = match op {
                 RedirOp::Read => OpenOptions {
                     read: true,
