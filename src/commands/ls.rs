@@ -209,7 +209,7 @@ fn c_escape(c: char, out: &mut String, quote_chars: &str) {
             out.push('\\');
             out.push(c);
         }
-        c if c.is_control() || crate::text::raw_byte(c).is_some() => {
+        c if unprintable(c) => {
             let b = crate::text::raw_byte(c).unwrap_or(c as u32 as u8);
             out.push_str(&format!("\\{b:03o}"));
         }
@@ -220,69 +220,38 @@ fn c_escape(c: char, out: &mut String, quote_chars: &str) {
 /// A name as `ls` shows it under the chosen quoting style.
 fn shown_name(name: &str, o: &Opts) -> String {
     match o.quoting {
-        Quoting::Literal => {
-            if o.hide_control {
-                name.chars()
-                    .map(|c| {
-                        if c.is_control() || crate::text::raw_byte(c).is_some() {
-                            '?'
-                        } else {
-                            c
-                        }
-                    })
-                    .collect()
-            } else {
-                name.to_owned()
-            }
+        Quoting::Literal if o.hide_control => name
+            .chars()
+            .map(|c| if unprintable(c) { '?' } else { c })
+            .collect(),
+        Quoting::Literal => name.to_owned(),
+        Quoting::Escape => escaped(name, " "),
+        Quoting::C => format!("\"{}\"", escaped(name, "\"")),
+        Quoting::CMaybe if name.chars().any(|c| c == '"' || unprintable(c)) => {
+            format!("\"{}\"", escaped(name, "\""))
         }
-        Quoting::Escape => {
-            let mut out = String::new();
-            for c in name.chars() {
-                c_escape(c, &mut out, " ");
-            }
-            out
+        Quoting::CMaybe => name.to_owned(),
+        Quoting::Shell | Quoting::ShellAlways if name.chars().any(unprintable) => {
+            format!("'{}'", name.replace('\'', "'\\''"))
         }
-        Quoting::C => {
-            let mut out = String::from("\"");
-            for c in name.chars() {
-                c_escape(c, &mut out, "\"");
-            }
-            out.push('"');
-            out
-        }
-        Quoting::CMaybe => {
-            let needs = name
-                .chars()
-                .any(|c| c == '"' || c.is_control() || crate::text::raw_byte(c).is_some());
-            if needs {
-                let mut out = String::from("\"");
-                for c in name.chars() {
-                    c_escape(c, &mut out, "\"");
-                }
-                out.push('"');
-                out
-            } else {
-                name.to_owned()
-            }
-        }
-        Quoting::Shell | Quoting::ShellAlways => {
-            let special = name
-                .chars()
-                .any(|c| c.is_control() || crate::text::raw_byte(c).is_some());
-            if !special {
-                if o.quoting == Quoting::Shell {
-                    super::util::quote_name(name)
-                } else {
-                    quote(name)
-                }
-            } else {
-                format!("'{}'", name.replace('\'', "'\\''"))
-            }
-        }
-        Quoting::ShellEscape => super::util::quote_name(name),
-        Quoting::ShellEscapeAlways => quote(name),
+        Quoting::Shell | Quoting::ShellEscape => super::util::quote_name(name),
+        Quoting::ShellAlways | Quoting::ShellEscapeAlways => quote(name),
         Quoting::Locale | Quoting::CLocale => super::util::locale_quote(true, name),
     }
+}
+
+/// Whether `c` is a control character or a raw (undecodable) byte.
+fn unprintable(c: char) -> bool {
+    c.is_control() || crate::text::raw_byte(c).is_some()
+}
+
+/// `name` with backslash escapes, `quote_chars` escaped too.
+fn escaped(name: &str, quote_chars: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        c_escape(c, &mut out, quote_chars);
+    }
+    out
 }
 
 /// A directory's name in its `-R` (or several operands) header: quoted as names are,
@@ -290,25 +259,12 @@ fn shown_name(name: &str, o: &Opts) -> String {
 /// escape it; `shell` and `c-maybe` quote the name), and `escape` leaves spaces
 /// alone, as GNU ls does.
 fn header_name(name: &str, o: &Opts) -> String {
-    let escaped = |quote_chars: &str| {
-        let mut out = String::new();
-        for c in name.chars() {
-            c_escape(c, &mut out, quote_chars);
-        }
-        out
-    };
     match o.quoting {
-        Quoting::Escape => escaped(":"),
-        Quoting::C => format!("\"{}\"", escaped("\":")),
-        Quoting::CMaybe if name.contains(':') => format!("\"{}\"", escaped("\"")),
+        Quoting::Escape => escaped(name, ":"),
+        Quoting::C => format!("\"{}\"", escaped(name, "\":")),
+        Quoting::CMaybe if name.contains(':') => format!("\"{}\"", escaped(name, "\"")),
         Quoting::Locale | Quoting::CLocale => shown_name(name, o).replace(':', "\\:"),
-        Quoting::Shell
-            if !name
-                .chars()
-                .any(|c| c.is_control() || crate::text::raw_byte(c).is_some()) =>
-        {
-            super::util::quotef(name)
-        }
+        Quoting::Shell if !name.chars().any(unprintable) => super::util::quotef(name),
         Quoting::ShellEscape => super::util::quotef(name),
         _ => shown_name(name, o),
     }

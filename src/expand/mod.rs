@@ -489,12 +489,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         // A non-empty GLOBIGNORE removes matching names and turns on dotglob.
         let ignore: Vec<pattern::Pattern> =
             match self.host.var("GLOBIGNORE").and_then(Var::into_scalar) {
-                Some(g) if !g.is_empty() => split_ignore_spec(&g)
+                Some(g) if !g.is_empty() => pattern::split_outside_brackets(&g, ':')
                     .into_iter()
                     .filter(|p| !p.is_empty())
                     .map(|p| {
                         pattern::Pattern::new(
-                            p,
+                            &p,
                             pattern::MatchOpts {
                                 extglob: opts.extglob,
                                 nocase: opts.nocaseglob,
@@ -582,52 +582,4 @@ fn without_trailing_newlines(mut s: String) -> String {
         s.pop();
     }
     s
-}
-
-/// `GLOBIGNORE`'s patterns: split on `:`, except a `:` inside a bracket expression
-/// (`[[:alnum:]]*` is one pattern) or after a backslash, as bash splits it.
-fn split_ignore_spec(spec: &str) -> Vec<&str> {
-    let bytes = spec.as_bytes();
-    let mut parts = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\\' => i += 2,
-            b'[' => i = bracket_end(bytes, i).unwrap_or(i + 1),
-            b':' => {
-                parts.push(spec.get(start..i).unwrap_or(""));
-                i += 1;
-                start = i;
-            }
-            _ => i += 1,
-        }
-    }
-    parts.push(spec.get(start..).unwrap_or(""));
-    parts
-}
-
-/// Just past the `]` closing the bracket expression that opens at `open`, if it is
-/// closed (a `]` first in the set is a member; `[:class:]` inside is skipped whole).
-fn bracket_end(bytes: &[u8], open: usize) -> Option<usize> {
-    let mut i = open + 1;
-    if matches!(bytes.get(i), Some(b'!' | b'^')) {
-        i += 1;
-    }
-    if bytes.get(i) == Some(&b']') {
-        i += 1;
-    }
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b']' => return Some(i + 1),
-            b'[' if matches!(bytes.get(i + 1), Some(b':' | b'.' | b'=')) => {
-                let delim = bytes.get(i + 1).copied().unwrap_or(b':');
-                let close = (i + 2..bytes.len().saturating_sub(1))
-                    .find(|&j| bytes.get(j) == Some(&delim) && bytes.get(j + 1) == Some(&b']'))?;
-                i = close + 2;
-            }
-            b'\\' => i += 2,
-            _ => i += 1,
-        }
-    }
-    None
 }

@@ -187,6 +187,29 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `spec` split at each `sep` outside bracket expressions and not after a backslash,
+/// as bash splits `GLOBIGNORE` on `:` (`[[:alnum:]]*` stays one pattern).
+pub fn split_outside_brackets(spec: &str, sep: char) -> Vec<String> {
+    let cs = crate::text::char_vec(spec);
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while let Some(&c) = cs.get(i) {
+        if c == sep {
+            parts.push(cs.get(start..i).unwrap_or_default().iter().collect());
+            start = i + 1;
+        } else if c == '\\' {
+            i += 1;
+        } else if c == '['
+            && let Some(end) = class_end(&cs, i)
+        {
+            i = end;
+        }
+        i += 1;
+    }
+    parts.push(cs.get(start..).unwrap_or_default().iter().collect());
+    parts
+}
+
 /// Finds the index of the `]` closing a bracket expression opened at `start`.
 fn class_end(cs: &[char], start: usize) -> Option<usize> {
     let mut i = start + 1;

@@ -441,11 +441,7 @@ impl Fs {
         };
         let inode = Inode::new(node, mode, self.uid, self.gid, self.now());
         let is_dir = inode.is_dir();
-        let ino = self.next_ino;
-        self.inodes.insert(ino, inode);
-        self.next_ino += 1;
-        self.inode_count += 1;
-        Ok((ino, is_dir, true))
+        Ok((self.add_inode(inode), is_dir, true))
     }
 
     /// The bytes of host file `host`, read on first use within the size limits.

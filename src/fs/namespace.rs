@@ -84,15 +84,22 @@ impl Fs {
     /// by [`Fs::check_create`] first).
     pub(crate) fn insert_new(&mut self, target: Target, node: Node, mode: u32) -> FsResult<Ino> {
         let now = self.now();
-        let ino = self.next_ino;
         let inode = Inode::new(node, mode, self.uid, self.gid, now);
         let (is_dir, bytes) = (inode.is_dir(), inode.file_bytes());
-        self.add_entry(target.dir, target.name, ino, is_dir, now)?;
+        self.add_entry(target.dir, target.name, self.next_ino, is_dir, now)?;
+        let ino = self.add_inode(inode);
+        self.file_bytes = self.file_bytes.saturating_add(bytes);
+        Ok(ino)
+    }
+
+    /// Puts `inode` in the table under the next inode number, which it returns (the
+    /// caller links it).
+    pub(crate) fn add_inode(&mut self, inode: Inode) -> Ino {
+        let ino = self.next_ino;
         self.inodes.insert(ino, inode);
         self.next_ino += 1;
         self.inode_count += 1;
-        self.file_bytes = self.file_bytes.saturating_add(bytes);
-        Ok(ino)
+        ino
     }
 
     /// Adds entry `name` → `ino` to directory `dir`, stamping its mtime/ctime.
