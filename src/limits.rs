@@ -145,6 +145,47 @@ impl Limits {
     }
 }
 
+/// The [`Limits`] field a limit message names (`"command limit exceeded (5
+/// commands)"` is `max_commands`), for embedders that report which limit stopped a
+/// run. Messages may carry a prefix (`"x: string length limit exceeded ..."`).
+///
+/// ```
+/// assert_eq!(shellbox::limits::limit_named_in("loop iteration limit exceeded (9 iterations)"), Some("max_loop_iterations"));
+/// assert_eq!(shellbox::limits::limit_named_in("cancelled"), None);
+/// ```
+pub fn limit_named_in(message: &str) -> Option<&'static str> {
+    const NAMES: &[(&str, &str)] = &[
+        ("command limit exceeded", "max_commands"),
+        ("loop iteration limit exceeded", "max_loop_iterations"),
+        ("function call depth limit exceeded", "max_call_depth"),
+        ("eval nesting limit exceeded", "max_call_depth"),
+        ("source nesting limit exceeded", "max_call_depth"),
+        ("subshell nesting limit exceeded", "max_subshell_depth"),
+        ("output limit exceeded", "max_output_bytes"),
+        ("string length limit exceeded", "max_string_len"),
+        ("word limit exceeded", "max_words"),
+        ("array size limit exceeded", "max_array_len"),
+        ("brace expansion limit exceeded", "max_brace_words"),
+        ("glob limit exceeded", "max_glob_reads"),
+        ("parser nesting limit exceeded", "max_parse_depth"),
+        ("source size limit exceeded", "max_source_bytes"),
+        ("here-document size limit exceeded", "max_heredoc_bytes"),
+        (
+            "concurrent pipeline stage and job limit exceeded",
+            "max_threads",
+        ),
+        ("background job limit exceeded", "max_background_jobs"),
+        ("filesystem size limit exceeded", "max_fs_bytes"),
+        ("file size limit exceeded", "max_file_bytes"),
+        ("file count limit exceeded", "max_files"),
+        ("time limit exceeded", "timeout"),
+    ];
+    NAMES
+        .iter()
+        .find(|(text, _)| message.contains(text))
+        .map(|&(_, name)| name)
+}
+
 /// Whether this check should read the clock: one in [`CLOCK_STRIDE`] per thread. Hot
 /// loops (a utility's per-line check) would otherwise spend a tenth of their time in
 /// `clock_gettime`; a deadline is still noticed within a few microseconds of work.

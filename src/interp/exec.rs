@@ -376,6 +376,9 @@ impl Interp {
             .shopt
             .has(const { crate::interp::Shopts::flag("lastpipe") })
             && !self.set.monitor;
+        // Words for the run's first command go to the first stage (in source order,
+        // whichever stage starts first), and stay for later commands if it takes none.
+        let extra_args = self.extra_args.take();
         for (i, cmd) in p.commands.iter().enumerate() {
             let (next_r, w) = if i + 1 < n {
                 let (r, w) = pipe();
@@ -394,6 +397,9 @@ impl Interp {
                 break;
             }
             let mut child = self.fork_subshell()?;
+            if i == 0 {
+                child.extra_args = extra_args.clone();
+            }
             if let Some(r) = prev.take() {
                 child.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
             }
@@ -441,6 +447,7 @@ impl Interp {
             }
         }
         drop(prev);
+        self.extra_args = extra_args;
         let mut statuses = Vec::with_capacity(n);
         let mut fatal = None;
         for (h, lane) in handles.into_iter().zip(&lanes) {
@@ -1224,6 +1231,13 @@ impl Interp {
         };
         if words.is_empty() {
             return self.exec_assignments_only(c, s);
+        }
+        let mut words = words;
+        if let Some(extra) = &self.extra_args {
+            // Taken once: the first command of the run gets them, no later one.
+            if let Some(args) = extra.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                words.extend(args);
+            }
         }
         self.run_words(c, words, &s.assigns)
     }

@@ -7,7 +7,7 @@ mod child;
 mod exec;
 mod host;
 pub mod io;
-mod pool;
+pub(crate) mod pool;
 mod redirect;
 pub mod vars;
 
@@ -443,6 +443,9 @@ pub struct Interp {
     pub completions: builtins::complete::CompTable,
     /// The history list (`history`, `fc`) and `bind -x` bindings.
     pub history: builtins::history::History,
+    /// Words an embedder appends to the first simple command the run executes
+    /// (`RunOptions::args`), shared by every fork so only one command takes them.
+    pub extra_args: Option<Arc<std::sync::Mutex<Option<Vec<String>>>>>,
 }
 
 /// What a run of a script produced.
@@ -451,6 +454,27 @@ pub struct ExecOutput {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub exit_code: i32,
+    /// The shell's scalar variables when the run ended, when the run asked for them
+    /// (`RunOptions::capture_env`).
+    pub env: Option<std::collections::BTreeMap<String, String>>,
+    /// Why the run ended early, if something stopped it.
+    pub stopped: Option<Stopped>,
+}
+
+/// What ended a run before its script did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stopped {
+    /// A limit was hit: the `Limits` field it names (`max_commands`, ...) and the
+    /// message the shell printed.
+    Limit {
+        limit: &'static str,
+        message: String,
+    },
+    /// The run was cancelled (a cancellation token, a dropped future, a kill).
+    Cancelled,
+    /// shellbox itself failed (a bug): the run was abandoned with this message.
+    Internal(String),
 }
 
 impl Interp {
@@ -524,6 +548,7 @@ impl Interp {
             interactive: false,
             completions: Default::default(),
             history: Default::default(),
+            extra_args: None,
         };
         sh.vars = Self::default_vars(&mut sh);
         sh

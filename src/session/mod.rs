@@ -12,25 +12,27 @@
 //! assert_eq!(sh.exec("echo $x").stdout, b"41\n");
 //! ```
 
+mod files;
 mod process;
 mod sandbox;
 mod seed;
 mod template;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::commands::Registry;
 use crate::expand::{Attrs, Value, Var};
 use crate::fs::{Clock, Fs, SharedFs};
 use crate::interp::io::{Capture, OpenFile};
-use crate::interp::{ExecOutput, Interp};
+use crate::interp::{ExecOutput, Interp, Stopped};
 use crate::limits::{Budget, Limits};
 
-pub use process::TERMINATED;
+pub use files::RemoveOptions;
+pub use process::{INTERNAL_ERROR, TERMINATED};
 pub use sandbox::{
-    ByteStream, DEFAULT_BASH_WAIT, HOME, JOBS_DIR, NetworkPolicy, RunOptions, Sandbox,
-    SandboxBuilder, SandboxError, SandboxErrorKind, SandboxProcess,
+    ByteStream, DEFAULT_BASH_WAIT, HOME, JOBS_DIR, NetworkPolicy, ProcessStdin, RunOptions,
+    Sandbox, SandboxBuilder, SandboxError, SandboxErrorKind, SandboxProcess,
 };
 pub use seed::{copy_host_dir, digest_host_dir};
 pub use template::{Template, TemplateBuilder};
@@ -184,6 +186,77 @@ pub(crate) fn new_interp(
     interp
 }
 
+/// A flag that stops a run at its next check point (every command and loop
+/// iteration) once cancelled. Clones share the flag.
+///
+/// ```
+/// use shellbox::session::{CancelToken, RunOptions};
+/// let token = CancelToken::new();
+/// token.cancel();
+/// let mut sh = shellbox::Shell::new();
+/// let out = sh.run(RunOptions::new("echo never").cancel(token));
+/// assert_eq!(out.exit_code, shellbox::session::TERMINATED);
+/// assert_eq!(out.stopped, Some(shellbox::interp::Stopped::Cancelled));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token not yet cancelled.
+    pub fn new() -> CancelToken {
+        CancelToken::default()
+    }
+    /// Stops every run that holds this token (at its next check point).
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    pub(crate) fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+}
+
+/// Why a run's budget stopped it: the limit it tripped, or cancellation.
+pub(crate) fn stopped_by(budget: &Budget) -> Option<Stopped> {
+    match budget.tripped() {
+        Some(message) => Some(Stopped::Limit {
+            limit: crate::limits::limit_named_in(&message).unwrap_or("limit"),
+            message,
+        }),
+        None => budget
+            .cancel
+            .load(Ordering::Relaxed)
+            .then_some(Stopped::Cancelled),
+    }
+}
+
+/// The shell's scalar variables (what a run reports with `capture_env`).
+pub(crate) fn shell_vars(interp: &Interp) -> std::collections::BTreeMap<String, String> {
+    interp
+        .vars
+        .all()
+        .into_iter()
+        .filter_map(|(k, v)| match v.value {
+            Some(Value::Str(s)) => Some((k, s)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text of a panic's payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_owned()
+    }
+}
+
 /// A persistent shell session.
 pub struct Shell {
     interp: Interp,
@@ -198,6 +271,11 @@ impl Default for Shell {
 }
 
 impl Shell {
+    /// A shell of these parts (for sessions that share a filesystem).
+    pub(crate) fn from_parts(interp: Interp, fs: SharedFs, limits: Limits) -> Shell {
+        Shell { interp, fs, limits }
+    }
+
     /// A shell with the default filesystem layout, cwd `/workspace`.
     pub fn new() -> Shell {
         ShellBuilder::default().build()
@@ -215,20 +293,116 @@ impl Shell {
 
     /// Runs a script with the given bytes on stdin.
     pub fn exec_with_stdin(&mut self, script: &str, stdin: Vec<u8>) -> ExecOutput {
+        self.run(RunOptions::new(script).stdin(stdin))
+    }
+
+    /// Runs a script with options: stdin, a working directory and variables for this
+    /// run only (both put back afterwards; what the script does to other state
+    /// stays), words appended to its first command, a cancellation token, and the
+    /// shell's variables in [`ExecOutput::env`] when `capture_env` is set.
+    ///
+    /// ```
+    /// use shellbox::session::RunOptions;
+    /// let mut sh = shellbox::Shell::new();
+    /// let out = sh.run(RunOptions::new("cd /tmp; echo $GREETING").env("GREETING", "hi").capture_env());
+    /// assert_eq!(out.stdout, b"hi\n");
+    /// assert_eq!(out.env.unwrap()["PWD"], "/tmp");
+    /// // The variable was for that run; the `cd` stays.
+    /// assert_eq!(sh.exec("echo ${GREETING-unset} $PWD").stdout, b"unset /tmp\n");
+    /// let out = sh.run(RunOptions::new("printf '%s|' a").args(["b c", "$d"]));
+    /// assert_eq!(out.stdout, b"a|b c|$d|");
+    /// ```
+    pub fn run(&mut self, opts: RunOptions) -> ExecOutput {
         let out = Capture::new(self.limits.max_output_bytes);
         let err = Capture::new(self.limits.max_output_bytes);
         self.interp.set_stdio(
-            OpenFile::bytes(stdin),
+            OpenFile::bytes(opts.stdin),
             Arc::new(OpenFile::Capture(out.clone())),
             Arc::new(OpenFile::Capture(err.clone())),
         );
-        self.interp.budget = Budget::new(self.limits.clone(), Arc::new(AtomicBool::new(false)));
-        let code = self.interp.run_script(script);
+        let cancel = opts.cancel.map_or_else(Default::default, |t| t.flag());
+        let budget = Budget::new(self.limits.clone(), cancel);
+        self.interp.budget = budget.clone();
+        let mut saved_cwd = None;
+        if let Some(dir) = opts.cwd {
+            let cwd = crate::fs::path::join(&self.interp.cwd, &dir);
+            if !self.fs.lock().stat(&cwd).is_ok_and(|m| m.is_dir()) {
+                return ExecOutput {
+                    stderr: format!("shellbox: working directory {cwd} does not exist\n")
+                        .into_bytes(),
+                    exit_code: 1,
+                    ..ExecOutput::default()
+                };
+            }
+            saved_cwd = Some((self.interp.cwd.clone(), self.interp.get_str("PWD")));
+            self.set_cwd(&cwd);
+        }
+        let saved_vars: Vec<(String, Option<Var>)> = opts
+            .env
+            .into_iter()
+            .map(|(k, v)| {
+                let old = self.interp.vars.get(&k).cloned();
+                self.interp.define(
+                    &k,
+                    Var {
+                        value: Some(Value::Str(v)),
+                        attrs: Attrs(Attrs::EXPORT),
+                    },
+                );
+                (k, old)
+            })
+            .collect();
+        self.interp.extra_args =
+            (!opts.args.is_empty()).then(|| Arc::new(std::sync::Mutex::new(Some(opts.args))));
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.interp.run_script(&opts.command)
+        }));
+        self.interp.extra_args = None;
+        let (mut code, internal) = match ran {
+            Ok(code) => (code, None),
+            Err(panic) => {
+                let msg = panic_message(panic.as_ref());
+                let line = format!("shellbox: internal error: {msg}\n");
+                let _ = OpenFile::Capture(err.clone()).write_all(
+                    &self.fs,
+                    line.as_bytes(),
+                    &AtomicBool::new(false),
+                );
+                (INTERNAL_ERROR, Some(Stopped::Internal(msg)))
+            }
+        };
+        let env = opts.capture_env.then(|| shell_vars(&self.interp));
+        for (k, old) in saved_vars.into_iter().rev() {
+            match old {
+                Some(var) => self.interp.define(&k, var),
+                None => {
+                    let _ = self.interp.vars.unset(&k);
+                }
+            }
+        }
+        if let Some((cwd, pwd)) = saved_cwd {
+            self.interp.cwd = cwd;
+            if let Some(pwd) = pwd {
+                let _ = self.interp.assign_scalar("PWD", pwd, false);
+            }
+        }
+        let stopped = internal.or_else(|| stopped_by(&budget));
+        if stopped == Some(Stopped::Cancelled) && code == 126 {
+            code = TERMINATED;
+        }
         ExecOutput {
             stdout: out.take(),
             stderr: err.take(),
             exit_code: code,
+            env,
+            stopped,
         }
+    }
+
+    /// Moves the shell to `cwd` (absolute), as `cd` would.
+    fn set_cwd(&mut self, cwd: &str) {
+        self.interp.cwd = cwd.to_owned();
+        let _ = self.interp.assign_scalar("PWD", cwd.to_owned(), false);
     }
 
     /// Runs a script on a blocking thread of the tokio runtime.
@@ -248,7 +422,9 @@ impl Shell {
                 ExecOutput {
                     stdout: Vec::new(),
                     stderr: format!("shellbox: task failed: {e}\n").into_bytes(),
-                    exit_code: 126,
+                    exit_code: INTERNAL_ERROR,
+                    env: None,
+                    stopped: Some(Stopped::Internal(e.to_string())),
                 },
             ),
         }

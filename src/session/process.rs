@@ -4,6 +4,7 @@
 //! and async callers can wait on. Output goes to sinks: an in-memory capture, a channel
 //! (for `spawn`'s streams), or a buffer that can move to files (for the `bash` tool).
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -13,11 +14,16 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::commands::Registry;
 use crate::fs::SharedFs;
+use crate::interp::Stopped;
 use crate::interp::io::{Cap, Capped, OpenFile};
 use crate::limits::{Budget, Limits};
 
 /// The status of a command ended by cancellation (as if by SIGTERM).
 pub const TERMINATED: i32 = 143;
+
+/// The status of a command abandoned because shellbox itself failed (a bug; the
+/// message is on the command's stderr). 70 is `EX_SOFTWARE` of `sysexits.h`.
+pub const INTERNAL_ERROR: i32 = 70;
 
 /// First pid handed to sandbox processes (the interpreter's own shells use 4242+).
 static NEXT_PID: AtomicU32 = AtomicU32::new(7000);
@@ -26,19 +32,34 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Where a finished command's status appears.
+/// Where a finished command's status appears, with what else the run left: its
+/// variables (when asked for) and why it was stopped, if it was.
 #[derive(Debug, Default)]
 pub(crate) struct ExitCell {
     status: Mutex<Option<i32>>,
+    outcome: Mutex<Outcome>,
     cv: Condvar,
     notify: Notify,
 }
 
+/// What a finished run leaves besides its status.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    pub(crate) env: Option<BTreeMap<String, String>>,
+    pub(crate) stopped: Option<Stopped>,
+}
+
 impl ExitCell {
-    fn set(&self, code: i32) {
+    fn set(&self, code: i32, outcome: Outcome) {
+        *lock(&self.outcome) = outcome;
         *lock(&self.status) = Some(code);
         self.cv.notify_all();
         self.notify.notify_waiters();
+    }
+
+    /// What the run left besides its status (empty until it has ended).
+    pub(crate) fn outcome(&self) -> Outcome {
+        lock(&self.outcome).clone()
     }
 
     /// The status, if the command has ended.
@@ -125,38 +146,61 @@ pub(crate) struct Launch {
     pub(crate) cwd: String,
     pub(crate) env: Vec<(String, String)>,
     pub(crate) command: String,
-    pub(crate) stdin: Vec<u8>,
+    pub(crate) args: Vec<String>,
+    pub(crate) capture_env: bool,
+    pub(crate) cancel: Arc<AtomicBool>,
+    pub(crate) stdin: Arc<OpenFile>,
     pub(crate) stdout: Arc<OpenFile>,
     pub(crate) stderr: Arc<OpenFile>,
 }
 
-/// Starts a command on its own thread. The interpreter (and with it the output sinks)
-/// is dropped before the exit status is published, so streams end before `wait` returns.
+/// Starts a command on a thread of the interpreter's pool. The interpreter (and with it
+/// the output sinks) is dropped before the exit status is published, so streams end
+/// before `wait` returns. A panic in shellbox ends the command with
+/// [`INTERNAL_ERROR`] and a message on its stderr instead of taking the host down.
 pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
-    let cancel = Arc::new(AtomicBool::new(false));
+    let cancel = l.cancel.clone();
     let exit = Arc::new(ExitCell::default());
     let proc = Proc {
         pid: NEXT_PID.fetch_add(1, Ordering::Relaxed),
         cancel: cancel.clone(),
         exit: exit.clone(),
     };
-    std::thread::Builder::new()
-        .name(format!("shellbox-{}", proc.pid))
-        .stack_size(8 << 20)
-        .spawn(move || {
-            let budget = Budget::new(l.limits, cancel.clone());
-            let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
-            interp.set_stdio(OpenFile::bytes(l.stdin), l.stdout, l.stderr);
-            let mut code = interp.run_script(&l.command);
-            drop(interp);
-            // A limit also raises the cancel flag (to stop every fork); only a real
-            // cancellation is a termination.
-            if cancel.load(Ordering::Relaxed) && code == 126 && budget.tripped().is_none() {
-                code = TERMINATED;
-            }
-            exit.set(code);
-        })?;
+    let (fs, stderr) = (l.fs.clone(), l.stderr.clone());
+    crate::interp::pool::spawn(move || {
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(l)));
+        let (code, outcome) = ran.unwrap_or_else(|panic| {
+            let msg = super::panic_message(panic.as_ref());
+            let line = format!("shellbox: internal error: {msg}\n");
+            let _ = stderr.write_all(&fs, line.as_bytes(), &AtomicBool::new(false));
+            let stopped = Some(Stopped::Internal(msg));
+            let outcome = Outcome { env: None, stopped };
+            (INTERNAL_ERROR, outcome)
+        });
+        drop(stderr);
+        exit.set(code, outcome);
+    })?;
     Ok(proc)
+}
+
+/// Runs a launched command to its end on this thread.
+fn run(l: Launch) -> (i32, Outcome) {
+    let budget = Budget::new(l.limits, l.cancel.clone());
+    let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
+    interp.set_stdio(l.stdin, l.stdout, l.stderr);
+    if !l.args.is_empty() {
+        interp.extra_args = Some(Arc::new(Mutex::new(Some(l.args))));
+    }
+    let mut code = interp.run_script(&l.command);
+    let env = l.capture_env.then(|| super::shell_vars(&interp));
+    drop(interp);
+    let stopped = super::stopped_by(&budget);
+    // A limit also raises the cancel flag (to stop every fork); only a real
+    // cancellation is a termination.
+    if stopped == Some(Stopped::Cancelled) && code == 126 {
+        code = TERMINATED;
+    }
+    (code, Outcome { env, stopped })
 }
 
 /// A sink that forwards output to a channel (a spawned process's stdout or stderr), up

@@ -19,11 +19,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::CancelToken;
 use super::process::{self, CancelOnDrop, ChannelSink, JobOutput, Launch, Proc};
 use crate::commands::Registry;
 use crate::fs::{Errno, Fs, FsError, SharedFs};
 use crate::interp::ExecOutput;
-use crate::interp::io::{Capture, OpenFile};
+use crate::interp::io::{Capture, OpenFile, PipeWriter};
 use crate::limits::Limits;
 use crate::store::{LoadReport, SaveReport, Snapshot, Store, StoreError, StoreErrorKind};
 use crate::tools::{self, BashRun, ReadStamp, ReadStamps, ToolError, ToolHost, WORKSPACE};
@@ -54,6 +55,18 @@ pub enum SandboxErrorKind {
     Bootstrap,
     /// Saving to or loading from a store failed.
     Store,
+    /// A limit refused the operation (the file size, the filesystem's size or file
+    /// count); the message names it.
+    LimitExceeded,
+    /// The path exists already.
+    AlreadyExists,
+    /// A directory operation on something that is not a directory.
+    NotADirectory,
+    /// The directory is not empty.
+    NotEmpty,
+    /// An argument the operation cannot take (a directory copied without
+    /// `recursive`, a path moved into itself).
+    InvalidArgument,
     /// Any other filesystem or host failure.
     Io,
 }
@@ -86,11 +99,23 @@ impl SandboxError {
         };
         SandboxError::new(kind, e.message)
     }
-    fn fs(op: &str, path: &str, e: &FsError) -> SandboxError {
+    /// The error of filesystem operation `op` on `path`, made on the thread that ran
+    /// it (a limit's refusal is told apart from a plain errno there).
+    pub(crate) fn fs(op: &str, path: &str, e: &FsError) -> SandboxError {
+        if let Some(hit) = crate::fs::take_limit_hit() {
+            return SandboxError::new(
+                SandboxErrorKind::LimitExceeded,
+                format!("{op} {path}: {e}: {hit}"),
+            );
+        }
         let kind = match e.errno {
             Errno::ENOENT => SandboxErrorKind::NotFound,
             Errno::EISDIR => SandboxErrorKind::IsDirectory,
             Errno::EACCES | Errno::EPERM => SandboxErrorKind::PermissionDenied,
+            Errno::EEXIST => SandboxErrorKind::AlreadyExists,
+            Errno::ENOTDIR => SandboxErrorKind::NotADirectory,
+            Errno::ENOTEMPTY => SandboxErrorKind::NotEmpty,
+            Errno::EINVAL => SandboxErrorKind::InvalidArgument,
             _ => SandboxErrorKind::Io,
         };
         SandboxError::new(kind, format!("{op} {path}: {e}"))
@@ -116,23 +141,36 @@ pub enum NetworkPolicy {
     Allow(Vec<String>),
 }
 
-/// What to run: the command, and optionally a working directory, extra environment
-/// and stdin.
+/// What to run: the command, and optionally a working directory, extra environment,
+/// stdin, words for its first command, a cancellation token and whether to report
+/// the shell's variables at the end.
 ///
 /// ```
-/// use shellbox::session::RunOptions;
+/// use shellbox::session::{CancelToken, RunOptions};
 /// let opts = RunOptions::new("cat").cwd("src").env("K", "v").stdin("input");
+/// let grep = RunOptions::new("grep").args(["-c", "x"]).cancel(CancelToken::new());
 /// let from_str: RunOptions = "echo hi".into();
-/// # let _ = (opts, from_str);
+/// # let _ = (opts, grep, from_str);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct RunOptions {
     pub command: String,
-    /// Relative to `/workspace`; default `/workspace`.
+    /// Relative to `/workspace` (to the shell's directory for [`crate::Shell::run`]);
+    /// default `/workspace`.
     pub cwd: Option<String>,
     pub env: Vec<(String, String)>,
     pub stdin: Vec<u8>,
+    /// Words appended, unparsed (no splitting, globbing or quoting), to the first
+    /// simple command the script runs.
+    pub args: Vec<String>,
+    /// Stops the run at its next check point once cancelled.
+    pub cancel: Option<CancelToken>,
+    /// Report the shell's scalar variables at the end in [`ExecOutput::env`].
+    pub capture_env: bool,
+    /// For [`Sandbox::spawn`]: keep stdin open as a pipe the caller writes to
+    /// ([`SandboxProcess::stdin`]) instead of giving it `stdin`'s bytes.
+    pub stdin_pipe: bool,
 }
 
 impl RunOptions {
@@ -155,6 +193,30 @@ impl RunOptions {
     /// Bytes on stdin (default: none).
     pub fn stdin(mut self, data: impl Into<Vec<u8>>) -> RunOptions {
         self.stdin = data.into();
+        self
+    }
+    /// Words for the first command (see [`RunOptions::args`](#structfield.args)).
+    pub fn args<I, S>(mut self, args: I) -> RunOptions
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+    /// A token that stops the run when cancelled.
+    pub fn cancel(mut self, token: CancelToken) -> RunOptions {
+        self.cancel = Some(token);
+        self
+    }
+    /// Report the shell's variables at the end.
+    pub fn capture_env(mut self) -> RunOptions {
+        self.capture_env = true;
+        self
+    }
+    /// Keep stdin open as a pipe ([`Sandbox::spawn`] only).
+    pub fn stdin_pipe(mut self) -> RunOptions {
+        self.stdin_pipe = true;
         self
     }
 }
@@ -367,6 +429,7 @@ impl Inner {
     fn launch(
         &self,
         opts: RunOptions,
+        stdin: Arc<OpenFile>,
         stdout: Arc<OpenFile>,
         stderr: Arc<OpenFile>,
     ) -> Result<Proc, SandboxError> {
@@ -389,6 +452,7 @@ impl Inner {
         };
         let mut env = self.env.clone();
         env.extend(opts.env);
+        let cancel = opts.cancel.map_or_else(Default::default, |t| t.flag());
         let proc = process::launch(Launch {
             fs: self.fs.clone(),
             registry: self.registry.clone(),
@@ -396,7 +460,10 @@ impl Inner {
             cwd,
             env,
             command: opts.command,
-            stdin: opts.stdin,
+            args: opts.args,
+            capture_env: opts.capture_env,
+            cancel,
+            stdin,
             stdout,
             stderr,
         })
@@ -418,7 +485,8 @@ impl Inner {
     fn run_bash(&self, command: &str, call_cancel: &AtomicBool) -> BashRun {
         let out = JobOutput::new(self.limits.max_output_bytes);
         let err = JobOutput::new(self.limits.max_output_bytes);
-        let proc = match self.launch(RunOptions::new(command), out.sink(), err.sink()) {
+        let stdin = OpenFile::bytes(Vec::new());
+        let proc = match self.launch(RunOptions::new(command), stdin, out.sink(), err.sink()) {
             Ok(p) => p,
             Err(e) => {
                 return BashRun::Completed {
@@ -545,18 +613,24 @@ impl Sandbox {
     pub async fn run(&self, opts: impl Into<RunOptions>) -> Result<ExecOutput, SandboxError> {
         let out = Capture::new(self.inner.limits.max_output_bytes);
         let err = Capture::new(self.inner.limits.max_output_bytes);
+        let mut opts = opts.into();
+        let stdin = OpenFile::bytes(std::mem::take(&mut opts.stdin));
         let proc = self.inner.launch(
-            opts.into(),
+            opts,
+            stdin,
             Arc::new(OpenFile::Capture(out.clone())),
             Arc::new(OpenFile::Capture(err.clone())),
         )?;
         let guard = CancelOnDrop::new(proc.cancel.clone());
         let exit_code = proc.exit.wait().await;
         guard.disarm();
+        let outcome = proc.exit.outcome();
         Ok(ExecOutput {
             stdout: out.take(),
             stderr: err.take(),
             exit_code,
+            env: outcome.env,
+            stopped: outcome.stopped,
         })
     }
 
@@ -576,13 +650,25 @@ impl Sandbox {
         let limit = self.inner.limits.max_output_bytes;
         let (out, out_rx) = ChannelSink::pair(limit);
         let (err, err_rx) = ChannelSink::pair(limit);
+        let mut opts = opts.into();
+        let (stdin, writer) = if opts.stdin_pipe {
+            let (r, w) = crate::interp::io::pipe();
+            (Arc::new(OpenFile::PipeR(r)), Some(w))
+        } else {
+            (OpenFile::bytes(std::mem::take(&mut opts.stdin)), None)
+        };
         let proc = self
             .inner
-            .launch(opts.into(), Arc::new(out), Arc::new(err))?;
+            .launch(opts, stdin, Arc::new(out), Arc::new(err))?;
+        let stdin = writer.map(|w| ProcessStdin {
+            writer: Mutex::new(Some(w)),
+            cancel: proc.cancel.clone(),
+        });
         Ok(SandboxProcess {
             proc,
             stdout: ByteStream(out_rx),
             stderr: ByteStream(err_rx),
+            stdin,
         })
     }
 
@@ -729,6 +815,68 @@ impl Sandbox {
         })
     }
 
+    /// A new session whose filesystem is an O(1) copy of this one's: same commands,
+    /// limits, environment and read stamps, a fresh id, no running commands. Later
+    /// writes on either side are not seen by the other.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let sb = shellbox::session::Sandbox::builder().file("a", "1").build();
+    /// let fork = sb.fork();
+    /// fork.write_text_file("a", "2").await?;
+    /// assert_eq!(sb.read_text_file("a").await?, "1");
+    /// assert_ne!(fork.id(), sb.id());
+    /// # Ok::<(), shellbox::session::SandboxError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn fork(&self) -> Sandbox {
+        let inner = &self.inner;
+        Sandbox {
+            inner: Arc::new(Inner {
+                id: new_id(),
+                fs: SharedFs::new(inner.fs.snapshot()),
+                stamps: ReadStamps::from_map(inner.stamps.to_map()),
+                registry: inner.registry.clone(),
+                limits: inner.limits.clone(),
+                env: inner.env.clone(),
+                bash_wait: inner.bash_wait,
+                procs: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// A persistent [`Shell`](crate::Shell) over this sandbox's filesystem (not a
+    /// copy): its variables, functions and directory carry across its runs, which
+    /// start in `/workspace` with the sandbox's commands, limits and environment.
+    ///
+    /// ```
+    /// let sb = shellbox::session::Sandbox::new();
+    /// let mut sh = sb.shell();
+    /// sh.exec("x=7; echo $x > n.txt");
+    /// assert_eq!(sh.exec("echo $x").stdout, b"7\n");
+    /// assert_eq!(sb.fs().read_file("/workspace/n.txt").unwrap().to_vec(), b"7\n");
+    /// ```
+    pub fn shell(&self) -> crate::Shell {
+        let inner = &self.inner;
+        let budget = crate::limits::Budget::new(inner.limits.clone(), Arc::default());
+        let _ = inner.fs.lock().mkdir_all(WORKSPACE, 0o755);
+        let interp = super::new_interp(
+            inner.fs.clone(),
+            inner.registry.clone(),
+            budget,
+            WORKSPACE,
+            &inner.env,
+        );
+        crate::Shell::from_parts(interp, inner.fs.clone(), inner.limits.clone())
+    }
+
+    /// The filesystem, locked while the guard lives (keep it short: every command
+    /// of the session waits for it). For the operations [`Sandbox`]'s own methods do
+    /// not cover.
+    pub fn fs(&self) -> std::sync::MutexGuard<'_, Fs> {
+        self.inner.fs.lock()
+    }
+
     /// An O(1) snapshot of the filesystem.
     pub fn snapshot(&self) -> Fs {
         self.inner.fs.snapshot()
@@ -797,6 +945,57 @@ pub struct SandboxProcess {
     pub stdout: ByteStream,
     /// What the process writes to stderr, in chunks.
     pub stderr: ByteStream,
+    /// The process's stdin, when it was spawned with [`RunOptions::stdin_pipe`].
+    pub stdin: Option<ProcessStdin>,
+}
+
+/// The write end of a spawned process's stdin: a bounded pipe (64 KiB), so a write
+/// waits while the process has not read what came before. The process sees end of
+/// file once this is closed or dropped.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use shellbox::session::{RunOptions, Sandbox};
+/// let sb = Sandbox::new();
+/// let mut p = sb.spawn(RunOptions::new("tr a-z A-Z").stdin_pipe()).await?;
+/// let stdin = p.stdin.take().unwrap();
+/// stdin.write(b"hello\n")?;
+/// stdin.close();
+/// assert_eq!(p.stdout.read_to_end().await, b"HELLO\n");
+/// assert_eq!(p.wait().await, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct ProcessStdin {
+    writer: Mutex<Option<PipeWriter>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl ProcessStdin {
+    /// Writes all of `data`, waiting while the pipe is full. Blocks: async callers
+    /// run it on a blocking thread. Fails with `BrokenPipe` once the process has
+    /// stopped reading (ended) or after [`close`](Self::close).
+    pub fn write(&self, data: &[u8]) -> std::io::Result<()> {
+        let guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        match guard.as_ref() {
+            Some(w) => w.write_all(data, &self.cancel).map_err(|e| {
+                // A killed process's pipe reads as closed, not as a limit.
+                if crate::commands::as_fatal(&e).is_some() {
+                    std::io::Error::from(std::io::ErrorKind::BrokenPipe)
+                } else {
+                    e
+                }
+            }),
+            None => Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe)),
+        }
+    }
+
+    /// Closes the pipe: the process reads end of file after what was written.
+    /// Closing again does nothing.
+    pub fn close(&self) {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
 }
 
 impl SandboxProcess {

@@ -228,6 +228,32 @@ impl Store {
         self.inner.disk.sessions()
     }
 
+    /// Removes session `name` (all its manifests); returns whether it existed. Its
+    /// blobs stay (other sessions may share them). A session saved again later starts
+    /// over. Blocks on disk I/O.
+    ///
+    /// ```
+    /// use shellbox::fs::{Clock, Fs};
+    /// use shellbox::store::{Snapshot, Store};
+    /// let dir = std::env::temp_dir().join(format!("shellbox-doc-delete-{}", std::process::id()));
+    /// let store = Store::open(&dir)?;
+    /// store.save("gone", &Snapshot { fs: Fs::new(Clock::virtual_at(0)), meta: serde_json::json!({}) })?;
+    /// assert!(store.delete("gone")?);
+    /// assert!(store.load("gone").is_err());
+    /// assert!(!store.delete("gone")?);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), shellbox::store::StoreError>(())
+    /// ```
+    pub fn delete(&self, name: &str) -> Result<bool, StoreError> {
+        check_name(name)?;
+        let dir = self.inner.disk.session_dir(name);
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(StoreError::io(&dir, &e)),
+        }
+    }
+
     /// Saves a snapshot of session `name` as its newest manifest; returns what it wrote.
     /// Blocks on disk I/O.
     pub fn save(&self, name: &str, snapshot: &Snapshot) -> Result<SaveReport, StoreError> {
