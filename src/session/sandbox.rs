@@ -1009,6 +1009,13 @@ impl SandboxProcess {
         self.proc.exit.get()
     }
 
+    /// Why the process ended early (a limit, a kill, a bug in shellbox), once it has
+    /// ended; `None` while it runs or when its script ran to the end.
+    pub fn stopped(&self) -> Option<crate::interp::Stopped> {
+        self.proc.exit.get()?;
+        self.proc.exit.outcome().stopped
+    }
+
     /// Waits for the process to end and returns its exit status (143 if it was killed).
     ///
     /// Cancel safety: dropping the future only stops waiting.
@@ -1033,6 +1040,11 @@ impl SandboxProcess {
 pub struct ByteStream(mpsc::UnboundedReceiver<Vec<u8>>);
 
 impl ByteStream {
+    /// A stream that has already ended (to put in a stream's place when taking it).
+    pub fn empty() -> ByteStream {
+        ByteStream(mpsc::unbounded_channel().1)
+    }
+
     /// The next chunk, or `None` once the process has ended and everything was read.
     ///
     /// Cancel safety: safe; a chunk is never lost by dropping the future.
