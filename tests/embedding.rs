@@ -314,3 +314,25 @@ async fn a_stored_session_can_be_deleted() {
     assert!(Sandbox::builder().load(&store, "s1").is_err());
     assert!(store.delete("../escape").is_err(), "names are checked");
 }
+
+#[tokio::test]
+async fn host_commands_are_listed_on_a_filesystem_made_elsewhere() {
+    let mut registry = Registry::with_builtins();
+    registry.register("greet", |ctx| {
+        writeln!(ctx.stdout, "hi")?;
+        Ok(0)
+    });
+    let plain = Sandbox::new();
+    let sb = Sandbox::builder()
+        .registry(registry.clone())
+        .filesystem(plain.snapshot())
+        .build();
+    let out = sb.run("greet; command -v greet").await.unwrap();
+    assert_eq!(text(&out.stdout), "hi\n/usr/bin/greet\n");
+    let mut sh = Shell::builder()
+        .registry(registry)
+        .filesystem(plain.snapshot())
+        .build();
+    assert_eq!(text(&sh.exec("greet").stdout), "hi\n");
+    assert_eq!(plain.run("command -v greet").await.unwrap().exit_code, 1);
+}

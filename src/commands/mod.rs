@@ -364,6 +364,9 @@ pub type DynCommand = Arc<dyn Fn(&mut Ctx) -> CmdResult + Send + Sync>;
 #[derive(Clone, Default)]
 pub struct Registry {
     map: BTreeMap<String, DynCommand>,
+    /// Names a host registered (not the built-in table's): a filesystem made
+    /// elsewhere (a fork, a loaded snapshot) may not list them in `/usr/bin` yet.
+    registered: std::collections::BTreeSet<String>,
 }
 
 impl Registry {
@@ -406,7 +409,13 @@ impl Registry {
         name: impl Into<String>,
         f: impl Fn(&mut Ctx) -> CmdResult + Send + Sync + 'static,
     ) {
-        self.map.insert(name.into(), Arc::new(f));
+        let name = name.into();
+        self.registered.insert(name.clone());
+        self.map.insert(name, Arc::new(f));
+    }
+    /// The names registered with [`register`](Self::register), sorted.
+    pub fn registered_names(&self) -> impl Iterator<Item = &str> {
+        self.registered.iter().map(String::as_str)
     }
     /// Looks a command up.
     pub fn get(&self, name: &str) -> Option<DynCommand> {

@@ -45,6 +45,7 @@ pub use errno::{Errno, FsError, FsResult};
 pub(crate) use host::{HostRoot, SeedDir, SeedEntry, SeedKind};
 pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
+pub use namespace::NamedFiles;
 use resolve::Follow;
 
 /// An inode number.

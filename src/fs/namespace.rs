@@ -14,6 +14,9 @@ use super::{Device, DirEntry, Errno, Fs, FsError, FsResult, Ino, LimitHit, Metad
 /// Longest symlink target accepted (PATH_MAX less the terminating NUL).
 pub(crate) const MAX_SYMLINK_LEN: usize = 4095;
 
+/// Files by name with their contents (for [`Fs::create_files`]).
+pub type NamedFiles = Vec<(String, Vec<u8>)>;
+
 /// Where a new entry goes.
 #[derive(Clone, Debug)]
 pub(crate) struct Target {
@@ -59,15 +62,80 @@ impl Walk<'_> {
 }
 
 impl Fs {
-    /// Checks that a new entry of `bytes` file bytes may be created at `target`: depth,
-    /// write and search permission on the directory, then the size and count limits.
-    pub(crate) fn check_create(&self, target: &Target, bytes: u64) -> FsResult<()> {
-        if target.depth > self.limits.max_path_depth {
+    /// Creates many regular files (mode 0644, owned by the acting user) in directory
+    /// `dir` at once: the directory is resolved and checked once and its listing
+    /// written back once, each file checked as `write_file` checks a new one
+    /// (name, size, count and total limits). Names already in the directory are not
+    /// touched: they come back, with their contents, for the caller to write as it
+    /// chooses. On an error the files before the one it names stay created.
+    ///
+    /// ```
+    /// use shellbox::fs::{Clock, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// fs.write_file("/workspace/b", b"old").unwrap();
+    /// let files = vec![("a".to_owned(), b"1".to_vec()), ("b".to_owned(), b"2".to_vec())];
+    /// let left = fs.create_files("/workspace", files).unwrap();
+    /// assert_eq!(left, [("b".to_owned(), b"2".to_vec())]);
+    /// assert_eq!(fs.read_file("/workspace/a").unwrap().as_slice(), b"1");
+    /// ```
+    pub fn create_files(
+        &mut self,
+        dir: &str,
+        files: NamedFiles,
+    ) -> Result<NamedFiles, (String, FsError)> {
+        let at = |e: FsError| (dir.to_owned(), e);
+        let walk = self.walk(dir, Follow::Yes).map_err(at)?;
+        let (ino, depth) = (walk.existing().map_err(at)?, walk.depth());
+        let parent = self.inode(ino).map_err(at)?;
+        let Some(existing) = parent.entries() else {
+            return Err(at(Errno::ENOTDIR.into()));
+        };
+        if !self.may(parent, W | X) {
+            return Err(at(Errno::EACCES.into()));
+        }
+        if depth + 1 > self.limits.max_path_depth {
+            return Err(at(Errno::ENAMETOOLONG.into()));
+        }
+        let mut listing = existing.clone();
+        let now = self.now();
+        let mut left = Vec::new();
+        let mut result = Ok(());
+        for (name, data) in files {
+            if listing.contains_key(&name) {
+                left.push((name, data));
+                continue;
+            }
+            if let Err(e) = self.check_new_file(&name, data.len() as u64) {
+                result = Err((name, e));
+                break;
+            }
+            let bytes = data.len() as u64;
+            let inode = Inode::new(Node::File(Arc::new(data)), 0o644, self.uid, self.gid, now);
+            let new = self.add_inode(inode);
+            self.file_bytes = self.file_bytes.saturating_add(bytes);
+            listing.insert(name, new);
+        }
+        let parent = self.inode_mut(ino).map_err(at)?;
+        parent.node = Node::Dir(listing);
+        parent.mtime = now;
+        parent.ctime = now;
+        result.map(|()| left)
+    }
+
+    /// The checks of a new regular file of `bytes` named `name` (its directory checked
+    /// already).
+    fn check_new_file(&self, name: &str, bytes: u64) -> FsResult<()> {
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\0']) {
+            return Err(Errno::EINVAL.into());
+        }
+        if name.len() > self.limits.max_name_len {
             return Err(Errno::ENAMETOOLONG.into());
         }
-        if !self.may(self.inode(target.dir)?, W | X) {
-            return Err(Errno::EACCES.into());
-        }
+        self.check_room(bytes)
+    }
+
+    /// The size and count limits for one more inode holding `bytes` file bytes.
+    fn check_room(&self, bytes: u64) -> FsResult<()> {
         if bytes > self.limits.max_file_bytes {
             return Err(self.limit_error(LimitHit::FileBytes(self.limits.max_file_bytes)));
         }
@@ -78,6 +146,18 @@ impl Fs {
             return Err(self.limit_error(LimitHit::TotalBytes(self.limits.max_total_bytes)));
         }
         Ok(())
+    }
+
+    /// Checks that a new entry of `bytes` file bytes may be created at `target`: depth,
+    /// write and search permission on the directory, then the size and count limits.
+    pub(crate) fn check_create(&self, target: &Target, bytes: u64) -> FsResult<()> {
+        if target.depth > self.limits.max_path_depth {
+            return Err(Errno::ENAMETOOLONG.into());
+        }
+        if !self.may(self.inode(target.dir)?, W | X) {
+            return Err(Errno::EACCES.into());
+        }
+        self.check_room(bytes)
     }
 
     /// Creates a new inode owned by the acting user and links it at `target` (checked

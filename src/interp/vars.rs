@@ -353,6 +353,25 @@ impl Scopes {
         m.into_iter().collect()
     }
 
+    /// Every visible variable with a string value (not arrays), by name: what an
+    /// embedder reads back after a run. Only the strings are copied.
+    pub fn scalars(&self) -> std::collections::BTreeMap<String, String> {
+        let mut seen: std::collections::BTreeMap<&str, Option<&str>> =
+            std::collections::BTreeMap::new();
+        for f in &self.frames {
+            for (k, v) in f.vars.iter() {
+                let s = match &v.value {
+                    Some(crate::expand::Value::Str(s)) => Some(s.as_str()),
+                    _ => None,
+                };
+                seen.insert(k.as_str(), s);
+            }
+        }
+        seen.into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
+            .collect()
+    }
+
     /// Exported variables with a scalar value.
     pub fn exported(&self) -> std::collections::BTreeMap<String, String> {
         // Outer frames first so inner ones shadow them; only exported values are

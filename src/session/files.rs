@@ -33,6 +33,12 @@ impl RemoveOptions {
 /// lower; this only stops a runaway walk).
 const MAX_COPY_DEPTH: usize = 4096;
 
+impl From<FsError> for SandboxError {
+    fn from(e: FsError) -> SandboxError {
+        SandboxError::fs("filesystem operation", "", &e)
+    }
+}
+
 impl SandboxError {
     /// The error of filesystem operation `op` (`"read"`, `"mkdir"`, ...) on `path`,
     /// made on the thread that ran it, right after it failed: a limit's refusal is
@@ -40,6 +46,184 @@ impl SandboxError {
     pub fn from_fs(op: &str, path: &str, e: &FsError) -> SandboxError {
         SandboxError::fs(op, path, e)
     }
+}
+
+/// Runs a host-side operation on `path` (a file the host writes, a directory it
+/// makes or copies, a path it removes): as root, so the host may act anywhere, as the
+/// administrator of a machine would; then whatever it created (the path with
+/// everything below it, and any parents that were missing) is given to the sandbox
+/// user, so scripts can change it as files they made themselves. Paths that existed
+/// keep their owners.
+///
+/// ```
+/// use shellbox::fs::{Clock, Fs};
+/// let mut fs = Fs::new(Clock::virtual_at(0));
+/// assert!(fs.write_file("/data/a.txt", b"x").is_err()); // the user may not write in /
+/// shellbox::session::provision(&mut fs, "/data/a.txt", |fs| {
+///     fs.mkdir_all("/data", 0o755)?;
+///     fs.write_file("/data/a.txt", b"x")
+/// })
+/// .unwrap();
+/// assert_eq!(fs.stat("/data").unwrap().uid, 1000);
+/// assert_eq!(fs.stat("/data/a.txt").unwrap().uid, 1000);
+/// assert_eq!(fs.stat("/").unwrap().uid, 0);
+/// ```
+pub fn provision<R, E: From<FsError>>(
+    fs: &mut Fs,
+    path: &str,
+    f: impl FnOnce(&mut Fs) -> Result<R, E>,
+) -> Result<R, E> {
+    let (uid, gid) = fs.user();
+    // The first missing ancestor (or the path itself): everything from there down
+    // is new.
+    let mut missing = Vec::new();
+    let mut p = path;
+    while fs.lstat(p).is_err() {
+        missing.push(p.to_owned());
+        let parent = crate::fs::path::parent(p);
+        if parent == p {
+            break;
+        }
+        p = parent;
+    }
+    fs.as_root(|fs| {
+        let r = f(fs)?;
+        // The first missing path is `path` itself (when it was missing): its whole
+        // tree is new; the other missing paths are parents made on the way.
+        for (i, m) in missing.iter().enumerate() {
+            if i == 0 {
+                give_tree(fs, m, uid, gid, 0)?;
+            } else {
+                give(fs, m, uid, gid)?;
+            }
+        }
+        Ok(r)
+    })
+}
+
+/// Gives `path` to `uid:gid` (a symlink's own owner matters to nothing here, and
+/// chown would follow it).
+fn give(fs: &mut Fs, path: &str, uid: u32, gid: u32) -> Result<(), FsError> {
+    match fs.lstat(path) {
+        Ok(meta) if !meta.is_symlink() => fs.chown(path, Some(uid), Some(gid)),
+        _ => Ok(()),
+    }
+}
+
+/// [`give`] for `path` and everything below it.
+fn give_tree(fs: &mut Fs, path: &str, uid: u32, gid: u32, depth: usize) -> Result<(), FsError> {
+    give(fs, path, uid, gid)?;
+    if depth < MAX_COPY_DEPTH && fs.lstat(path).is_ok_and(|m| m.is_dir()) {
+        for entry in fs.read_dir(path)? {
+            let child = crate::fs::path::join(path, &entry.name);
+            give_tree(fs, &child, uid, gid, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// One file for [`provision_files`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct NewFile {
+    /// Absolute.
+    pub path: String,
+    pub content: Vec<u8>,
+    /// Permission bits (default 0644).
+    pub mode: Option<u32>,
+    /// Modification (and access) time.
+    pub mtime: Option<crate::fs::Timestamp>,
+}
+
+impl NewFile {
+    pub fn new(path: impl Into<String>, content: impl Into<Vec<u8>>) -> NewFile {
+        NewFile {
+            path: path.into(),
+            content: content.into(),
+            mode: None,
+            mtime: None,
+        }
+    }
+}
+
+/// Writes many files as the host ([`provision`]: anywhere, parents made, what is new
+/// given to the sandbox user), quickly: the files are grouped by directory, each
+/// directory is made once, and new files in a directory the user may write go in
+/// as one batch ([`Fs::create_files`]). When a path is given twice, the later
+/// content wins. Stops at the first failure, naming its path.
+///
+/// ```
+/// use shellbox::fs::{Clock, Fs};
+/// use shellbox::session::{NewFile, provision_files};
+/// let mut fs = Fs::new(Clock::virtual_at(0));
+/// let files = vec![NewFile::new("/data/a", "1"), NewFile::new("/data/sub/b", "2")];
+/// provision_files(&mut fs, files).unwrap();
+/// assert_eq!(fs.read_file("/data/sub/b").unwrap().as_slice(), b"2");
+/// assert_eq!(fs.stat("/data/sub").unwrap().uid, 1000);
+/// ```
+pub fn provision_files(fs: &mut Fs, files: Vec<NewFile>) -> Result<(), SandboxError> {
+    // By directory, in first-seen order; a later duplicate replaces an earlier one.
+    let mut order: Vec<String> = Vec::new();
+    let mut by_dir: std::collections::HashMap<String, Vec<NewFile>> =
+        std::collections::HashMap::new();
+    for f in files {
+        let dir = crate::fs::path::parent(&f.path).to_owned();
+        let group = by_dir.entry(dir.clone()).or_insert_with(|| {
+            order.push(dir);
+            Vec::new()
+        });
+        group.push(f);
+    }
+    for dir in order {
+        let Some(group) = by_dir.remove(&dir) else {
+            continue;
+        };
+        provision(fs, &dir, |fs| fs.mkdir_all(&dir, 0o755))
+            .map_err(|e| SandboxError::fs("mkdir", &dir, &e))?;
+        let mut attrs = Vec::new();
+        let mut batch = Vec::with_capacity(group.len());
+        let mut later = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        for f in group {
+            let name = crate::fs::path::file_name(&f.path).to_owned();
+            if f.mode.is_some() || f.mtime.is_some() {
+                attrs.push((f.path.clone(), f.mode, f.mtime));
+            }
+            // A repeated name is written after the batch, in order.
+            if names.insert(name.clone()) && later.is_empty() {
+                batch.push((name, f.content));
+            } else {
+                later.push(f);
+            }
+        }
+        // In a directory the user may not write (say `/`), each file goes in as the
+        // host, one at a time.
+        let left = if fs.access(&dir, false, true, true).is_ok() {
+            fs.create_files(&dir, batch).map_err(|(name, e)| {
+                SandboxError::fs("write", &crate::fs::path::join(&dir, &name), &e)
+            })?
+        } else {
+            batch
+        };
+        let left = left
+            .into_iter()
+            .map(|(name, content)| NewFile::new(crate::fs::path::join(&dir, &name), content));
+        for f in left.chain(later) {
+            provision(fs, &f.path, |fs| fs.write_file(&f.path, &f.content))
+                .map_err(|e| SandboxError::fs("write", &f.path, &e))?;
+        }
+        for (path, mode, mtime) in attrs {
+            if let Some(mode) = mode {
+                provision(fs, &path, |fs| fs.chmod(&path, mode & 0o7777))
+                    .map_err(|e| SandboxError::fs("chmod", &path, &e))?;
+            }
+            if let Some(t) = mtime {
+                provision(fs, &path, |fs| fs.set_times(&path, Some(t), Some(t)))
+                    .map_err(|e| SandboxError::fs("utimes", &path, &e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Sandbox {
@@ -57,18 +241,7 @@ impl Sandbox {
     /// ```
     pub fn remove(&self, path: &str, opts: RemoveOptions) -> Result<(), SandboxError> {
         let p = self.resolve_path(path);
-        let mut fs = self.fs();
-        let meta = match fs.lstat(&p) {
-            Ok(m) => m,
-            Err(e) if opts.force && e.is(Errno::ENOENT) => return Ok(()),
-            Err(e) => return Err(SandboxError::fs("remove", &p, &e)),
-        };
-        let removed = match (meta.is_dir(), opts.recursive) {
-            (true, true) => fs.remove_all(&p),
-            (true, false) => fs.remove_dir(&p),
-            (false, _) => fs.remove_file(&p),
-        };
-        removed.map_err(|e| SandboxError::fs("remove", &p, &e))
+        remove_in(&mut self.fs(), &p, opts)
     }
 
     /// Copies a file (its bytes and mode) to `dst`, replacing a file there; with
@@ -85,17 +258,7 @@ impl Sandbox {
     /// ```
     pub fn copy(&self, src: &str, dst: &str, recursive: bool) -> Result<(), SandboxError> {
         let (src, dst) = (self.resolve_path(src), self.resolve_path(dst));
-        if dst
-            .strip_prefix(src.as_str())
-            .is_some_and(|rest| rest.starts_with('/'))
-        {
-            return Err(SandboxError::new(
-                SandboxErrorKind::InvalidArgument,
-                format!("copy {src}: cannot copy a directory into itself ({dst})"),
-            ));
-        }
-        let mut fs = self.fs();
-        copy_node(&mut fs, &src, &dst, recursive, 0)
+        copy_in(&mut self.fs(), &src, &dst, recursive)
     }
 
     /// Moves (renames) `src` to `dst`, replacing a file there.
@@ -105,6 +268,35 @@ impl Sandbox {
             .rename(&src, &dst)
             .map_err(|e| SandboxError::fs("rename", &src, &e))
     }
+}
+
+/// [`Sandbox::remove`] on a filesystem, for an absolute path.
+pub fn remove_in(fs: &mut Fs, path: &str, opts: RemoveOptions) -> Result<(), SandboxError> {
+    let meta = match fs.lstat(path) {
+        Ok(m) => m,
+        Err(e) if opts.force && e.is(Errno::ENOENT) => return Ok(()),
+        Err(e) => return Err(SandboxError::fs("remove", path, &e)),
+    };
+    let removed = match (meta.is_dir(), opts.recursive) {
+        (true, true) => fs.remove_all(path),
+        (true, false) => fs.remove_dir(path),
+        (false, _) => fs.remove_file(path),
+    };
+    removed.map_err(|e| SandboxError::fs("remove", path, &e))
+}
+
+/// [`Sandbox::copy`] on a filesystem, for absolute paths.
+pub fn copy_in(fs: &mut Fs, src: &str, dst: &str, recursive: bool) -> Result<(), SandboxError> {
+    if dst
+        .strip_prefix(src)
+        .is_some_and(|rest| rest.starts_with('/'))
+    {
+        return Err(SandboxError::new(
+            SandboxErrorKind::InvalidArgument,
+            format!("copy {src}: cannot copy a directory into itself ({dst})"),
+        ));
+    }
+    copy_node(fs, src, dst, recursive, 0)
 }
 
 fn copy_node(

@@ -28,7 +28,7 @@ use crate::interp::io::{Capture, OpenFile};
 use crate::interp::{ExecOutput, Interp, Stopped};
 use crate::limits::{Budget, Limits};
 
-pub use files::RemoveOptions;
+pub use files::{NewFile, RemoveOptions, copy_in, provision, provision_files, remove_in};
 pub use process::{INTERNAL_ERROR, TERMINATED};
 pub use sandbox::{
     ByteStream, DEFAULT_BASH_WAIT, HOME, JOBS_DIR, NetworkPolicy, ProcessStdin, RunOptions,
@@ -86,7 +86,13 @@ impl ShellBuilder {
     /// Builds the shell.
     pub fn build(self) -> Shell {
         let (registry, mut fs) = match (self.registry, self.fs) {
-            (Some(r), Some(fs)) => (Arc::new(r), fs),
+            (Some(r), Some(mut fs)) => {
+                let names: Vec<&str> = r.registered_names().collect();
+                if !names.is_empty() {
+                    fs.install_commands(&names);
+                }
+                (Arc::new(r), fs)
+            }
             (Some(r), None) => {
                 let fs = default_fs(&r);
                 (Arc::new(r), fs)
@@ -235,15 +241,7 @@ pub(crate) fn stopped_by(budget: &Budget) -> Option<Stopped> {
 
 /// The shell's scalar variables (what a run reports with `capture_env`).
 pub(crate) fn shell_vars(interp: &Interp) -> std::collections::BTreeMap<String, String> {
-    interp
-        .vars
-        .all()
-        .into_iter()
-        .filter_map(|(k, v)| match v.value {
-            Some(Value::Str(s)) => Some((k, s)),
-            _ => None,
-        })
-        .collect()
+    interp.vars.scalars()
 }
 
 /// The text of a panic's payload.
@@ -403,6 +401,43 @@ impl Shell {
     fn set_cwd(&mut self, cwd: &str) {
         self.interp.cwd = cwd.to_owned();
         let _ = self.interp.assign_scalar("PWD", cwd.to_owned(), false);
+    }
+
+    /// Changes the shell's directory for later runs, as `cd DIR` would (relative to
+    /// the current one); the error names a directory that is not there.
+    ///
+    /// ```
+    /// let mut sh = shellbox::Shell::new();
+    /// sh.chdir("/tmp").unwrap();
+    /// assert_eq!(sh.exec("pwd").stdout, b"/tmp\n");
+    /// assert!(sh.chdir("/nowhere").is_err());
+    /// ```
+    pub fn chdir(&mut self, dir: &str) -> Result<(), String> {
+        let cwd = crate::fs::path::join(&self.interp.cwd, dir);
+        if !self.fs.lock().stat(&cwd).is_ok_and(|m| m.is_dir()) {
+            return Err(format!("{cwd}: No such file or directory"));
+        }
+        let old = std::mem::replace(&mut self.interp.cwd, cwd.clone());
+        let _ = self.interp.assign_scalar("OLDPWD", old, false);
+        self.set_cwd(&cwd);
+        Ok(())
+    }
+
+    /// Sets and exports a variable, as `export NAME=VALUE` would.
+    ///
+    /// ```
+    /// let mut sh = shellbox::Shell::new();
+    /// sh.export("GREETING", "hi");
+    /// assert_eq!(sh.exec("printenv GREETING").stdout, b"hi\n");
+    /// ```
+    pub fn export(&mut self, name: &str, value: &str) {
+        self.interp.define(
+            name,
+            Var {
+                value: Some(Value::Str(value.to_owned())),
+                attrs: Attrs(Attrs::EXPORT),
+            },
+        );
     }
 
     /// Runs a script on a blocking thread of the tokio runtime.

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -25,8 +25,9 @@ pub const TERMINATED: i32 = 143;
 /// message is on the command's stderr). 70 is `EX_SOFTWARE` of `sysexits.h`.
 pub const INTERNAL_ERROR: i32 = 70;
 
-/// First pid handed to sandbox processes (the interpreter's own shells use 4242+).
-static NEXT_PID: AtomicU32 = AtomicU32::new(7000);
+/// First pid a sandbox hands its processes (the interpreter's own shells use
+/// 4242+). Each sandbox counts from here, so pids do not depend on other sessions.
+pub(crate) const FIRST_PID: u32 = 7000;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -140,6 +141,8 @@ impl Drop for CancelOnDrop {
 
 /// Everything a command needs to start.
 pub(crate) struct Launch {
+    /// The process's pid (`$$` of its shell).
+    pub(crate) pid: u32,
     pub(crate) fs: SharedFs,
     pub(crate) registry: Arc<Registry>,
     pub(crate) limits: Limits,
@@ -152,6 +155,8 @@ pub(crate) struct Launch {
     pub(crate) stdin: Arc<OpenFile>,
     pub(crate) stdout: Arc<OpenFile>,
     pub(crate) stderr: Arc<OpenFile>,
+    /// Called on the command's thread once its status is published.
+    pub(crate) on_exit: Option<Box<dyn FnOnce() + Send>>,
 }
 
 /// Starts a command on a thread of the interpreter's pool. The interpreter (and with it
@@ -162,11 +167,13 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
     let cancel = l.cancel.clone();
     let exit = Arc::new(ExitCell::default());
     let proc = Proc {
-        pid: NEXT_PID.fetch_add(1, Ordering::Relaxed),
+        pid: l.pid,
         cancel: cancel.clone(),
         exit: exit.clone(),
     };
     let (fs, stderr) = (l.fs.clone(), l.stderr.clone());
+    let mut l = l;
+    let on_exit = l.on_exit.take();
     crate::interp::pool::spawn(move || {
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(l)));
         let (code, outcome) = ran.unwrap_or_else(|panic| {
@@ -179,6 +186,9 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
         });
         drop(stderr);
         exit.set(code, outcome);
+        if let Some(f) = on_exit {
+            f();
+        }
     })?;
     Ok(proc)
 }
@@ -187,6 +197,10 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
 fn run(l: Launch) -> (i32, Outcome) {
     let budget = Budget::new(l.limits, l.cancel.clone());
     let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
+    // Each process's shell has its own `$$`: a `kill $$` written to a file by one
+    // command and read by another must not name the reader.
+    interp.pid = l.pid;
+    interp.bashpid = l.pid;
     interp.set_stdio(l.stdin, l.stdout, l.stderr);
     if !l.args.is_empty() {
         interp.extra_args = Some(Arc::new(Mutex::new(Some(l.args))));

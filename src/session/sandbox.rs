@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,7 @@ pub enum SandboxErrorKind {
 pub struct SandboxError {
     kind: SandboxErrorKind,
     message: String,
+    errno: Option<Errno>,
 }
 
 impl SandboxError {
@@ -84,10 +85,16 @@ impl SandboxError {
         SandboxError {
             kind,
             message: message.into(),
+            errno: None,
         }
     }
     pub fn kind(&self) -> SandboxErrorKind {
         self.kind
+    }
+    /// The filesystem's errno, when a filesystem call failed (`ENOENT`, ...), for
+    /// hosts that report errnos the way their platform does.
+    pub fn errno(&self) -> Option<Errno> {
+        self.errno
     }
     pub fn message(&self) -> &str {
         &self.message
@@ -103,10 +110,13 @@ impl SandboxError {
     /// it (a limit's refusal is told apart from a plain errno there).
     pub(crate) fn fs(op: &str, path: &str, e: &FsError) -> SandboxError {
         if let Some(hit) = crate::fs::take_limit_hit() {
-            return SandboxError::new(
-                SandboxErrorKind::LimitExceeded,
-                format!("{op} {path}: {e}: {hit}"),
-            );
+            return SandboxError {
+                errno: Some(e.errno),
+                ..SandboxError::new(
+                    SandboxErrorKind::LimitExceeded,
+                    format!("{op} {path}: {e}: {hit}"),
+                )
+            };
         }
         let kind = match e.errno {
             Errno::ENOENT => SandboxErrorKind::NotFound,
@@ -118,7 +128,10 @@ impl SandboxError {
             Errno::EINVAL => SandboxErrorKind::InvalidArgument,
             _ => SandboxErrorKind::Io,
         };
-        SandboxError::new(kind, format!("{op} {path}: {e}"))
+        SandboxError {
+            errno: Some(e.errno),
+            ..SandboxError::new(kind, format!("{op} {path}: {e}"))
+        }
     }
 }
 
@@ -323,7 +336,18 @@ impl SandboxBuilder {
     /// Builds the sandbox.
     pub fn build(self) -> Sandbox {
         let registry = self.registry.unwrap_or_else(Registry::with_builtins);
-        let mut fs = self.fs.unwrap_or_else(|| super::default_fs(&registry));
+        let mut fs = match self.fs {
+            Some(mut fs) => {
+                // A filesystem made elsewhere lists the built-ins; the host's own
+                // commands may be new to it.
+                let names: Vec<&str> = registry.registered_names().collect();
+                if !names.is_empty() {
+                    fs.install_commands(&names);
+                }
+                fs
+            }
+            None => super::default_fs(&registry),
+        };
         super::add_files(&mut fs, &self.files);
         let _ = fs.mkdir_all(WORKSPACE, 0o755);
         if let Some(l) = &self.limits {
@@ -340,6 +364,7 @@ impl SandboxBuilder {
                 env: self.env,
                 bash_wait: self.bash_wait.unwrap_or(Some(DEFAULT_BASH_WAIT)),
                 procs: Mutex::new(Vec::new()),
+                next_pid: AtomicU32::new(process::FIRST_PID),
             }),
         }
     }
@@ -405,6 +430,8 @@ struct Inner {
     bash_wait: Option<Duration>,
     /// Commands started and not known to have ended.
     procs: Mutex<Vec<Proc>>,
+    /// The next process's pid.
+    next_pid: AtomicU32,
 }
 
 impl Drop for Inner {
@@ -433,6 +460,18 @@ impl Inner {
         stdout: Arc<OpenFile>,
         stderr: Arc<OpenFile>,
     ) -> Result<Proc, SandboxError> {
+        self.launch_then(opts, stdin, stdout, stderr, None)
+    }
+
+    /// [`Inner::launch`], calling `on_exit` on the command's thread when it has ended.
+    fn launch_then(
+        &self,
+        opts: RunOptions,
+        stdin: Arc<OpenFile>,
+        stdout: Arc<OpenFile>,
+        stderr: Arc<OpenFile>,
+        on_exit: Option<Box<dyn FnOnce() + Send>>,
+    ) -> Result<Proc, SandboxError> {
         let cwd = match &opts.cwd {
             Some(dir) => {
                 let cwd = self.resolve(dir);
@@ -454,6 +493,7 @@ impl Inner {
         env.extend(opts.env);
         let cancel = opts.cancel.map_or_else(Default::default, |t| t.flag());
         let proc = process::launch(Launch {
+            pid: self.next_pid.fetch_add(1, Ordering::Relaxed),
             fs: self.fs.clone(),
             registry: self.registry.clone(),
             limits: self.limits.clone(),
@@ -466,6 +506,7 @@ impl Inner {
             stdin,
             stdout,
             stderr,
+            on_exit,
         })
         .map_err(|e| {
             SandboxError::new(
@@ -632,6 +673,61 @@ impl Sandbox {
             env: outcome.env,
             stopped: outcome.stopped,
         })
+    }
+
+    /// Starts a command like [`run`](Self::run) without waiting for it: `on_done` is
+    /// called with its output on the command's own thread when it ends. For hosts that
+    /// deliver results through callbacks (a language binding resolving a promise),
+    /// this saves the thread hops of waiting on a future. `cancel` in the options is
+    /// the way to stop it.
+    ///
+    /// ```
+    /// let sb = shellbox::session::Sandbox::new();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// sb.run_then("echo hi".into(), move |out| tx.send(out).unwrap())?;
+    /// assert_eq!(rx.recv().unwrap().stdout, b"hi\n");
+    /// # Ok::<(), shellbox::session::SandboxError>(())
+    /// ```
+    pub fn run_then(
+        &self,
+        mut opts: RunOptions,
+        on_done: impl FnOnce(ExecOutput) + Send + 'static,
+    ) -> Result<(), SandboxError> {
+        let out = Capture::new(self.inner.limits.max_output_bytes);
+        let err = Capture::new(self.inner.limits.max_output_bytes);
+        let stdin = OpenFile::bytes(std::mem::take(&mut opts.stdin));
+        let (o, e) = (out.clone(), err.clone());
+        let cell = Arc::new(Mutex::new(None::<Proc>));
+        let seen = cell.clone();
+        let finish = move || {
+            let proc = seen.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let (exit_code, outcome) = match proc {
+                Some(p) => (
+                    p.exit.get().unwrap_or(process::INTERNAL_ERROR),
+                    p.exit.outcome(),
+                ),
+                None => (process::INTERNAL_ERROR, Default::default()),
+            };
+            on_done(ExecOutput {
+                stdout: o.take(),
+                stderr: e.take(),
+                exit_code,
+                env: outcome.env,
+                stopped: outcome.stopped,
+            });
+        };
+        // The command may end before `launch` returns: the proc is put in the cell
+        // under its lock, which `finish` takes too.
+        let mut slot = cell.lock().unwrap_or_else(|e| e.into_inner());
+        let proc = self.inner.launch_then(
+            opts,
+            stdin,
+            Arc::new(OpenFile::Capture(out)),
+            Arc::new(OpenFile::Capture(err)),
+            Some(Box::new(finish)),
+        )?;
+        *slot = Some(proc);
+        Ok(())
     }
 
     /// Starts a command in the background and returns at once. The process runs until
@@ -841,6 +937,7 @@ impl Sandbox {
                 env: inner.env.clone(),
                 bash_wait: inner.bash_wait,
                 procs: Mutex::new(Vec::new()),
+                next_pid: AtomicU32::new(inner.next_pid.load(Ordering::Relaxed)),
             }),
         }
     }

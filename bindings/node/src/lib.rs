@@ -20,9 +20,13 @@ pub(crate) fn error(code: &str, message: impl std::fmt::Display) -> napi::Error 
     napi::Error::new(Status::GenericFailure, format!("[{code}] {message}"))
 }
 
-/// The code of a sandbox error, as Node's `fs` names errnos where there is one.
+/// The code of a sandbox error: `LIMIT_EXCEEDED` for a limit, else the errno as
+/// Node's `fs` names it where there is one, else the error's kind.
 pub(crate) fn sandbox_error(e: &shellbox::session::SandboxError) -> napi::Error {
     use shellbox::session::SandboxErrorKind as K;
+    if let (Some(errno), false) = (e.errno(), e.kind() == K::LimitExceeded) {
+        return error(&format!("{errno:?}"), e.message());
+    }
     let code = match e.kind() {
         K::NotFound => "ENOENT",
         K::IsDirectory => "EISDIR",

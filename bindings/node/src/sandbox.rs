@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use napi::bindgen_prelude::{Buffer, Function, PromiseRaw};
+use napi::bindgen_prelude::{Buffer, Function, Object, PromiseRaw};
 use napi::{Env, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -15,29 +15,19 @@ use shellbox::Limits;
 use shellbox::commands::Registry;
 use shellbox::fs::{FileType, Fs, Metadata};
 use shellbox::interp::{ExecOutput, Stopped};
-use shellbox::session::{CancelToken, RemoveOptions, RunOptions, Sandbox, SandboxError};
+use shellbox::session::{
+    CancelToken, NewFile, RemoveOptions, RunOptions, Sandbox, SandboxError, copy_in, provision,
+    provision_files, remove_in,
+};
 use shellbox::store::Store;
 
 use crate::commands::{Bridge, CommandCall};
 use crate::process::NativeProcess;
 use crate::{error, sandbox_error};
 
-/// A file to create when the sandbox is made.
-#[napi(object)]
-pub struct FileInit {
-    /// Absolute, or relative to `/workspace`.
-    pub path: String,
-    pub content: Buffer,
-    /// Permission bits (default 0644).
-    pub mode: Option<u32>,
-    /// Modification time, seconds since the epoch.
-    pub mtime: Option<f64>,
-}
-
 /// How to make a sandbox.
 #[napi(object)]
 pub struct SandboxInit {
-    pub files: Option<Vec<FileInit>>,
     pub env: Option<HashMap<String, String>>,
     /// `Limits` fields by their Rust names, plus `profile: "hardened"` and
     /// `timeoutMs` (see `limits_from`).
@@ -74,7 +64,10 @@ pub struct RunResult {
     pub stdout: Buffer,
     pub stderr: Buffer,
     pub exit_code: i32,
-    pub env: Option<HashMap<String, String>>,
+    /// The shell's variables at the end, when asked for: `NAME=value` entries, each
+    /// ended by a NUL, sorted by name (one string crosses to JavaScript faster than
+    /// an object, and is parsed only if read).
+    pub env: Option<String>,
     pub stopped: Option<StopInfo>,
 }
 
@@ -253,7 +246,16 @@ pub(crate) fn run_result(out: ExecOutput) -> RunResult {
         stdout: out.stdout.into(),
         stderr: out.stderr.into(),
         exit_code: out.exit_code,
-        env: out.env.map(|e| e.into_iter().collect()),
+        env: out.env.map(|vars| {
+            let mut block = String::new();
+            for (k, v) in vars {
+                block.push_str(&k);
+                block.push('=');
+                block.push_str(&v);
+                block.push('\0');
+            }
+            block
+        }),
         stopped: out.stopped.map(stop_info),
     }
 }
@@ -340,7 +342,9 @@ where
     env.spawn_future(async move { f(&sb).map_err(|e| sandbox_error(&e)) })
 }
 
-/// One locked filesystem call on a resolved path, its error made in place.
+/// One locked filesystem call on a resolved path, its error made in place. The host
+/// acts as the machine's administrator (root); what it creates is given to the
+/// sandbox user (`shellbox::session::provision`), so scripts can change it.
 fn with_fs<T>(
     sb: &Sandbox,
     op: &str,
@@ -349,78 +353,200 @@ fn with_fs<T>(
 ) -> Result<T, SandboxError> {
     let p = sb.resolve_path(path);
     let mut fs = sb.fs();
-    f(&mut fs, &p).map_err(|e| SandboxError::from_fs(op, &p, &e))
+    provision(&mut fs, &p, |fs| f(fs, &p)).map_err(|e| SandboxError::from_fs(op, &p, &e))
+}
+
+/// [`with_fs`] for operations that report their own errors.
+fn host_op<T>(
+    sb: &Sandbox,
+    path: &str,
+    f: impl FnOnce(&mut Fs, &str) -> Result<T, SandboxError>,
+) -> Result<T, SandboxError> {
+    let p = sb.resolve_path(path);
+    let mut fs = sb.fs();
+    provision(&mut fs, &p, |fs| f(fs, &p))
+}
+
+/// A sandbox builder with `init`'s commands, limits and environment.
+fn builder(
+    init: &SandboxInit,
+    dispatcher: Option<&Function<'_, CommandCall, ()>>,
+) -> napi::Result<(shellbox::session::SandboxBuilder, Option<Arc<Bridge>>)> {
+    let limits = limits_from(init.limits.as_ref())?;
+    let names = init.commands.clone().unwrap_or_default();
+    let used = limits.clone().unwrap_or_default();
+    let (registry, bridge) = registry(&names, dispatcher, &used)?;
+    let mut b = Sandbox::builder().registry(registry);
+    if let Some(l) = limits {
+        b = b.limits(l);
+    }
+    for (k, v) in init.env.clone().unwrap_or_default() {
+        b = b.env(k, v);
+    }
+    Ok((b, bridge))
+}
+
+/// Session `name` of the store in `storeDir` (files, id, environment, read
+/// stamps), run with `init`'s commands and limits; loads off the JavaScript thread.
+#[napi]
+pub fn load_sandbox<'env>(
+    env: &'env Env,
+    store_dir: String,
+    name: String,
+    init: SandboxInit,
+    dispatcher: Option<Function<'_, CommandCall, ()>>,
+) -> napi::Result<PromiseRaw<'env, NativeSandbox>> {
+    let (b, bridge) = builder(&init, dispatcher.as_ref())?;
+    blocking(env, move || {
+        let store = store_at(&store_dir)?;
+        let (sb, _report) = b.load(&store, &name).map_err(|e| sandbox_error(&e))?;
+        Ok(NativeSandbox { sb, bridge })
+    })
+}
+
+/// A promise of `f`'s result, computed on a blocking thread (disk I/O).
+fn blocking<'env, T>(
+    env: &'env Env,
+    f: impl FnOnce() -> napi::Result<T> + Send + 'static,
+) -> napi::Result<PromiseRaw<'env, T>>
+where
+    T: 'static + Send + napi::bindgen_prelude::ToNapiValue,
+{
+    env.spawn_future(async move {
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| error("EINTERNAL", e))?
+    })
+}
+
+/// Whether the store in `storeDir` has session `name`.
+#[napi]
+pub fn store_has_session<'env>(
+    env: &'env Env,
+    store_dir: String,
+    name: String,
+) -> napi::Result<PromiseRaw<'env, bool>> {
+    blocking(env, move || {
+        let sessions = store_at(&store_dir)?
+            .sessions()
+            .map_err(|e| error("ESTORE", e.message))?;
+        Ok(sessions.contains(&name))
+    })
+}
+
+/// Removes session `name` from the store in `storeDir`; resolves to whether it was
+/// there.
+#[napi]
+pub fn store_delete_session<'env>(
+    env: &'env Env,
+    store_dir: String,
+    name: String,
+) -> napi::Result<PromiseRaw<'env, bool>> {
+    blocking(env, move || {
+        store_at(&store_dir)?
+            .delete(&name)
+            .map_err(|e| error("ESTORE", e.message))
+    })
 }
 
 #[napi]
 impl NativeSandbox {
-    /// A sandbox with `init`'s files, environment and limits; `dispatcher` serves
-    /// the names in `init.commands`.
+    /// A sandbox with `init`'s environment and limits (files come with [`seed`]);
+    /// `dispatcher` serves the names in `init.commands`.
+    ///
+    /// [`seed`]: NativeSandbox::seed
     #[napi(constructor)]
     pub fn new(
         init: SandboxInit,
         dispatcher: Option<Function<'_, CommandCall, ()>>,
     ) -> napi::Result<NativeSandbox> {
-        let limits = limits_from(init.limits.as_ref())?;
-        let names = init.commands.unwrap_or_default();
-        let used = limits.clone().unwrap_or_default();
-        let (registry, bridge) = registry(&names, dispatcher.as_ref(), &used)?;
-        let mut b = Sandbox::builder().registry(registry);
-        if let Some(l) = limits {
-            b = b.limits(l);
-        }
-        if let Some(id) = init.id {
-            b = b.id(id);
-        }
-        for (k, v) in init.env.unwrap_or_default() {
-            b = b.env(k, v);
-        }
-        let sb = b.build();
-        for f in init.files.unwrap_or_default() {
-            let path = sb.resolve_path(&f.path);
-            let mut fs = sb.fs();
-            let parent = shellbox::fs::path::parent(&path).to_owned();
-            let made = fs
-                .mkdir_all(&parent, 0o755)
-                .and_then(|()| fs.write_file(&path, &f.content))
-                .and_then(|()| fs.chmod(&path, f.mode.unwrap_or(0o644)))
-                .and_then(|()| match f.mtime {
-                    Some(t) => {
-                        let ts = shellbox::fs::Timestamp::from_secs(t.floor() as i64);
-                        fs.set_times(&path, Some(ts), Some(ts))
-                    }
-                    None => Ok(()),
-                });
-            if let Err(e) = made {
-                return Err(sandbox_error(&SandboxError::from_fs("write", &path, &e)));
-            }
-        }
-        Ok(NativeSandbox { sb, bridge })
+        let (b, bridge) = builder(&init, dispatcher.as_ref())?;
+        let b = match init.id.clone() {
+            Some(id) => b.id(id),
+            None => b,
+        };
+        Ok(NativeSandbox {
+            sb: b.build(),
+            bridge,
+        })
     }
 
-    /// Session `name` of the store in `storeDir` (files, id, environment, read
-    /// stamps); `init` gives the commands and limits it runs with.
-    #[napi(factory)]
-    pub fn load(
-        store_dir: String,
-        name: String,
+    /// A new sandbox over an O(1) copy of this one's filesystem, with `init`'s
+    /// commands and limits (how `registerCommand` adds a command).
+    #[napi]
+    pub fn with_commands(
+        &self,
         init: SandboxInit,
         dispatcher: Option<Function<'_, CommandCall, ()>>,
     ) -> napi::Result<NativeSandbox> {
-        let limits = limits_from(init.limits.as_ref())?;
-        let names = init.commands.unwrap_or_default();
-        let used = limits.clone().unwrap_or_default();
-        let (registry, bridge) = registry(&names, dispatcher.as_ref(), &used)?;
-        let mut b = Sandbox::builder().registry(registry);
-        if let Some(l) = limits {
-            b = b.limits(l);
-        }
-        for (k, v) in init.env.unwrap_or_default() {
-            b = b.env(k, v);
-        }
-        let store = store_at(&store_dir)?;
-        let (sb, _report) = b.load(&store, &name).map_err(|e| sandbox_error(&e))?;
+        let (b, bridge) = builder(&init, dispatcher.as_ref())?;
+        let sb = b
+            .filesystem(self.sb.snapshot())
+            .id(self.sb.id())
+            .read_stamps(self.sb.read_stamps())
+            .build();
         Ok(NativeSandbox { sb, bridge })
+    }
+
+    /// Writes files packed as one batch: `paths` NUL-separated, their contents one
+    /// after another in `data` with byte lengths `lens` (modes and mtimes, in
+    /// milliseconds, optional and parallel to them), after making directory `cwd`;
+    /// off the JavaScript thread. One string and one buffer cross instead of an
+    /// object per file.
+    #[napi]
+    #[allow(clippy::too_many_arguments)]
+    pub fn seed<'env>(
+        &self,
+        env: &'env Env,
+        paths: String,
+        data: Buffer,
+        lens: Vec<u32>,
+        modes: Option<Vec<u32>>,
+        mtimes: Option<Vec<f64>>,
+        cwd: Option<String>,
+    ) -> napi::Result<PromiseRaw<'env, ()>> {
+        let data = data.to_vec();
+        fs_task(env, &self.sb, move |sb| {
+            if let Some(dir) = cwd {
+                with_fs(sb, "mkdir", &dir, |fs, p| fs.mkdir_all(p, 0o755))?;
+            }
+            let names: Vec<String> = if paths.is_empty() {
+                Vec::new()
+            } else {
+                paths.split('\0').map(|p| sb.resolve_path(p)).collect()
+            };
+            if names.len() != lens.len() {
+                return Err(SandboxError::new(
+                    shellbox::session::SandboxErrorKind::InvalidArgument,
+                    "seed: as many lengths as paths are needed",
+                ));
+            }
+            let mut files = Vec::with_capacity(names.len());
+            let mut at = 0usize;
+            for (i, (path, len)) in names.into_iter().zip(&lens).enumerate() {
+                let end = at.saturating_add(*len as usize);
+                let Some(content) = data.get(at..end) else {
+                    return Err(SandboxError::new(
+                        shellbox::session::SandboxErrorKind::InvalidArgument,
+                        "seed: the lengths run past the data",
+                    ));
+                };
+                at = end;
+                let mut f = NewFile::new(path, content);
+                f.mode = modes
+                    .as_ref()
+                    .and_then(|m| m.get(i))
+                    .copied()
+                    .filter(|m| *m != u32::MAX);
+                f.mtime = mtimes
+                    .as_ref()
+                    .and_then(|m| m.get(i))
+                    .filter(|t| t.is_finite())
+                    .map(|t| shellbox::fs::Timestamp::from_secs((t / 1000.0).floor() as i64));
+                files.push(f);
+            }
+            provision_files(&mut sb.fs(), files)
+        })
     }
 
     #[napi(getter)]
@@ -428,21 +554,26 @@ impl NativeSandbox {
         self.sb.id().to_owned()
     }
 
-    /// Runs `command` in a fresh shell; resolves when it ends.
-    #[napi]
+    /// Runs `command` in a fresh shell; resolves when it ends. The command's thread
+    /// resolves the promise itself (no runtime thread in between).
+    #[napi(ts_return_type = "Promise<RunResult>")]
     pub fn run<'env>(
         &self,
         env: &'env Env,
         command: String,
         init: Option<RunInit>,
         cancel: Option<&NativeCancel>,
-    ) -> napi::Result<PromiseRaw<'env, RunResult>> {
+    ) -> napi::Result<Object<'env>> {
         let opts = run_options(command, init, cancel);
-        let sb = self.sb.clone();
-        env.spawn_future(async move {
-            let out = sb.run(opts).await.map_err(|e| sandbox_error(&e))?;
-            Ok(run_result(out))
-        })
+        let (deferred, promise) = env.create_deferred()?;
+        let done = deferred.clone();
+        match self.sb.run_then(opts, move |out| {
+            done.resolve(move |_| Ok(run_result(out)));
+        }) {
+            Ok(()) => {}
+            Err(e) => deferred.reject(sandbox_error(&e)),
+        }
+        Ok(promise)
     }
 
     /// Starts `command` in the background; resolves at once with its handle.
@@ -462,12 +593,27 @@ impl NativeSandbox {
         })
     }
 
-    /// A persistent shell over this sandbox's filesystem.
+    /// A persistent shell over this sandbox's filesystem, in `cwd` (made if missing)
+    /// with `env` exported.
     #[napi]
-    pub fn shell(&self) -> NativeShell {
-        NativeShell {
-            shell: Arc::new(Mutex::new(self.sb.shell())),
+    pub fn shell(
+        &self,
+        cwd: Option<String>,
+        env: Option<HashMap<String, String>>,
+    ) -> napi::Result<NativeShell> {
+        let mut sh = self.sb.shell();
+        for (k, v) in env.unwrap_or_default() {
+            sh.export(&k, &v);
         }
+        if let Some(dir) = cwd {
+            let dir = self.sb.resolve_path(&dir);
+            with_fs(&self.sb, "mkdir", &dir, |fs, p| fs.mkdir_all(p, 0o755))
+                .map_err(|e| sandbox_error(&e))?;
+            sh.chdir(&dir).map_err(|m| error("ENOENT", m))?;
+        }
+        Ok(NativeShell {
+            shell: Arc::new(Mutex::new(sh)),
+        })
     }
 
     /// An O(1) copy of this session (a fresh id, the same commands).
@@ -659,7 +805,9 @@ impl NativeSandbox {
         force: bool,
     ) -> napi::Result<PromiseRaw<'env, ()>> {
         fs_task(env, &self.sb, move |sb| {
-            sb.remove(&path, RemoveOptions::new(recursive, force))
+            host_op(sb, &path, |fs, p| {
+                remove_in(fs, p, RemoveOptions::new(recursive, force))
+            })
         })
     }
 
@@ -671,7 +819,10 @@ impl NativeSandbox {
         dst: String,
         recursive: bool,
     ) -> napi::Result<PromiseRaw<'env, ()>> {
-        fs_task(env, &self.sb, move |sb| sb.copy(&src, &dst, recursive))
+        fs_task(env, &self.sb, move |sb| {
+            let src = sb.resolve_path(&src);
+            host_op(sb, &dst, |fs, dst| copy_in(fs, &src, dst, recursive))
+        })
     }
 
     #[napi]
@@ -681,7 +832,13 @@ impl NativeSandbox {
         src: String,
         dst: String,
     ) -> napi::Result<PromiseRaw<'env, ()>> {
-        fs_task(env, &self.sb, move |sb| sb.rename(&src, &dst))
+        fs_task(env, &self.sb, move |sb| {
+            let src = sb.resolve_path(&src);
+            host_op(sb, &dst, |fs, dst| {
+                fs.rename(&src, dst)
+                    .map_err(|e| SandboxError::from_fs("rename", &src, &e))
+            })
+        })
     }
 
     #[napi]
