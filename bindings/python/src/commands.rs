@@ -145,20 +145,21 @@ fn call(f: &Py<PyAny>, caps: Caps, ctx: &mut Ctx) -> CmdResult {
         })
     };
     let (out, err) = (sink(), sink());
-    let called = Python::try_attach(|py| -> Result<Called, Error> {
-        let context = CommandContext {
-            name: ctx.name.to_owned(),
-            args: ctx.args.to_vec(),
-            stdin: PyBytes::new(py, &stdin).unbind(),
-            env: ctx.env.clone(),
-            cwd: ctx.cwd.to_owned(),
-            stdout: Py::new(py, CommandOutput { sink: out.clone() })?,
-            stderr: Py::new(py, CommandOutput { sink: err.clone() })?,
+    let called = Python::try_attach(|py| -> Called {
+        let calling = || -> PyResult<i32> {
+            let context = CommandContext {
+                name: ctx.name.to_owned(),
+                args: ctx.args.to_vec(),
+                stdin: PyBytes::new(py, &stdin).unbind(),
+                env: ctx.env.clone(),
+                cwd: ctx.cwd.to_owned(),
+                stdout: Py::new(py, CommandOutput { sink: out.clone() })?,
+                stderr: Py::new(py, CommandOutput { sink: err.clone() })?,
+            };
+            let _inside = InCommand::enter();
+            finish(py, f.call1(py, (context,))?)
         };
-        Ok(match f.call1(py, (context,)).and_then(|r| finish(py, r)) {
-            Ok(status) => Ok(status),
-            Err(e) => Err(describe(py, &e)),
-        })
+        calling().map_err(|e| describe(py, &e))
     });
     ctx.stdout.write_all(&out.take())?;
     ctx.stderr.write_all(&err.take())?;
@@ -172,13 +173,8 @@ fn call(f: &Py<PyAny>, caps: Caps, ctx: &mut Ctx) -> CmdResult {
     // The run may have been cancelled (or run out of time) while Python worked.
     ctx.host.check()?;
     match called {
-        Some(Ok(Ok(status))) => Ok(status),
-        Some(Ok(Err(message))) | Some(Err(Error::Internal(message))) => {
-            writeln!(ctx.stderr, "{}: {message}", ctx.name)?;
-            Ok(1)
-        }
-        Some(Err(e)) => {
-            let message = Python::attach(|py| describe(py, &e.into_pyerr(py)));
+        Some(Ok(status)) => Ok(status),
+        Some(Err(message)) => {
             writeln!(ctx.stderr, "{}: {message}", ctx.name)?;
             Ok(1)
         }
@@ -187,6 +183,32 @@ fn call(f: &Py<PyAny>, caps: Caps, ctx: &mut Ctx) -> CmdResult {
             Ok(126)
         }
     }
+}
+
+thread_local! {
+    /// Set while this thread runs a custom command's Python function.
+    static IN_COMMAND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks this thread as running a command's function until dropped.
+struct InCommand(bool);
+
+impl InCommand {
+    fn enter() -> InCommand {
+        InCommand(IN_COMMAND.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for InCommand {
+    fn drop(&mut self) {
+        IN_COMMAND.with(|c| c.set(self.0));
+    }
+}
+
+/// Whether this thread is running a custom command's Python function (a script run
+/// from there must not wait for a shell that may be the one running the command).
+pub(crate) fn in_command() -> bool {
+    IN_COMMAND.with(std::cell::Cell::get)
 }
 
 /// The status a command function returned (awaiting it first if it is a coroutine):

@@ -169,6 +169,12 @@ impl Shell {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> Result<Py<RunResult>, Error> {
         let args = run_args(script.clone(), stdin, kwargs, false)?;
+        if commands::in_command() && self.shell.try_lock().is_err() {
+            // Most likely the run that called this command, which would wait forever.
+            return Err(Error::Py(pyo3::exceptions::PyRuntimeError::new_err(
+                "this shell is busy (a command cannot run scripts on the shell that runs it)",
+            )));
+        }
         let shell = self.shell.clone();
         let opts = args.opts;
         let token = args.token;
@@ -268,11 +274,24 @@ impl Shell {
     }
 }
 
-/// For the test suite: registers a command that panics, so that the tests can pin that
-/// a bug in shellbox ends the run with `InternalError` instead of taking the
-/// interpreter down. Nothing else calls it.
+/// For the test suite: registers a command that panics in a `Shell` or a `Sandbox`, so
+/// that the tests can pin that a bug in shellbox ends the run with `InternalError`
+/// instead of taking the interpreter down. Nothing else calls it.
 #[pyfunction(name = "_register_panicking_command")]
-pub(crate) fn register_panicking_command(shell: PyRef<'_, Shell>, name: String) {
+pub(crate) fn register_panicking_command(
+    target: &Bound<'_, PyAny>,
+    name: String,
+) -> Result<(), Error> {
     #[allow(clippy::panic)]
-    lock(&shell.shell).register(name, |_| panic!("a panic for the test suite"));
+    fn boom(_: &mut shellbox::commands::Ctx) -> shellbox::commands::CmdResult {
+        panic!("a panic for the test suite")
+    }
+    if let Ok(shell) = target.cast::<Shell>() {
+        lock(&shell.get().shell).register(name, boom);
+    } else if let Ok(sb) = target.cast::<crate::sandbox::Sandbox>() {
+        sb.get().sb.register(name, boom);
+    } else {
+        return Err(Error::Type("a Shell or a Sandbox".into()));
+    }
+    Ok(())
 }

@@ -51,7 +51,7 @@ fn run_bootstrap(py: Python<'_>, f: &Py<PyAny>, sb: shellbox::Sandbox, caps: Cap
 /// revalidation; an exception it raises makes a key that forces a rebuild).
 fn key_fn(key: Py<PyAny>) -> impl Fn() -> String + Send + Sync + 'static {
     move || {
-        Python::attach(|py| {
+        Python::try_attach(|py| {
             let k = key.bind(py);
             let value = if k.is_callable() {
                 k.call0()
@@ -63,6 +63,7 @@ fn key_fn(key: Py<PyAny>) -> impl Fn() -> String + Send + Sync + 'static {
                 Err(e) => format!("<revalidation_key failed: {e}>"),
             }
         })
+        .unwrap_or_else(|| "<Python is shutting down>".to_owned())
     }
 }
 
@@ -162,12 +163,13 @@ impl Template {
                     }
                     let Some(f) = bootstrap else { return Ok(()) };
                     let ran = tokio::task::spawn_blocking(move || {
-                        Python::attach(|py| run_bootstrap(py, &f, sb, caps))
+                        Python::try_attach(|py| run_bootstrap(py, &f, sb, caps))
                     })
                     .await;
                     let message = match ran {
-                        Ok(Ok(())) => return Ok(()),
-                        Ok(Err(e)) => {
+                        Ok(Some(Ok(()))) => return Ok(()),
+                        Ok(None) => "Python is shutting down".to_owned(),
+                        Ok(Some(Err(e))) => {
                             let message = e.to_string();
                             *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                             message

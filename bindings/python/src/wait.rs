@@ -101,10 +101,25 @@ where
     F: Future<Output = Result<T, Error>> + Send + 'static,
 {
     let (tx, rx) = mpsc::sync_channel(1);
-    let task = runtime()?.spawn(async move {
-        let _ = tx.send(work.await);
+    let rt = runtime()?;
+    let task = rt.spawn(work);
+    let abort = task.abort_handle();
+    rt.spawn(async move {
+        if let Some(out) = joined(task.await) {
+            let _ = tx.send(out);
+        }
     });
-    wait(py, rx, || task.abort())?
+    wait(py, rx, || abort.abort())?
+}
+
+/// What a task returned, an `InternalError` if it panicked (a bug in shellbox must not
+/// leave its caller waiting forever), or `None` if it was aborted.
+fn joined<T>(r: Result<Result<T, Error>, tokio::task::JoinError>) -> Option<Result<T, Error>> {
+    match r {
+        Ok(out) => Some(out),
+        Err(e) if e.is_cancelled() => None,
+        Err(e) => Some(Err(Error::Internal(format!("shellbox failed: {e}")))),
+    }
 }
 
 /// Waits for `rx` with the GIL released, checking for signals every [`POLL`].
@@ -168,11 +183,15 @@ where
     let event_loop = get_loop.bind(py).call0()?;
     let fut = event_loop.call_method0("create_future")?;
     let (loop_ref, fut_ref) = (event_loop.unbind(), fut.clone().unbind());
-    let task = runtime()?.spawn(async move {
-        let out = work.await;
-        Python::attach(|py| settle(py, &loop_ref, fut_ref, out));
-    });
+    let rt = runtime()?;
+    let task = rt.spawn(work);
     let abort = task.abort_handle();
+    rt.spawn(async move {
+        if let Some(out) = joined(task.await) {
+            // A Python that is shutting down has nobody left to tell.
+            let _ = Python::try_attach(|py| settle(py, &loop_ref, fut_ref, out));
+        }
+    });
     let on_done = PyCFunction::new_closure(py, None, None, move |args, _| -> PyResult<()> {
         if args.get_item(0)?.call_method0("cancelled")?.is_truthy()? {
             abort.abort();

@@ -119,3 +119,21 @@ def test_a_command_must_be_callable() -> None:
         Shell(commands={"x": 3})  # type: ignore[dict-item]
     with pytest.raises(TypeError, match="must be callable"):
         Shell().register("x", "not a function")  # type: ignore[arg-type]
+
+
+def test_a_command_can_run_scripts_on_other_shells_but_not_its_own() -> None:
+    other = Shell(files={"f": "other\n"})
+    sh = Shell()
+
+    def nested(ctx: CommandContext) -> int:
+        ctx.stdout.write(other.run("cat f").stdout)
+        try:
+            sh.run("true")
+        except RuntimeError as e:
+            ctx.stderr.write(str(e))
+        return 0
+
+    sh.register("nested", nested)
+    r = sh.run("nested")
+    assert r.stdout == b"other\n"
+    assert r.stderr == b"this shell is busy (a command cannot run scripts on the shell that runs it)"

@@ -308,3 +308,15 @@ def test_awaitables_need_a_running_loop() -> None:
     with pytest.raises(RuntimeError, match="no running event loop"):
         Sandbox().run("true")
 
+
+
+def test_a_bug_in_shellbox_fails_the_awaitable_not_the_loop() -> None:
+    async def main() -> None:
+        sb = Sandbox()
+        shellbox._native._register_panicking_command(sb, "boom")
+        with pytest.raises(shellbox.InternalError) as e:
+            await sb.run("echo before; boom")
+        assert e.value.result is not None and e.value.result.stdout == b"before\n"
+        assert (await sb.run("echo after")).stdout == b"after\n"
+
+    run(main())
