@@ -275,7 +275,7 @@ pub(crate) fn run_args(
                     .map_err(|_| Error::Type("args must be a list of str".into()))?
             }
             "capture_env" => opts.capture_env = value.is_truthy()?,
-            "check" => check = value.is_truthy()?,
+            "check" if !spawn => check = value.is_truthy()?,
             "cancel" => {
                 let t = value
                     .cast::<CancelToken>()

@@ -320,3 +320,11 @@ def test_a_bug_in_shellbox_fails_the_awaitable_not_the_loop() -> None:
         assert (await sb.run("echo after")).stdout == b"after\n"
 
     run(main())
+
+
+def test_spawn_takes_stdin_pipe_but_not_check() -> None:
+    sb = Sandbox()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'check'"):
+        sb.spawn_sync("true", check=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'stdin_pipe'"):
+        sb.run_sync("true", stdin_pipe=True)  # type: ignore[call-arg]
