@@ -87,10 +87,17 @@ def test_a_failing_test_shows_the_script_and_its_output(pytester: pytest.Pyteste
 
         def test_compares_a_result(shellbox):
             assert shellbox.run("echo compared") == "something else"
+
+        def test_many_runs(shellbox):
+            for i in range(7):
+                shellbox.run(f"echo run{i}")
+            assert False
         """
     )
     result = pytester.runpytest()
-    result.assert_outcomes(failed=3)
+    result.assert_outcomes(failed=4)
+    result.stdout.fnmatch_lines(["(2 earlier runs not shown)", "", "script: echo run2"])
+    assert "script: echo run1" not in result.stdout.str()
     result.stdout.fnmatch_lines(
         [
             "*shellbox: last runs*",

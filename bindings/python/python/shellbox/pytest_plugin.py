@@ -20,6 +20,7 @@ installed).
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Generator, Iterator, Optional, Union
 
@@ -33,11 +34,27 @@ if TYPE_CHECKING:
 
     from ._native import _Data, _RunOptions
 
-#: Runs recorded during the current test, newest last.
-_RUNS: list[RunResult] = []
-
 #: How many runs a failure report shows.
 REPORTED_RUNS = 5
+
+
+class _Recorded:
+    """The last runs of the current test (newest last), and how many there were."""
+
+    def __init__(self) -> None:
+        self.runs: deque[RunResult] = deque(maxlen=REPORTED_RUNS)
+        self.count = 0
+
+    def add(self, result: RunResult) -> None:
+        self.runs.append(result)
+        self.count += 1
+
+    def clear(self) -> None:
+        self.runs.clear()
+        self.count = 0
+
+
+_RUNS = _Recorded()
 
 Files = dict[str, Union[str, bytes]]
 
@@ -50,9 +67,9 @@ class RecordedShell(Shell):
             result = super().run(script, stdin, **options)
         except ShellboxError as e:
             failed = getattr(e, "result", None)
-            _RUNS.append(failed if isinstance(failed, RunResult) else RunResult(script=script, exit_code=-1))
+            _RUNS.add(failed if isinstance(failed, RunResult) else RunResult(script=script, exit_code=-1))
             raise
-        _RUNS.append(result)
+        _RUNS.add(result)
         return result
 
 
@@ -76,10 +93,9 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
-    if report.when == "call" and report.failed and _RUNS:
-        runs = _RUNS[-REPORTED_RUNS:]
-        skipped = len(_RUNS) - len(runs)
-        text = "\n\n".join(_describe(r) for r in runs)
+    if report.when in ("setup", "call") and report.failed and _RUNS.count:
+        skipped = _RUNS.count - len(_RUNS.runs)
+        text = "\n\n".join(_describe(r) for r in _RUNS.runs)
         if skipped:
             text = f"({skipped} earlier runs not shown)\n\n" + text
         report.sections.append(("shellbox: last runs", text))
