@@ -4,7 +4,8 @@
 //! variables a run leaves), why a run stopped (a limit by name, cancellation, a bug in
 //! shellbox), spawned processes with a writable stdin, O(1) forks, persistent shells
 //! over a sandbox's filesystem, file operations with `rm`/`cp` choices and limit
-//! errors, and deleting a stored session.
+//! errors, deleting a stored session, commands registered on a live sandbox or
+//! shell, a shell forked with its sandbox, and MCP-shaped tool results.
 
 mod common;
 
@@ -335,4 +336,70 @@ async fn host_commands_are_listed_on_a_filesystem_made_elsewhere() {
         .build();
     assert_eq!(text(&sh.exec("greet").stdout), "hi\n");
     assert_eq!(plain.run("command -v greet").await.unwrap().exit_code, 1);
+}
+
+#[tokio::test]
+async fn a_command_registered_later_serves_later_runs_only() {
+    let sb = Sandbox::new();
+    let before = sb.fork();
+    let mut sh = sb.shell();
+    sb.register("hello", |ctx| {
+        writeln!(ctx.stdout, "hi {}", ctx.args.join(","))?;
+        Ok(0)
+    });
+    let out = sb.run("hello a b; command -v hello").await.unwrap();
+    assert_eq!(text(&out.stdout), "hi a,b\n/usr/bin/hello\n");
+    // Made before: a fork keeps its commands, and so does a shell.
+    assert_eq!(before.run("hello").await.unwrap().exit_code, 127);
+    assert_eq!(sh.exec("hello").exit_code, 127);
+    assert_eq!(sb.fork().run("hello x").await.unwrap().stdout, b"hi x\n");
+
+    // A shell's own registration replaces a built-in for that shell alone.
+    sh.register("wc", |ctx| {
+        writeln!(ctx.stdout, "not wc")?;
+        Ok(5)
+    });
+    let out = sh.exec("echo x | wc -l");
+    assert_eq!((text(&out.stdout), out.exit_code), ("not wc\n".into(), 5));
+    assert_eq!(sb.run("echo x | wc -l").await.unwrap().stdout, b"1\n");
+}
+
+#[tokio::test]
+async fn a_shell_forked_onto_a_forked_sandbox_is_an_independent_session() {
+    let sb = Sandbox::builder().file("f", "0").build();
+    let mut sh = sb.shell();
+    sh.exec("n=1; f() { echo \"f$n\"; }; alias ll='echo ll'; cd /tmp; sleep 5 &");
+    let fork = sb.fork();
+    let mut copy = sh.fork_onto(&fork);
+    assert_eq!(
+        text(&copy.exec("f; pwd; cat /workspace/f").stdout),
+        "f1\n/tmp\n0"
+    );
+    assert_eq!(copy.exec("jobs").stdout, b"", "jobs stay with their shell");
+    copy.exec("n=2; echo 1 > /workspace/f");
+    assert_eq!(text(&sh.exec("f; cat /workspace/f").stdout), "f1\n0");
+    assert_eq!(fork.read_text_file("f").await.unwrap(), "1\n");
+    // Same state in, same bytes out.
+    let twice = || sh.fork_onto(&sb.fork()).exec("echo $RANDOM $$").stdout;
+    assert_eq!(twice(), twice());
+}
+
+#[tokio::test]
+async fn mcp_call_results_have_the_servers_shape() {
+    let sb = Sandbox::builder().file("a.txt", "x\n").build();
+    let read = sb
+        .call_tool("read_file", serde_json::json!({"filePath": "a.txt"}))
+        .await;
+    let result = shellbox::mcp::call_result("read_file", read);
+    assert_eq!(result["isError"], false);
+    assert_eq!(result["structuredContent"]["content"], "1: x\n");
+    let failed = sb
+        .call_tool(
+            "edit_file",
+            serde_json::json!({"filePath": "nope", "oldString": "a", "newString": "b"}),
+        )
+        .await;
+    let result = shellbox::mcp::call_result("edit_file", failed);
+    assert_eq!(result["isError"], true);
+    assert_eq!(result["structuredContent"]["error"]["kind"], "not_found");
 }

@@ -251,6 +251,45 @@ pub fn as_fatal(e: &io::Error) -> Option<&Fatal> {
 }
 
 impl Ctx<'_> {
+    /// All of stdin, for commands that need their input whole (a host's callback, say):
+    /// more than `max` bytes ends the run with the string length limit, and the run's
+    /// cancellation and deadline are checked between chunks, so an endless producer
+    /// (`yes | cmd`) ends at a limit instead of filling the host's memory.
+    ///
+    /// ```
+    /// use shellbox::commands::Registry;
+    /// use std::io::Write;
+    /// let mut r = Registry::with_builtins();
+    /// r.register("size", |ctx| {
+    ///     let all = ctx.read_stdin_to_end(1000)?;
+    ///     writeln!(ctx.stdout, "{}", all.len())?;
+    ///     Ok(0)
+    /// });
+    /// let mut sh = shellbox::Shell::builder().registry(r).build();
+    /// assert_eq!(sh.exec("seq 3 | size").stdout, b"6\n");
+    /// let out = sh.exec("yes | size");
+    /// assert_eq!(out.exit_code, 126);
+    /// assert!(String::from_utf8_lossy(&out.stderr).contains("string length limit exceeded (1000 bytes)"));
+    /// ```
+    pub fn read_stdin_to_end(&mut self, max: usize) -> io::Result<Vec<u8>> {
+        let mut all = Vec::new();
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            let n = self.stdin.read(&mut chunk)?;
+            if n == 0 {
+                return Ok(all);
+            }
+            if all.len() + n > max {
+                return Err(fatal(format!(
+                    "{}: string length limit exceeded ({max} bytes)",
+                    self.name
+                )));
+            }
+            all.extend_from_slice(chunk.get(..n).unwrap_or_default());
+            self.host.check()?;
+        }
+    }
+
     /// Resolves a possibly relative path against the cwd.
     pub fn path(&self, p: &str) -> String {
         crate::fs::path::join(self.cwd, p)

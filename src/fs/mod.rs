@@ -162,6 +162,22 @@ impl FileType {
     pub fn is_symlink(self) -> bool {
         self == FileType::Symlink
     }
+    /// The kind in one word, as the language bindings name it (`file`, `directory`,
+    /// `symlink`, `device`).
+    ///
+    /// ```
+    /// use shellbox::fs::{Device, FileType};
+    /// assert_eq!(FileType::Dir.kind_name(), "directory");
+    /// assert_eq!(FileType::Device(Device::Null).kind_name(), "device");
+    /// ```
+    pub fn kind_name(self) -> &'static str {
+        match self {
+            FileType::File => "file",
+            FileType::Dir => "directory",
+            FileType::Symlink => "symlink",
+            FileType::Device(_) => "device",
+        }
+    }
     /// The type letter `ls -l` prints (`-`, `d`, `l`, `c`).
     ///
     /// ```

@@ -262,8 +262,24 @@ impl McpServer {
     }
 }
 
-/// The `tools/call` result for a tool's output or error.
-fn call_result(tool: &str, result: Result<Value, ToolError>) -> Value {
+/// The `tools/call` result for a tool's output or error: the output as text content
+/// (an image or PDF read as an image or resource block) and as `structuredContent`,
+/// or the error's message with `isError: true`. Public so that hosts serving the
+/// tools over MCP themselves (the language bindings) answer in the same shape.
+///
+/// ```
+/// use serde_json::json;
+/// use shellbox::tools::{ErrorKind, ToolError};
+/// let ok = shellbox::mcp::call_result("glob", Ok(json!({"count": 0})));
+/// assert_eq!(ok["isError"], false);
+/// assert_eq!(ok["content"][0]["text"], "{\"count\":0}");
+/// let err = ToolError::at(ErrorKind::NotRead, "/workspace/a", "read it first");
+/// let failed = shellbox::mcp::call_result("write_file", Err(err));
+/// assert_eq!(failed["isError"], true);
+/// assert_eq!(failed["content"][0]["text"], "read it first (not_read)");
+/// assert_eq!(failed["structuredContent"]["error"]["kind"], "not_read");
+/// ```
+pub fn call_result(tool: &str, result: Result<Value, ToolError>) -> Value {
     match result {
         Ok(value) => {
             let content = match (tool, value.get("mediaType").and_then(Value::as_str)) {

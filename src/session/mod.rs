@@ -85,23 +85,7 @@ impl ShellBuilder {
 
     /// Builds the shell.
     pub fn build(self) -> Shell {
-        let (registry, mut fs) = match (self.registry, self.fs) {
-            (Some(r), Some(mut fs)) => {
-                let names: Vec<&str> = r.registered_names().collect();
-                if !names.is_empty() {
-                    fs.install_commands(&names);
-                }
-                (Arc::new(r), fs)
-            }
-            (Some(r), None) => {
-                let fs = default_fs(&r);
-                (Arc::new(r), fs)
-            }
-            (None, fs) => {
-                let (r, default) = defaults();
-                (r, fs.unwrap_or(default))
-            }
-        };
+        let (registry, mut fs) = registry_and_fs(self.registry, self.fs);
         add_files(&mut fs, &self.files);
         if let Some(l) = &self.limits {
             let fl = l.fs_limits(fs.limits());
@@ -134,6 +118,44 @@ fn defaults() -> (Arc<Registry>, Fs) {
     let mut fs = fs.clone();
     fs.set_clock(Clock::virtual_at(DEFAULT_EPOCH));
     (r.clone(), fs)
+}
+
+/// The registry and filesystem a session starts from: the given ones, or the shared
+/// defaults (a filesystem for a custom registry lists that registry's commands).
+pub(crate) fn registry_and_fs(registry: Option<Registry>, fs: Option<Fs>) -> (Arc<Registry>, Fs) {
+    match (registry, fs) {
+        (Some(r), Some(mut fs)) => {
+            // A filesystem made elsewhere lists the built-ins; the host's own
+            // commands may be new to it.
+            let names: Vec<&str> = r.registered_names().collect();
+            if !names.is_empty() {
+                fs.install_commands(&names);
+            }
+            (Arc::new(r), fs)
+        }
+        (Some(r), None) => {
+            let fs = default_fs(&r);
+            (Arc::new(r), fs)
+        }
+        (None, fs) => {
+            let (r, default) = defaults();
+            (r, fs.unwrap_or(default))
+        }
+    }
+}
+
+/// `registry` with command `name` added (or replaced), and `name` listed in `fs`'s
+/// `/bin` and `/usr/bin` as the built-ins are.
+pub(crate) fn with_command(
+    registry: &Registry,
+    fs: &SharedFs,
+    name: String,
+    f: impl Fn(&mut crate::commands::Ctx) -> crate::commands::CmdResult + Send + Sync + 'static,
+) -> Arc<Registry> {
+    fs.lock().install_commands(&[name.as_str()]);
+    let mut r = registry.clone();
+    r.register(name, f);
+    Arc::new(r)
 }
 
 /// The filesystem a new session starts from: the default layout, with `/bin` and
@@ -394,6 +416,70 @@ impl Shell {
             exit_code: code,
             env,
             stopped,
+        }
+    }
+
+    /// Adds a command, or replaces one of the same name (built-in or not), for this
+    /// shell's later runs, and lists it in `/usr/bin`. See [`Registry::register`] for
+    /// what a command sees.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// let mut sh = shellbox::Shell::new();
+    /// sh.register("greet", |ctx| {
+    ///     writeln!(ctx.stdout, "hello, {}", ctx.args.join(" "))?;
+    ///     Ok(0)
+    /// });
+    /// assert_eq!(sh.exec("greet you | tr a-z A-Z").stdout, b"HELLO, YOU\n");
+    /// ```
+    pub fn register(
+        &mut self,
+        name: impl Into<String>,
+        f: impl Fn(&mut crate::commands::Ctx) -> crate::commands::CmdResult + Send + Sync + 'static,
+    ) {
+        self.interp.registry = with_command(&self.interp.registry, &self.fs, name.into(), f);
+    }
+
+    /// A copy of this shell (variables, functions, options, aliases, directory,
+    /// commands, limits) running over `sandbox`'s filesystem instead of its own, with
+    /// no jobs of its own. With `sandbox` a [`Sandbox::fork`] of the sandbox this shell
+    /// works on, the pair is an O(1) fork of the whole session: the shell state is
+    /// held in persistent maps, so nothing is copied until one side changes it.
+    ///
+    /// ```
+    /// let sb = shellbox::Sandbox::new();
+    /// let mut sh = sb.shell();
+    /// sh.exec("x=1; echo a > f");
+    /// let fork = sb.fork();
+    /// let mut copy = sh.fork_onto(&fork);
+    /// copy.exec("x=2; echo b > f");
+    /// assert_eq!(sh.exec("echo $x; cat f").stdout, b"1\na\n");
+    /// assert_eq!(copy.exec("echo $x; cat f").stdout, b"2\nb\n");
+    /// ```
+    pub fn fork_onto(&self, sandbox: &Sandbox) -> Shell {
+        let fs = sandbox.shared_fs();
+        let mut interp = self.interp.clone();
+        interp.fs = fs.clone();
+        // Jobs, signal queues and pid numbering belong to one shell; the copy starts
+        // its own, numbering on from where this one is.
+        let next_pid = self
+            .interp
+            .jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .next_pid;
+        interp.jobs = Arc::new(std::sync::Mutex::new(crate::interp::JobTable {
+            jobs: Vec::new(),
+            next_pid,
+        }));
+        interp.pending_signals = Default::default();
+        interp.pid_counter = Arc::new(std::sync::atomic::AtomicU32::new(
+            self.interp.pid_counter.load(Ordering::Relaxed),
+        ));
+        Shell {
+            interp,
+            fs,
+            limits: self.limits.clone(),
         }
     }
 

@@ -335,19 +335,7 @@ impl SandboxBuilder {
 
     /// Builds the sandbox.
     pub fn build(self) -> Sandbox {
-        let registry = self.registry.unwrap_or_else(Registry::with_builtins);
-        let mut fs = match self.fs {
-            Some(mut fs) => {
-                // A filesystem made elsewhere lists the built-ins; the host's own
-                // commands may be new to it.
-                let names: Vec<&str> = registry.registered_names().collect();
-                if !names.is_empty() {
-                    fs.install_commands(&names);
-                }
-                fs
-            }
-            None => super::default_fs(&registry),
-        };
+        let (registry, mut fs) = super::registry_and_fs(self.registry, self.fs);
         super::add_files(&mut fs, &self.files);
         let _ = fs.mkdir_all(WORKSPACE, 0o755);
         if let Some(l) = &self.limits {
@@ -359,7 +347,7 @@ impl SandboxBuilder {
                 id: self.id.unwrap_or_else(new_id),
                 fs: SharedFs::new(fs),
                 stamps: ReadStamps::from_map(self.stamps),
-                registry: Arc::new(registry),
+                registry: Mutex::new(registry),
                 limits: self.limits.unwrap_or_default(),
                 env: self.env,
                 bash_wait: self.bash_wait.unwrap_or(Some(DEFAULT_BASH_WAIT)),
@@ -424,7 +412,9 @@ struct Inner {
     id: String,
     fs: SharedFs,
     stamps: ReadStamps,
-    registry: Arc<Registry>,
+    /// Replaced whole by [`Sandbox::register`]; commands take a clone of the `Arc`
+    /// when they start.
+    registry: Mutex<Arc<Registry>>,
     limits: Limits,
     env: Vec<(String, String)>,
     bash_wait: Option<Duration>,
@@ -450,6 +440,13 @@ impl Drop for Inner {
 impl Inner {
     fn resolve(&self, path: &str) -> String {
         crate::fs::path::join(WORKSPACE, path)
+    }
+
+    fn registry(&self) -> Arc<Registry> {
+        self.registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Starts a command with the given output sinks.
@@ -495,7 +492,7 @@ impl Inner {
         let proc = process::launch(Launch {
             pid: self.next_pid.fetch_add(1, Ordering::Relaxed),
             fs: self.fs.clone(),
-            registry: self.registry.clone(),
+            registry: self.registry(),
             limits: self.limits.clone(),
             cwd,
             env,
@@ -932,7 +929,7 @@ impl Sandbox {
                 id: new_id(),
                 fs: SharedFs::new(inner.fs.snapshot()),
                 stamps: ReadStamps::from_map(inner.stamps.to_map()),
-                registry: inner.registry.clone(),
+                registry: Mutex::new(inner.registry()),
                 limits: inner.limits.clone(),
                 env: inner.env.clone(),
                 bash_wait: inner.bash_wait,
@@ -959,12 +956,48 @@ impl Sandbox {
         let _ = inner.fs.lock().mkdir_all(WORKSPACE, 0o755);
         let interp = super::new_interp(
             inner.fs.clone(),
-            inner.registry.clone(),
+            inner.registry(),
             budget,
             WORKSPACE,
             &inner.env,
         );
         crate::Shell::from_parts(interp, inner.fs.clone(), inner.limits.clone())
+    }
+
+    /// Adds a command, or replaces one of the same name (built-in or not), for the
+    /// commands this sandbox starts from now on, and lists it in `/usr/bin`.
+    /// Commands already running, and forks and shells made earlier, keep the commands
+    /// they started with. See [`Registry::register`] for what a command sees.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use std::io::Write;
+    /// let sb = shellbox::Sandbox::new();
+    /// sb.register("cat", |ctx| {
+    ///     writeln!(ctx.stdout, "no cat here")?;
+    ///     Ok(3)
+    /// });
+    /// let out = sb.run("cat /etc/passwd").await?;
+    /// assert_eq!((out.stdout, out.exit_code), (b"no cat here\n".to_vec(), 3));
+    /// # Ok::<(), shellbox::session::SandboxError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn register(
+        &self,
+        name: impl Into<String>,
+        f: impl Fn(&mut crate::commands::Ctx) -> crate::commands::CmdResult + Send + Sync + 'static,
+    ) {
+        let mut registry = self
+            .inner
+            .registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        *registry = super::with_command(&registry, &self.inner.fs, name.into(), f);
+    }
+
+    /// The shared filesystem itself (for shells over it).
+    pub(crate) fn shared_fs(&self) -> SharedFs {
+        self.inner.fs.clone()
     }
 
     /// The filesystem, locked while the guard lives (keep it short: every command

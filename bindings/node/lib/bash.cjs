@@ -103,7 +103,8 @@ class Bash {
     this._cwd = nodePath.resolve("/", expectOptionalString(o.cwd, "options.cwd") ?? (o.files === undefined ? "/home/user" : "/"));
     this._limits = fromJustBash(o);
     this._commands = normalizeCommands(o.customCommands);
-    this._native = this._makeNative(null);
+    const init = { limits: this._limits, commands: [...this._commands.keys()] };
+    this._native = new native.NativeSandbox(init, dispatcher(this._commands, () => this.fs));
     const fs = new ShellboxFs(
       () => this._native,
       () => this._ready,
@@ -122,19 +123,13 @@ class Bash {
     this._ready.catch(() => {});
   }
 
-  _makeNative(from) {
-    const init = { limits: this._limits, commands: [...this._commands.keys()] };
-    const serve = this._commands.size > 0 ? dispatcher(this._commands, () => this.fs) : null;
-    return from === null ? new native.NativeSandbox(init, serve) : from.withCommands(init, serve);
-  }
-
   /** Adds a command (or replaces one) for later execs. */
   registerCommand(command) {
-    for (const [name, execute] of normalizeCommands([command], "registerCommand")) {
-      this._commands.set(name, execute);
-    }
-    this._native = this._makeNative(this._native);
-    if (this._keepState) this._shell = sync(() => this._native.shell(this._cwd, this._env));
+    const added = normalizeCommands([command], "registerCommand");
+    for (const [name, execute] of added) this._commands.set(name, execute);
+    const names = [...added.keys()];
+    sync(() => this._native.registerCommands(names));
+    if (this._shell !== null) sync(() => this._shell.registerCommands(names));
   }
 
   async exec(commandLine, options = {}) {

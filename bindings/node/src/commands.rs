@@ -69,14 +69,21 @@ impl Bridge {
     /// Registers each of `names` in `registry` (replacing a built-in of that name).
     pub(crate) fn register(self: &Arc<Self>, registry: &mut Registry, names: &[String]) {
         for name in names {
-            let bridge = self.clone();
-            registry.register(name.clone(), move |ctx| bridge.run(ctx));
+            registry.register(name.clone(), self.command());
         }
+    }
+
+    /// The command that hands its calls to this bridge.
+    pub(crate) fn command(
+        self: &Arc<Self>,
+    ) -> impl Fn(&mut Ctx) -> CmdResult + Send + Sync + 'static {
+        let bridge = self.clone();
+        move |ctx| bridge.run(ctx)
     }
 
     /// Runs one call: hands it to JavaScript and serves it until it answers.
     fn run(&self, ctx: &mut Ctx) -> CmdResult {
-        let stdin = read_stdin(ctx, self.max_stdin)?;
+        let stdin = ctx.read_stdin_to_end(self.max_stdin)?;
         let id = NEXT_CALL.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel();
         lock_calls().insert(id, tx);
@@ -178,28 +185,6 @@ impl Drop for Pending {
 fn send(id: u32, reply: Reply) -> bool {
     let tx = lock_calls().get(&id).cloned();
     tx.is_some_and(|tx| tx.send(reply).is_ok())
-}
-
-/// Reads all of a command's stdin, up to `max` bytes, checking the run between
-/// chunks (an endless producer ends with the string limit, not with the host's
-/// memory).
-fn read_stdin(ctx: &mut Ctx, max: usize) -> std::io::Result<Vec<u8>> {
-    let mut all = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let n = ctx.stdin.read(&mut chunk)?;
-        if n == 0 {
-            return Ok(all);
-        }
-        if all.len() + n > max {
-            return Err(shellbox::commands::fatal(format!(
-                "{}: string length limit exceeded ({max} bytes)",
-                ctx.name
-            )));
-        }
-        all.extend_from_slice(chunk.get(..n).unwrap_or_default());
-        ctx.host.check()?;
-    }
 }
 
 /// Runs a custom command's `ctx.exec` through the calling command's host.

@@ -285,19 +285,10 @@ pub(crate) fn stop_info(s: Stopped) -> StopInfo {
     }
 }
 
-fn kind_name(t: FileType) -> &'static str {
-    match t {
-        FileType::File => "file",
-        FileType::Dir => "directory",
-        FileType::Symlink => "symlink",
-        FileType::Device(_) => "device",
-    }
-}
-
 fn stat_info(m: &Metadata) -> StatInfo {
     let ms = |t: shellbox::fs::Timestamp| t.secs as f64 * 1000.0 + f64::from(t.nanos) / 1e6;
     StatInfo {
-        kind: kind_name(m.file_type).into(),
+        kind: m.file_type.kind_name().into(),
         mode: m.mode,
         size: m.size as f64,
         ino: m.ino as f64,
@@ -322,12 +313,12 @@ fn registry(
 ) -> napi::Result<(Registry, Option<Arc<Bridge>>)> {
     let mut r = Registry::with_builtins();
     let bridge = match dispatcher {
-        Some(d) if !names.is_empty() => {
+        Some(d) => {
             let b = Bridge::new(d, limits.max_string_len)?;
             b.register(&mut r, names);
             Some(b)
         }
-        _ => None,
+        None => None,
     };
     Ok((r, bridge))
 }
@@ -471,21 +462,20 @@ impl NativeSandbox {
         })
     }
 
-    /// A new sandbox over an O(1) copy of this one's filesystem, with `init`'s
-    /// commands and limits (how `registerCommand` adds a command).
+    /// Adds (or replaces) commands served by the dispatcher the sandbox was made
+    /// with, for runs started from now on (`registerCommand`).
     #[napi]
-    pub fn with_commands(
-        &self,
-        init: SandboxInit,
-        dispatcher: Option<Function<'_, CommandCall, ()>>,
-    ) -> napi::Result<NativeSandbox> {
-        let (b, bridge) = builder(&init, dispatcher.as_ref())?;
-        let sb = b
-            .filesystem(self.sb.snapshot())
-            .id(self.sb.id())
-            .read_stamps(self.sb.read_stamps())
-            .build();
-        Ok(NativeSandbox { sb, bridge })
+    pub fn register_commands(&self, names: Vec<String>) -> napi::Result<()> {
+        let Some(bridge) = &self.bridge else {
+            return Err(error(
+                "EINVAL",
+                "this sandbox was made without a command dispatcher",
+            ));
+        };
+        for name in names {
+            self.sb.register(name, bridge.command());
+        }
+        Ok(())
     }
 
     /// Writes files packed as one batch: `paths` NUL-separated, their contents one
@@ -613,6 +603,7 @@ impl NativeSandbox {
         }
         Ok(NativeShell {
             shell: Arc::new(Mutex::new(sh)),
+            bridge: self.bridge.clone(),
         })
     }
 
@@ -770,7 +761,7 @@ impl NativeSandbox {
                 .into_iter()
                 .map(|e| DirEntryInfo {
                     name: e.name,
-                    kind: kind_name(e.file_type).into(),
+                    kind: e.file_type.kind_name().into(),
                 })
                 .collect())
         })
@@ -952,10 +943,27 @@ impl NativeSandbox {
 #[napi]
 pub struct NativeShell {
     shell: Arc<Mutex<shellbox::Shell>>,
+    bridge: Option<Arc<Bridge>>,
 }
 
 #[napi]
 impl NativeShell {
+    /// Adds (or replaces) dispatcher-served commands on this shell.
+    #[napi]
+    pub fn register_commands(&self, names: Vec<String>) -> napi::Result<()> {
+        let Some(bridge) = &self.bridge else {
+            return Err(error(
+                "EINVAL",
+                "this shell was made without a command dispatcher",
+            ));
+        };
+        let mut sh = self.shell.lock().unwrap_or_else(|e| e.into_inner());
+        for name in names {
+            sh.register(name, bridge.command());
+        }
+        Ok(())
+    }
+
     /// Runs `command` on this shell (runs on one shell take turns).
     #[napi]
     pub fn run<'env>(
