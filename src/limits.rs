@@ -134,6 +134,118 @@ impl Limits {
         }
     }
 
+    /// Every limit by its field name, with what it bounds: the names [`Limits::set`]
+    /// takes (and the CLI's `--limit NAME=VALUE`).
+    pub const FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("max_commands", "simple commands executed"),
+        ("max_loop_iterations", "loop iterations, across all loops"),
+        (
+            "max_call_depth",
+            "nesting of function calls, source and eval",
+        ),
+        (
+            "max_subshell_depth",
+            "nesting of subshells and command substitutions",
+        ),
+        (
+            "max_output_bytes",
+            "bytes written to captured stdout or stderr",
+        ),
+        ("max_string_len", "bytes in one string value"),
+        ("max_words", "words one command's expansion makes"),
+        ("max_array_len", "elements of one array"),
+        ("max_brace_words", "words one brace expansion makes"),
+        (
+            "max_glob_reads",
+            "directory reads of one pathname expansion",
+        ),
+        ("max_parse_depth", "parser nesting depth"),
+        (
+            "max_source_bytes",
+            "bytes of a script's source (also eval and source)",
+        ),
+        (
+            "max_heredoc_bytes",
+            "bytes of one here-document after expansion",
+        ),
+        (
+            "max_threads",
+            "pipeline stages and background jobs running at once",
+        ),
+        ("max_background_jobs", "background jobs running at once"),
+        ("max_file_bytes", "bytes in one file"),
+        ("max_fs_bytes", "bytes in all files"),
+        ("max_files", "inodes in the filesystem"),
+        ("timeout", "wall-clock seconds for one run (0: none)"),
+    ];
+
+    /// Sets limit `name` (a [`Limits::FIELDS`] name) to `value`: a whole number, with
+    /// an optional binary suffix `K`, `M` or `G` (`64M`); `timeout` takes seconds, `0`
+    /// meaning none. The error says what was wrong.
+    ///
+    /// ```
+    /// let mut l = shellbox::Limits::default();
+    /// l.set("max_fs_bytes", "64M").unwrap();
+    /// assert_eq!(l.max_fs_bytes, 64 << 20);
+    /// l.set("timeout", "2.5").unwrap();
+    /// assert_eq!(l.timeout, Some(std::time::Duration::from_millis(2500)));
+    /// assert!(l.set("max_nothing", "1").is_err());
+    /// assert!(l.set("max_files", "lots").is_err());
+    /// ```
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if name == "timeout" {
+            let secs = value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("timeout must be seconds (0 or more), not {value:?}"))?;
+            self.timeout = (secs > 0.0).then(|| Duration::from_secs_f64(secs));
+            return Ok(());
+        }
+        let (digits, scale) = match value.char_indices().last() {
+            Some((at, 'K' | 'k')) => (value.get(..at).unwrap_or_default(), 1u64 << 10),
+            Some((at, 'M' | 'm')) => (value.get(..at).unwrap_or_default(), 1 << 20),
+            Some((at, 'G' | 'g')) => (value.get(..at).unwrap_or_default(), 1 << 30),
+            _ => (value, 1),
+        };
+        let n = digits
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(scale))
+            .ok_or_else(|| {
+                format!("{name} must be a whole number (64, 64K, 64M, 1G), not {value:?}")
+            })?;
+        let size = usize::try_from(n).unwrap_or(usize::MAX);
+        match name {
+            "max_commands" => self.max_commands = n,
+            "max_loop_iterations" => self.max_loop_iterations = n,
+            "max_call_depth" => self.max_call_depth = size,
+            "max_subshell_depth" => self.max_subshell_depth = size,
+            "max_output_bytes" => self.max_output_bytes = n,
+            "max_string_len" => self.max_string_len = size,
+            "max_words" => self.max_words = size,
+            "max_array_len" => self.max_array_len = size,
+            "max_brace_words" => self.max_brace_words = size,
+            "max_glob_reads" => self.max_glob_reads = size,
+            "max_parse_depth" => self.max_parse_depth = size,
+            "max_source_bytes" => self.max_source_bytes = size,
+            "max_heredoc_bytes" => self.max_heredoc_bytes = size,
+            "max_threads" => self.max_threads = size,
+            "max_background_jobs" => self.max_background_jobs = size,
+            "max_file_bytes" => self.max_file_bytes = n,
+            "max_fs_bytes" => self.max_fs_bytes = n,
+            "max_files" => self.max_files = n,
+            _ => {
+                let names: Vec<&str> = Self::FIELDS.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "no limit is called {name:?}; the limits are {}",
+                    names.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// `base` (path depth and name length kept) with these file, byte and inode limits.
     pub fn fs_limits(&self, base: FsLimits) -> FsLimits {
         FsLimits {
@@ -305,5 +417,23 @@ impl Budget {
             return Err(format!("time limit exceeded ({secs} s)"));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limits;
+
+    #[test]
+    fn every_field_can_be_set_by_name() {
+        let base = format!("{:?}", Limits::default());
+        for (name, _) in Limits::FIELDS {
+            let mut l = Limits::default();
+            l.set(name, "7").unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_ne!(format!("{l:?}"), base, "{name} changed nothing");
+        }
+        // And the list names every field: Debug shows them all.
+        let fields = base.matches(": ").count();
+        assert_eq!(fields, Limits::FIELDS.len());
     }
 }

@@ -24,7 +24,32 @@ const USAGE: &str = "\
 usage: shellbox [OPTIONS] [-euxv] [-o opt] (-c SCRIPT [NAME [ARG...]] | FILE [ARG...])
        shellbox [OPTIONS] tool NAME ['JSON']    (JSON on stdin when not given)
        shellbox [OPTIONS] mcp
-options: --root DIR  --cwd PATH  --env K=V  --json  --store DIR  --session NAME  --bash-wait SECS";
+       shellbox --version | --help
+options: --root DIR  --cwd PATH  --env K=V  --json  --store DIR  --session NAME  --bash-wait SECS
+         --timeout SECS  --limits default|hardened  --limit NAME=VALUE (repeatable)";
+
+/// Why `parse_args` stopped without options to run with.
+enum Stop {
+    /// An answer (`--help`, `--version`): stdout, status 0.
+    Print(String),
+    /// A usage error: stderr, status 2.
+    Usage(String),
+}
+
+impl From<String> for Stop {
+    fn from(msg: String) -> Stop {
+        Stop::Usage(msg)
+    }
+}
+
+/// The usage, with the limits `--limit` takes and what each bounds.
+fn help() -> String {
+    let mut text = format!("{USAGE}\nlimits (--limit NAME=VALUE; sizes take K, M, G):\n");
+    for (name, what) in shellbox::Limits::FIELDS {
+        text.push_str(&format!("  {name:<20} {what}\n"));
+    }
+    text
+}
 
 struct Options {
     root: Option<String>,
@@ -40,11 +65,13 @@ struct Options {
     store: Option<String>,
     session: Option<String>,
     bash_wait: Option<Duration>,
+    /// The limits every run gets (`--limits`, `--limit`, `--timeout`).
+    limits: shellbox::Limits,
     /// `tool` or `mcp`.
     subcommand: Option<String>,
 }
 
-fn parse_args(argv: &[String]) -> Result<Options, String> {
+fn parse_args(argv: &[String]) -> Result<Options, Stop> {
     let mut o = Options {
         root: None,
         cwd: None,
@@ -58,17 +85,21 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
         store: None,
         session: None,
         bash_wait: None,
+        limits: shellbox::Limits::default(),
         subcommand: None,
     };
+    // `--limits` picks the base the `--limit`s and `--timeout` then change, wherever
+    // they stand on the line.
+    let mut overrides: Vec<(String, String, String)> = Vec::new();
     let mut i = 0;
     let mut want_c = false;
     while i < argv.len() {
         let a = argv[i].as_str();
-        let mut value = |name: &str| -> Result<String, String> {
+        let mut value = |name: &str| -> Result<String, Stop> {
             i += 1;
             argv.get(i)
                 .cloned()
-                .ok_or_else(|| format!("shellbox: {name} needs an argument"))
+                .ok_or_else(|| Stop::Usage(format!("shellbox: {name} needs an argument")))
         };
         match a {
             "--root" => o.root = Some(value("--root")?),
@@ -77,7 +108,7 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
                 let kv = value("--env")?;
                 match kv.split_once('=') {
                     Some((k, v)) => o.env.push((k.to_owned(), v.to_owned())),
-                    None => return Err(format!("shellbox: --env expects K=V, got '{kv}'")),
+                    None => return Err(format!("shellbox: --env expects K=V, got '{kv}'").into()),
                 }
             }
             "--json" => o.json = true,
@@ -92,17 +123,52 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
                 {
                     Some(d) => o.bash_wait = Some(d),
                     None => {
-                        return Err(format!(
-                            "shellbox: --bash-wait expects seconds, got '{secs}'"
-                        ));
+                        return Err(
+                            format!("shellbox: --bash-wait expects seconds, got '{secs}'").into(),
+                        );
                     }
                 }
+            }
+            "--limits" => {
+                o.limits = match value("--limits")?.as_str() {
+                    "default" => shellbox::Limits::default(),
+                    "hardened" => shellbox::Limits::hardened(),
+                    other => {
+                        return Err(format!(
+                            "shellbox: --limits takes default or hardened, not '{other}'"
+                        )
+                        .into());
+                    }
+                }
+            }
+            "--limit" => {
+                let kv = value("--limit")?;
+                match kv.split_once('=') {
+                    Some((k, v)) => {
+                        overrides.push((format!("--limit {kv}"), k.to_owned(), v.to_owned()))
+                    }
+                    None => {
+                        return Err(
+                            format!("shellbox: --limit expects NAME=VALUE, got '{kv}'").into()
+                        );
+                    }
+                }
+            }
+            "--timeout" => {
+                let secs = value("--timeout")?;
+                overrides.push((format!("--timeout {secs}"), "timeout".to_owned(), secs));
+            }
+            "--version" => {
+                return Err(Stop::Print(format!(
+                    "shellbox {}",
+                    env!("CARGO_PKG_VERSION")
+                )));
             }
             "tool" | "mcp" if o.subcommand.is_none() && !want_c => {
                 o.subcommand = Some(a.to_owned())
             }
             _ if o.subcommand.is_some() && !a.starts_with('-') => o.args.push(a.to_owned()),
-            "--help" | "-h" => return Err(USAGE.to_owned()),
+            "--help" | "-h" => return Err(Stop::Print(help())),
             "-o" | "+o" => {
                 let name = value(a)?;
                 o.set_flags.push((name, a == "-o"));
@@ -125,31 +191,36 @@ fn parse_args(argv: &[String]) -> Result<Options, String> {
                         'n' => o.set_flags.push(("noexec".into(), true)),
                         'a' => o.set_flags.push(("allexport".into(), true)),
                         'C' => o.set_flags.push(("noclobber".into(), true)),
-                        _ => return Err(format!("shellbox: -{c}: invalid option\n{USAGE}")),
+                        _ => return Err(format!("shellbox: -{c}: invalid option\n{USAGE}").into()),
                     }
                 }
             }
             _ if a.starts_with("--") => {
-                return Err(format!("shellbox: {a}: invalid option\n{USAGE}"));
+                return Err(format!("shellbox: {a}: invalid option\n{USAGE}").into());
             }
             _ => break,
         }
         i += 1;
     }
+    for (given, name, v) in &overrides {
+        o.limits
+            .set(name, v)
+            .map_err(|e| format!("shellbox: {given}: {e}"))?;
+    }
     let rest = &argv[i.min(argv.len())..];
     if o.session.is_some() && o.store.is_none() {
-        return Err("shellbox: --session needs --store DIR".to_owned());
+        return Err("shellbox: --session needs --store DIR".to_owned().into());
     }
     if o.subcommand.is_some() {
         o.args.extend(rest.iter().cloned());
         if o.subcommand.as_deref() == Some("tool") && o.args.is_empty() {
-            return Err(format!("shellbox: tool: which tool?\n{USAGE}"));
+            return Err(format!("shellbox: tool: which tool?\n{USAGE}").into());
         }
         return Ok(o);
     }
     if want_c {
         let Some(script) = rest.first() else {
-            return Err("bash: -c: option requires an argument".to_owned());
+            return Err("bash: -c: option requires an argument".to_owned().into());
         };
         o.command = Some(script.clone());
         o.args = rest[1..].to_vec();
@@ -182,7 +253,9 @@ fn open_session(
     bash_wait: Option<Duration>,
     seed_at: &str,
 ) -> Result<Sandbox, String> {
-    let mut builder = Sandbox::builder().bash_wait(bash_wait);
+    let mut builder = Sandbox::builder()
+        .bash_wait(bash_wait)
+        .limits(o.limits.clone());
     for (k, v) in &o.env {
         builder = builder.env(k.clone(), v.clone());
     }
@@ -291,7 +364,11 @@ fn main() -> ExitCode {
         .collect();
     let o = match parse_args(&argv) {
         Ok(o) => o,
-        Err(msg) => {
+        Err(Stop::Print(text)) => {
+            println!("{}", text.trim_end());
+            return ExitCode::SUCCESS;
+        }
+        Err(Stop::Usage(msg)) => {
             eprintln!("{msg}");
             return ExitCode::from(2);
         }
@@ -313,7 +390,7 @@ fn main() -> ExitCode {
 /// Runs the script of `-c`, a file or stdin; returns its exit status.
 fn run_script(o: &Options) -> Result<u8, String> {
     let store = open_store(o)?;
-    let mut builder = Shell::builder();
+    let mut builder = Shell::builder().limits(o.limits.clone());
     for (k, v) in &o.env {
         builder = builder.env(k.clone(), v.clone());
     }

@@ -48,7 +48,7 @@ fn tool_prints_the_json_result_or_a_structured_error() {
         (
             &["tool", "read_file", r#"{"filePath": "/etc/hostname"}"#],
             "",
-            json!({"content": "1: shellbox\n", "path": "/etc/hostname", "totalLines": 1, "truncated": false}),
+            json!({"content": "1: shellbox", "path": "/etc/hostname", "totalLines": 1, "truncated": false}),
             0,
         ),
         (
@@ -175,7 +175,7 @@ fn root_seeds_a_new_session_from_the_host() {
         ],
         "",
     );
-    assert_eq!((v["content"].as_str(), code), (Some("1: from host\n"), 0));
+    assert_eq!((v["content"].as_str(), code), (Some("1: from host"), 0));
     // With a store, the seed applies to a new session only.
     let store = TempDir::new("cli");
     let args = |script: &'static str| ["--store", store.arg(), "--root", host.arg(), "-c", script];
@@ -260,4 +260,46 @@ fn endless_output_to_the_real_stdout_stops_at_the_output_limit() {
             .unwrap()
             .ends_with("output limit exceeded (268435456 bytes)\n")
     );
+}
+
+#[test]
+fn the_cli_sets_its_own_limits() {
+    // --version and --help answer on stdout with status 0; --help lists every limit.
+    let (out, _, code) = shellbox(&["--version"], "");
+    assert_eq!((out.as_str(), code), (concat!("shellbox ", env!("CARGO_PKG_VERSION"), "\n"), 0));
+    let (out, _, code) = shellbox(&["--help"], "");
+    assert_eq!(code, 0);
+    for (name, _) in shellbox::Limits::FIELDS {
+        assert!(out.contains(name), "--help lists {name}");
+    }
+    let cases: &[(&[&str], &str, &str, i32)] = &[
+        (&["--limit", "max_loop_iterations=10", "-c", "while :; do :; done"], "", "bash: loop iteration limit exceeded (10 iterations)\n", 126),
+        (&["--limits", "hardened", "-c", "echo {1..200000} >/dev/null"], "", "bash: brace expansion limit exceeded (100000 words)\n", 126),
+        // A later --limit changes the profile whichever comes first.
+        (&["--limit", "max_commands=3", "--limits", "hardened", "-c", "echo 1; echo 2; echo 3; echo 4"], "1\n2\n3\n", "bash: command limit exceeded (3 commands)\n", 126),
+        (&["--limit", "max_fs_bytes=1K", "-c", "head -c 2048 /dev/zero > f"], "", "bash: line 1: f: No space left on device\nbash: filesystem size limit exceeded (1024 bytes)\n", 126),
+        (&["--timeout", "0.2", "-c", "while :; do :; done"], "", "bash: time limit exceeded (0 s)\n", 126),
+        (&["--limit", "nope=1", "-c", "true"], "", "", 2),
+        (&["--limit", "max_files", "-c", "true"], "", "shellbox: --limit expects NAME=VALUE, got 'max_files'\n", 2),
+        (&["--limit", "max_files=many", "-c", "true"], "", "shellbox: --limit max_files=many: max_files must be a whole number (64, 64K, 64M, 1G), not \"many\"\n", 2),
+        (&["--timeout", "soon", "-c", "true"], "", "shellbox: --timeout soon: timeout must be seconds (0 or more), not \"soon\"\n", 2),
+        (&["--limits", "tight", "-c", "true"], "", "shellbox: --limits takes default or hardened, not 'tight'\n", 2),
+    ];
+    for (args, want_out, want_err, want_code) in cases {
+        let (out, err, code) = shellbox(args, "");
+        assert_eq!(code, *want_code, "{args:?}: {err}");
+        assert_eq!(out, *want_out, "{args:?}");
+        if !want_err.is_empty() {
+            assert_eq!(err, *want_err, "{args:?}");
+        } else if *want_code == 2 {
+            assert!(err.starts_with("shellbox: "), "{args:?}: {err}");
+        }
+    }
+    // The same options for `tool`.
+    let (v, code) = tool(
+        &["--limit", "max_loop_iterations=5", "tool", "bash", r#"{"command": "while :; do :; done"}"#],
+        "",
+    );
+    assert_eq!((v["exitCode"].clone(), code), (json!(126), 0));
+    assert!(v["stderr"].as_str().unwrap().contains("loop iteration limit exceeded (5 iterations)"));
 }

@@ -1,7 +1,9 @@
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
-//! `shellbox mcp` end to end, driven over pipes the way an MCP client does (issue 4):
-//! the handshake, tools/list with the strict schemas, tools/call for every tool with
-//! results and tool errors, JSON-RPC errors, concurrency, cancellation, and a session
+//! `shellbox mcp` end to end, driven over pipes the way an MCP client does (issues 4
+//! and 24): the handshake and protocol revisions, tools/list with the strict input
+//! schemas, titles, annotations and output schemas, tools/call for every tool with
+//! results that read as text and validate against their schemas, tool errors,
+//! JSON-RPC errors, concurrency, cancellation (also at end of input), and a session
 //! kept in a store across server runs.
 
 use std::io::{BufRead, BufReader, Write};
@@ -118,7 +120,9 @@ fn handshake_and_tool_list() {
     for (asked, got) in [
         ("2025-03-26", "2025-03-26"),
         ("2024-11-05", "2024-11-05"),
-        ("1999-01-01", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("1999-01-01", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
     ] {
         let init = c.request(
             1,
@@ -155,20 +159,77 @@ fn handshake_and_tool_list() {
             t["name"]
         );
         assert!(t["description"].as_str().unwrap().len() > 100);
+        // 2025-06-18 entries carry a title, an output schema and annotations.
+        assert!(!t["title"].as_str().unwrap().is_empty());
+        assert_eq!(t["annotations"]["title"], t["title"]);
+        assert_eq!(t["outputSchema"]["type"], "object");
+        assert!(
+            jsonschema::meta::is_valid(&t["outputSchema"]),
+            "{}",
+            t["name"]
+        );
+        assert_eq!(t["annotations"]["openWorldHint"], false);
+    }
+    let hint = |name: &str, key: &str| {
+        let t = tools.iter().find(|t| t["name"] == name).unwrap();
+        t["annotations"].get(key).cloned().unwrap_or(Value::Null)
+    };
+    for reader in ["read_file", "glob", "grep"] {
+        assert_eq!(hint(reader, "readOnlyHint"), true, "{reader}");
+        assert_eq!(hint(reader, "destructiveHint"), Value::Null, "{reader}");
+    }
+    for (writer, idempotent) in [("write_file", true), ("edit_file", false), ("bash", false)] {
+        assert_eq!(hint(writer, "readOnlyHint"), false, "{writer}");
+        assert_eq!(hint(writer, "destructiveHint"), true, "{writer}");
+        assert_eq!(hint(writer, "idempotentHint"), idempotent, "{writer}");
+    }
+    // Clients of older revisions get the entries those define.
+    c.request(
+        4,
+        "initialize",
+        json!({"protocolVersion": "2024-11-05", "capabilities": {}}),
+    );
+    let old = c.request(5, "tools/list", json!({}));
+    for t in old["result"]["tools"].as_array().unwrap() {
+        let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["description", "inputSchema", "name"]);
     }
     assert!(c.finish().is_empty());
+}
+
+/// The `outputSchema` of each tool, by name.
+fn output_schemas(c: &mut Client) -> std::collections::HashMap<String, Value> {
+    let list = c.request(90, "tools/list", json!({}));
+    list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["outputSchema"].clone(),
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn every_tool_over_tools_call() {
     let mut c = Client::start(&[]);
     c.initialize();
-    let ok = |r: &Value| {
+    let schemas = output_schemas(&mut c);
+    // A result validates against its tool's output schema, and its text block reads
+    // as the model should see it.
+    let ok = |tool: &str, r: &Value, text: &str| {
         assert_eq!(r["isError"], false, "{r}");
-        // The text block carries the same JSON as the structured content.
-        let text: Value = serde_json::from_str(r["content"][0]["text"].as_str().unwrap()).unwrap();
-        assert_eq!(text, r["structuredContent"]);
-        r["structuredContent"].clone()
+        let s = &r["structuredContent"];
+        let schema = &schemas[tool];
+        assert!(
+            jsonschema::is_valid(schema, s),
+            "{tool}: {s} against {schema}"
+        );
+        assert_eq!(r["content"][0]["text"], text, "{tool}");
+        s.clone()
     };
     let w = c.call(
         10,
@@ -176,34 +237,50 @@ fn every_tool_over_tools_call() {
         json!({"filePath": "src/a.rs", "content": "fn a() {}\nfn b() {}\n"}),
     );
     assert_eq!(
-        ok(&w),
+        ok("write_file", &w, "Created /workspace/src/a.rs."),
         json!({"existed": false, "path": "/workspace/src/a.rs"})
     );
     let r = c.call(11, "read_file", json!({"filePath": "/workspace/src/a.rs"}));
-    assert_eq!(ok(&r)["content"], "1: fn a() {}\n2: fn b() {}\n");
+    // eve's format: no newline after the last numbered line.
+    let lines = "1: fn a() {}\n2: fn b() {}";
+    assert_eq!(ok("read_file", &r, lines)["content"], lines);
+    let r = c.call(16, "read_file", json!({"filePath": "src/a.rs", "limit": 1}));
+    let first = "1: fn a() {}\n\n(The file has 2 lines; this read stopped before line 2. Read on with offset 2.)";
+    assert_eq!(ok("read_file", &r, first)["nextOffset"], 2);
     let e = c.call(
         12,
         "edit_file",
         json!({"filePath": "src/a.rs", "oldString": "fn b", "newString": "fn c"}),
     );
     assert_eq!(
-        ok(&e),
+        ok(
+            "edit_file",
+            &e,
+            "Edited /workspace/src/a.rs: 1 replacement."
+        ),
         json!({"path": "/workspace/src/a.rs", "replacements": 1})
     );
     let g = c.call(13, "glob", json!({"pattern": "**/*.rs"}));
-    assert_eq!(ok(&g)["content"], "/workspace/src/a.rs");
+    ok("glob", &g, "/workspace/src/a.rs");
     let g = c.call(
         14,
         "grep",
         json!({"pattern": "fn c", "outputMode": "content"}),
     );
-    assert_eq!(ok(&g)["content"], "/workspace/src/a.rs:2:fn c() {}");
-    let b = c.call(15, "bash", json!({"command": "wc -l < src/a.rs; exit 4"}));
-    assert_eq!(
-        ok(&b),
-        json!({"status": "completed", "exitCode": 4, "stdout": "2\n", "stderr": "", "truncated": false})
+    ok("grep", &g, "/workspace/src/a.rs:2:fn c() {}");
+    let b = c.call(
+        15,
+        "bash",
+        json!({"command": "wc -l < src/a.rs; echo oops >&2; exit 4"}),
     );
-    // Tool failures are results with isError, carrying the structured error.
+    assert_eq!(
+        ok("bash", &b, "2\n[stderr]\noops\n[exit code 4]"),
+        json!({"status": "completed", "exitCode": 4, "stdout": "2\n", "stderr": "oops\n", "truncated": false})
+    );
+    let quiet = c.call(17, "bash", json!({"command": "true"}));
+    ok("bash", &quiet, "[exit code 0, no output]");
+    // Tool failures are results with isError and the error in words (no structured
+    // content, which clients would check against the output schema).
     for (id, tool, args, kind) in [
         (
             20,
@@ -232,8 +309,13 @@ fn every_tool_over_tools_call() {
     ] {
         let r = c.call(id, tool, args);
         assert_eq!(r["isError"], true, "{r}");
-        assert_eq!(r["structuredContent"]["error"]["kind"], kind, "{r}");
-        assert!(!r["content"][0]["text"].as_str().unwrap().is_empty());
+        assert!(r.get("structuredContent").is_none(), "{r}");
+        let text = r["content"][0]["text"].as_str().unwrap();
+        if kind == "invalid_input" {
+            assert!(text.starts_with("invalid input"), "{text}");
+        } else {
+            assert!(text.ends_with(&format!("({kind})")), "{text}");
+        }
     }
     // Protocol errors are JSON-RPC errors.
     let unknown_tool = c.request(30, "tools/call", json!({"name": "nope", "arguments": {}}));
@@ -366,6 +448,35 @@ fn a_store_keeps_the_session_between_server_runs() {
     let mut c = Client::start(&args);
     c.initialize();
     let r = c.call(2, "read_file", json!({"filePath": "notes.md"}));
-    assert_eq!(r["structuredContent"]["content"], "1: final\n2: more\n");
+    assert_eq!(r["structuredContent"]["content"], "1: final\n2: more");
     c.finish();
+}
+
+#[test]
+fn end_of_input_cancels_the_calls_still_running() {
+    let mut c = Client::start(&["--bash-wait", "600"]);
+    c.initialize();
+    c.send(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                  "params": {"name": "bash", "arguments": {"command": "echo x > started; while :; do :; done"}}}));
+    let started = Instant::now();
+    loop {
+        let r = c.call(8, "glob", json!({"pattern": "started"}));
+        if r["structuredContent"]["count"] == 1 {
+            break;
+        }
+        assert!(started.elapsed() < PATIENCE);
+    }
+    // The client goes away: the server stops the command and exits at once, instead
+    // of waiting out the bash wait.
+    let closed = Instant::now();
+    let rest = c.finish();
+    assert!(
+        closed.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        closed.elapsed()
+    );
+    assert!(
+        rest.is_empty(),
+        "no answer for the cancelled call: {rest:?}"
+    );
 }

@@ -136,7 +136,7 @@ fn read_file_numbers_lines_and_windows_them() {
         &[
             (
                 json!({"filePath": "/workspace/three.txt"}),
-                Ok(text("1: a\n2: b\n3: c\n", "/workspace/three.txt", 3)),
+                Ok(text("1: a\n2: b\n3: c", "/workspace/three.txt", 3)),
             ),
             (
                 json!({"filePath": "noeol.txt"}),
@@ -148,29 +148,29 @@ fn read_file_numbers_lines_and_windows_them() {
             ),
             (
                 json!({"filePath": "crlf.txt"}),
-                Ok(text("1: x\r\n2: y\r\n", "/workspace/crlf.txt", 2)),
+                Ok(text("1: x\r\n2: y\r", "/workspace/crlf.txt", 2)),
             ),
             (
                 json!({"filePath": "bad-utf8.txt"}),
-                Ok(text("1: caf\u{fffd}\n", "/workspace/bad-utf8.txt", 1)),
+                Ok(text("1: caf\u{fffd}", "/workspace/bad-utf8.txt", 1)),
             ),
             // Paths are normalised; $HOME is the only expansion.
             (
                 json!({"filePath": "./sub/../three.txt", "offset": 3}),
-                Ok(text("3: c\n", "/workspace/three.txt", 3)),
+                Ok(text("3: c", "/workspace/three.txt", 3)),
             ),
             // limit equal to the lines left is not truncated; one fewer is.
             (
                 json!({"filePath": "three.txt", "offset": 2, "limit": 2}),
-                Ok(text("2: b\n3: c\n", "/workspace/three.txt", 3)),
+                Ok(text("2: b\n3: c", "/workspace/three.txt", 3)),
             ),
             (
                 json!({"filePath": "three.txt", "offset": 1, "limit": 2}),
-                Ok(window("1: a\n2: b\n", 3, 3)),
+                Ok(window("1: a\n2: b", 3, 3)),
             ),
             (
                 json!({"filePath": "three.txt", "limit": 1}),
-                Ok(window("1: a\n", 3, 2)),
+                Ok(window("1: a", 3, 2)),
             ),
             // Errors.
             (
@@ -218,13 +218,22 @@ fn read_file_cuts_long_lines_and_caps_bytes() {
     let content = v["content"].as_str().unwrap();
     let first = content.lines().next().unwrap();
     assert!(first.starts_with(&format!("1: {}", "é".repeat(2000))));
-    assert!(first.ends_with("[cut: 500 more characters]"), "{first}");
-    assert!(content.ends_with("\n2: short\n"));
+    // eve's cut: 2000 UTF-16 units, then " [truncated]"; lines joined by newlines.
+    assert!(
+        first.ends_with(&format!("{} [truncated]", "é".repeat(2000))),
+        "{first}"
+    );
+    assert_eq!(
+        first.chars().count(),
+        "1: ".len() + 2000 + " [truncated]".len()
+    );
+    assert!(content.ends_with("\n2: short"));
 
     let v = ok(&sb, "read_file", json!({"filePath": "many.txt"}));
     let content = v["content"].as_str().unwrap();
     let rows = content.lines().count() as u64;
-    assert!(content.len() <= 50 * 1024, "{}", content.len());
+    // Each line counts with one newline (the last too), as eve counts them.
+    assert!(content.len() < 50 * 1024, "{}", content.len());
     assert!(content.len() > 50 * 1024 - 200);
     assert_eq!(v["truncated"], true);
     assert_eq!(v["totalLines"], 3000);
@@ -234,10 +243,7 @@ fn read_file_cuts_long_lines_and_caps_bytes() {
         "read_file",
         json!({"filePath": "many.txt", "offset": rows + 1, "limit": 1}),
     );
-    assert_eq!(
-        next["content"],
-        format!("{}: {:0>99}\n", rows + 1, rows + 1)
-    );
+    assert_eq!(next["content"], format!("{}: {:0>99}", rows + 1, rows + 1));
 
     assert_eq!(
         code(&sb, "read_file", json!({"filePath": "bin.dat"})),
@@ -451,11 +457,16 @@ proptest! {
             let want = body.replacen(old.as_str(), &new, 1);
             prop_assert_eq!(read_all(&sb, "p.txt"), want.as_bytes().to_vec());
             let read = ok(&sb, "read_file", json!({"filePath": "p.txt"}));
-            let unnumbered: String = read["content"].as_str().unwrap()
-                .split_inclusive('\n')
+            // The numbered lines joined by newlines give the text back (eve's format
+            // keeps no final newline: a file ending in one reads the same).
+            let unnumbered: Vec<&str> = read["content"].as_str().unwrap()
+                .split('\n')
                 .map(|l| l.split_once(": ").map_or(l, |(_, t)| t))
                 .collect();
-            prop_assert_eq!(unnumbered, want);
+            let lines: Vec<&str> = want.strip_suffix('\n').unwrap_or(&want).split('\n').collect();
+            if !want.is_empty() {
+                prop_assert_eq!(unnumbered, lines);
+            }
         } else {
             prop_assert!(result.is_err());
             prop_assert_eq!(read_all(&sb, "p.txt"), body.as_bytes().to_vec());
@@ -715,9 +726,14 @@ fn grep_bounds_output_size_and_line_length() {
     let text = v["content"].as_str().unwrap();
     let first = text.lines().next().unwrap();
     assert!(
-        first.ends_with("w… [cut: 1007 more characters]"),
+        first.ends_with(&format!("{} [truncated]", "w".repeat(40))),
         "{}",
         &first[first.len() - 40..]
+    );
+    // The line is `needle ` and 3000 w: cut after 2000 units of the line's text.
+    assert_eq!(
+        first.len(),
+        "/workspace/w20.txt:1:".len() + 2000 + " [truncated]".len()
     );
     assert_eq!(
         (v["matchCount"].clone(), v["truncated"].clone()),
@@ -880,4 +896,20 @@ fn a_background_command_whose_output_file_is_full_ends_at_the_file_limit() {
         json!({"command": format!("wc -c < {dir}/stdout")}),
     );
     assert_eq!(size["stdout"], format!("{}\n", 1 << 20));
+}
+
+#[test]
+fn long_lines_are_cut_in_utf16_units_as_eve_cuts_them() {
+    // 1999 units of ASCII and then a character of two units (outside the BMP): the cut
+    // at 2000 units falls inside it, where JavaScript keeps a lone surrogate, which
+    // reads as U+FFFD once encoded.
+    let split = format!("{}😀tail", "a".repeat(1999));
+    // Exactly 2000 units is kept whole.
+    let exact = format!("{}😀", "b".repeat(1998));
+    let sb = Sandbox::builder()
+        .file("split.txt", format!("{split}\n{exact}\n"))
+        .build();
+    let v = ok(&sb, "read_file", json!({"filePath": "split.txt"}));
+    let want = format!("1: {}\u{fffd} [truncated]\n2: {exact}", "a".repeat(1999));
+    assert_eq!(v["content"], want);
 }

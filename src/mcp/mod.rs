@@ -21,7 +21,10 @@ use crate::store::Store;
 use crate::tools::{self, ErrorKind, ToolError};
 
 /// The protocol revisions this server speaks, newest last.
-pub const PROTOCOL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18"];
+pub const PROTOCOL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// The revision offered to a client that asks for one this server does not speak.
+const NEWEST: &str = "2025-11-25";
 
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
@@ -40,6 +43,8 @@ pub struct McpServer {
     sandbox: Sandbox,
     store: Option<(Store, String)>,
     save_lock: tokio::sync::Mutex<()>,
+    /// The protocol revision `initialize` agreed on (the newest until then).
+    version: Mutex<&'static str>,
 }
 
 /// A line-oriented writer shared by the tasks answering requests.
@@ -87,6 +92,7 @@ impl McpServer {
             sandbox,
             store: None,
             save_lock: tokio::sync::Mutex::new(()),
+            version: Mutex::new(NEWEST),
         }
     }
 
@@ -96,7 +102,8 @@ impl McpServer {
         self
     }
 
-    /// Serves until `input` ends, then waits for the calls in flight.
+    /// Serves until `input` ends; calls still in flight then are cancelled (their
+    /// commands stopped), as the client that would read their answers is gone.
     ///
     /// Cancel safety: dropping the future abandons the calls in flight (their commands
     /// are stopped); nothing more is written.
@@ -152,6 +159,8 @@ impl McpServer {
                 }
             }
         }
+        // End of input: nobody will read the answers of calls still running.
+        calls.abort_all();
         while calls.join_next().await.is_some() {}
         // A cancelled call may have changed files without saving them.
         if let Some((store, session)) = &server.store {
@@ -203,22 +212,32 @@ impl McpServer {
         match method {
             "initialize" => {
                 let asked = params.get("protocolVersion").and_then(Value::as_str);
-                let version = asked
-                    .filter(|v| PROTOCOL_VERSIONS.contains(v))
-                    .or(PROTOCOL_VERSIONS.last().copied())
-                    .unwrap_or_default();
+                let version = PROTOCOL_VERSIONS
+                    .iter()
+                    .copied()
+                    .find(|v| Some(*v) == asked)
+                    .unwrap_or(NEWEST);
+                *self.version.lock().unwrap_or_else(|e| e.into_inner()) = version;
                 Action::Reply(reply(
                     &id,
                     json!({
                         "protocolVersion": version,
                         "capabilities": {"tools": {"listChanged": false}},
-                        "serverInfo": {"name": "shellbox", "version": env!("CARGO_PKG_VERSION")},
+                        "serverInfo": {
+                            "name": "shellbox",
+                            "title": "shellbox",
+                            "version": env!("CARGO_PKG_VERSION"),
+                            "description": "A simulated bash 5.2 sandbox with file tools, in memory and without network",
+                        },
                         "instructions": INSTRUCTIONS,
                     }),
                 ))
             }
             "ping" => Action::Reply(reply(&id, json!({}))),
-            "tools/list" => Action::Reply(reply(&id, json!({ "tools": tools::specs() }))),
+            "tools/list" => {
+                let version = *self.version.lock().unwrap_or_else(|e| e.into_inner());
+                Action::Reply(reply(&id, json!({ "tools": tool_list(version) })))
+            }
             "tools/call" => {
                 let name = params.get("name").and_then(Value::as_str);
                 let args = params.get("arguments").cloned().unwrap_or(json!({}));
@@ -262,22 +281,26 @@ impl McpServer {
     }
 }
 
-/// The `tools/call` result for a tool's output or error: the output as text content
-/// (an image or PDF read as an image or resource block) and as `structuredContent`,
-/// or the error's message with `isError: true`. Public so that hosts serving the
-/// tools over MCP themselves (the language bindings) answer in the same shape.
+/// The `tools/call` result for a tool's output or error: the output as the text a
+/// model reads ([`tools::result_text`]: numbered lines, a command's output and status,
+/// search rows; an image or PDF read as an image or resource block) with the JSON in
+/// `structuredContent`, or the error's message with `isError: true` and no
+/// `structuredContent` (clients check it against the tool's `outputSchema`, which
+/// describes results). Public so that hosts serving the tools over MCP themselves (the
+/// language bindings) answer in the same shape.
 ///
 /// ```
 /// use serde_json::json;
 /// use shellbox::tools::{ErrorKind, ToolError};
-/// let ok = shellbox::mcp::call_result("glob", Ok(json!({"count": 0})));
+/// let ok = shellbox::mcp::call_result("glob", Ok(json!({"content": "No files found", "count": 0})));
 /// assert_eq!(ok["isError"], false);
-/// assert_eq!(ok["content"][0]["text"], "{\"count\":0}");
+/// assert_eq!(ok["content"][0]["text"], "No files found");
+/// assert_eq!(ok["structuredContent"]["count"], 0);
 /// let err = ToolError::at(ErrorKind::NotRead, "/workspace/a", "read it first");
 /// let failed = shellbox::mcp::call_result("write_file", Err(err));
 /// assert_eq!(failed["isError"], true);
 /// assert_eq!(failed["content"][0]["text"], "read it first (not_read)");
-/// assert_eq!(failed["structuredContent"]["error"]["kind"], "not_read");
+/// assert!(failed.get("structuredContent").is_none());
 /// ```
 pub fn call_result(tool: &str, result: Result<Value, ToolError>) -> Value {
     match result {
@@ -295,7 +318,11 @@ pub fn call_result(tool: &str, result: Result<Value, ToolError>) -> Value {
                         "blob": value["data"],
                     },
                 }]),
-                _ => json!([{"type": "text", "text": value.to_string()}]),
+                _ => {
+                    let text =
+                        tools::result_text(tool, &value).unwrap_or_else(|| value.to_string());
+                    json!([{"type": "text", "text": text}])
+                }
             };
             json!({"content": content, "structuredContent": value, "isError": false})
         }
@@ -306,9 +333,32 @@ pub fn call_result(tool: &str, result: Result<Value, ToolError>) -> Value {
             };
             json!({
                 "content": [{"type": "text", "text": text}],
-                "structuredContent": e.to_json(),
                 "isError": true,
             })
         }
     }
+}
+
+/// The `tools/list` entries for protocol revision `version`: titles, output schemas
+/// and annotations arrived in 2025-03-26 (annotations) and 2025-06-18 (the others), so
+/// older clients get the entries they know.
+pub fn tool_list(version: &str) -> Vec<Value> {
+    tools::specs()
+        .into_iter()
+        .map(|spec| {
+            let mut entry = json!({
+                "name": spec.name,
+                "description": spec.description,
+                "inputSchema": spec.input_schema,
+            });
+            if version >= "2025-03-26" {
+                entry["annotations"] = spec.annotations;
+            }
+            if version >= "2025-06-18" {
+                entry["title"] = json!(spec.title);
+                entry["outputSchema"] = spec.output_schema;
+            }
+            entry
+        })
+        .collect()
 }

@@ -883,7 +883,7 @@ impl Sandbox {
     /// use serde_json::json;
     /// let sb = shellbox::session::Sandbox::builder().file("a.txt", "hello\n").build();
     /// let read = sb.call_tool("read_file", json!({"filePath": "a.txt"})).await?;
-    /// assert_eq!(read["content"], "1: hello\n");
+    /// assert_eq!(read["content"], "1: hello");
     /// let edit = json!({"filePath": "a.txt", "oldString": "hello", "newString": "bye"});
     /// assert_eq!(sb.call_tool("edit_file", edit).await?["replacements"], 1);
     /// # Ok::<(), shellbox::tools::ToolError>(())

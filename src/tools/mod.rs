@@ -12,6 +12,7 @@
 mod bash;
 mod edit;
 mod paths;
+mod present;
 mod read;
 mod search;
 mod stamps;
@@ -172,21 +173,33 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
-/// A tool as a model sees it.
+/// A tool as a model and a client see it (serialized as an MCP `tools/list` entry).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ToolSpec {
     pub name: &'static str,
+    /// A human-friendly name.
+    pub title: &'static str,
     pub description: &'static str,
     /// A JSON Schema for the input object; unknown keys are not allowed.
     #[serde(rename = "inputSchema")]
     pub input_schema: Value,
+    /// A JSON Schema for the result object.
+    #[serde(rename = "outputSchema")]
+    pub output_schema: Value,
+    /// MCP tool annotations: `title`, `readOnlyHint`, `destructiveHint`,
+    /// `idempotentHint`, `openWorldHint`.
+    pub annotations: Value,
 }
 
 /// One entry of the tool table.
 struct Entry {
     name: &'static str,
     description: &'static str,
+    hints: present::Hints,
     schema: fn() -> Value,
+    output_schema: fn() -> Value,
+    text: fn(&Value) -> String,
     call: fn(&dyn ToolHost, Value) -> Result<Value, ToolError>,
 }
 
@@ -205,36 +218,54 @@ fn typed<I: DeserializeOwned, O: Serialize>(
 const TABLE: &[Entry] = &[
     Entry {
         name: "read_file",
+        hints: present::READ,
+        output_schema: present::read_schema,
+        text: present::read_text,
         description: read::DESCRIPTION,
         schema: read::schema,
         call: |h, v| typed(v, |i| read_file(h, i)),
     },
     Entry {
         name: "write_file",
+        hints: present::WRITE,
+        output_schema: present::write_schema,
+        text: present::write_text,
         description: edit::WRITE_DESCRIPTION,
         schema: edit::write_schema,
         call: |h, v| typed(v, |i| write_file(h, i)),
     },
     Entry {
         name: "edit_file",
+        hints: present::EDIT,
+        output_schema: present::edit_schema,
+        text: present::edit_text,
         description: edit::EDIT_DESCRIPTION,
         schema: edit::edit_schema,
         call: |h, v| typed(v, |i| edit_file(h, i)),
     },
     Entry {
         name: "glob",
+        hints: present::GLOB,
+        output_schema: present::glob_schema,
+        text: present::search_text,
         description: search::GLOB_DESCRIPTION,
         schema: search::glob_schema,
         call: |h, v| typed(v, |i| glob(h, i)),
     },
     Entry {
         name: "grep",
+        hints: present::GREP,
+        output_schema: present::grep_schema,
+        text: present::search_text,
         description: search::GREP_DESCRIPTION,
         schema: search::grep_schema,
         call: |h, v| typed(v, |i| grep(h, i)),
     },
     Entry {
         name: "bash",
+        hints: present::BASH,
+        output_schema: present::bash_schema,
+        text: present::bash_text,
         description: bash::DESCRIPTION,
         schema: bash::schema,
         call: |h, v| typed(v, |i| bash(h, i)),
@@ -252,10 +283,29 @@ pub fn specs() -> Vec<ToolSpec> {
         .iter()
         .map(|e| ToolSpec {
             name: e.name,
+            title: e.hints.title,
             description: e.description,
             input_schema: (e.schema)(),
+            output_schema: (e.output_schema)(),
+            annotations: e.hints.to_json(),
         })
         .collect()
+}
+
+/// Tool `name`'s result as the plain text a model reads: the numbered lines of a read
+/// (and where to read on), a command's output and exit status, a search's rows. `None`
+/// for an unknown tool.
+///
+/// ```
+/// use serde_json::json;
+/// let out = json!({"status": "completed", "exitCode": 2, "stdout": "", "stderr": "nope\n", "truncated": false});
+/// assert_eq!(shellbox::tools::result_text("bash", &out).unwrap(), "[stderr]\nnope\n[exit code 2]");
+/// ```
+pub fn result_text(name: &str, result: &Value) -> Option<String> {
+    TABLE
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| (e.text)(result))
 }
 
 /// Calls tool `name` with a JSON input object: the JSON result, or a structured error
@@ -303,17 +353,32 @@ fn is_binary(data: &[u8]) -> bool {
     data.contains(&0)
 }
 
-/// Lines longer than this many characters are cut by `read_file` and `grep`.
+/// Lines longer than this many UTF-16 code units (JavaScript's string length, as eve
+/// measures them) are cut by `read_file` and `grep`.
 pub const MAX_LINE_CHARS: usize = 2000;
 
-/// Cuts `line` to [`MAX_LINE_CHARS`] characters, marking the cut.
+/// Cuts `line` as eve's `capLineLength` does: a line of more than [`MAX_LINE_CHARS`]
+/// UTF-16 code units keeps its first [`MAX_LINE_CHARS`] of them, then ` [truncated]`.
+/// A surrogate pair the cut splits leaves U+FFFD, as the lone surrogate JavaScript
+/// keeps there reads once encoded.
 fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
-    match line.char_indices().nth(MAX_LINE_CHARS) {
-        None => std::borrow::Cow::Borrowed(line),
-        Some((at, _)) => {
-            let rest = line.get(at..).map_or(0, |r| r.chars().count());
-            let head = line.get(..at).unwrap_or(line);
-            std::borrow::Cow::Owned(format!("{head}… [cut: {rest} more characters]"))
-        }
+    // Bytes are never fewer than UTF-16 units: most lines need no count at all.
+    if line.len() <= MAX_LINE_CHARS || line.encode_utf16().count() <= MAX_LINE_CHARS {
+        return std::borrow::Cow::Borrowed(line);
     }
+    let mut units = 0;
+    for (at, c) in line.char_indices() {
+        let width = c.len_utf16();
+        if units + width > MAX_LINE_CHARS {
+            let head = line.get(..at).unwrap_or(line);
+            let fill = if units < MAX_LINE_CHARS {
+                "\u{FFFD}"
+            } else {
+                ""
+            };
+            return std::borrow::Cow::Owned(format!("{head}{fill} [truncated]"));
+        }
+        units += width;
+    }
+    std::borrow::Cow::Borrowed(line)
 }

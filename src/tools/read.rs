@@ -1,4 +1,4 @@
-//! `read_file`: a text file as numbered lines (`N: text`), a window of at most 2,000
+//! `read_file`: a text file as numbered lines (`N: text`, as eve numbers them), a window of at most 2,000
 //! lines and 50 KiB from a 1-based offset; images and PDFs, recognised by their first
 //! bytes, come back whole as base64. Every successful read records a read stamp.
 
@@ -25,7 +25,7 @@ Read a file from the sandbox. Text comes back with a line number before each lin
 - Each line of content reads `<number>: <text>`; the number and the `: ` are not part of the file.
 - At most 2000 lines (or `limit` lines) starting at line `offset` (1-based, default 1), and at most 50 KiB. When the file goes on, `truncated` is true and `nextOffset` is the line to continue from.
 - `totalLines` is the number of lines in the whole file.
-- Lines longer than 2000 characters are shortened, with a note of how much was left out.
+- Lines longer than 2000 characters are cut there and end in ` [truncated]`.
 - Images (PNG, JPEG, GIF, WebP; at most 3 MiB and 8000x8000 pixels) and PDF documents (at most 20 MiB) are recognised by their first bytes, whatever the file is called, and returned whole as base64 `data` with their `mediaType`.
 - Other files with NUL bytes are refused as binary. Bytes that are not valid UTF-8 are shown as U+FFFD.
 - Reading a file is required before replacing it with write_file or changing it with edit_file.
@@ -68,7 +68,7 @@ pub struct ReadFileInput {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextRead {
-    /// Numbered lines: `N: text`, each line keeping its own newline.
+    /// Numbered lines `N: text`, joined by newlines (none after the last).
     pub content: String,
     /// The resolved path.
     pub path: String,
@@ -144,7 +144,11 @@ pub fn read_file(host: &dyn ToolHost, input: ReadFileInput) -> Result<ReadFileOu
     Ok(output)
 }
 
-/// The numbered window of `data` the read asks for.
+/// The numbered window of `data` the read asks for, built as eve builds it: the text
+/// split at each `\n` (a final empty piece is no line), lines `N: text` joined by
+/// `\n` with none after the last, and the window closed before a line that would take
+/// the lines' bytes (each counted with one newline) past [`MAX_CONTENT_BYTES`] — the
+/// first line always fits.
 fn window(
     path: &str,
     data: &[u8],
@@ -152,7 +156,11 @@ fn window(
     limit: Option<u64>,
 ) -> Result<TextRead, ToolError> {
     let text = String::from_utf8_lossy(data);
-    let total = text.split_inclusive('\n').count() as u64;
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    let total = lines.len() as u64;
     let offset = offset.unwrap_or(1);
     let limit = limit.unwrap_or(DEFAULT_LIMIT);
     if offset > total.max(1) {
@@ -165,31 +173,30 @@ fn window(
             ),
         ));
     }
-    let mut content = String::new();
-    let mut next = None;
-    let skip = usize::try_from(offset - 1).unwrap_or(usize::MAX);
-    for (n, line) in (offset..).zip(text.split_inclusive('\n').skip(skip)) {
-        if n - offset == limit {
-            next = Some(n);
+    let start = usize::try_from(offset - 1).unwrap_or(usize::MAX);
+    let end = usize::try_from(offset.saturating_sub(1).saturating_add(limit))
+        .unwrap_or(usize::MAX)
+        .min(lines.len());
+    let mut rows: Vec<String> = Vec::new();
+    let mut bytes = 0usize;
+    let mut capped = false;
+    for (n, line) in (offset..).zip(lines.get(start..end).unwrap_or_default()) {
+        let row = format!("{n}: {}", cut_line(line));
+        if bytes + row.len() + 1 > MAX_CONTENT_BYTES && !rows.is_empty() {
+            capped = true;
             break;
         }
-        let (body, newline) = match line.strip_suffix('\n') {
-            Some(body) => (body, "\n"),
-            None => (line, ""),
-        };
-        let row = format!("{n}: {}{newline}", cut_line(body));
-        if content.len() + row.len() > MAX_CONTENT_BYTES {
-            next = Some(n);
-            break;
-        }
-        content.push_str(&row);
+        bytes += row.len() + 1;
+        rows.push(row);
     }
+    let last = offset + rows.len() as u64 - u64::from(!rows.is_empty());
+    let truncated = capped || (!rows.is_empty() && last < total);
     Ok(TextRead {
-        content,
+        content: rows.join("\n"),
         path: path.to_owned(),
         total_lines: total,
-        truncated: next.is_some(),
-        next_offset: next,
+        truncated,
+        next_offset: truncated.then_some(last + 1),
     })
 }
 

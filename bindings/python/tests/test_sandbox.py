@@ -160,7 +160,7 @@ def test_tools_keep_read_stamps() -> None:
             await sb.call_tool("write_file", {"filePath": "a.txt", "content": "x"})
         assert (e.value.kind, e.value.path) == ("not_read", "/workspace/a.txt")
         read = await sb.call_tool("read_file", {"filePath": "a.txt"})
-        assert read == {"content": "1: hello\n", "path": "/workspace/a.txt", "totalLines": 1, "truncated": False}
+        assert read == {"content": "1: hello", "path": "/workspace/a.txt", "totalLines": 1, "truncated": False}
         assert "/workspace/a.txt" in sb.read_stamps()
         # The model's arguments as they come: a JSON text works as well as a dict.
         edit = json.dumps({"filePath": "a.txt", "oldString": "hello", "newString": "bye"})

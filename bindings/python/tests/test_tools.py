@@ -76,6 +76,29 @@ def test_the_schemas_accept_and_refuse_what_the_tools_do() -> None:
     assert e.value.kind == "invalid_input"
 
 
+def test_results_match_the_output_schemas_and_read_as_text() -> None:
+    defs = {d["name"]: d for d in definitions("mcp")}
+    sb = Sandbox(files={"a.txt": "one\ntwo\n", "unread.md": "z\n"})
+    calls = [
+        ("read_file", {"filePath": "a.txt"}, "1: one\n2: two"),
+        ("write_file", {"filePath": "b.txt", "content": "x\n"}, "Created /workspace/b.txt."),
+        ("edit_file", {"filePath": "a.txt", "oldString": "two", "newString": "2"}, "Edited /workspace/a.txt: 1 replacement."),
+        ("glob", {"pattern": "*.txt"}, "/workspace/a.txt\n/workspace/b.txt"),
+        ("grep", {"pattern": "one", "outputMode": "content"}, "/workspace/a.txt:1:one"),
+        ("bash", {"command": "echo hi"}, "hi\n[exit code 0]"),
+    ]
+    for name, arguments, text in calls:
+        d = defs[name]
+        jsonschema.Draft202012Validator.check_schema(d["outputSchema"])
+        assert d["annotations"]["title"] == d["title"]
+        result = sb.call_tool_mcp_sync(name, arguments)
+        assert result["isError"] is False
+        jsonschema.validate(result["structuredContent"], d["outputSchema"])
+        assert result["content"][0]["text"] == text, name
+    failed = sb.call_tool_mcp_sync("write_file", {"filePath": "unread.md", "content": "y"})
+    assert failed["isError"] is True and "structuredContent" not in failed
+
+
 def model_call(format: Format, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """A tool call as each API's response holds it."""
     if format == "openai":

@@ -52,7 +52,8 @@ def definitions(format: Format = "mcp") -> list[JSON]:
     - ``"openai-responses"``: the Responses API, ``{"type": "function", "name",
       "description", "parameters"}``;
     - ``"anthropic"``: Messages, ``{"name", "description", "input_schema"}``;
-    - ``"mcp"``: ``tools/list`` entries, ``{"name", "description", "inputSchema"}``.
+    - ``"mcp"``: ``tools/list`` entries, ``{"name", "title", "description", "inputSchema",
+      "outputSchema", "annotations"}``.
 
     Each call returns fresh dicts, so callers may change them.
     """
@@ -69,7 +70,14 @@ def definitions(format: Format = "mcp") -> list[JSON]:
         elif format == "anthropic":
             out.append({"name": name, "description": description, "input_schema": schema})
         elif format == "mcp":
-            out.append({"name": name, "description": description, "inputSchema": schema})
+            out.append({
+                "name": name,
+                "title": spec["title"],
+                "description": description,
+                "inputSchema": schema,
+                "outputSchema": spec["outputSchema"],
+                "annotations": spec["annotations"],
+            })
         else:
             raise ValueError(f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
     return out
