@@ -421,6 +421,7 @@ impl Budget {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used)]
 mod tests {
     use super::Limits;
 

@@ -235,13 +235,22 @@ fn json_string(b: &[u8]) -> String {
     serde_json::to_string(&String::from_utf8_lossy(b)).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
-/// The store and session name given by `--store`/`--session`, opened.
+/// The session this process holds (see `open_store`), released when it exits.
+static HELD: std::sync::OnceLock<shellbox::store::SessionLock> = std::sync::OnceLock::new();
+
+/// The store and session name given by `--store`/`--session`, opened and locked.
 fn open_store(o: &Options) -> Result<Option<(Store, String)>, String> {
     let Some(dir) = &o.store else {
         return Ok(None);
     };
     let store = Store::open(dir).map_err(|e| format!("shellbox: --store {dir}: {e}"))?;
     let name = o.session.clone().unwrap_or_else(|| "default".to_owned());
+    // The session is this process's until it exits: a second shellbox on it is
+    // refused instead of both saving over each other's work.
+    let lock = store
+        .lock(&name)
+        .map_err(|e| format!("shellbox: --session {name}: {e}"))?;
+    let _ = HELD.set(lock);
     Ok(Some((store, name)))
 }
 
@@ -351,9 +360,30 @@ fn run_mcp(o: &Options) -> Result<u8, String> {
         server = server.with_store(store.clone(), name.clone());
     }
     let stdin = std::io::BufReader::new(std::io::stdin());
-    runtime()?
-        .block_on(server.serve(stdin, std::io::stdout()))
-        .map_err(|e| format!("shellbox: mcp: {e}"))?;
+    let rt = runtime()?;
+    rt.block_on(async {
+        // A client that is done closes stdin, then sends SIGTERM after a while: either
+        // ends the server, with its calls cancelled and the session saved.
+        let shutdown = async {
+            use tokio::signal::unix::{SignalKind, signal};
+            match (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::interrupt()),
+            ) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
+                }
+                _ => std::future::pending().await,
+            }
+        };
+        server.serve_until(stdin, std::io::stdout(), shutdown).await
+    })
+    .map_err(|e| format!("shellbox: mcp: {e}"))?;
+    // The stdin reader thread may still be blocked in a read; do not wait for it.
+    rt.shutdown_background();
     Ok(0)
 }
 

@@ -266,24 +266,89 @@ fn endless_output_to_the_real_stdout_stops_at_the_output_limit() {
 fn the_cli_sets_its_own_limits() {
     // --version and --help answer on stdout with status 0; --help lists every limit.
     let (out, _, code) = shellbox(&["--version"], "");
-    assert_eq!((out.as_str(), code), (concat!("shellbox ", env!("CARGO_PKG_VERSION"), "\n"), 0));
+    assert_eq!(
+        (out.as_str(), code),
+        (concat!("shellbox ", env!("CARGO_PKG_VERSION"), "\n"), 0)
+    );
     let (out, _, code) = shellbox(&["--help"], "");
     assert_eq!(code, 0);
     for (name, _) in shellbox::Limits::FIELDS {
         assert!(out.contains(name), "--help lists {name}");
     }
     let cases: &[(&[&str], &str, &str, i32)] = &[
-        (&["--limit", "max_loop_iterations=10", "-c", "while :; do :; done"], "", "bash: loop iteration limit exceeded (10 iterations)\n", 126),
-        (&["--limits", "hardened", "-c", "echo {1..200000} >/dev/null"], "", "bash: brace expansion limit exceeded (100000 words)\n", 126),
+        (
+            &[
+                "--limit",
+                "max_loop_iterations=10",
+                "-c",
+                "while :; do :; done",
+            ],
+            "",
+            "bash: loop iteration limit exceeded (10 iterations)\n",
+            126,
+        ),
+        (
+            &["--limits", "hardened", "-c", "echo {1..200000} >/dev/null"],
+            "",
+            "bash: brace expansion limit exceeded (100000 words)\n",
+            126,
+        ),
         // A later --limit changes the profile whichever comes first.
-        (&["--limit", "max_commands=3", "--limits", "hardened", "-c", "echo 1; echo 2; echo 3; echo 4"], "1\n2\n3\n", "bash: command limit exceeded (3 commands)\n", 126),
-        (&["--limit", "max_fs_bytes=1K", "-c", "head -c 2048 /dev/zero > f"], "", "bash: line 1: f: No space left on device\nbash: filesystem size limit exceeded (1024 bytes)\n", 126),
-        (&["--timeout", "0.2", "-c", "while :; do :; done"], "", "bash: time limit exceeded (0 s)\n", 126),
+        (
+            &[
+                "--limit",
+                "max_commands=3",
+                "--limits",
+                "hardened",
+                "-c",
+                "echo 1; echo 2; echo 3; echo 4",
+            ],
+            "1\n2\n3\n",
+            "bash: command limit exceeded (3 commands)\n",
+            126,
+        ),
+        (
+            &[
+                "--limit",
+                "max_fs_bytes=1K",
+                "-c",
+                "head -c 2048 /dev/zero > f",
+            ],
+            "",
+            "bash: line 1: f: No space left on device\nbash: filesystem size limit exceeded (1024 bytes)\n",
+            126,
+        ),
+        (
+            &["--timeout", "0.2", "-c", "while :; do :; done"],
+            "",
+            "bash: time limit exceeded (0 s)\n",
+            126,
+        ),
         (&["--limit", "nope=1", "-c", "true"], "", "", 2),
-        (&["--limit", "max_files", "-c", "true"], "", "shellbox: --limit expects NAME=VALUE, got 'max_files'\n", 2),
-        (&["--limit", "max_files=many", "-c", "true"], "", "shellbox: --limit max_files=many: max_files must be a whole number (64, 64K, 64M, 1G), not \"many\"\n", 2),
-        (&["--timeout", "soon", "-c", "true"], "", "shellbox: --timeout soon: timeout must be seconds (0 or more), not \"soon\"\n", 2),
-        (&["--limits", "tight", "-c", "true"], "", "shellbox: --limits takes default or hardened, not 'tight'\n", 2),
+        (
+            &["--limit", "max_files", "-c", "true"],
+            "",
+            "shellbox: --limit expects NAME=VALUE, got 'max_files'\n",
+            2,
+        ),
+        (
+            &["--limit", "max_files=many", "-c", "true"],
+            "",
+            "shellbox: --limit max_files=many: max_files must be a whole number (64, 64K, 64M, 1G), not \"many\"\n",
+            2,
+        ),
+        (
+            &["--timeout", "soon", "-c", "true"],
+            "",
+            "shellbox: --timeout soon: timeout must be seconds (0 or more), not \"soon\"\n",
+            2,
+        ),
+        (
+            &["--limits", "tight", "-c", "true"],
+            "",
+            "shellbox: --limits takes default or hardened, not 'tight'\n",
+            2,
+        ),
     ];
     for (args, want_out, want_err, want_code) in cases {
         let (out, err, code) = shellbox(args, "");
@@ -297,9 +362,175 @@ fn the_cli_sets_its_own_limits() {
     }
     // The same options for `tool`.
     let (v, code) = tool(
-        &["--limit", "max_loop_iterations=5", "tool", "bash", r#"{"command": "while :; do :; done"}"#],
+        &[
+            "--limit",
+            "max_loop_iterations=5",
+            "tool",
+            "bash",
+            r#"{"command": "while :; do :; done"}"#,
+        ],
         "",
     );
     assert_eq!((v["exitCode"].clone(), code), (json!(126), 0));
-    assert!(v["stderr"].as_str().unwrap().contains("loop iteration limit exceeded (5 iterations)"));
+    assert!(
+        v["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("loop iteration limit exceeded (5 iterations)")
+    );
+}
+
+/// Waits for a child to exit, for at most `patience`.
+fn wait_for(
+    child: &mut std::process::Child,
+    patience: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    while started.elapsed() < patience {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    None
+}
+
+#[test]
+fn a_session_is_held_by_one_process_at_a_time() {
+    let dir = TempDir::new("cli-lock");
+    let store = ["--store", dir.arg(), "--session", "s"];
+    // A script waiting on its stdin holds the session; a tool call on it is refused.
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(store)
+        .args(["-c", "echo ready; read line; echo \"$line\" > kept.txt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once it runs, it holds the session (it locks before running anything).
+    let mut ready = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.take().unwrap()),
+        &mut ready,
+    )
+    .unwrap();
+    assert_eq!(ready, "ready\n");
+    let refused = |args: &[&str]| {
+        let started = std::time::Instant::now();
+        loop {
+            let (_, err, code) = shellbox(args, "");
+            if code == 2 && err.contains("in use by another process") {
+                return err;
+            }
+            assert!(started.elapsed().as_secs() < 30, "{code}: {err}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    let err = refused(
+        &[
+            store.as_slice(),
+            &["tool", "bash", r#"{"command": "true"}"#],
+        ]
+        .concat(),
+    );
+    assert!(
+        err.starts_with("shellbox: --session s: session \"s\" is in use"),
+        "{err}"
+    );
+    // And the other way round: an MCP server holds it against a script.
+    holder
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"from the first\n")
+        .unwrap();
+    assert!(
+        wait_for(&mut holder, std::time::Duration::from_secs(30))
+            .unwrap()
+            .success()
+    );
+    let mut server = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(store)
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once it answers, it holds the session (it locks before anything else).
+    let mut to_server = server.stdin.take().unwrap();
+    writeln!(to_server, r#"{{"jsonrpc":"2.0","id":1,"method":"ping"}}"#).unwrap();
+    let mut from_server = std::io::BufReader::new(server.stdout.take().unwrap());
+    let mut answer = String::new();
+    std::io::BufRead::read_line(&mut from_server, &mut answer).unwrap();
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    refused(&[store.as_slice(), &["-c", "cat kept.txt"]].concat());
+    drop(to_server);
+    assert!(
+        wait_for(&mut server, std::time::Duration::from_secs(30))
+            .unwrap()
+            .success()
+    );
+    // Released: the next process gets the session, with the first one's work in it.
+    let (out, err, code) = shellbox(&[store.as_slice(), &["-c", "cat kept.txt"]].concat(), "");
+    assert_eq!((out.as_str(), code), ("from the first\n", 0), "{err}");
+}
+
+#[test]
+fn sigterm_stops_the_mcp_server_saving_its_session() {
+    let dir = TempDir::new("cli-sigterm");
+    let store = ["--store", dir.arg(), "--session", "s"];
+    let mut server = Command::new(env!("CARGO_BIN_EXE_shellbox"))
+        .args(store)
+        .args(["--bash-wait", "600", "mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(server.stdout.take().unwrap()));
+    let mut send = |msg: &str| {
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+    );
+    lines.next().unwrap().unwrap();
+    // A call still running when the signal comes: its changes so far are saved too.
+    send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo partial > work.txt; while :; do :; done"}}}"#,
+    );
+    send(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"glob","arguments":{"pattern":"work.txt"}}}"#,
+    );
+    let started = std::time::Instant::now();
+    loop {
+        let line = lines.next().unwrap().unwrap();
+        if line.contains("\"id\":3") && line.contains("\"count\":1") {
+            break;
+        }
+        send(
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"glob","arguments":{"pattern":"work.txt"}}}"#,
+        );
+        assert!(started.elapsed().as_secs() < 30);
+    }
+    let pid = server.id().to_string();
+    let signalled = std::time::Instant::now();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status =
+        wait_for(&mut server, std::time::Duration::from_secs(5)).expect("the server exits");
+    assert!(status.success(), "{status}");
+    assert!(
+        signalled.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        signalled.elapsed()
+    );
+    let (out, err, code) = shellbox(&[store.as_slice(), &["-c", "cat work.txt"]].concat(), "");
+    assert_eq!((out.as_str(), code), ("partial\n", 0), "{err}");
 }

@@ -405,3 +405,22 @@ async fn mcp_call_results_have_the_servers_shape() {
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.ends_with("(not_found)"), "{text}");
 }
+
+#[tokio::test]
+async fn pids_go_on_across_a_store_round_trip() {
+    let dir = TempDir::new("embedding-pids");
+    let store = Store::open(dir.path()).unwrap();
+    let sb = Sandbox::new();
+    let first = sb.spawn("true").await.unwrap();
+    first.wait().await;
+    sb.save(&store, "s").await.unwrap();
+    let (again, _) = Sandbox::builder().load(&store, "s").unwrap();
+    let next = again.spawn("echo $$").await.unwrap();
+    assert!(
+        next.pid() > first.pid(),
+        "{} after {}",
+        next.pid(),
+        first.pid()
+    );
+    next.wait().await;
+}

@@ -112,6 +112,22 @@ impl McpServer {
         input: impl BufRead + Send + 'static,
         output: impl Write + Send + 'static,
     ) -> std::io::Result<()> {
+        self.serve_until(input, output, std::future::pending())
+            .await
+    }
+
+    /// [`serve`](Self::serve) until `input` ends or `shutdown` completes (a signal,
+    /// say), whichever comes first: either way the calls in flight are cancelled and
+    /// the session is saved.
+    ///
+    /// Cancel safety: as for [`serve`](Self::serve).
+    pub async fn serve_until(
+        self,
+        input: impl BufRead + Send + 'static,
+        output: impl Write + Send + 'static,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let mut shutdown = std::pin::pin!(shutdown);
         let server = Arc::new(self);
         let out: Output = Arc::new(Mutex::new(Box::new(output)));
         let (tx, mut rx) = mpsc::unbounded_channel::<std::io::Result<String>>();
@@ -128,7 +144,12 @@ impl McpServer {
         let mut calls = JoinSet::new();
         let mut in_flight: HashMap<String, tokio::task::AbortHandle> = HashMap::new();
         let mut failure = None;
-        while let Some(line) = rx.recv().await {
+        loop {
+            let next = tokio::select! {
+                line = rx.recv() => line,
+                () = &mut shutdown => None,
+            };
+            let Some(line) = next else { break };
             let line = match line {
                 Ok(line) => line,
                 Err(e) => {
@@ -159,7 +180,8 @@ impl McpServer {
                 }
             }
         }
-        // End of input: nobody will read the answers of calls still running.
+        // End of input (or shutdown): nobody will read the answers of calls still
+        // running.
         calls.abort_all();
         while calls.join_next().await.is_some() {}
         // A cancelled call may have changed files without saving them.

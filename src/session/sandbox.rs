@@ -263,6 +263,8 @@ pub struct SandboxBuilder {
     id: Option<String>,
     bash_wait: Option<Option<Duration>>,
     stamps: BTreeMap<String, ReadStamp>,
+    /// The first pid to hand out (a loaded session goes on where it stopped).
+    next_pid: Option<u32>,
 }
 
 impl SandboxBuilder {
@@ -328,6 +330,7 @@ impl SandboxBuilder {
             env,
             id: Some(meta.id),
             stamps: meta.read_stamps,
+            next_pid: meta.next_pid,
             ..self
         };
         Ok((builder.build(), loaded.report))
@@ -352,7 +355,11 @@ impl SandboxBuilder {
                 env: self.env,
                 bash_wait: self.bash_wait.unwrap_or(Some(DEFAULT_BASH_WAIT)),
                 procs: Mutex::new(Vec::new()),
-                next_pid: AtomicU32::new(process::FIRST_PID),
+                next_pid: AtomicU32::new(
+                    self.next_pid
+                        .unwrap_or(process::FIRST_PID)
+                        .max(process::FIRST_PID),
+                ),
             }),
         }
     }
@@ -365,6 +372,11 @@ struct SessionMeta {
     id: String,
     env: Vec<(String, String)>,
     read_stamps: BTreeMap<String, ReadStamp>,
+    /// The next process id: pids (and the `bash` tool's job folders named by them)
+    /// are never reused over the life of a stored session. Absent in sessions saved
+    /// before it was kept.
+    #[serde(default)]
+    next_pid: Option<u32>,
 }
 
 /// A fresh session identifier: `sbx_` and 16 hex digits.
@@ -1026,6 +1038,7 @@ impl Sandbox {
             id: self.inner.id.clone(),
             env: self.inner.env.clone(),
             read_stamps: self.inner.stamps.to_map(),
+            next_pid: Some(self.inner.next_pid.load(Ordering::Relaxed)),
         };
         let meta = serde_json::to_value(meta).map_err(|e| {
             SandboxError::new(

@@ -59,6 +59,9 @@ pub enum StoreErrorKind {
     Format,
     /// No complete snapshot is left: every manifest is damaged.
     Corrupt,
+    /// Another holder (another process, or another handle in this one) has the
+    /// session open ([`Store::lock`]).
+    Busy,
 }
 
 /// A failed store operation, naming the path at fault when there is one.
@@ -137,6 +140,12 @@ pub struct Loaded {
     pub fs: Fs,
     pub meta: Value,
     pub report: LoadReport,
+}
+
+/// A held session ([`Store::lock`]); dropping it lets the next holder in.
+#[derive(Debug)]
+pub struct SessionLock {
+    _file: std::fs::File,
 }
 
 /// A store directory. Cloning gives another handle to the same store.
@@ -226,6 +235,55 @@ impl Store {
     /// The names of the sessions with at least one manifest, sorted.
     pub fn sessions(&self) -> Result<Vec<String>, StoreError> {
         self.inner.disk.sessions()
+    }
+
+    /// Holds session `name` for this caller until the lock is dropped: a second
+    /// [`Store::lock`] of the same session, from any process or handle, fails with
+    /// [`StoreErrorKind::Busy`] instead of both saving over each other's work. The
+    /// lock is an OS file lock on `sessions/NAME.lock` (released when the holder ends,
+    /// however it ends). `load` and `save` do not take it: hosts that share a store
+    /// take it around a session's use, as the CLI does.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("shellbox-doc-lock-{}", std::process::id()));
+    /// let store = shellbox::store::Store::open(&dir)?;
+    /// let held = store.lock("chat-1")?;
+    /// let again = store.lock("chat-1").unwrap_err();
+    /// assert_eq!(again.kind, shellbox::store::StoreErrorKind::Busy);
+    /// drop(held);
+    /// assert!(store.lock("chat-1").is_ok());
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), shellbox::store::StoreError>(())
+    /// ```
+    pub fn lock(&self, name: &str) -> Result<SessionLock, StoreError> {
+        check_name(name)?;
+        let path = self
+            .inner
+            .disk
+            .root
+            .join("sessions")
+            .join(format!("{name}.lock"));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, &e))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| StoreError::io(&path, &e))?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(SessionLock { _file: file }),
+            Err(rustix::io::Errno::WOULDBLOCK) => Err(StoreError::new(
+                StoreErrorKind::Busy,
+                Some(&path),
+                format!(
+                    "session {name:?} is in use by another process (or another handle of this one); \
+                     open it when that one has finished, or use another session name"
+                ),
+            )),
+            Err(e) => Err(StoreError::io(&path, &std::io::Error::from(e))),
+        }
     }
 
     /// Removes session `name` (all its manifests); returns whether it existed. Its
