@@ -7,6 +7,7 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs};
+use std::io::Read;
 
 const LONG: &[LongOpt] = &[
     long("brief", HasArg::No, "b"),
@@ -349,6 +350,25 @@ fn classify(d: &[u8]) -> Kind {
     kind(s, mime, charset)
 }
 
+/// Bytes of standard input looked at (GNU file reads about this much too).
+const HEAD_BYTES: usize = 1 << 20;
+
+/// The first [`HEAD_BYTES`] of standard input (what is left after is not read).
+fn read_head(ctx: &mut Ctx) -> std::io::Result<Vec<u8>> {
+    let mut head = vec![0u8; HEAD_BYTES];
+    let mut got = 0;
+    while got < head.len() {
+        let n = ctx.stdin.read(head.get_mut(got..).unwrap_or_default())?;
+        if n == 0 {
+            break;
+        }
+        got += n;
+        ctx.host.check()?;
+    }
+    head.truncate(got);
+    Ok(head)
+}
+
 fn describe(fs: &Fs, path: &str, name: &str, deref: bool) -> Kind {
     let meta = if deref { fs.stat(path) } else { fs.lstat(path) };
     let meta = match meta {
@@ -414,17 +434,24 @@ pub fn file(ctx: &mut Ctx) -> CmdResult {
         .find(|(k, _)| k == "L" || k == "h")
         .is_some_and(|(k, _)| k == "L");
     let brief = parsed.has("b");
+    // `-` is standard input, named as GNU file names it.
+    let shown = |n: &str| if n == "-" { "/dev/stdin" } else { n }.to_owned();
     let width = parsed
         .operands
         .iter()
-        .map(|n| n.chars().count())
+        .map(|n| shown(n).chars().count())
         .max()
         .unwrap_or(0)
         + 1;
     let fs = ctx.fs.snapshot();
-    for name in &parsed.operands {
+    for operand in &parsed.operands {
         ctx.host.check()?;
-        let k = describe(&fs, &ctx.path(name), name, deref);
+        let name = &shown(operand);
+        let k = if operand == "-" {
+            classify(&read_head(ctx)?)
+        } else {
+            describe(&fs, &ctx.path(name), name, deref)
+        };
         let body = if k.mime == "cannot open" {
             k.text
         } else if parsed.has("i") {
@@ -503,6 +530,27 @@ mod tests {
         ] {
             check(files, line, "", (out, "", 0));
         }
+    }
+
+    #[test]
+    fn dash_is_standard_input() {
+        check(
+            &[("a", "x\n")],
+            "file - a",
+            "hello",
+            (
+                "/dev/stdin: ASCII text, with no line terminators\na:          ASCII text\n",
+                "",
+                0,
+            ),
+        );
+        check(&[], "file -b -", "", ("empty\n", "", 0));
+        check(
+            &[],
+            "file -",
+            "\0\u{1}\u{2}\u{3}",
+            ("/dev/stdin: data\n", "", 0),
+        );
     }
 
     #[test]
