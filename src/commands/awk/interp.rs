@@ -819,11 +819,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         if fs.is_empty() {
             return text.chars().map(String::from).collect();
         }
+        // POSIX: any other single character separates fields wherever it occurs, taken
+        // literally even when it is a regex metacharacter or a backslash (gawk alike);
+        // only longer values are regular expressions.
         let mut chars = fs.chars();
-        if let (Some(c), None) = (chars.next(), chars.next())
-            && c != '\\'
-            && (c == '\t' || !".[]()*+?^$|{}".contains(c))
-        {
+        if let (Some(c), None) = (chars.next(), chars.next()) {
             return text.split(c).map(str::to_owned).collect();
         }
         match self.regex(fs) {

@@ -226,11 +226,9 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         }
     }
     if let Some(fs) = fs_opt {
-        let fs = if fs == "t" {
-            "\t".to_owned()
-        } else {
-            interp::unescape(&fs)
-        };
+        // `-Ft` is a `t`, not a tab: gawk keeps that old special case for
+        // --traditional only, and mawk does not have it.
+        let fs = interp::unescape(&fs);
         it.set_global(slot::FS, Value::Str(fs.into()));
     }
     for a in &assigns {
