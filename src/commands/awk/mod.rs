@@ -199,6 +199,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         }
     };
     let env = ctx.env.clone();
+    let file_mode = ctx.file_mode();
     let io = Io {
         stdin: &mut *ctx.stdin,
         stdout: &mut *ctx.stdout,
@@ -206,6 +207,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         host: &mut *ctx.host,
         fs: ctx.fs,
         cwd: ctx.cwd,
+        file_mode,
     };
     let mut it = Interp::new(&prog, io);
     // ARGV, ARGC, ENVIRON.
