@@ -4,7 +4,7 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{UMASK, apply_mode, lq, mode_string, quote};
+use super::util::{apply_mode, lq, mode_string, quote, quotef};
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -54,6 +54,9 @@ struct Opts {
     changes: bool,
     silent: bool,
     recursive: bool,
+    /// A mode given where options go (`-w`): GNU then reports a result the umask
+    /// made differ from what the mode says on its own.
+    diagnose: bool,
 }
 
 enum Mode {
@@ -88,6 +91,7 @@ pub fn chmod(ctx: &mut Ctx) -> CmdResult {
         changes: parsed.has("c"),
         silent: parsed.has("f"),
         recursive: parsed.has("R"),
+        diagnose: dash_mode.is_some(),
     };
     let mut operands = parsed.operands.clone();
     let mode = if let Some(r) = parsed.last("reference") {
@@ -115,7 +119,7 @@ pub fn chmod(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, &msg, 1);
     }
     if let Mode::Spec(m) = &mode
-        && apply_mode(m, 0, false, UMASK).is_none()
+        && apply_mode(m, 0, false, ctx.umask).is_none()
     {
         ctx.err(format!("invalid mode: {}", lq(m)))?;
         return usage_error(ctx, "", 1);
@@ -165,7 +169,7 @@ fn change(
     let old = meta.mode & 0o7777;
     let new = match mode {
         Mode::Exact(m) => *m & 0o7777,
-        Mode::Spec(s) => apply_mode(s, old, meta.is_dir(), UMASK).unwrap_or(old),
+        Mode::Spec(s) => apply_mode(s, old, meta.is_dir(), ctx.umask).unwrap_or(old),
     };
     let mut status = 0;
     let res = ctx.fs.lock().chmod(path, new);
@@ -200,6 +204,21 @@ fn change(
                         describe(old)
                     )?;
                 }
+            }
+            if o.diagnose
+                && let Mode::Spec(s) = mode
+                && let Some(naive) = apply_mode(s, old, meta.is_dir(), 0)
+                && new & !naive != 0
+            {
+                let ty = meta.file_type.ls_char();
+                let perms = |m: u32| mode_string(ty, m).get(1..10).unwrap_or("").to_owned();
+                ctx.err(format!(
+                    "{}: new permissions are {}, not {}",
+                    quotef(shown),
+                    perms(new),
+                    perms(naive)
+                ))?;
+                status = 1;
             }
         }
     }

@@ -6,7 +6,7 @@
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::backup::{self, Backup};
-use super::util::{UMASK, quote};
+use super::util::quote;
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs, Metadata};
 
@@ -364,7 +364,7 @@ impl Copier<'_, '_> {
             let _ = fs.chmod(dp, smeta.mode);
             let _ = fs.set_times(dp, Some(smeta.atime), Some(smeta.mtime));
         } else if !existed {
-            let _ = fs.chmod(dp, smeta.mode & 0o777 & !UMASK);
+            let _ = fs.chmod(dp, smeta.mode & 0o777 & !self.ctx.umask);
         }
         Ok(())
     }
@@ -408,7 +408,7 @@ impl Copier<'_, '_> {
         let mode = if self.o.preserve {
             smeta.mode
         } else if dmeta.is_none() {
-            smeta.mode & 0o777 & !UMASK
+            smeta.mode & 0o777 & !self.ctx.umask
         } else {
             return Ok(());
         };

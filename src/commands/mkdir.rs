@@ -2,7 +2,7 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{UMASK, apply_mode, lq, quote};
+use super::util::{apply_mode, lq, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::Errno;
 
@@ -42,8 +42,8 @@ pub fn mkdir(ctx: &mut Ctx) -> CmdResult {
     let parents = parsed.has("p");
     let verbose = parsed.has("v");
     let mode = match parsed.last("m") {
-        None => 0o777 & !UMASK,
-        Some(spec) => match apply_mode(spec, 0o777, true, UMASK) {
+        None => ctx.dir_mode(),
+        Some(spec) => match apply_mode(spec, 0o777, true, ctx.umask) {
             Some(m) => m,
             None => {
                 ctx.err(format!("invalid mode {}", lq(spec)))?;
@@ -77,7 +77,7 @@ pub fn mkdir(ctx: &mut Ctx) -> CmdResult {
                     shown.push_str(comp);
                     prefix = ctx.path(&shown);
                     let last = i + 1 == comps.len();
-                    let m = if last { mode } else { (0o777 & !UMASK) | 0o300 };
+                    let m = if last { mode } else { ctx.dir_mode() | 0o300 };
                     match fs.mkdir(&prefix, m) {
                         Ok(()) => created.push(shown.clone()),
                         Err(e) if e.errno == Errno::EEXIST => match fs.stat(&prefix) {

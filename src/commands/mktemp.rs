@@ -160,6 +160,7 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
         }
         name.push_str(&suffix);
         let path = ctx.path(&name);
+        let umask = ctx.umask;
         let made: Result<(), FsError> = {
             let mut fs = ctx.fs.lock();
             if parsed.has("u") {
@@ -169,15 +170,17 @@ pub fn mktemp(ctx: &mut Ctx) -> CmdResult {
                     Ok(())
                 }
             } else if dir_mode {
-                fs.mkdir(&path, 0o700)
+                // mkdtemp and mkstemp ask for 0700 and 0600; the umask still applies.
+                fs.mkdir(&path, 0o700 & !umask)
             } else {
                 let opts = OpenOptions {
                     write: true,
                     create: true,
                     exclusive: true,
+                    mode: Some(0o600 & !umask),
                     ..OpenOptions::default()
                 };
-                fs.open(&path, opts).and_then(|_| fs.chmod(&path, 0o600))
+                fs.open(&path, opts).map(|_| ())
             }
         };
         match made {

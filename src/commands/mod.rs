@@ -228,6 +228,9 @@ pub struct Ctx<'a> {
     pub cwd: &'a str,
     pub fs: &'a SharedFs,
     pub host: &'a mut dyn Host,
+    /// The calling shell's umask: the permission bits a file or directory the command
+    /// creates does not get.
+    pub umask: u32,
 }
 
 /// The error a command returns to stop the whole script (limit hit, cancelled).
@@ -293,6 +296,17 @@ impl Ctx<'_> {
     /// Resolves a possibly relative path against the cwd.
     pub fn path(&self, p: &str) -> String {
         crate::fs::path::join(self.cwd, p)
+    }
+
+    /// The mode of a file the command creates: 0666 less the umask, as open(2) with
+    /// O_CREAT gives for the usual mode argument.
+    pub fn file_mode(&self) -> u32 {
+        0o666 & !self.umask
+    }
+
+    /// The mode of a directory the command creates: 0777 less the umask (mkdir(2)).
+    pub fn dir_mode(&self) -> u32 {
+        0o777 & !self.umask
     }
     /// Writes `name: msg` and a newline to stderr (GNU diagnostic form); values quoted
     /// with [`util::lq`] get the locale's quotation marks.

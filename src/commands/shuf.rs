@@ -258,7 +258,7 @@ fn finish(ctx: &mut Ctx, parsed: &super::args::Parsed, out: &[u8]) -> CmdResult 
         }
         Some(name) => {
             let path = ctx.path(name);
-            let result = ctx.fs.lock().write_file(&path, out);
+            let result = ctx.fs.lock().write_file_mode(&path, out, ctx.file_mode());
             if let Err(e) = result {
                 ctx.err(format!("{}: {e}", quotef(name)))?;
                 return Ok(1);

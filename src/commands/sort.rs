@@ -944,7 +944,7 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
     match output {
         Some(path) if path != "-" => {
             let full = ctx.path(&path);
-            let res = ctx.fs.lock().write_file(&full, &out);
+            let res = ctx.fs.lock().write_file_mode(&full, &out, ctx.file_mode());
             if let Err(e) = res {
                 ctx.err(format!("open failed: {}: {e}", quotef(&path)))?;
                 return Ok(2);

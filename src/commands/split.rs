@@ -162,7 +162,8 @@ impl Writer<'_, '_> {
     fn flush(&mut self) -> Result<(), Stop> {
         if let Some((name, data)) = self.current.take() {
             let path = self.ctx.path(&name);
-            if let Err(e) = self.ctx.fs.lock().write_file(&path, &data) {
+            let mode = self.ctx.file_mode();
+            if let Err(e) = self.ctx.fs.lock().write_file_mode(&path, &data, mode) {
                 return Err(Stop::Io(format!("{}: {e}", quotef(&name))));
             }
         }
@@ -183,7 +184,8 @@ impl Writer<'_, '_> {
         if self.verbose {
             let _ = writeln!(self.ctx.stdout, "creating file {}", quote(&name));
         }
-        if let Err(e) = self.ctx.fs.lock().write_file(&path, b"") {
+        let mode = self.ctx.file_mode();
+        if let Err(e) = self.ctx.fs.lock().write_file_mode(&path, b"", mode) {
             return Err(Stop::Io(format!("{}: {e}", quotef(&name))));
         }
         Ok(name)
@@ -465,7 +467,8 @@ fn lines_rr(w: &mut Writer, data: &[u8], n: u64, eol: u8) -> Result<(), Stop> {
             let _ = writeln!(w.ctx.stdout, "creating file {}", quote(&name));
         }
         let data = contents.get(j).cloned().flatten().unwrap_or_default();
-        if let Err(e) = w.ctx.fs.lock().write_file(&path, &data) {
+        let mode = w.ctx.file_mode();
+        if let Err(e) = w.ctx.fs.lock().write_file_mode(&path, &data, mode) {
             return Err(Stop::Io(format!("{}: {e}", quotef(&name))));
         }
     }

@@ -4,7 +4,8 @@
 //! `flate2` (and gzip detected on reading), `-v`, `-C DIR`, member operands for `-t`/`-x`
 //! (names, or patterns with `--wildcards`), `-O` (extract to stdout, the verbose names
 //! then going to stderr), `--exclude=PATTERN` when creating, and old-style bundled
-//! options (`tar czf a.tgz dir`).
+//! options (`tar czf a.tgz dir`). Extracted members keep their modes less the umask,
+//! or whole with `-p` (root's default), as GNU tar does.
 //! Directories are archived in sorted order (GNU tar uses readdir order). A second
 //! path to an inode already archived is stored as GNU tar stores it, as a hard link
 //! to the first member's name, and extracted as one. The archive is opened before
@@ -42,6 +43,9 @@ const LONG: &[LongOpt] = &[
     long("directory", HasArg::Required, "C"),
     long("auto-compress", HasArg::No, "a"),
     long("no-same-owner", HasArg::No, "no-same-owner"),
+    long("preserve-permissions", HasArg::No, "p"),
+    long("same-permissions", HasArg::No, "p"),
+    long("no-same-permissions", HasArg::No, "no-same-permissions"),
     long("overwrite", HasArg::No, "overwrite"),
     long("to-stdout", HasArg::No, "O"),
     long("exclude", HasArg::Required, "exclude"),
@@ -270,6 +274,22 @@ pub fn tar(ctx: &mut Ctx) -> CmdResult {
             &base_dir,
             Extract {
                 on: mode == "x",
+                // Members keep their archived permissions less the umask, unless -p
+                // (the default for root) says to keep them whole.
+                mode_mask: match parsed
+                    .opts
+                    .iter()
+                    .rev()
+                    .find_map(|(k, _)| match k.as_str() {
+                        "p" => Some(true),
+                        "no-same-permissions" => Some(false),
+                        _ => None,
+                    }) {
+                    Some(true) => 0,
+                    Some(false) => ctx.umask,
+                    None if ctx.fs.lock().user().0 == 0 => 0,
+                    None => ctx.umask,
+                },
                 to_stdout: parsed.has("O"),
                 wildcards: parsed
                     .opts
@@ -388,7 +408,7 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
             match fs.stat(path) {
                 Ok(m) if append && m.is_dir() => Err(crate::fs::Errno::EISDIR.into()),
                 Ok(_) if append => Ok(()),
-                _ => fs.write_file(path, &[]),
+                _ => fs.write_file_mode(path, &[], ctx.file_mode()),
             }
         };
         if let Err(e) = opened {
@@ -458,7 +478,10 @@ fn create(ctx: &mut Ctx, operands: &[String], file: &str, base: &str, how: Creat
         ctx.stdout.write_all(&bytes)?;
     } else {
         let path = ctx.path(file);
-        let res = ctx.fs.lock().write_file(&path, &bytes);
+        let res = ctx
+            .fs
+            .lock()
+            .write_file_mode(&path, &bytes, ctx.file_mode());
         if let Err(e) = res {
             writeln!(ctx.stderr, "tar: {file}: Cannot open: {e}")?;
             writeln!(ctx.stderr, "tar: Error is not recoverable: exiting now")?;
@@ -590,6 +613,8 @@ impl Dump {
 #[derive(Clone, Copy)]
 struct Extract {
     on: bool,
+    /// The permission bits an extracted member does not get.
+    mode_mask: u32,
     to_stdout: bool,
     wildcards: Option<bool>,
 }
@@ -749,10 +774,12 @@ fn read_archive(
         }
         let mut fs = ctx.fs.lock();
         let parent = crate::fs::path::parent(&dest).to_owned();
-        let _ = fs.mkdir_all(&parent, 0o755);
+        // Directories the archive does not hold are made as mkdir makes them.
+        let _ = fs.mkdir_all(&parent, 0o777 & !ctx.umask);
+        let mode = mode & 0o7777 & !how.mode_mask;
         let res = if ty.is_dir() {
-            match fs.mkdir_all(&dest, mode & 0o7777) {
-                Ok(()) => fs.chmod(&dest, mode & 0o7777),
+            match fs.mkdir_all(&dest, mode) {
+                Ok(()) => fs.chmod(&dest, mode),
                 Err(e) => Err(e),
             }
         } else if ty.is_symlink() {
@@ -776,7 +803,7 @@ fn read_archive(
                 let _ = fs.remove_file(&dest);
             }
             match fs.write_file(&dest, &body) {
-                Ok(()) => fs.chmod(&dest, mode & 0o7777),
+                Ok(()) => fs.chmod(&dest, mode),
                 Err(e) => Err(e),
             }
         };

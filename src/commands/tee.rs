@@ -56,6 +56,7 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
     let mut outs: Vec<Out> = Vec::new();
     for name in &parsed.operands {
         let path = ctx.path(name);
+        let mode = Some(ctx.file_mode());
         let opened = {
             let mut fs = ctx.fs.lock();
             let opts = if append {
@@ -63,6 +64,7 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
             } else {
                 OpenOptions::write_truncate()
             };
+            let opts = OpenOptions { mode, ..opts };
             fs.open(&path, opts)
                 .and_then(|ino| Ok((ino, if append { fs.stat_ino(ino)?.size } else { 0 })))
         };

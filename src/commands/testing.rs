@@ -72,6 +72,7 @@ impl Host for TestHost {
             cwd: &cwd,
             fs: &fs,
             host: self,
+            umask: super::util::UMASK,
         };
         f(&mut ctx)
     }

@@ -215,12 +215,13 @@ pub fn time(ctx: &mut Ctx) -> CmdResult {
         None => ctx.stderr.write_all(report.as_bytes())?,
         Some(file) => {
             let path = ctx.path(&file);
+            let mode = ctx.file_mode();
             let written = {
                 let mut fs = ctx.fs.lock();
                 if append {
-                    fs.append_file(&path, report.as_bytes())
+                    fs.append_file_mode(&path, report.as_bytes(), mode)
                 } else {
-                    fs.write_file(&path, report.as_bytes())
+                    fs.write_file_mode(&path, report.as_bytes(), mode)
                 }
             };
             if let Err(e) = written {

@@ -163,7 +163,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                 Err(e) if e.errno != Errno::ENOENT => Err(e),
                 existing => {
                     let created = if existing.is_err() {
-                        fs.append_file(&path, b"")
+                        fs.append_file_mode(&path, b"", ctx.file_mode())
                     } else {
                         Ok(())
                     };

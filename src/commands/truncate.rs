@@ -142,6 +142,7 @@ pub fn truncate(ctx: &mut Ctx) -> CmdResult {
         let opts = OpenOptions {
             write: true,
             create: !parsed.has("c"),
+            mode: Some(ctx.file_mode()),
             ..OpenOptions::default()
         };
         let result = fs

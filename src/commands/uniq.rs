@@ -297,7 +297,10 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
     }
     if let (true, Some(name)) = (to_file, output_name) {
         let path = ctx.path(&name);
-        let res = ctx.fs.lock().write_file(&path, &out_buf);
+        let res = ctx
+            .fs
+            .lock()
+            .write_file_mode(&path, &out_buf, ctx.file_mode());
         if let Err(e) = res {
             ctx.err(format!("{}: {e}", quotef(&name)))?;
             return Ok(1);

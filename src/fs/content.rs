@@ -72,20 +72,39 @@ impl Fs {
 
     /// Creates or truncates `path` and writes `data` (mode 0644 for a new file).
     pub fn write_file(&mut self, path: &str, data: &[u8]) -> FsResult<()> {
-        self.put(path, data, false)
+        self.put(path, data, false, 0o644)
+    }
+
+    /// [`Fs::write_file`], giving a new file `mode` (the caller's umask already
+    /// applied, as for open(2)); an existing file keeps its mode.
+    ///
+    /// ```
+    /// # use shellbox::fs::{Clock, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// fs.write_file_mode("/workspace/secret", b"x", 0o600)?;
+    /// assert_eq!(fs.stat("/workspace/secret")?.mode, 0o600);
+    /// # Ok::<(), shellbox::fs::FsError>(())
+    /// ```
+    pub fn write_file_mode(&mut self, path: &str, data: &[u8], mode: u32) -> FsResult<()> {
+        self.put(path, data, false, mode)
     }
 
     /// Appends to `path`, creating it if needed.
     pub fn append_file(&mut self, path: &str, data: &[u8]) -> FsResult<()> {
-        self.put(path, data, true)
+        self.put(path, data, true, 0o644)
     }
 
-    fn put(&mut self, path: &str, data: &[u8], append: bool) -> FsResult<()> {
+    /// [`Fs::append_file`], giving a new file `mode` (umask applied by the caller).
+    pub fn append_file_mode(&mut self, path: &str, data: &[u8], mode: u32) -> FsResult<()> {
+        self.put(path, data, true, mode)
+    }
+
+    fn put(&mut self, path: &str, data: &[u8], append: bool, mode: u32) -> FsResult<()> {
         let walk = self.walk(path, Follow::Yes)?;
         let Some(ino) = walk.ino else {
             let target = walk.new_entry(Errno::EISDIR)?;
             self.check_create(&target, data.len() as u64)?;
-            self.insert_new(target, Node::File(Arc::new(data.to_vec())), 0o644)?;
+            self.insert_new(target, Node::File(Arc::new(data.to_vec())), mode & 0o7777)?;
             return Ok(());
         };
         let trailing_slash = walk.trailing_slash;
@@ -183,7 +202,8 @@ impl Fs {
             }
             let target = walk.new_entry(Errno::EISDIR)?;
             self.check_create(&target, 0)?;
-            return self.insert_new(target, Node::File(Arc::new(Vec::new())), 0o644);
+            let mode = opts.mode.unwrap_or(0o644) & 0o7777;
+            return self.insert_new(target, Node::File(Arc::new(Vec::new())), mode);
         };
         if exclusive {
             return Err(Errno::EEXIST.into());
@@ -648,6 +668,27 @@ mod tests {
         Ok(())
     }
 
+    /// A created file gets the mode asked for (the caller's umask applied); an
+    /// existing one keeps its own.
+    #[test]
+    fn creation_mode() -> FsResult<()> {
+        let mut fs = fixture();
+        let opts = OpenOptions {
+            mode: Some(0o640),
+            ..OpenOptions::write_truncate()
+        };
+        fs.open("/workspace/new", opts)?;
+        fs.open("/workspace/f", opts)?;
+        fs.write_file_mode("/workspace/w", b"x", 0o600)?;
+        fs.append_file_mode("/workspace/a", b"x", 0o400)?;
+        let modes: Vec<u32> = ["new", "f", "w", "a"]
+            .iter()
+            .map(|n| fs.stat(&format!("/workspace/{n}")).map(|m| m.mode))
+            .collect::<FsResult<_>>()?;
+        assert_eq!(modes, [0o640, 0o644, 0o600, 0o400]);
+        Ok(())
+    }
+
     #[test]
     fn open_table() -> FsResult<()> {
         let opts = |spec: &str| OpenOptions {
@@ -657,6 +698,7 @@ mod tests {
             create: spec.contains('c'),
             truncate: spec.contains('t'),
             exclusive: spec.contains('x'),
+            mode: None,
         };
         let mut fs = fixture();
         let _ = fs.chmod("/workspace/d/g", 0o000);

@@ -245,6 +245,9 @@ pub struct OpenOptions {
     pub truncate: bool,
     /// O_EXCL with create: fail with EEXIST if it exists (noclobber uses this).
     pub exclusive: bool,
+    /// The permission bits a file it creates gets, the caller's umask already applied
+    /// (open(2)'s mode argument); `None` is 0644, `0666` under the usual umask.
+    pub mode: Option<u32>,
 }
 
 impl OpenOptions {

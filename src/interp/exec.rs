@@ -1688,6 +1688,7 @@ impl Interp {
             }
             None => (&mut stdout, &mut stdin),
         };
+        let umask = self.umask;
         let mut host = UtilHost { sh: self };
         let mut ctx = crate::commands::Ctx {
             name,
@@ -1699,6 +1700,7 @@ impl Interp {
             cwd: &cwd,
             fs: &fs,
             host: &mut host,
+            umask,
         };
         let mut r = f(&mut ctx);
         if let Some(st) = &staging {

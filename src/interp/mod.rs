@@ -661,8 +661,13 @@ impl Interp {
 
     /// Parse options reflecting the current shopt state and aliases.
     pub fn parse_options(&self) -> ParseOptions {
+        // bash reads a whole line (or compound command) before running any of it, so a
+        // `shopt -s extglob` takes effect from the next line on.
+        let extglob = self
+            .shopt
+            .has(const { crate::interp::Shopts::flag("extglob") });
         ParseOptions {
-            extglob: true,
+            extglob,
             aliases: if self
                 .shopt
                 .has(const { crate::interp::Shopts::flag("expand_aliases") })
@@ -673,9 +678,7 @@ impl Interp {
                 None
             },
             max_depth: self.budget.limits.max_parse_depth,
-            extglob_shopt: self
-                .shopt
-                .has(const { crate::interp::Shopts::flag("extglob") }),
+            extglob_shopt: extglob,
         }
     }
 

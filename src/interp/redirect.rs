@@ -219,20 +219,20 @@ impl Interp {
                 },
             };
             let mut fs = self.fs.lock();
+            // A file the redirection creates is mode 0666 less the umask, as bash opens it.
+            let mut opts = OpenOptions {
+                mode: Some(0o666 & !self.umask),
+                ..opts
+            };
             // noclobber still allows writing to non-regular files (/dev/null).
-            let mut opts = opts;
             if opts.exclusive
                 && let Ok(m) = fs.stat(&path)
                 && m.file_type != crate::fs::FileType::File
             {
                 opts.exclusive = false;
             }
-            let existed = fs.exists(&path);
             match fs.open(&path, opts) {
                 Ok(ino) => {
-                    if !existed && opts.create {
-                        let _ = fs.chmod(&path, 0o666 & !self.umask);
-                    }
                     let ft = fs
                         .stat_ino(ino)
                         .map(|m| m.file_type)

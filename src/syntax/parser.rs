@@ -19,8 +19,8 @@ pub struct ParseOptions {
     pub aliases: Option<Arc<HashMap<String, String>>>,
     /// Maximum nesting of compound commands, substitutions and quotes.
     pub max_depth: usize,
-    /// Whether `shopt -s extglob` is on (patterns parse either way; `[[ !(x) ]]`
-    /// differs).
+    /// Whether `shopt -s extglob` is on: inside `[[ ]]` extglob patterns parse either
+    /// way, but `[[ !(x) ]]` is a negated group without it.
     pub extglob_shopt: bool,
 }
 
@@ -2004,7 +2004,12 @@ impl Parser {
     // ----- [[ ]] -----
 
     fn cond_command(&mut self) -> PResult<CondExpr> {
-        let e = self.cond_or()?;
+        // bash turns extglob on while it parses a conditional command, whatever the
+        // shopt says (parse.y, parse_cond_command).
+        let extglob = std::mem::replace(&mut self.opts.extglob, true);
+        let e = self.cond_or();
+        self.opts.extglob = extglob;
+        let e = e?;
         self.cond_skip();
         if self.peek_reserved() == Some("]]") {
             self.bump_n(2);

@@ -480,6 +480,8 @@ pub struct Io<'a> {
     pub host: &'a mut dyn super::super::Host,
     pub fs: &'a SharedFs,
     pub cwd: &'a str,
+    /// The mode of a file `print >` creates (0666 less the umask).
+    pub file_mode: u32,
 }
 
 pub struct Interp<'p, 'a> {
@@ -819,11 +821,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         if fs.is_empty() {
             return text.chars().map(String::from).collect();
         }
+        // POSIX: any other single character separates fields wherever it occurs, taken
+        // literally even when it is a regex metacharacter or a backslash (gawk alike);
+        // only longer values are regular expressions.
         let mut chars = fs.chars();
-        if let (Some(c), None) = (chars.next(), chars.next())
-            && c != '\\'
-            && (c == '\t' || !".[]()*+?^$|{}".contains(c))
-        {
+        if let (Some(c), None) = (chars.next(), chars.next()) {
             return text.split(c).map(str::to_owned).collect();
         }
         match self.regex(fs) {
@@ -1462,7 +1464,11 @@ impl<'p, 'a> Interp<'p, 'a> {
             } else {
                 let path = crate::fs::path::join(self.io.cwd, &name);
                 if !append {
-                    let res = self.io.fs.lock().write_file(&path, b"");
+                    let res = self
+                        .io
+                        .fs
+                        .lock()
+                        .write_file_mode(&path, b"", self.io.file_mode);
                     if let Err(e) = res {
                         return Err(fatal(format!("can't redirect to `{name}' ({e})")));
                     }
@@ -1506,7 +1512,11 @@ impl<'p, 'a> Interp<'p, 'a> {
         };
         match o.kind {
             OutKind::File(path) => {
-                let res = self.io.fs.lock().append_file(&path, &o.buf);
+                let res = self
+                    .io
+                    .fs
+                    .lock()
+                    .append_file_mode(&path, &o.buf, self.io.file_mode);
                 if let Err(e) = res {
                     return Err(fatal(format!("can't write to `{name}' ({e})")));
                 }

@@ -199,6 +199,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         }
     };
     let env = ctx.env.clone();
+    let file_mode = ctx.file_mode();
     let io = Io {
         stdin: &mut *ctx.stdin,
         stdout: &mut *ctx.stdout,
@@ -206,6 +207,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         host: &mut *ctx.host,
         fs: ctx.fs,
         cwd: ctx.cwd,
+        file_mode,
     };
     let mut it = Interp::new(&prog, io);
     // ARGV, ARGC, ENVIRON.
@@ -226,11 +228,9 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         }
     }
     if let Some(fs) = fs_opt {
-        let fs = if fs == "t" {
-            "\t".to_owned()
-        } else {
-            interp::unescape(&fs)
-        };
+        // `-Ft` is a `t`, not a tab: gawk keeps that old special case for
+        // --traditional only, and mawk does not have it.
+        let fs = interp::unescape(&fs);
         it.set_global(slot::FS, Value::Str(fs.into()));
     }
     for a in &assigns {

@@ -661,6 +661,7 @@ fn with_mode(ctx: &mut Ctx, flag: &str) -> CmdResult {
         cwd: ctx.cwd,
         fs: ctx.fs,
         host: &mut *ctx.host,
+        umask: ctx.umask,
     };
     grep(&mut sub)
 }

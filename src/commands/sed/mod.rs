@@ -966,7 +966,7 @@ pub fn sed(ctx: &mut Ctx) -> CmdResult {
             continue;
         }
         let path = ctx.path(f);
-        let res = ctx.fs.lock().write_file(&path, b"");
+        let res = ctx.fs.lock().write_file_mode(&path, b"", ctx.file_mode());
         if let Err(e) = res {
             ctx.err(format!("couldn't open file {f}: {e}"))?;
             return Ok(4);
@@ -1167,8 +1167,12 @@ fn finish_in_place(
         };
         let dir = crate::fs::path::parent(&path).to_owned();
         let backup = crate::fs::path::join(&dir, &backup_name);
-        if let Ok(old) = fs.read_file(&path) {
-            let _ = fs.write_file(&backup, &old);
+        // GNU renames the file to its backup name, so the backup keeps its mode.
+        if let (Ok(old), Ok(meta)) = (fs.read_file(&path), fs.stat(&path)) {
+            let mode = meta.mode & 0o7777;
+            if fs.write_file_mode(&backup, &old, mode).is_ok() {
+                let _ = fs.chmod(&backup, mode);
+            }
         }
     }
     let res = fs.write_file(&path, &data);

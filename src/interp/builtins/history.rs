@@ -270,8 +270,12 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
     }
     if has('w') {
         let data = file_text(sh, 0);
+        let mode = history_file_mode(sh);
         return Ok(i32::from(
-            sh.fs.lock().write_file(&path, data.as_bytes()).is_err(),
+            sh.fs
+                .lock()
+                .write_file_mode(&path, data.as_bytes(), mode)
+                .is_err(),
         ));
     }
     if has('r') || has('n') {
@@ -331,14 +335,20 @@ fn read_file(sh: &Interp, path: &str) -> Option<Vec<(String, Option<i64>)>> {
 }
 
 /// `history -a`: appends this session's new entries to the file.
+/// The mode of a history file bash creates: readline opens it 0600, less the umask.
+fn history_file_mode(sh: &Interp) -> u32 {
+    0o600 & !sh.umask
+}
+
 fn append_file(sh: &mut Interp, path: &str, shown: &str) -> R {
     let n = sh.history.lines_this_session.min(sh.history.len());
     if n == 0 {
         sh.history.lines_this_session = 0;
         return Ok(0);
     }
-    if !sh.fs.lock().exists(path) && sh.fs.lock().write_file(path, b"").is_err() {
-        let msg = match sh.fs.lock().write_file(path, b"") {
+    let mode = history_file_mode(sh);
+    if !sh.fs.lock().exists(path) && sh.fs.lock().write_file_mode(path, b"", mode).is_err() {
+        let msg = match sh.fs.lock().write_file_mode(path, b"", mode) {
             Err(e) => e.to_string(),
             Ok(()) => String::new(),
         };

@@ -24,9 +24,9 @@ fn run_test(sh: &mut Interp, name: &str, args: &[String]) -> R {
         sh,
         args,
         pos: 0,
-        name,
+        bracket: name == "[",
     };
-    match p.eval_top() {
+    match p.test_command() {
         Ok(b) => Ok((!b) as i32),
         Err(msg) => {
             p.sh.builtin_error(name, &msg);
@@ -35,11 +35,16 @@ fn run_test(sh: &mut Interp, name: &str, args: &[String]) -> R {
     }
 }
 
+/// The argument-count rules of bash's `test.c`, step for step: up to four arguments
+/// decide by their count (POSIX), more are parsed as an expression with `-o` below
+/// `-a` below `!`; arguments left over are "too many".
 struct TestParser<'a> {
     sh: &'a mut Interp,
     args: &'a [String],
     pos: usize,
-    name: &'a str,
+    /// Run as `[`: bash drops the `]` from the count but not from its argument vector,
+    /// so a missing `)` at the end is reported as "found ]".
+    bracket: bool,
 }
 
 fn is_unary(op: &str) -> bool {
@@ -50,140 +55,215 @@ fn is_binary(op: &str) -> bool {
     op == "<" || op == ">" || crate::syntax::is_binary_test_op(op)
 }
 
+/// Whether a word is an integer as bash's `legal_number` reads one (blanks around it).
+fn legal_number(s: &str) -> bool {
+    s.trim().parse::<i64>().is_ok()
+}
+
 impl TestParser<'_> {
-    fn eval_top(&mut self) -> Result<bool, String> {
-        let n = self.args.len();
-        let a = self.args;
+    fn argc(&self) -> usize {
+        self.args.len()
+    }
+
+    /// The argument at `i`, or "" past the end (bash's code reads only guarded slots).
+    fn arg(&self, i: usize) -> &str {
+        self.args.get(i).map_or("", String::as_str)
+    }
+
+    /// Moves past an argument; with `need`, one must follow ("argument expected").
+    fn advance(&mut self, need: bool) -> Result<(), String> {
+        self.pos += 1;
+        if need && self.pos >= self.argc() {
+            return Err(beyond());
+        }
+        Ok(())
+    }
+
+    fn test_command(&mut self) -> Result<bool, String> {
+        if self.argc() == 0 {
+            return Ok(false);
+        }
+        let value = self.posixtest()?;
+        if self.pos != self.argc() {
+            let extra = self.arg(self.pos);
+            return Err(if extra.starts_with('-') {
+                format!("syntax error: `{extra}' unexpected")
+            } else {
+                "too many arguments".to_owned()
+            });
+        }
+        Ok(value)
+    }
+
+    fn posixtest(&mut self) -> Result<bool, String> {
+        let n = self.argc();
         match n {
-            0 => Ok(false),
-            1 => Ok(!a[0].is_empty()),
+            1 => {
+                self.pos = n;
+                Ok(!self.arg(0).is_empty())
+            }
             2 => {
-                if a[0] == "!" {
-                    return Ok(a[1].is_empty());
-                }
-                if is_unary(&a[0]) {
-                    return unary(self.sh, &a[0], &a[1]);
-                }
-                Err(format!("{}: unary operator expected", a[0]))
+                let v = self.two_arguments()?;
+                self.pos = n;
+                Ok(v)
             }
-            3 => {
-                if is_binary(&a[1]) {
-                    return binary(self.sh, &a[0], &a[1], &a[2], false);
-                }
-                if a[1] == "-a" {
-                    return Ok(!a[0].is_empty() && !a[2].is_empty());
-                }
-                if a[1] == "-o" {
-                    return Ok(!a[0].is_empty() || !a[2].is_empty());
-                }
-                if a[0] == "!" {
-                    let mut sub = TestParser {
-                        sh: self.sh,
-                        args: &a[1..],
-                        pos: 0,
-                        name: self.name,
-                    };
-                    return sub.eval_top().map(|b| !b);
-                }
-                if a[0] == "(" && a[2] == ")" {
-                    return Ok(!a[1].is_empty());
-                }
-                Err(format!("{}: binary operator expected", a[1]))
+            3 => self.three_arguments(),
+            4 if self.arg(0) == "!" => {
+                self.advance(true)?;
+                Ok(!self.three_arguments()?)
             }
-            4 => {
-                if a[0] == "!" {
-                    let mut sub = TestParser {
-                        sh: self.sh,
-                        args: &a[1..],
-                        pos: 0,
-                        name: self.name,
-                    };
-                    return sub.eval_top().map(|b| !b);
-                }
-                if a[0] == "(" && a[3] == ")" {
-                    let mut sub = TestParser {
-                        sh: self.sh,
-                        args: &a[1..3],
-                        pos: 0,
-                        name: self.name,
-                    };
-                    return sub.eval_top();
-                }
-                self.full()
+            4 if self.arg(0) == "(" && self.arg(3) == ")" => {
+                self.advance(true)?;
+                let v = self.two_arguments()?;
+                self.pos = n;
+                Ok(v)
             }
-            _ => self.full(),
+            _ => self.expr(),
         }
     }
 
-    fn full(&mut self) -> Result<bool, String> {
-        let r = self.or()?;
-        if self.pos < self.args.len() {
-            return Err(format!("{}: binary operator expected", self.args[self.pos]));
+    fn two_arguments(&mut self) -> Result<bool, String> {
+        let a = self.arg(self.pos);
+        if a == "!" {
+            return Ok(self.arg(self.pos + 1).is_empty());
         }
-        Ok(r)
+        if is_unary(a) {
+            return self.unary_operator();
+        }
+        Err(format!("{a}: unary operator expected"))
     }
 
-    fn peek(&self) -> Option<&str> {
-        self.args.get(self.pos).map(String::as_str)
+    fn three_arguments(&mut self) -> Result<bool, String> {
+        let n = self.argc();
+        let (a, op, b) = (
+            self.arg(self.pos),
+            self.arg(self.pos + 1),
+            self.arg(self.pos + 2),
+        );
+        let value = if is_binary(op) {
+            self.binary_operator()?
+        } else if op == "-a" {
+            !a.is_empty() && !b.is_empty()
+        } else if op == "-o" {
+            !a.is_empty() || !b.is_empty()
+        } else if a == "!" {
+            self.advance(true)?;
+            !self.two_arguments()?
+        } else if a == "(" && b.starts_with(')') {
+            // bash looks at the first character of the third argument only.
+            !op.is_empty()
+        } else {
+            return Err(format!("{op}: binary operator expected"));
+        };
+        self.pos = n;
+        Ok(value)
     }
 
+    fn expr(&mut self) -> Result<bool, String> {
+        if self.pos >= self.argc() {
+            return Err(beyond());
+        }
+        self.or()
+    }
+
+    // Both sides are evaluated, as in bash, so an error on the right is reported even
+    // when the left decides the result.
     fn or(&mut self) -> Result<bool, String> {
-        let mut v = self.and()?;
-        while self.peek() == Some("-o") {
-            self.pos += 1;
-            let r = self.and()?;
-            v = v || r;
+        let value = self.and()?;
+        if self.pos < self.argc() && self.arg(self.pos) == "-o" {
+            self.advance(false)?;
+            let v2 = self.or()?;
+            return Ok(value || v2);
         }
-        Ok(v)
+        Ok(value)
     }
 
     fn and(&mut self) -> Result<bool, String> {
-        let mut v = self.not()?;
-        while self.peek() == Some("-a") {
-            self.pos += 1;
-            let r = self.not()?;
-            v = v && r;
+        let value = self.term()?;
+        if self.pos < self.argc() && self.arg(self.pos) == "-a" {
+            self.advance(false)?;
+            let v2 = self.and()?;
+            return Ok(value && v2);
         }
-        Ok(v)
+        Ok(value)
     }
 
-    fn not(&mut self) -> Result<bool, String> {
-        if self.peek() == Some("!") {
-            self.pos += 1;
-            return self.not().map(|b| !b);
+    fn term(&mut self) -> Result<bool, String> {
+        let n = self.argc();
+        if self.pos >= n {
+            return Err(beyond());
         }
-        self.primary()
-    }
-
-    fn primary(&mut self) -> Result<bool, String> {
-        let Some(a) = self.peek().map(str::to_owned) else {
-            return Err("argument expected".to_owned());
-        };
-        if a == "(" {
-            self.pos += 1;
-            let v = self.or()?;
-            if self.peek() != Some(")") {
-                return Err("`)' expected".to_owned());
+        if self.arg(self.pos) == "!" {
+            let mut negate = false;
+            while self.pos < n && self.arg(self.pos) == "!" {
+                self.advance(true)?;
+                negate = !negate;
             }
-            self.pos += 1;
-            return Ok(v);
+            return self.term().map(|v| v != negate);
         }
-        if let Some(op) = self.args.get(self.pos + 1)
-            && is_binary(op)
-            && self.pos + 2 < self.args.len()
-        {
-            let (l, op, r) = (a.clone(), op.clone(), self.args[self.pos + 2].clone());
-            self.pos += 3;
-            return binary(self.sh, &l, &op, &r, false);
+        if self.arg(self.pos) == "(" {
+            self.advance(true)?;
+            let value = self.expr()?;
+            if self.pos >= n {
+                return Err(if self.bracket && self.pos == n {
+                    "`)' expected, found ]".to_owned()
+                } else {
+                    "`)' expected".to_owned()
+                });
+            }
+            if self.arg(self.pos) != ")" {
+                return Err(format!("`)' expected, found {}", self.arg(self.pos)));
+            }
+            self.advance(false)?;
+            return Ok(value);
         }
-        if is_unary(&a) && self.pos + 1 < self.args.len() {
-            let arg = self.args[self.pos + 1].clone();
-            self.pos += 2;
-            return unary(self.sh, &a, &arg);
+        if self.pos + 3 <= n && is_binary(self.arg(self.pos + 1)) {
+            return self.binary_operator();
         }
-        self.pos += 1;
-        Ok(!a.is_empty())
+        if self.pos + 2 <= n && is_unary(self.arg(self.pos)) {
+            return self.unary_operator();
+        }
+        let value = !self.arg(self.pos).is_empty();
+        self.advance(false)?;
+        Ok(value)
     }
+
+    fn unary_operator(&mut self) -> Result<bool, String> {
+        let op = self.arg(self.pos).to_owned();
+        if op == "-t" {
+            // `-t` alone tests descriptor 1; a following word is its operand only when
+            // it is a number, else the test is false and the word is left unread.
+            self.advance(false)?;
+            if self.pos >= self.argc() {
+                return unary(self.sh, &op, "1");
+            }
+            if !legal_number(self.arg(self.pos)) {
+                return Ok(false);
+            }
+            let fd = self.arg(self.pos).to_owned();
+            self.advance(false)?;
+            return unary(self.sh, &op, &fd);
+        }
+        self.advance(true)?;
+        let operand = self.arg(self.pos).to_owned();
+        self.advance(false)?;
+        unary(self.sh, &op, &operand)
+    }
+
+    fn binary_operator(&mut self) -> Result<bool, String> {
+        let (l, op, r) = (
+            self.arg(self.pos).to_owned(),
+            self.arg(self.pos + 1).to_owned(),
+            self.arg(self.pos + 2).to_owned(),
+        );
+        let value = binary(self.sh, &l, &op, &r, false)?;
+        self.pos += 3;
+        Ok(value)
+    }
+}
+
+fn beyond() -> String {
+    "argument expected".to_owned()
 }
 
 /// A unary test.
