@@ -25,7 +25,7 @@ use crate::commands::Registry;
 use crate::expand::{Attrs, Value, Var};
 use crate::fs::{Clock, Fs, SharedFs};
 use crate::interp::io::{Capture, OpenFile};
-use crate::interp::{ExecOutput, Interp, Stopped};
+use crate::interp::{ExecOutput, Interp, Stopped, procs};
 use crate::limits::{Budget, Limits};
 
 pub use files::RemoveOptions;
@@ -106,7 +106,9 @@ impl ShellBuilder {
         let _ = fs.mkdir_all(&cwd, 0o755);
         let shared = SharedFs::new(fs);
         let budget = Budget::new(limits.clone(), Arc::new(AtomicBool::new(false)));
-        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env);
+        let start = shared.lock().clock().now().secs;
+        let proc = procs::top_level_shell(&procs::ProcTable::new(), start, "bash");
+        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env, proc);
         Shell {
             interp,
             fs: shared,
@@ -153,15 +155,16 @@ pub(crate) fn add_files(fs: &mut Fs, files: &[(String, Vec<u8>)]) {
     }
 }
 
-/// A fresh shell over `fs`, in `cwd`, with `env` exported.
+/// A fresh shell over `fs`, in `cwd`, with `env` exported, running as `proc`.
 pub(crate) fn new_interp(
     fs: SharedFs,
     registry: Arc<Registry>,
     budget: Arc<Budget>,
     cwd: &str,
     env: &[(String, String)],
+    proc: crate::interp::procs::Process,
 ) -> Interp {
-    let mut interp = Interp::new(fs, registry, budget);
+    let mut interp = Interp::as_process(fs, registry, budget, proc);
     // A new shell's PWD is already /workspace (and writing a variable copies the
     // shared table of defaults).
     if interp.cwd != cwd {
@@ -355,7 +358,8 @@ impl Shell {
         self.interp.extra_args =
             (!opts.args.is_empty()).then(|| Arc::new(std::sync::Mutex::new(Some(opts.args))));
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.interp.run_script(&opts.command)
+            let code = self.interp.run_script(&opts.command);
+            self.interp.finish_run(code)
         }));
         self.interp.extra_args = None;
         let (mut code, internal) = match ran {
