@@ -78,7 +78,9 @@ mod nl;
 mod nproc;
 mod od;
 mod paste;
+mod pgrep;
 mod printenv;
+mod ps;
 mod pwd;
 mod readlink;
 mod realpath;
@@ -334,7 +336,10 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("nproc", nproc::nproc),
         ("od", od::od),
         ("paste", paste::paste),
+        ("pgrep", pgrep::pgrep),
+        ("pkill", pgrep::pkill),
         ("printenv", printenv::printenv),
+        ("ps", ps::ps),
         ("pwd", pwd::pwd),
         ("readlink", readlink::readlink),
         ("realpath", realpath::realpath),

@@ -580,6 +580,20 @@ impl Interp {
         let lone_simple = lone
             && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
         child.exec_last = lone && !a.first.negated;
+        // `sleep 9 &` is `sleep` from the start, as bash's child execs it at once.
+        if lone_simple
+            && let Some(CommandKind::Simple(sc)) = a.first.commands.first().map(|c| &c.kind)
+            && let Some(name) = sc
+                .words
+                .first()
+                .and_then(|w| w.as_literal())
+                .map(str::to_owned)
+            && !self.funcs.contains_key(&name)
+            && super::builtins::lookup(&name).is_none()
+            && self.registry.get(&name).is_some()
+        {
+            child.proc.set_command(&name, &text);
+        }
         let mailbox = child.proc.mailbox().clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
