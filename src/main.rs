@@ -508,6 +508,7 @@ fn run_script(o: &Options) -> Result<u8, String> {
             Arc::new(OpenFile::Capture(err.clone())),
         );
         let code = interp.run_script(&script);
+        let code = interp.finish_run(code);
         println!(
             "{{\"stdout\":{},\"stderr\":{},\"exitCode\":{}}}",
             json_string(&out.take()),
@@ -528,6 +529,7 @@ fn run_script(o: &Options) -> Result<u8, String> {
             ))))),
         );
         let code = interp.run_script(&script);
+        let code = interp.finish_run(code);
         let _ = std::io::stdout().flush();
         code
     };
@@ -627,5 +629,6 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
     }
     let _ = interp.run_source("history -w 2>/dev/null", Some("exit"));
     interp.status = status;
-    interp.run_exit_trap()
+    let status = interp.run_exit_trap();
+    interp.finish_run(status)
 }

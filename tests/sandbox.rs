@@ -300,3 +300,111 @@ async fn a_failed_bootstrap_is_reported() {
     assert_eq!(err.kind(), SandboxErrorKind::Bootstrap);
     assert!(err.message().contains("missing.txt"), "{}", err.message());
 }
+
+/// eve's `bash` tool launcher (its script as eve runs it through `spawn`, `$1` the
+/// job directory and `$2` the agent's command, wrapped as eve wraps it).
+fn eve_launcher(dir: &str, command: &str) -> String {
+    let launcher = r#"d=$1
+mkdir -p "$d" 2>/dev/null || { eval "$2"; exit; }
+trap 'exit 0' USR1
+echo "$$" > "$d/launcher"
+set -m
+(
+  trap : TERM INT
+  (eval "$2") > "$d/stdout" 2> "$d/stderr"
+  code=$?
+  echo "$code" > "$d/exit"
+  exit "$code"
+) < /dev/null > /dev/null 2>&1 &
+pid=$!
+set +m
+echo "$pid" > "$d/pid"
+wait "$pid" 2> /dev/null
+code=$?
+mkdir "$d/claimed" 2> /dev/null || exit 0
+cat "$d/stdout"
+cat "$d/stderr" >&2
+rm -rf "$d"
+exit "$code""#;
+    let q = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    format!(
+        "if command -v bash >/dev/null 2>&1 && kill -0 \"$$\" 2>/dev/null; then set -- {} {}; eval {}; fi; eval {}",
+        q(dir),
+        q(command),
+        q(launcher),
+        q(command)
+    )
+}
+
+/// Waits (a few seconds at most) until `path` exists and returns its text.
+async fn appears(sb: &Sandbox, path: &str) -> String {
+    for _ in 0..500 {
+        if let Ok(text) = sb.read_text_file(path).await {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{path} never appeared");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eve_launcher_completes_or_is_claimed_and_its_job_goes_on() {
+    let sb = Sandbox::builder().limits(endless()).build();
+    // A command that ends by itself: the launcher prints its output and status.
+    let mut quick = sb
+        .spawn(eve_launcher("/tmp/j1", "echo out; echo err >&2; exit 5"))
+        .await
+        .unwrap();
+    assert_eq!(quick.stdout.read_to_end().await, b"out\n");
+    assert_eq!(quick.stderr.read_to_end().await, b"err\n");
+    assert_eq!(quick.wait().await, 5);
+    assert!(
+        sb.read_text_file("/tmp/j1/pid").await.is_err(),
+        "cleaned up"
+    );
+
+    // One that runs until told: another run claims it and signals the launcher,
+    // which exits at once while the job (a process group of its own) goes on.
+    let waits = "until [ -e /tmp/go ]; do sleep 1; done; echo finished";
+    let mut slow = sb.spawn(eve_launcher("/tmp/j2", waits)).await.unwrap();
+    let pid = appears(&sb, "/tmp/j2/pid").await.trim().to_owned();
+    let launcher = sb.read_text_file("/tmp/j2/launcher").await.unwrap();
+    assert_eq!(launcher.trim(), slow.pid().to_string());
+    let claim = sb
+        .run("cd /tmp/j2 && mkdir claimed && kill -USR1 \"$(cat launcher)\"")
+        .await
+        .unwrap();
+    assert_eq!((claim.exit_code, claim.stderr), (0, Vec::new()));
+    assert_eq!(slow.wait().await, 0);
+    assert_eq!(slow.stdout.read_to_end().await, b"");
+    let probe = format!("kill -0 {pid} && kill -s 0 -- -{pid} && echo running");
+    assert_eq!(sb.run(probe.as_str()).await.unwrap().stdout, b"running\n");
+    sb.write_text_file("/tmp/go", "").await.unwrap();
+    assert_eq!(appears(&sb, "/tmp/j2/exit").await, "0\n");
+    assert_eq!(
+        sb.read_text_file("/tmp/j2/stdout").await.unwrap(),
+        "finished\n"
+    );
+
+    // A claimed job stopped as eve stops one: `kill -- -PID` from a later run.
+    let mut stuck = sb
+        .spawn(eve_launcher(
+            "/tmp/j3",
+            "echo begin; until false; do sleep 1; done",
+        ))
+        .await
+        .unwrap();
+    let pid = appears(&sb, "/tmp/j3/pid").await.trim().to_owned();
+    sb.run("cd /tmp/j3 && mkdir claimed && kill -USR1 \"$(cat launcher)\"")
+        .await
+        .unwrap();
+    assert_eq!(stuck.wait().await, 0);
+    let stop = format!("kill -- -{pid}");
+    assert_eq!(sb.run(stop.as_str()).await.unwrap().exit_code, 0);
+    assert_eq!(appears(&sb, "/tmp/j3/exit").await, "143\n");
+    assert_eq!(
+        sb.read_text_file("/tmp/j3/stdout").await.unwrap(),
+        "begin\n"
+    );
+    assert_eq!(stuck.stdout.read_to_end().await, b"");
+}

@@ -7,7 +7,6 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::{CmdResult, Ctx};
 use crate::fs::{FileType, Fs};
-use std::io::Read;
 
 const LONG: &[LongOpt] = &[
     long("brief", HasArg::No, "b"),

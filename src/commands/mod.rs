@@ -78,7 +78,9 @@ mod nl;
 mod nproc;
 mod od;
 mod paste;
+mod pgrep;
 mod printenv;
+mod ps;
 mod pwd;
 mod readlink;
 mod realpath;
@@ -210,6 +212,28 @@ pub trait Host {
     fn command_exists(&mut self, name: &str) -> bool {
         let _ = name;
         true
+    }
+    /// Sleeps `nanos` of virtual time on `clock` (the `sleep` utility). The shell's
+    /// host orders sleeps among its concurrent jobs and ends one early when a signal
+    /// kills the command (an error); the default only moves the clock.
+    fn sleep(&mut self, clock: &crate::fs::Clock, nanos: i64) -> io::Result<()> {
+        clock.advance(nanos);
+        Ok(())
+    }
+    /// The processes of the session, by pid (`ps`, `pgrep`). The default has none.
+    fn processes(&mut self) -> Vec<crate::interp::procs::ProcInfo> {
+        Vec::new()
+    }
+    /// The pid of the process running the command (`$$` of a utility: `pgrep`
+    /// leaves itself out).
+    fn pid(&mut self) -> u32 {
+        0
+    }
+    /// Sends signal `sig` to process `pid` (0: only check that it runs); false when
+    /// there is no such process. The default knows none.
+    fn signal(&mut self, pid: u32, sig: i32) -> bool {
+        let _ = (pid, sig);
+        false
     }
 }
 
@@ -365,7 +389,10 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("nproc", nproc::nproc),
         ("od", od::od),
         ("paste", paste::paste),
+        ("pgrep", pgrep::pgrep),
+        ("pkill", pgrep::pkill),
         ("printenv", printenv::printenv),
+        ("ps", ps::ps),
         ("pwd", pwd::pwd),
         ("readlink", readlink::readlink),
         ("realpath", realpath::realpath),

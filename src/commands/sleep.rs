@@ -72,7 +72,8 @@ pub fn sleep(ctx: &mut Ctx) -> CmdResult {
     if bad {
         return usage_error(ctx, "", 1);
     }
-    ctx.fs.lock().clock().advance(to_nanos(total));
+    let clock = ctx.fs.lock().clock().clone();
+    ctx.host.sleep(&clock, to_nanos(total))?;
     Ok(0)
 }
 

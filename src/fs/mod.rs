@@ -35,18 +35,20 @@ pub mod model;
 mod namespace;
 pub mod path;
 mod resolve;
+mod sched;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use imbl::OrdMap;
 
-pub use clock::{Clock, Lane, LaneGuard};
+pub use clock::{Clock, Hold, Lane, LaneGuard, blocked, blocked_on, current_waker, tick};
 pub use errno::{Errno, FsError, FsResult};
 pub(crate) use host::{HostRoot, SeedDir, SeedEntry, SeedKind};
 pub use image::{FsImage, InodeImage, NodeImage};
 use inode::{Inode, Node};
 pub use namespace::NamedFiles;
 use resolve::Follow;
+pub use sched::{Blocked, Waker};
 
 /// An inode number.
 pub type Ino = u64;

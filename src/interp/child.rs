@@ -8,9 +8,16 @@ use super::{Flow, Interp, R, SetOpts, Shopts};
 use crate::expand::{Attrs, Value};
 
 impl Interp {
-    /// A fresh shell for a child process of this one.
-    pub(crate) fn child_process(&self) -> Result<Interp, Flow> {
-        let mut child = self.fork_subshell()?;
+    /// A fresh shell for a child process of this one; with `exec`, the process this
+    /// one is (it was going to end with this command, so bash runs the new program in
+    /// it without forking).
+    pub(crate) fn child_process(&self, exec: bool) -> Result<Interp, Flow> {
+        let at = if exec {
+            super::exec::Placement::Exec
+        } else {
+            super::exec::Placement::Inline
+        };
+        let mut child = self.fork_process(super::procs::Kind::Shell, at)?;
         let mut fresh = super::vars::Scopes::new();
         for (k, v) in self.vars.all() {
             if v.attrs.has(Attrs::EXPORT)
@@ -66,7 +73,15 @@ impl Interp {
         };
         child.shopt = Shopts::default();
         child.aliases = Arc::new(Default::default());
-        child.traps = imbl::OrdMap::new();
+        // Signals ignored when a shell starts stay ignored, and show as such.
+        child.entry_ignored = self.proc.mailbox().ignored();
+        child.os_ignored = 0;
+        child.traps = (1..=64)
+            .filter(|&sig| child.entry_ignored & super::procs::bit(sig) != 0)
+            .map(|sig| (super::builtins::signal_name(sig), String::new()))
+            .collect();
+        child.parent_traps = imbl::OrdMap::new();
+        child.sync_dispositions();
         child.positional = Arc::new(Vec::new());
         child.frames = Vec::new();
         child.call_depth = 0;
@@ -78,15 +93,19 @@ impl Interp {
         child.script_name = None;
         child.status = 0;
         child.dir_stack = Vec::new();
-        child.jobs = Arc::new(std::sync::Mutex::new(super::JobTable {
-            jobs: Vec::new(),
-            next_pid: 0,
-        }));
+        child.jobs = Arc::new(std::sync::Mutex::new(super::JobTable::default()));
         child.pid = child.bashpid;
-        child
-            .ancestors
-            .push((self.pid, self.pending_signals.clone()));
-        child.pending_signals = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let ppid = match at {
+            super::exec::Placement::Exec => self.proc.info().map_or(self.bashpid, |i| i.ppid),
+            _ => self.bashpid,
+        };
+        child.define(
+            "PPID",
+            crate::expand::Var {
+                value: Some(Value::Str(ppid.to_string())),
+                attrs: Attrs(Attrs::READONLY),
+            },
+        );
         child.last_bg = None;
         child.start_time = self.fs.lock().clock().now().secs;
         child.seconds_offset = 0;
@@ -96,7 +115,9 @@ impl Interp {
     /// Runs `bash [options] [-c script [name args] | file args]`.
     pub(crate) fn run_bash(&mut self, words: &[String]) -> R {
         let prog = words[0].clone();
-        let mut child = self.child_process()?;
+        let exec = std::mem::take(&mut self.no_fork) && self.can_exec();
+        let mut child = self.child_process(exec)?;
+        child.proc.set_command("bash", &words.join(" "));
         if prog == "sh" || prog.ends_with("/sh") {
             child.set.posix = true;
         }
@@ -314,6 +335,9 @@ impl Interp {
             }
         }
         let status = child.run_script(&script);
+        if !exec && let Some(sig) = child.proc.mailbox().died_of() {
+            self.fg_death = Some((child.bashpid, sig));
+        }
         if histfile.is_some() && child.set.history {
             // `shopt -s histappend` adds this session's lines; otherwise the list
             // replaces the file.

@@ -12,14 +12,29 @@ use crate::commands::Stdio;
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
 
+/// Where a forked shell runs (see [`Interp::fork_process`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// On this thread, while this shell waits: killing this shell stops it too.
+    Inline,
+    /// On a thread of its own (a job, a pipeline stage, a process substitution).
+    Detached,
+    /// As this very process (a program it runs as its last command).
+    Exec,
+}
+
 impl Interp {
-    /// Charges one command against the budget.
+    /// Charges one command against the budget; a check point for signals.
     pub(crate) fn charge(&self) -> Result<(), Flow> {
-        self.budget.charge_command().map_err(Flow::Fatal)
+        self.budget.charge_command().map_err(Flow::Fatal)?;
+        crate::fs::tick();
+        self.signal_check()
     }
 
     pub(crate) fn charge_loop(&self) -> Result<(), Flow> {
-        self.budget.charge_iteration().map_err(Flow::Fatal)
+        self.budget.charge_iteration().map_err(Flow::Fatal)?;
+        crate::fs::tick();
+        self.signal_check()
     }
 
     /// Turns an expansion error into flow: prints it and aborts, exits, or fails.
@@ -188,40 +203,6 @@ impl Interp {
         r
     }
 
-    /// Runs trap handlers for signals sent by `kill` to this shell.
-    pub(crate) fn run_pending_signals(&mut self) -> Result<(), Flow> {
-        let pending: Vec<i32> = {
-            let mut p = self
-                .pending_signals
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            std::mem::take(&mut *p)
-        };
-        for sig in pending {
-            let name = super::builtins::signal_name(sig);
-            match self.traps.get(&name).cloned() {
-                Some(action) if action.is_empty() => {}
-                Some(action) => {
-                    let saved = self.status;
-                    // A signal handler counts its lines from 1, like a new script.
-                    let saved_line = std::mem::replace(&mut self.line, 1);
-                    let r = self.run_trap_action(&name, "trap", &action);
-                    self.line = saved_line;
-                    if let Err(Flow::Exit(s)) = r {
-                        return Err(Flow::Exit(s));
-                    }
-                    self.status = saved;
-                }
-                None => {
-                    if !matches!(sig, 17 | 18 | 20 | 28) {
-                        return Err(Flow::Exit(128 + sig));
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
         self.line = p.line;
         let start = if p.time.is_some() {
@@ -278,8 +259,24 @@ impl Interp {
         Ok(status)
     }
 
-    /// A copy of this shell for a subshell: same state, its own pid.
+    /// A copy of this shell for a subshell that runs on this thread while this shell
+    /// waits for it: same state, its own pid.
     pub(crate) fn fork_subshell(&self) -> Result<Interp, Flow> {
+        self.fork_process(super::procs::Kind::Subshell, Placement::Inline)
+    }
+
+    /// A copy of this shell for a subshell on a thread of its own (a job, a pipeline
+    /// stage, a process substitution): killing this shell does not stop it.
+    pub(crate) fn fork_detached(&self) -> Result<Interp, Flow> {
+        self.fork_process(super::procs::Kind::Subshell, Placement::Detached)
+    }
+
+    /// A copy of this shell as a process of `kind`, placed as `at` says.
+    pub(crate) fn fork_process(
+        &self,
+        kind: super::procs::Kind,
+        at: Placement,
+    ) -> Result<Interp, Flow> {
         if self.subshell as usize >= self.budget.limits.max_subshell_depth {
             return Err(Flow::Fatal(format!(
                 "subshell nesting limit exceeded ({})",
@@ -288,8 +285,43 @@ impl Interp {
         }
         let mut c = self.clone();
         c.subshell += 1;
-        c.bashpid = self.new_pid();
         c.in_subshell = true;
+        c.exec_last = false;
+        c.no_fork = false;
+        let now = self.fs.lock().clock().now();
+        let info = self.proc.info();
+        let (comm, args) = info
+            .map(|i| (i.comm, i.args))
+            .unwrap_or_else(|| ("bash".to_owned(), "bash".to_owned()));
+        if at == Placement::Exec {
+            self.proc.mailbox().set_kind(kind);
+        }
+        let proc = if at == Placement::Exec {
+            self.proc.clone()
+        } else {
+            Arc::new(
+                self.procs
+                    .spawn(super::procs::Spawn {
+                        ppid: self.bashpid,
+                        pgid: Some(self.pgid),
+                        sid: Some(self.sid),
+                        kind,
+                        comm,
+                        args,
+                        start: now.secs,
+                        host: (at == Placement::Inline).then(|| self.proc.mailbox().clone()),
+                        ignored: self.proc.mailbox().ignored(),
+                    })
+                    .ok_or_else(|| {
+                        Flow::Fatal(format!(
+                            "process limit exceeded ({} processes)",
+                            super::procs::MAX_PROCS
+                        ))
+                    })?,
+            )
+        };
+        c.bashpid = proc.pid();
+        c.proc = proc;
         // Traps other than ignored ones are reset in subshells (ERR survives with
         // `set -E`, DEBUG and RETURN with `set -T`); `trap -p` still lists the parent's.
         let keep = |k: &str, v: &str| {
@@ -304,8 +336,8 @@ impl Interp {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         c.parent_traps = self.traps.clone();
+        c.sync_dispositions();
         // A subshell has its own jobs; it still lists the parent's (without owning them).
-        let now = self.fs.lock().clock().now();
         let listed: Vec<Job> = {
             let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs
@@ -321,13 +353,11 @@ impl Interp {
                     foreign: true,
                     killed_by: None,
                     lane: None,
+                    mailbox: None,
                 })
                 .collect()
         };
-        c.jobs = Arc::new(std::sync::Mutex::new(super::JobTable {
-            jobs: listed,
-            next_pid: 0,
-        }));
+        c.jobs = Arc::new(std::sync::Mutex::new(super::JobTable { jobs: listed }));
         Ok(c)
     }
 
@@ -344,7 +374,7 @@ impl Interp {
         Ok(self.run_exit_trap())
     }
 
-    fn reserve_thread(&self) -> Result<(), Flow> {
+    pub(crate) fn reserve_thread(&self) -> Result<(), Flow> {
         let n = self.budget.threads.fetch_add(1, Ordering::Relaxed);
         if n as usize >= self.budget.limits.max_threads {
             self.budget.threads.fetch_sub(1, Ordering::Relaxed);
@@ -396,7 +426,12 @@ impl Interp {
                 self.fds = saved;
                 break;
             }
-            let mut child = self.fork_subshell()?;
+            let mut child = if is_last {
+                self.fork_subshell()?
+            } else {
+                self.fork_detached()?
+            };
+            child.exec_last = true;
             if i == 0 {
                 child.extra_args = extra_args.clone();
             }
@@ -429,8 +464,11 @@ impl Interp {
                 // takes as long as the slowest (`sleep 2 | sleep 1` takes two seconds).
                 let lane = clock.fork_lane();
                 lanes.push(lane.clone());
+                let held = lane.hold();
                 let spawned = super::pool::spawn(move || {
+                    let _held = held;
                     let _on = lane.enter();
+                    child.proc.mailbox().run_here();
                     let r = child.exec_command(&cmd);
                     let s = child.finish_subshell(r);
                     drop(child);
@@ -451,7 +489,9 @@ impl Interp {
         let mut statuses = Vec::with_capacity(n);
         let mut fatal = None;
         for (h, lane) in handles.into_iter().zip(&lanes) {
+            let waiting = crate::fs::blocked_on(&[lane]);
             let joined = h.join();
+            drop(waiting);
             clock.catch_up(lane);
             match joined {
                 Ok(Ok(s)) => statuses.push(s),
@@ -502,7 +542,7 @@ impl Interp {
             self.budget.background.fetch_sub(1, Ordering::Relaxed);
             return Err(e);
         }
-        let mut child = match self.fork_subshell() {
+        let mut child = match self.fork_detached() {
             Ok(c) => c,
             Err(e) => {
                 self.budget.background.fetch_sub(1, Ordering::Relaxed);
@@ -510,11 +550,22 @@ impl Interp {
                 return Err(e);
             }
         };
-        // A background job's stdin is /dev/null when job control is off.
-        child
-            .fds
-            .set(0, Some(Arc::new(OpenFile::Device(crate::fs::Device::Null))));
         let pid = child.bashpid;
+        // Job control is the top-level shell's: a subshell's jobs stay in its group.
+        if self.set.monitor && !self.in_subshell {
+            // With job control a job is a process group of its own.
+            child.pgid = pid;
+            child.proc.set_pgid(pid);
+        } else {
+            // Without it, an asynchronous list ignores SIGINT (which `trap -p` shows)
+            // and SIGQUIT, and reads /dev/null.
+            child.traps.insert("SIGINT".to_owned(), String::new());
+            child.os_ignored |= super::procs::bit(super::procs::SIGQUIT);
+            child.sync_dispositions();
+            child
+                .fds
+                .set(0, Some(Arc::new(OpenFile::Device(crate::fs::Device::Null))));
+        }
         let a = a.clone();
         let budget = self.budget.clone();
         let text = crate::syntax::printer::list_to_string(&List {
@@ -523,16 +574,36 @@ impl Interp {
                 background: false,
             }],
         });
+        // A lone simple command in the background is not checked for the ERR trap or
+        // `set -e` in the job; commands nested deeper still are.
+        let lone = a.rest.is_empty() && a.first.commands.len() == 1;
+        let lone_simple = lone
+            && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
+        child.exec_last = lone && !a.first.negated;
+        // `sleep 9 &` is `sleep` from the start, as bash's child execs it at once.
+        if lone_simple
+            && let Some(CommandKind::Simple(sc)) = a.first.commands.first().map(|c| &c.kind)
+            && let Some(name) = sc
+                .words
+                .first()
+                .and_then(|w| w.as_literal())
+                .map(str::to_owned)
+            && !self.funcs.contains_key(&name)
+            && super::builtins::lookup(&name).is_none()
+            && self.registry.get(&name).is_some()
+        {
+            child.proc.set_command(&name, &text);
+        }
+        let mailbox = child.proc.mailbox().clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
+        let held = lane.hold();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _held = held;
                 let _on = job_lane.enter();
-                // A lone simple command in the background is not checked for the ERR
-                // trap or `set -e` in the job; commands nested deeper still are.
-                let lone_simple = a.rest.is_empty()
-                    && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
+                child.proc.mailbox().run_here();
                 let r = if lone_simple {
                     child.exec_pipeline(&a.first)
                 } else {
@@ -572,6 +643,7 @@ impl Interp {
             foreign: false,
             killed_by: None,
             lane: Some(lane),
+            mailbox: Some(mailbox),
         });
         self.last_bg = Some(pid);
         Ok(())
@@ -594,8 +666,10 @@ impl Interp {
     }
 
     fn exec_command_unchecked(&mut self, c: &Command) -> R {
+        // Only the command itself is the last one, not what it runs inside.
+        let last = std::mem::take(&mut self.exec_last);
         if let CommandKind::Simple(s) = &c.kind {
-            let r = self.exec_simple(c, s);
+            let r = self.exec_simple(c, s, last);
             self.compound_status = false;
             return r;
         }
@@ -627,23 +701,41 @@ impl Interp {
         }
         self.line = c.line;
         if c.redirects.is_empty() {
-            return self.exec_compound_body(c);
+            let r = self.exec_compound_body(c, last);
+            self.report_fg_death(c);
+            return r;
         }
-        let saved = self.fds.clone();
+        // A process that ends with this command keeps nothing to put back: what it
+        // redirected away is closed, as it would be after a fork.
+        let saved = (!last).then(|| self.fds.clone());
         let mark = self.redirected.len();
         let r = match self.apply_redirects(&c.redirects) {
-            Ok(true) => self.exec_compound_body(c),
+            Ok(true) => self.exec_compound_body(c, last),
             Ok(false) => Ok(1),
             Err(e) => Err(e),
         };
-        self.restore_redirected(mark, &saved, true);
+        match saved {
+            Some(saved) => self.restore_redirected(mark, &saved, true),
+            None => self.redirected.truncate(mark),
+        }
+        // The subshell's redirections were its own: the report goes where the
+        // shell's stderr goes.
+        self.report_fg_death(c);
         r
+    }
+
+    /// bash's report of the foreground process command `c` started that a signal
+    /// killed, if one did.
+    fn report_fg_death(&mut self, c: &Command) {
+        if let Some((pid, sig)) = self.fg_death.take() {
+            self.report_killed(pid, sig, &crate::syntax::printer::command_to_string(c));
+        }
     }
 
     /// Runs a compound command, noting whether its status is its body's (see
     /// [`Interp::compound_status`]).
-    fn exec_compound_body(&mut self, c: &Command) -> R {
-        let r = self.exec_compound(c);
+    fn exec_compound_body(&mut self, c: &Command, last: bool) -> R {
+        let r = self.exec_compound(c, last);
         self.compound_status = matches!(
             c.kind,
             CommandKind::BraceGroup(_)
@@ -657,16 +749,25 @@ impl Interp {
         r
     }
 
-    fn exec_compound(&mut self, c: &Command) -> R {
+    /// Runs a compound command; `last` when the process ends with it (a `( )` then
+    /// runs in this process, as bash forks only once for `( list ) &`).
+    fn exec_compound(&mut self, c: &Command, last: bool) -> R {
         match &c.kind {
             CommandKind::Simple(_) | CommandKind::FunctionDef(_) => Ok(0),
             CommandKind::BraceGroup(l) => self.exec_list(l),
+            CommandKind::Subshell(l) if last && self.in_subshell => {
+                self.loop_depth = 0;
+                self.exec_list(l)
+            }
             CommandKind::Subshell(l) => {
                 let mut child = self.fork_subshell()?;
                 // `( )` is outside any loop: break/continue inside it only complain.
                 child.loop_depth = 0;
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
+                if let Some(sig) = child.proc.mailbox().died_of() {
+                    self.fg_death = Some((child.bashpid, sig));
+                }
                 Ok(s)
             }
             CommandKind::If(i) => {
@@ -1019,7 +1120,7 @@ impl Interp {
         let name = cp.name.clone().unwrap_or_else(|| "COPROC".to_owned());
         let (in_r, in_w) = pipe();
         let (out_r, out_w) = pipe();
-        let mut child = self.fork_subshell()?;
+        let mut child = self.fork_detached()?;
         child.fds.set(0, Some(Arc::new(OpenFile::PipeR(in_r))));
         child.fds.set(1, Some(Arc::new(OpenFile::PipeW(out_w))));
         let rfd = self.fds.free_from(60);
@@ -1031,16 +1132,20 @@ impl Interp {
         arr.insert(1, wfd.to_string());
         self.vars.entry(&name, false).value = Some(Value::Indexed(arr));
         let pid = child.bashpid;
+        let mailbox = child.proc.mailbox().clone();
         let _ = self.assign_scalar(&format!("{name}_PID"), pid.to_string(), false);
         self.reserve_thread()?;
         let body = (*cp.body).clone();
         let budget = self.budget.clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
+        let held = lane.hold();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _held = held;
                 let _on = job_lane.enter();
+                child.proc.mailbox().run_here();
                 let r = child.exec_command(&body);
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
@@ -1060,6 +1165,7 @@ impl Interp {
             foreign: false,
             killed_by: None,
             lane: Some(lane),
+            mailbox: Some(mailbox),
         });
         self.last_bg = Some(pid);
         Ok(0)
@@ -1216,7 +1322,7 @@ impl Interp {
         }
     }
 
-    fn exec_simple(&mut self, c: &Command, s: &SimpleCommand) -> R {
+    fn exec_simple(&mut self, c: &Command, s: &SimpleCommand, last: bool) -> R {
         self.line = c.line;
         self.charge()?;
         if !self.traps.is_empty() {
@@ -1239,13 +1345,13 @@ impl Interp {
                 words.extend(args);
             }
         }
-        self.run_words(c, words, &s.assigns)
+        self.run_words(c, words, &s.assigns, last)
     }
 
     /// Runs expanded words with redirections and prefix assignments. The assignments
     /// are evaluated after the words, each seeing the ones before it, in a scope of their
     /// own around the command; only a special builtin in POSIX mode keeps them.
-    fn run_words(&mut self, c: &Command, words: Vec<String>, assigns: &[Assign]) -> R {
+    fn run_words(&mut self, c: &Command, words: Vec<String>, assigns: &[Assign], last: bool) -> R {
         let name = words[0].as_str();
         let posix_special = self.set.posix && super::builtins::is_special_name(name);
         let base = self.vars.frame_count();
@@ -1299,8 +1405,9 @@ impl Interp {
             self.xtrace_command(&traced, &words);
         }
         // Without redirections there is nothing to put back (and what the command
-        // does to descriptors, `exec 3>f` in a function, stays).
-        let saved_fds = (!c.redirects.is_empty()).then(|| self.fds.clone());
+        // does to descriptors, `exec 3>f` in a function, stays); nor when the process
+        // ends with this command.
+        let saved_fds = (!c.redirects.is_empty() && !last).then(|| self.fds.clone());
         let mark = self.redirected.len();
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
@@ -1320,7 +1427,10 @@ impl Interp {
         let in_shell =
             moved && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
         let r = if redir_ok {
-            self.dispatch(c, &words)
+            self.no_fork = last;
+            let r = self.dispatch(c, &words);
+            self.no_fork = false;
+            r
         } else {
             Ok(1)
         };
@@ -1331,6 +1441,7 @@ impl Interp {
             Some(saved) if !keep_fds => self.restore_redirected(mark, &saved, in_shell),
             _ => self.redirected.truncate(mark),
         }
+        self.report_fg_death(c);
         self.vars.truncate(base);
         if let Some(last) = words.last() {
             // A declaration's array argument shows as its name.
@@ -1345,6 +1456,8 @@ impl Interp {
     /// Finds and runs the command `words[0]`.
     pub(crate) fn dispatch(&mut self, c: &Command, words: &[String]) -> R {
         let name = words[0].as_str();
+        // Only a utility run by this very command may become the process.
+        let no_fork = std::mem::take(&mut self.no_fork);
         // Only a function run by this very command adopts its bindings.
         let adopt = std::mem::take(&mut self.adopt_bindings);
         // In POSIX mode special builtins come before functions.
@@ -1359,7 +1472,10 @@ impl Interp {
                 ok => ok,
             };
         }
-        self.run_external(c, words)
+        self.no_fork = no_fork;
+        let r = self.run_external(c, words);
+        self.no_fork = false;
+        r
     }
 
     /// Calls a shell function.
@@ -1689,7 +1805,14 @@ impl Interp {
             None => (&mut stdout, &mut stdin),
         };
         let umask = self.umask;
-        let mut host = UtilHost { sh: self };
+        // The utility is a process while it runs: `kill`, `ps` and `pgrep` see it.
+        let process = self.utility_process(words);
+        let shared = process.as_ref().is_some_and(|p| Arc::ptr_eq(p, &self.proc));
+        let _running = process
+            .as_ref()
+            .map(|p| super::procs::enter_utility(p.mailbox().clone()));
+        let pid = process.as_ref().map_or(self.bashpid, |p| p.pid());
+        let mut host = UtilHost { sh: self, pid };
         let mut ctx = crate::commands::Ctx {
             name,
             args: &words[1..],
@@ -1711,6 +1834,35 @@ impl Interp {
                 r = Err(e);
             }
         }
+        drop(_running);
+        // A signal for the utility itself ends it (and bash reports it); one for the
+        // shell it runs in ends the shell at its next check point.
+        let killed = r
+            .as_ref()
+            .err()
+            .and_then(super::procs::as_killed)
+            .or_else(|| {
+                process
+                    .as_ref()
+                    .filter(|_| !shared)
+                    .and_then(|p| p.mailbox().fatal_pending())
+            });
+        if let Some(sig) = killed {
+            // When the shell dies of it too, it is gone before it could report.
+            if let Some(p) = process.as_ref().filter(|_| !shared)
+                && p.mailbox().fatal_pending() == Some(sig)
+                && self.proc.mailbox().interrupted().is_none()
+            {
+                p.mailbox().set_died_of(sig);
+                self.fg_death = Some((p.pid(), sig));
+            }
+            if shared {
+                // The utility was this process: the signal ended the process.
+                return Err(self.die_of(sig));
+            }
+            return Ok(128 + sig);
+        }
+        drop(process);
         match r {
             Ok(s) => Ok(s),
             Err(e) => {
@@ -2191,7 +2343,7 @@ pub(crate) fn io_error_text(e: &std::io::Error) -> String {
     }
 }
 
-fn flow_to_expand(f: Flow) -> ExpandError {
+pub(crate) fn flow_to_expand(f: Flow) -> ExpandError {
     match f {
         Flow::Fatal(m) => ExpandError::passthrough(format!("\u{0}{m}"), ErrorKind::Fatal(126)),
         _ => ExpandError::abort("subshell failed"),
@@ -2292,6 +2444,8 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
 /// The services utilities call back into: running commands and checking limits.
 struct UtilHost<'a> {
     sh: &'a mut Interp,
+    /// The utility's own pid.
+    pid: u32,
 }
 
 impl UtilHost<'_> {
@@ -2434,6 +2588,24 @@ impl crate::commands::Host for UtilHost<'_> {
     }
 
     fn check(&mut self) -> std::io::Result<()> {
-        self.sh.budget.check().map_err(crate::commands::fatal)
+        self.sh.budget.check().map_err(crate::commands::fatal)?;
+        crate::fs::tick();
+        super::procs::check_utility()
+    }
+    fn sleep(&mut self, clock: &crate::fs::Clock, nanos: i64) -> std::io::Result<()> {
+        let interrupted = || super::procs::utility_interrupted().map(|(_, at)| at);
+        match clock.sleep(nanos, &interrupted) {
+            Some(_) => super::procs::check_utility(),
+            None => Ok(()),
+        }
+    }
+    fn processes(&mut self) -> Vec<super::procs::ProcInfo> {
+        self.sh.procs.list()
+    }
+    fn pid(&mut self) -> u32 {
+        self.pid
+    }
+    fn signal(&mut self, pid: u32, sig: i32) -> bool {
+        self.sh.send_signal(super::procs::Target::Pid(pid), sig)
     }
 }

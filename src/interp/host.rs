@@ -305,7 +305,7 @@ impl Host for Interp {
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String> {
         let (r, w) = pipe();
         let mut child = self
-            .fork_subshell()
+            .fork_detached()
             .map_err(|_| ExpandError::abort("process substitution failed"))?;
         let fd;
         if input {
@@ -323,12 +323,19 @@ impl Host for Interp {
             .retain(|&k| k != fd && fds.get(k).is_some());
         self.procsub_fds.push(fd);
         let body = body.clone();
+        let pid = child.bashpid;
+        let mailbox = child.proc.mailbox().clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
+        let held = lane.hold();
+        self.reserve_thread().map_err(super::exec::flow_to_expand)?;
+        let budget = self.budget.clone();
         let handle = std::thread::Builder::new()
             .stack_size(8 << 20)
             .spawn(move || {
+                let _held = held;
                 let _on = job_lane.enter();
+                child.proc.mailbox().run_here();
                 let mut r = Ok(0);
                 for l in &body.commands {
                     r = child.exec_list(l);
@@ -336,11 +343,20 @@ impl Host for Interp {
                         break;
                     }
                 }
-                child.finish_subshell(r).unwrap_or(126)
+                let s = child.finish_subshell(r).unwrap_or(126);
+                drop(child);
+                budget
+                    .threads
+                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                s
             })
-            .map_err(|e| ExpandError::abort(format!("cannot start process substitution: {e}")))?;
+            .map_err(|e| {
+                self.budget
+                    .threads
+                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                ExpandError::abort(format!("cannot start process substitution: {e}"))
+            })?;
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let pid = self.new_pid();
         jt.jobs.push(super::Job {
             id: 0,
             pid,
@@ -351,6 +367,7 @@ impl Host for Interp {
             foreign: false,
             killed_by: None,
             lane: Some(lane),
+            mailbox: Some(mailbox),
         });
         Ok(format!("/dev/fd/{fd}"))
     }

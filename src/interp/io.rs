@@ -13,6 +13,10 @@ use crate::fs::{Device, FileType, Ino, SharedFs};
 /// Capacity of an in-memory pipe, like Linux's default.
 pub const PIPE_CAPACITY: usize = 64 * 1024;
 
+/// How often a blocked pipe end looks for cancellation and signals (its other end
+/// wakes it sooner).
+const PIPE_POLL: Duration = Duration::from_millis(10);
+
 #[derive(Debug, Default)]
 struct PipeState {
     buf: VecDeque<u8>,
@@ -26,6 +30,40 @@ struct PipeState {
     /// waits (a futex call per line written was most of a `sed | wc` pipeline).
     waiting_readers: usize,
     waiting_writers: usize,
+    /// The lanes of the threads blocked on this pipe: what wakes them marks them
+    /// running at once (see `crate::fs::Waker`).
+    wakers: Vec<crate::fs::Waker>,
+}
+
+impl PipeState {
+    /// Marks every thread blocked here as running (something they wait for happened).
+    fn wake_lanes(&mut self) {
+        for w in self.wakers.drain(..) {
+            w.wake();
+        }
+    }
+}
+
+/// Waits on a pipe's condition variable, with the calling thread's lane marked
+/// blocked meanwhile (and findable by whoever wakes it).
+fn wait_on_pipe<'a>(
+    pipe: &'a Pipe,
+    mut st: std::sync::MutexGuard<'a, PipeState>,
+) -> std::sync::MutexGuard<'a, PipeState> {
+    let waiting = crate::fs::blocked();
+    let waker = waiting.as_ref().map(crate::fs::Blocked::waker);
+    if let Some(w) = &waker {
+        st.wakers.push(w.clone());
+    }
+    st = match pipe.cv.wait_timeout(st, PIPE_POLL) {
+        Ok((g, _)) => g,
+        Err(e) => e.into_inner().0,
+    };
+    if let Some(w) = &waker {
+        st.wakers.retain(|x| !x.same(w));
+    }
+    drop(waiting);
+    st
 }
 
 /// A bounded pipe shared by a reader end and a writer end.
@@ -60,6 +98,7 @@ impl Drop for PipeReader {
         if st.readers == 0 {
             st.buf.clear();
         }
+        st.wake_lanes();
         self.0.cv.notify_all();
     }
 }
@@ -68,6 +107,7 @@ impl Drop for PipeWriter {
     fn drop(&mut self) {
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
         st.writers -= 1;
+        st.wake_lanes();
         self.0.cv.notify_all();
     }
 }
@@ -87,6 +127,7 @@ impl PipeReader {
                 out[na..n].copy_from_slice(&b[..n - na]);
                 st.buf.drain(..n);
                 if st.waiting_writers > 0 {
+                    st.wake_lanes();
                     self.0.cv.notify_all();
                 }
                 return Ok(n);
@@ -97,11 +138,9 @@ impl PipeReader {
             if cancel.load(Ordering::Relaxed) {
                 return Err(crate::commands::fatal("cancelled"));
             }
+            super::procs::check_utility()?;
             st.waiting_readers += 1;
-            st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
-                Ok((g, _)) => g,
-                Err(e) => e.into_inner().0,
-            };
+            st = wait_on_pipe(&self.0, st);
             st.waiting_readers -= 1;
         }
     }
@@ -109,6 +148,7 @@ impl PipeReader {
 
 impl PipeWriter {
     pub fn write_all(&self, mut data: &[u8], cancel: &AtomicBool) -> io::Result<()> {
+        crate::fs::tick();
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
         while !data.is_empty() {
             if st.readers == 0 {
@@ -125,6 +165,7 @@ impl PipeWriter {
                 st.buf.extend(&data[..n]);
                 data = &data[n..];
                 if st.waiting_readers > 0 {
+                    st.wake_lanes();
                     self.0.cv.notify_all();
                 }
                 continue;
@@ -132,11 +173,9 @@ impl PipeWriter {
             if cancel.load(Ordering::Relaxed) {
                 return Err(crate::commands::fatal("cancelled"));
             }
+            super::procs::check_utility()?;
             st.waiting_writers += 1;
-            st = match self.0.cv.wait_timeout(st, Duration::from_millis(50)) {
-                Ok((g, _)) => g,
-                Err(e) => e.into_inner().0,
-            };
+            st = wait_on_pipe(&self.0, st);
             st.waiting_writers -= 1;
         }
         Ok(())
@@ -381,7 +420,11 @@ impl OpenFile {
                 Ok(out.len())
             }
             OpenFile::Device(_) => Ok(0),
-            OpenFile::HostIn(r) => r.lock().unwrap_or_else(|e| e.into_inner()).read(out),
+            OpenFile::HostIn(r) => {
+                // The host may take its time: this thread holds no sleeper back.
+                let _waiting = crate::fs::blocked();
+                r.lock().unwrap_or_else(|e| e.into_inner()).read(out)
+            }
             _ => Err(io::Error::from_raw_os_error(9)),
         }
     }
@@ -439,6 +482,8 @@ pub struct FdWriter {
 
 impl Write for FdWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // A utility that only writes (`yes > /dev/null`) still ends when killed.
+        super::procs::check_utility()?;
         match &self.file {
             Some(f) => {
                 f.write_all(&self.fs, buf, &self.cancel)?;

@@ -8,12 +8,13 @@ mod exec;
 mod host;
 pub mod io;
 pub(crate) mod pool;
+pub mod procs;
 mod redirect;
+mod signals;
 pub mod vars;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::commands::Registry;
 use crate::expand::{Attrs, Value, Var};
@@ -318,6 +319,8 @@ pub struct Job {
     pub killed_by: Option<i32>,
     /// The job's own virtual time (see [`crate::fs::Lane`]).
     pub lane: Option<crate::fs::Lane>,
+    /// The job's process's mailbox: whether a signal ended it.
+    pub mailbox: Option<Arc<procs::Mailbox>>,
 }
 
 impl Job {
@@ -334,7 +337,6 @@ impl Job {
 #[derive(Debug, Default)]
 pub struct JobTable {
     pub jobs: Vec<Job>,
-    pub next_pid: u32,
 }
 
 /// Frame information for `FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO` and `caller`.
@@ -371,11 +373,35 @@ pub struct Interp {
     pub call_depth: usize,
     pub frames: Vec<CallFrame>,
     pub subshell: u32,
+    /// `$$`: the pid of the shell process (a subshell keeps its parent's).
     pub pid: u32,
+    /// `$BASHPID`: this process's pid.
     pub bashpid: u32,
-    /// The next pid offset, shared by every fork of this shell (never process-wide,
-    /// so one session's pids do not depend on what other sessions did).
-    pub pid_counter: Arc<AtomicU32>,
+    /// The session's processes (shared by every shell over the same filesystem
+    /// session, so pids never repeat among running processes and `kill` reaches any).
+    pub procs: Arc<procs::ProcTable>,
+    /// This process's entry in the table: it leaves it when the last copy drops.
+    pub proc: Arc<procs::Process>,
+    /// The process group new jobs and utilities join (a `set -m` job leads its own).
+    pub pgid: u32,
+    /// The session id (`ps`'s SID): the top-level shell's pid.
+    pub sid: u32,
+    /// Signals ignored when this shell started, which it may not trap (bash manual,
+    /// "Signals": "Signals ignored upon entry to the shell cannot be trapped or reset").
+    pub entry_ignored: u64,
+    /// Signals ignored without a trap to show for it (SIGQUIT in an asynchronous list
+    /// without job control).
+    pub os_ignored: u64,
+    /// The process ends after the command about to run (a job's only command, a
+    /// pipeline stage): its redirections need not be undone and a utility it names
+    /// runs as the process itself, as bash runs it without another fork.
+    pub(crate) exec_last: bool,
+    /// The utility the running command names may run as this process (see
+    /// `exec_last`).
+    pub(crate) no_fork: bool,
+    /// The process the running simple command started died of a signal: its pid
+    /// and the signal, for bash's report once the command is done.
+    pub(crate) fg_death: Option<(u32, i32)>,
     pub last_bg: Option<u32>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
@@ -398,11 +424,6 @@ pub struct Interp {
     pub shell_name: String,
     /// Traps whose handlers are running (innermost last).
     pub running_traps: Vec<String>,
-    /// The signal numbers pending delivery to this shell (from `kill`).
-    pub pending_signals: Arc<std::sync::Mutex<Vec<i32>>>,
-    /// The shells this one was started from (`bash -c` inside a script), by pid, with
-    /// their signal queues: `kill` can reach them as it would a real parent process.
-    pub ancestors: Vec<(u32, Arc<std::sync::Mutex<Vec<i32>>>)>,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
     pub in_function_source: String,
@@ -478,10 +499,38 @@ pub enum Stopped {
 }
 
 impl Interp {
-    /// A fresh shell over `fs` with the default variables.
+    /// A fresh shell over `fs` with the default variables, the first process of a new
+    /// session.
     pub fn new(fs: SharedFs, registry: Arc<Registry>, budget: Arc<Budget>) -> Interp {
-        let pid = 4242;
+        Interp::in_session(fs, registry, budget, procs::ProcTable::new())
+    }
+
+    /// A fresh shell over `fs` with the default variables, a new process among
+    /// `procs` (a top-level shell: its own process group and session, its parent
+    /// outside the sandbox).
+    pub fn in_session(
+        fs: SharedFs,
+        registry: Arc<Registry>,
+        budget: Arc<Budget>,
+        procs: Arc<procs::ProcTable>,
+    ) -> Interp {
         let start = fs.lock().clock().now().secs;
+        let proc = procs::top_level_shell(&procs, start, "bash");
+        Interp::as_process(fs, registry, budget, proc)
+    }
+
+    /// A fresh shell over `fs` with the default variables, running as `proc` (a
+    /// top-level process of its table, made by [`procs::top_level_shell`]).
+    pub fn as_process(
+        fs: SharedFs,
+        registry: Arc<Registry>,
+        budget: Arc<Budget>,
+        proc: procs::Process,
+    ) -> Interp {
+        let start = fs.lock().clock().now().secs;
+        let procs = proc.table().clone();
+        let proc = Arc::new(proc);
+        let pid = proc.pid();
         let mut sh = Interp {
             vars: Scopes::new(),
             funcs: imbl::HashMap::new(),
@@ -509,12 +558,17 @@ impl Interp {
             subshell: 0,
             pid,
             bashpid: pid,
-            pid_counter: Arc::new(AtomicU32::new(1000)),
+            procs,
+            proc,
+            pgid: pid,
+            sid: pid,
+            entry_ignored: 0,
+            os_ignored: 0,
+            exec_last: false,
+            no_fork: false,
+            fg_death: None,
             last_bg: None,
-            jobs: Arc::new(std::sync::Mutex::new(JobTable {
-                jobs: Vec::new(),
-                next_pid: pid + 1,
-            })),
+            jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
             dir_stack: Vec::new(),
             umask: 0o022,
             random_state: 0x2545_F491,
@@ -526,8 +580,6 @@ impl Interp {
             in_subshell: false,
             shell_name: "bash".to_owned(),
             running_traps: Vec::new(),
-            pending_signals: Arc::new(std::sync::Mutex::new(Vec::new())),
-            ancestors: Vec::new(),
             command_string_mode: true,
             in_function_source: String::new(),
             script_name: None,
@@ -654,11 +706,6 @@ impl Interp {
         v.attrs.set(Attrs::READONLY, true);
     }
 
-    /// A new pid for a subshell or job.
-    pub fn new_pid(&self) -> u32 {
-        self.pid_counter.fetch_add(1, Ordering::Relaxed) + self.pid
-    }
-
     /// Parse options reflecting the current shopt state and aliases.
     pub fn parse_options(&self) -> ParseOptions {
         // bash reads a whole line (or compound command) before running any of it, so a
@@ -726,6 +773,23 @@ impl Interp {
     /// Runs a whole script the way `bash -c` does: one complete command at a time.
     /// Returns the exit status (EXIT trap included).
     pub fn run_script(&mut self, src: &str) -> i32 {
+        // A shell started by the host runs on a lane of its own, so that the order of
+        // sleeps counts it in (see `crate::fs::Lane`); the clock catches up after.
+        let clock = self.fs.lock().clock().clone();
+        let lane = (!clock.on_lane()).then(|| clock.fork_lane());
+        let on = lane.as_ref().map(crate::fs::Lane::enter);
+        if on.is_some() {
+            self.proc.mailbox().run_here();
+        }
+        let status = self.run_script_here(src);
+        drop(on);
+        if let Some(lane) = &lane {
+            clock.catch_up(lane);
+        }
+        status
+    }
+
+    fn run_script_here(&mut self, src: &str) -> i32 {
         // A limit refusal left over from earlier work on this thread is not this run's.
         let _ = crate::fs::take_limit_hit();
         let status = match self.run_source(src, None) {
@@ -744,8 +808,12 @@ impl Interp {
             self.traps.remove("EXIT");
         }
         let status = self.run_exit_trap();
-        // A limit hit where no one reported it (an assignment, a background job) still
-        // ends the run with 126.
+        self.report_trip(status)
+    }
+
+    /// The status a run ends with: 126, with the message, when a limit was hit where
+    /// no one reported it (an assignment, a background job); else `status`.
+    fn report_trip(&mut self, status: i32) -> i32 {
         match self.budget.tripped() {
             Some(m) if status != 126 => {
                 self.errln(&format!("{}: {}", self.shell_name, m));
@@ -756,43 +824,59 @@ impl Interp {
         }
     }
 
-    /// Runs the EXIT trap (once) and returns the final status.
+    /// Runs the EXIT trap (once) and returns the final status. A shell that a signal
+    /// killed runs it too (not for SIGKILL), and ends with 128 + the signal whatever
+    /// the trap does.
     pub fn run_exit_trap(&mut self) -> i32 {
+        let died_of = self.proc.mailbox().died_of();
+        if died_of == Some(procs::SIGKILL) {
+            self.traps.remove("EXIT");
+        }
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
             let saved = self.status;
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;
             match self.run_source(&action, Some("exit trap")) {
-                Err(Flow::Exit(s)) => return s,
+                Err(Flow::Exit(s)) => {
+                    self.status = s;
+                }
                 Err(Flow::Fatal(m)) => {
                     self.errln(&format!("{}: {}", self.shell_name, m));
                     return 126;
                 }
-                _ => {}
+                _ => self.status = saved,
             }
-            self.status = saved;
         }
-        self.wait_all_jobs();
+        if let Some(sig) = died_of.or_else(|| self.proc.mailbox().died_of()) {
+            self.status = 128 + sig;
+        }
         self.status
     }
 
-    /// Waits for every background job (their output must not be lost).
-    pub fn wait_all_jobs(&mut self) {
-        let handles: Vec<_> = {
-            let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            jt.jobs
-                .iter_mut()
-                .filter_map(|j| Some((j.handle.take()?, j.lane.clone())))
-                .collect()
-        };
-        let clock = self.fs.lock().clock().clone();
-        for (h, lane) in handles {
-            let _ = h.join();
-            if let Some(lane) = lane {
-                clock.catch_up(&lane);
-            }
+    /// Waits until every job this run started has ended, jobs of jobs included (a
+    /// shell does not wait for its jobs when it exits; what reads its output to the
+    /// end, the CLI or a run's caller, does). Their time does not move this thread's.
+    pub fn wait_for_orphans(&self) {
+        let _waiting = crate::fs::blocked();
+        let mut pause = std::time::Duration::from_micros(50);
+        while self
+            .budget
+            .threads
+            .load(std::sync::atomic::Ordering::SeqCst)
+            > 0
+        {
+            self.procs.wait_change(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(10));
         }
+    }
+
+    /// Waits for the jobs the run left running ([`Interp::wait_for_orphans`]) and
+    /// returns the run's status: `status`, or 126 with the message when one of them
+    /// hit a limit.
+    pub fn finish_run(&mut self, status: i32) -> i32 {
+        self.wait_for_orphans();
+        self.report_trip(status)
     }
 
     /// Parses and runs `src` command by command. Text the shell runs on its own behalf

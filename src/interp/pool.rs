@@ -23,7 +23,8 @@ const STACK: usize = 8 << 20;
 pub struct StageHandle<T>(Receiver<std::thread::Result<T>>);
 
 impl<T> StageHandle<T> {
-    /// Waits for the stage; `Err` if it panicked.
+    /// Waits for the stage; `Err` if it panicked. (The caller marks its lane blocked
+    /// on the stage's, see `crate::fs::blocked_on`.)
     pub fn join(self) -> std::thread::Result<T> {
         match self.0.recv() {
             Ok(r) => r,
@@ -39,10 +40,7 @@ where
     F: FnOnce() -> T + Send + 'static,
 {
     let (tx, rx) = mpsc::sync_channel(1);
-    // A stage of a background job runs on the job's time.
-    let lane = crate::fs::Lane::current();
     let mut job: Job = Box::new(move || {
-        let _on = lane.as_ref().map(crate::fs::Lane::enter);
         let r = std::panic::catch_unwind(AssertUnwindSafe(f));
         let _ = tx.send(r);
     });

@@ -25,7 +25,7 @@ use crate::commands::Registry;
 use crate::expand::{Attrs, Value, Var};
 use crate::fs::{Clock, Fs, SharedFs};
 use crate::interp::io::{Capture, OpenFile};
-use crate::interp::{ExecOutput, Interp, Stopped};
+use crate::interp::{ExecOutput, Interp, Stopped, procs};
 use crate::limits::{Budget, Limits};
 
 pub use files::{NewFile, RemoveOptions, copy_in, provision, provision_files, remove_in};
@@ -96,7 +96,9 @@ impl ShellBuilder {
         let _ = fs.mkdir_all(&cwd, 0o755);
         let shared = SharedFs::new(fs);
         let budget = Budget::new(limits.clone(), Arc::new(AtomicBool::new(false)));
-        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env);
+        let start = shared.lock().clock().now().secs;
+        let proc = procs::top_level_shell(&procs::ProcTable::new(), start, "bash");
+        let interp = new_interp(shared.clone(), registry, budget, &cwd, &self.env, proc);
         Shell {
             interp,
             fs: shared,
@@ -181,15 +183,16 @@ pub(crate) fn add_files(fs: &mut Fs, files: &[(String, Vec<u8>)]) {
     }
 }
 
-/// A fresh shell over `fs`, in `cwd`, with `env` exported.
+/// A fresh shell over `fs`, in `cwd`, with `env` exported, running as `proc`.
 pub(crate) fn new_interp(
     fs: SharedFs,
     registry: Arc<Registry>,
     budget: Arc<Budget>,
     cwd: &str,
     env: &[(String, String)],
+    proc: crate::interp::procs::Process,
 ) -> Interp {
-    let mut interp = Interp::new(fs, registry, budget);
+    let mut interp = Interp::as_process(fs, registry, budget, proc);
     // A new shell's PWD is already /workspace (and writing a variable copies the
     // shared table of defaults).
     if interp.cwd != cwd {
@@ -375,7 +378,8 @@ impl Shell {
         self.interp.extra_args =
             (!opts.args.is_empty()).then(|| Arc::new(std::sync::Mutex::new(Some(opts.args))));
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.interp.run_script(&opts.command)
+            let code = self.interp.run_script(&opts.command);
+            self.interp.finish_run(code)
         }));
         self.interp.extra_args = None;
         let (mut code, internal) = match ran {
@@ -460,22 +464,16 @@ impl Shell {
         let fs = sandbox.shared_fs();
         let mut interp = self.interp.clone();
         interp.fs = fs.clone();
-        // Jobs, signal queues and pid numbering belong to one shell; the copy starts
-        // its own, numbering on from where this one is.
-        let next_pid = self
-            .interp
-            .jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .next_pid;
-        interp.jobs = Arc::new(std::sync::Mutex::new(crate::interp::JobTable {
-            jobs: Vec::new(),
-            next_pid,
-        }));
-        interp.pending_signals = Default::default();
-        interp.pid_counter = Arc::new(std::sync::atomic::AtomicU32::new(
-            self.interp.pid_counter.load(Ordering::Relaxed),
-        ));
+        // Processes, jobs and signals belong to one session; the copy starts a table
+        // of its own, numbering on from where this one is, with its shell in it.
+        let table = procs::ProcTable::starting_at(self.interp.procs.next_pid());
+        let start = fs.lock().clock().now().secs;
+        let proc = Arc::new(procs::top_level_shell(&table, start, "bash"));
+        let pid = proc.pid();
+        interp.procs = table;
+        interp.proc = proc;
+        (interp.pid, interp.bashpid, interp.pgid, interp.sid) = (pid, pid, pid, pid);
+        interp.jobs = Arc::default();
         Shell {
             interp,
             fs,

@@ -25,8 +25,8 @@ pub const TERMINATED: i32 = 143;
 /// message is on the command's stderr). 70 is `EX_SOFTWARE` of `sysexits.h`.
 pub const INTERNAL_ERROR: i32 = 70;
 
-/// First pid a sandbox hands its processes (the interpreter's own shells use
-/// 4242+). Each sandbox counts from here, so pids do not depend on other sessions.
+/// First pid a sandbox hands its processes (a [`crate::Shell`]'s start at 4242).
+/// Each sandbox counts from here in its own process table.
 pub(crate) const FIRST_PID: u32 = 7000;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -51,9 +51,15 @@ pub(crate) struct Outcome {
 }
 
 impl ExitCell {
+    /// Publishes the status (the first one set stays).
     fn set(&self, code: i32, outcome: Outcome) {
+        let mut status = lock(&self.status);
+        if status.is_some() {
+            return;
+        }
         *lock(&self.outcome) = outcome;
-        *lock(&self.status) = Some(code);
+        *status = Some(code);
+        drop(status);
         self.cv.notify_all();
         self.notify.notify_waiters();
     }
@@ -104,12 +110,14 @@ impl ExitCell {
     }
 }
 
-/// A running (or finished) command: its pid, cancellation flag and exit cell.
+/// A running (or finished) command: its pid, cancellation flag and exit cell, and
+/// the cell set once the jobs it left running have ended too.
 #[derive(Clone, Debug)]
 pub(crate) struct Proc {
     pub(crate) pid: u32,
     pub(crate) cancel: Arc<AtomicBool>,
     pub(crate) exit: Arc<ExitCell>,
+    pub(crate) finished: Arc<ExitCell>,
 }
 
 impl Proc {
@@ -141,8 +149,6 @@ impl Drop for CancelOnDrop {
 
 /// Everything a command needs to start.
 pub(crate) struct Launch {
-    /// The process's pid (`$$` of its shell).
-    pub(crate) pid: u32,
     pub(crate) fs: SharedFs,
     pub(crate) registry: Arc<Registry>,
     pub(crate) limits: Limits,
@@ -157,6 +163,12 @@ pub(crate) struct Launch {
     pub(crate) stderr: Arc<OpenFile>,
     /// Called on the command's thread once its status is published.
     pub(crate) on_exit: Option<Box<dyn FnOnce() + Send>>,
+    /// The shell's process, already in the session's table.
+    pub(crate) process: crate::interp::procs::Process,
+    /// The status is known as soon as the shell exits, while jobs it left running go
+    /// on writing to its streams (a spawned process); otherwise the run ends when they
+    /// do too.
+    pub(crate) status_first: bool,
 }
 
 /// Starts a command on a thread of the interpreter's pool. The interpreter (and with it
@@ -166,16 +178,19 @@ pub(crate) struct Launch {
 pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
     let cancel = l.cancel.clone();
     let exit = Arc::new(ExitCell::default());
+    let finished = Arc::new(ExitCell::default());
     let proc = Proc {
-        pid: l.pid,
+        pid: l.process.pid(),
         cancel: cancel.clone(),
         exit: exit.clone(),
+        finished: finished.clone(),
     };
     let (fs, stderr) = (l.fs.clone(), l.stderr.clone());
     let mut l = l;
     let on_exit = l.on_exit.take();
+    let published = exit.clone();
     crate::interp::pool::spawn(move || {
-        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(l)));
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(l, &published)));
         let (code, outcome) = ran.unwrap_or_else(|panic| {
             let msg = super::panic_message(panic.as_ref());
             let line = format!("shellbox: internal error: {msg}\n");
@@ -185,7 +200,8 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
             (INTERNAL_ERROR, outcome)
         });
         drop(stderr);
-        exit.set(code, outcome);
+        exit.set(code, outcome.clone());
+        finished.set(code, outcome);
         if let Some(f) = on_exit {
             f();
         }
@@ -193,28 +209,38 @@ pub(crate) fn launch(l: Launch) -> io::Result<Proc> {
     Ok(proc)
 }
 
-/// Runs a launched command to its end on this thread.
-fn run(l: Launch) -> (i32, Outcome) {
+/// Runs a launched command to its end on this thread (publishing its status on
+/// `exit` early when it is to come first).
+fn run(l: Launch, exit: &ExitCell) -> (i32, Outcome) {
     let budget = Budget::new(l.limits, l.cancel.clone());
-    let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env);
-    // Each process's shell has its own `$$`: a `kill $$` written to a file by one
-    // command and read by another must not name the reader.
-    interp.pid = l.pid;
-    interp.bashpid = l.pid;
+    let mut interp = super::new_interp(l.fs, l.registry, budget.clone(), &l.cwd, &l.env, l.process);
     interp.set_stdio(l.stdin, l.stdout, l.stderr);
     if !l.args.is_empty() {
         interp.extra_args = Some(Arc::new(Mutex::new(Some(l.args))));
     }
     let mut code = interp.run_script(&l.command);
     let env = l.capture_env.then(|| super::shell_vars(&interp));
-    drop(interp);
-    let stopped = super::stopped_by(&budget);
-    // A limit also raises the cancel flag (to stop every fork); only a real
-    // cancellation is a termination.
-    if stopped == Some(Stopped::Cancelled) && code == 126 {
-        code = TERMINATED;
+    let outcome = |code: &mut i32, env| {
+        let stopped = super::stopped_by(&budget);
+        // A limit also raises the cancel flag (to stop every fork); only a real
+        // cancellation is a termination.
+        if stopped == Some(Stopped::Cancelled) && *code == 126 {
+            *code = TERMINATED;
+        }
+        Outcome { env, stopped }
+    };
+    if l.status_first {
+        let out = outcome(&mut code, env.clone());
+        // The shell's process has exited: it leaves the table, and its descriptors
+        // close (its streams end once the jobs still writing to them are done).
+        interp.proc.leave();
+        interp.fds = Default::default();
+        exit.set(code, out);
     }
-    (code, Outcome { env, stopped })
+    code = interp.finish_run(code);
+    drop(interp);
+    let out = outcome(&mut code, env);
+    (code, out)
 }
 
 /// A sink that forwards output to a channel (a spawned process's stdout or stderr), up

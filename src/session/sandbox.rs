@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,7 @@ use crate::commands::Registry;
 use crate::fs::{Errno, Fs, FsError, SharedFs};
 use crate::interp::ExecOutput;
 use crate::interp::io::{Capture, OpenFile, PipeWriter};
+use crate::interp::procs::{self, ProcTable};
 use crate::limits::Limits;
 use crate::store::{LoadReport, SaveReport, Snapshot, Store, StoreError, StoreErrorKind};
 use crate::tools::{self, BashRun, ReadStamp, ReadStamps, ToolError, ToolHost, WORKSPACE};
@@ -354,8 +355,8 @@ impl SandboxBuilder {
                 limits: self.limits.unwrap_or_default(),
                 env: self.env,
                 bash_wait: self.bash_wait.unwrap_or(Some(DEFAULT_BASH_WAIT)),
-                procs: Mutex::new(Vec::new()),
-                next_pid: AtomicU32::new(
+                running: Mutex::new(Vec::new()),
+                procs: ProcTable::starting_at(
                     self.next_pid
                         .unwrap_or(process::FIRST_PID)
                         .max(process::FIRST_PID),
@@ -431,15 +432,16 @@ struct Inner {
     env: Vec<(String, String)>,
     bash_wait: Option<Duration>,
     /// Commands started and not known to have ended.
-    procs: Mutex<Vec<Proc>>,
-    /// The next process's pid.
-    next_pid: AtomicU32,
+    running: Mutex<Vec<Proc>>,
+    /// Every process of the session (each run's shell and what it starts), so a
+    /// `kill` in one run reaches another's.
+    procs: Arc<ProcTable>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
         for p in self
-            .procs
+            .running
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
@@ -461,15 +463,17 @@ impl Inner {
             .clone()
     }
 
-    /// Starts a command with the given output sinks.
+    /// Starts a command with the given output sinks. With `status_first` its status
+    /// is known when its shell exits, though jobs it left running may still write.
     fn launch(
         &self,
         opts: RunOptions,
         stdin: Arc<OpenFile>,
         stdout: Arc<OpenFile>,
         stderr: Arc<OpenFile>,
+        status_first: bool,
     ) -> Result<Proc, SandboxError> {
-        self.launch_then(opts, stdin, stdout, stderr, None)
+        self.launch_then(opts, stdin, stdout, stderr, status_first, None)
     }
 
     /// [`Inner::launch`], calling `on_exit` on the command's thread when it has ended.
@@ -479,6 +483,7 @@ impl Inner {
         stdin: Arc<OpenFile>,
         stdout: Arc<OpenFile>,
         stderr: Arc<OpenFile>,
+        status_first: bool,
         on_exit: Option<Box<dyn FnOnce() + Send>>,
     ) -> Result<Proc, SandboxError> {
         let cwd = match &opts.cwd {
@@ -501,8 +506,9 @@ impl Inner {
         let mut env = self.env.clone();
         env.extend(opts.env);
         let cancel = opts.cancel.map_or_else(Default::default, |t| t.flag());
+        let start = self.fs.lock().clock().now().secs;
+        let process = procs::top_level_shell(&self.procs, start, "bash -c");
         let proc = process::launch(Launch {
-            pid: self.next_pid.fetch_add(1, Ordering::Relaxed),
             fs: self.fs.clone(),
             registry: self.registry(),
             limits: self.limits.clone(),
@@ -516,6 +522,8 @@ impl Inner {
             stdout,
             stderr,
             on_exit,
+            process,
+            status_first,
         })
         .map_err(|e| {
             SandboxError::new(
@@ -523,9 +531,9 @@ impl Inner {
                 format!("cannot start a shell: {e}"),
             )
         })?;
-        let mut procs = self.procs.lock().unwrap_or_else(|e| e.into_inner());
-        procs.retain(|p| p.exit.get().is_none());
-        procs.push(proc.clone());
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|p| p.finished.get().is_none());
+        running.push(proc.clone());
         Ok(proc)
     }
 
@@ -536,7 +544,13 @@ impl Inner {
         let out = JobOutput::new(self.limits.max_output_bytes);
         let err = JobOutput::new(self.limits.max_output_bytes);
         let stdin = OpenFile::bytes(Vec::new());
-        let proc = match self.launch(RunOptions::new(command), stdin, out.sink(), err.sink()) {
+        let proc = match self.launch(
+            RunOptions::new(command),
+            stdin,
+            out.sink(),
+            err.sink(),
+            false,
+        ) {
             Ok(p) => p,
             Err(e) => {
                 return BashRun::Completed {
@@ -670,6 +684,7 @@ impl Sandbox {
             stdin,
             Arc::new(OpenFile::Capture(out.clone())),
             Arc::new(OpenFile::Capture(err.clone())),
+            false,
         )?;
         let guard = CancelOnDrop::new(proc.cancel.clone());
         let exit_code = proc.exit.wait().await;
@@ -733,6 +748,7 @@ impl Sandbox {
             stdin,
             Arc::new(OpenFile::Capture(out)),
             Arc::new(OpenFile::Capture(err)),
+            false,
             Some(Box::new(finish)),
         )?;
         *slot = Some(proc);
@@ -764,7 +780,7 @@ impl Sandbox {
         };
         let proc = self
             .inner
-            .launch(opts, stdin, Arc::new(out), Arc::new(err))?;
+            .launch(opts, stdin, Arc::new(out), Arc::new(err), true)?;
         let stdin = writer.map(|w| ProcessStdin {
             writer: Mutex::new(Some(w)),
             cancel: proc.cancel.clone(),
@@ -865,12 +881,12 @@ impl Sandbox {
     /// future only stops waiting for them.
     pub async fn stop(&self) {
         let procs: Vec<Proc> =
-            std::mem::take(&mut *self.inner.procs.lock().unwrap_or_else(|e| e.into_inner()));
+            std::mem::take(&mut *self.inner.running.lock().unwrap_or_else(|e| e.into_inner()));
         for p in &procs {
             p.cancel();
         }
         for p in &procs {
-            p.exit.wait().await;
+            p.finished.wait().await;
         }
     }
 
@@ -945,8 +961,8 @@ impl Sandbox {
                 limits: inner.limits.clone(),
                 env: inner.env.clone(),
                 bash_wait: inner.bash_wait,
-                procs: Mutex::new(Vec::new()),
-                next_pid: AtomicU32::new(inner.next_pid.load(Ordering::Relaxed)),
+                running: Mutex::new(Vec::new()),
+                procs: ProcTable::starting_at(inner.procs.next_pid()),
             }),
         }
     }
@@ -966,12 +982,14 @@ impl Sandbox {
         let inner = &self.inner;
         let budget = crate::limits::Budget::new(inner.limits.clone(), Arc::default());
         let _ = inner.fs.lock().mkdir_all(WORKSPACE, 0o755);
+        let start = inner.fs.lock().clock().now().secs;
         let interp = super::new_interp(
             inner.fs.clone(),
             inner.registry(),
             budget,
             WORKSPACE,
             &inner.env,
+            procs::top_level_shell(&inner.procs, start, "bash"),
         );
         crate::Shell::from_parts(interp, inner.fs.clone(), inner.limits.clone())
     }
@@ -1038,7 +1056,7 @@ impl Sandbox {
             id: self.inner.id.clone(),
             env: self.inner.env.clone(),
             read_stamps: self.inner.stamps.to_map(),
-            next_pid: Some(self.inner.next_pid.load(Ordering::Relaxed)),
+            next_pid: Some(self.inner.procs.next_pid()),
         };
         let meta = serde_json::to_value(meta).map_err(|e| {
             SandboxError::new(

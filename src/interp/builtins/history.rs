@@ -801,7 +801,9 @@ fn fc_edit(sh: &mut Interp, idx: &[usize], ename: Option<String>) -> R {
         .get_str("TMPDIR")
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| "/tmp".to_owned());
-    let file = format!("{}/bash-fc.{}", tmpdir.trim_end_matches('/'), sh.new_pid());
+    // The editor runs while the file exists, so the shell's own pid keeps it apart
+    // from another shell's.
+    let file = format!("{}/bash-fc.{}", tmpdir.trim_end_matches('/'), sh.bashpid);
     if let Err(e) = sh.fs.lock().write_file(&file, text.as_bytes()) {
         sh.builtin_error("fc", &format!("{file}: cannot open temp file: {e}"));
         return Ok(1);

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use super::super::procs::Target;
+use super::super::signals::Joined;
 use super::super::{Flow, Interp, R, SET_OPTIONS, SHOPT_OPTIONS};
 use crate::expand::{Attrs, Value};
 
@@ -1381,6 +1383,12 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
             continue;
         };
+        // A shell may not trap or reset what was ignored when it started.
+        if let Some(sig) = super::signal_number(&name)
+            && sh.entry_ignored & super::super::procs::bit(sig) != 0
+        {
+            continue;
+        }
         match &action {
             Some(a) => {
                 sh.traps.insert(name, a.clone());
@@ -1390,6 +1398,7 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
             }
         }
     }
+    sh.sync_dispositions();
     Ok(status)
 }
 
@@ -1444,96 +1453,124 @@ fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
     Ok(status)
 }
 
+const KILL_USAGE: &str =
+    "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]";
+
+/// `kill [-s sigspec | -n signum | -sigspec] pid | jobspec ...`: signals processes of
+/// the session by pid, process groups by a negative pid (`-- -PGID`), the shell's own
+/// group by 0 and every other process by -1. Status 0 if any target got the signal.
 pub fn kill(sh: &mut Interp, args: &[String]) -> R {
-    let mut sig = 15;
+    let mut sig = super::super::procs::SIGTERM;
     let mut i = 1;
-    if let Some(a) = args.get(1) {
-        if a == "-l" || a == "-L" {
-            return kill_list(sh, args.get(2..).unwrap_or_default());
-        }
-        if a == "-s" || a == "-n" {
-            match args.get(2).and_then(|s| super::signal_number(s)) {
-                Some(n) => sig = n,
-                None => {
-                    sh.builtin_error(
-                        "kill",
-                        &format!(
-                            "{}: invalid signal specification",
-                            args.get(2).cloned().unwrap_or_default()
-                        ),
-                    );
+    let mut sig_given = false;
+    while let Some(a) = args.get(i) {
+        match a.as_str() {
+            "-l" | "-L" => return kill_list(sh, args.get(i + 1..).unwrap_or_default()),
+            "-s" | "-n" => {
+                let Some(spec) = args.get(i + 1) else {
+                    sh.builtin_error("kill", &format!("{a}: option requires an argument"));
                     return Ok(1);
-                }
-            }
-            i = 3;
-        } else if let Some(s) = a.strip_prefix('-')
-            && !s.is_empty()
-            && s != "-"
-        {
-            match super::signal_number(s) {
-                Some(n) => sig = n,
-                None => {
-                    sh.builtin_error("kill", &format!("{s}: invalid signal specification"));
+                };
+                let Some(n) = kill_signal(sh, spec) else {
                     return Ok(1);
-                }
+                };
+                (sig, sig_given) = (n, true);
+                i += 2;
             }
-            i = 2;
+            "--" => {
+                i += 1;
+                break;
+            }
+            s if s.len() > 1 && s.starts_with('-') && !sig_given => {
+                let Some(n) = kill_signal(sh, &s[1..]) else {
+                    return Ok(1);
+                };
+                (sig, sig_given) = (n, true);
+                i += 1;
+            }
+            _ => break,
         }
     }
-    if i >= args.len() {
-        sh.errln("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]");
+    let targets = args.get(i..).unwrap_or_default();
+    if targets.is_empty() {
+        sh.errln(KILL_USAGE);
         return Ok(2);
     }
-    let mut status = 0;
-    for target in &args[i..] {
-        let pid: Option<u32> = if target.starts_with('%') {
-            job_pid(sh, target)
+    let mut any = false;
+    for target in targets {
+        let digits = target.strip_prefix('-').unwrap_or(target);
+        let t = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            match target.parse::<i64>() {
+                Ok(n) if n < -1 => Some((n, Target::Group((-n) as u32))),
+                Ok(-1) => Some((-1, Target::All)),
+                Ok(0) => Some((0, Target::Group(sh.pgid))),
+                Ok(n) if n <= i64::from(u32::MAX) => Some((n, Target::Pid(n as u32))),
+                _ => None,
+            }
+        } else if target.starts_with('%') {
+            match job_target(sh, target) {
+                Some(t) => Some(t),
+                None => {
+                    sh.builtin_error("kill", &format!("{target}: no such job"));
+                    continue;
+                }
+            }
         } else {
-            target.parse().ok()
+            None
         };
-        let Some(pid) = pid else {
+        let Some((shown, t)) = t else {
             sh.builtin_error(
                 "kill",
                 &format!("{target}: arguments must be process or job IDs"),
             );
-            status = 1;
             continue;
         };
-        let queue = if pid == sh.pid || pid == sh.bashpid {
-            Some(sh.pending_signals.clone())
+        if sh.send_signal(t, sig) {
+            any = true;
         } else {
-            sh.ancestors
-                .iter()
-                .find(|(p, _)| *p == pid)
-                .map(|(_, q)| q.clone())
-        };
-        if let Some(queue) = queue {
-            if sig != 0 {
-                queue.lock().unwrap_or_else(|e| e.into_inner()).push(sig);
-            }
-            continue;
-        }
-        let known = {
-            let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            match jt.jobs.iter_mut().find(|j| j.pid == pid) {
-                Some(j) => {
-                    if sig != 0 && j.status.is_none() {
-                        // Without real processes a job cannot be interrupted mid-way; it
-                        // is reported as killed by the signal.
-                        j.status = Some(128 + sig);
-                        j.killed_by = Some(sig);
-                    }
-                    true
-                }
-                None => false,
-            }
-        };
-        if !known {
-            sh.builtin_error("kill", &format!("({pid}) - No such process"));
-            status = 1;
+            sh.builtin_error("kill", &format!("({shown}) - No such process"));
         }
     }
-    Ok(status)
+    Ok(if any { 0 } else { 1 })
+}
+
+/// The signal `spec` names, or `None` after bash's complaint.
+fn kill_signal(sh: &Interp, spec: &str) -> Option<i32> {
+    let n = super::signal_number(spec);
+    if n.is_none() {
+        sh.builtin_error("kill", &format!("{spec}: invalid signal specification"));
+    }
+    n
+}
+
+/// What a job spec signals: a job started under `set -m` is its process group;
+/// otherwise its own process.
+fn job_target(sh: &Interp, spec: &str) -> Option<(i64, Target)> {
+    let pid = job_pid(sh, spec)?;
+    let group = sh
+        .procs
+        .get(pid)
+        .is_some_and(|p| p.pgid == pid && pid != sh.pgid);
+    Some(if group {
+        (-i64::from(pid), Target::Group(pid))
+    } else {
+        (i64::from(pid), Target::Pid(pid))
+    })
+}
+
+impl Interp {
+    /// Sends `sig` to `target` from this shell; false when no process matched. Like
+    /// kill(2) it does not wait: a process the signal kills ends in its turn, after
+    /// what this shell does at the same virtual time (see `crate::fs::Lane`).
+    pub(crate) fn send_signal(&mut self, target: Target, sig: i32) -> bool {
+        let clock = self.fs.lock().clock().clone();
+        let at = clock.now().as_nanos();
+        if self.procs.signal(target, sig, self.bashpid, at).is_none() {
+            return false;
+        }
+        clock.wake_sleepers();
+        true
+    }
 }
 
 /// The pid of a job spec: `%N`, `%+`/`%%`/`%` (current), `%-` (previous), `%name`
@@ -1579,8 +1616,10 @@ fn forget_waited_job(sh: &mut Interp, pid: u32) {
             return;
         };
         j.id = 0;
+        // A job's death by INT, PIPE or TERM goes unreported.
         j.killed_by
             .take()
+            .filter(|s| !matches!(s, 2 | 13 | 15))
             .and_then(signal_description)
             .map(|d| format!("{pid:5} {d:<24}{}", j.command))
     };
@@ -1589,11 +1628,12 @@ fn forget_waited_job(sh: &mut Interp, pid: u32) {
     }
 }
 
-/// How bash describes a job ended by a signal; none for the signals it keeps quiet
-/// about (INT, PIPE, TERM) and those that only stop a job.
-fn signal_description(sig: i32) -> Option<&'static str> {
-    Some(match sig {
+/// How bash describes a process ended by a signal (strsignal's text); none for the
+/// signals that do not end one.
+pub(crate) fn signal_description(sig: i32) -> Option<std::borrow::Cow<'static, str>> {
+    Some(std::borrow::Cow::Borrowed(match sig {
         1 => "Hangup",
+        2 => "Interrupt",
         3 => "Quit",
         4 => "Illegal instruction",
         5 => "Trace/breakpoint trap",
@@ -1604,7 +1644,9 @@ fn signal_description(sig: i32) -> Option<&'static str> {
         10 => "User defined signal 1",
         11 => "Segmentation fault",
         12 => "User defined signal 2",
+        13 => "Broken pipe",
         14 => "Alarm clock",
+        15 => "Terminated",
         16 => "Stack fault",
         24 => "CPU time limit exceeded",
         25 => "File size limit exceeded",
@@ -1613,30 +1655,48 @@ fn signal_description(sig: i32) -> Option<&'static str> {
         29 => "I/O possible",
         30 => "Power failure",
         31 => "Bad system call",
+        34..=64 => return Some(format!("Real-time signal {}", sig - 34).into()),
         _ => return None,
-    })
+    }))
 }
 
-/// Waits for a job's thread and returns its status.
-fn join_job(sh: &mut Interp, pid: u32) -> Option<i32> {
-    let (handle, lane) = {
+/// Waits for a job's thread: its status (`None` if it is not a child of this shell),
+/// or the trapped signal that cut the wait short.
+fn join_job(sh: &mut Interp, pid: u32) -> Result<Option<Joined>, Flow> {
+    let (handle, lane, mailbox) = {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let j = jt.jobs.iter_mut().find(|j| j.pid == pid && !j.foreign)?;
-        (j.handle.take(), j.lane.clone())
+        let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid && !j.foreign) else {
+            return Ok(None);
+        };
+        (j.handle.take(), j.lane.clone(), j.mailbox.clone())
     };
-    let result = handle.map(|h| h.join().unwrap_or(1));
+    let result = match handle {
+        Some(h) => match sh.join_interruptibly(pid, h, lane.as_ref())? {
+            Ok(s) => Some(s),
+            Err(interrupted) => return Ok(Some(interrupted)),
+        },
+        None => None,
+    };
     // Waiting takes as long as the job did.
     if let Some(lane) = lane {
         sh.fs.lock().clock().catch_up(&lane);
     }
     let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-    let j = jt.jobs.iter_mut().find(|j| j.pid == pid)?;
+    let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) else {
+        return Ok(None);
+    };
+    if let Some(sig) = mailbox.and_then(|m| m.died_of())
+        && j.killed_by.is_none()
+        && result.is_some()
+    {
+        j.killed_by = Some(sig);
+    }
     if j.status.is_none() {
         j.status = result;
     }
     let s = j.status;
     j.reported = true;
-    s
+    Ok(s.map(Joined::Status))
 }
 
 /// What `wait`'s options asked for: `-n` (the next job to end) and `-p VAR` (where to
@@ -1709,10 +1769,15 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
                 .collect()
         };
         if opts.any {
-            let Some(&first) = pids.first() else {
+            let Some(first) = next_to_end(sh, &pids)? else {
                 return Ok(127);
             };
-            let s = join_job(sh, first).unwrap_or(127);
+            let s = match join_job(sh, first)? {
+                Some(Joined::Interrupted(sig)) => return Ok(128 + sig),
+                Some(Joined::Status(s)) => s,
+                None => 127,
+            };
+            forget_waited_job(sh, first);
             let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs.retain(|j| j.pid != first);
             drop(jt);
@@ -1720,7 +1785,10 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             return Ok(s);
         }
         for p in &pids {
-            join_job(sh, *p);
+            if let Some(Joined::Interrupted(sig)) = join_job(sh, *p)? {
+                return Ok(128 + sig);
+            }
+            forget_waited_job(sh, *p);
         }
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
         jt.jobs.clear();
@@ -1743,8 +1811,13 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
                 }
             }
         };
-        status = match pid.and_then(|p| join_job(sh, p).map(|s| (p, s))) {
-            Some((p, s)) => {
+        let joined = match pid {
+            Some(p) => join_job(sh, p)?.map(|j| (p, j)),
+            None => None,
+        };
+        status = match joined {
+            Some((_, Joined::Interrupted(sig))) => return Ok(128 + sig),
+            Some((p, Joined::Status(s))) => {
                 forget_waited_job(sh, p);
                 wait_set_var(sh, var, p);
                 s
@@ -1760,6 +1833,44 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
         };
     }
     Ok(status)
+}
+
+/// `wait -n`: the first of `pids` to end (waiting for one to), in job order among
+/// those already ended; `None` for none.
+fn next_to_end(sh: &mut Interp, pids: &[u32]) -> Result<Option<u32>, Flow> {
+    if pids.is_empty() {
+        return Ok(None);
+    }
+    let lanes: Vec<crate::fs::Lane> = {
+        let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jt.jobs
+            .iter()
+            .filter(|j| pids.contains(&j.pid))
+            .filter_map(|j| j.lane.clone())
+            .collect()
+    };
+    let _waiting = crate::fs::blocked_on(&lanes.iter().collect::<Vec<_>>());
+    let _cut_short = sh.proc.mailbox().interruptible();
+    loop {
+        let done = {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            pids.iter().copied().find(|p| {
+                jt.jobs.iter().any(|j| {
+                    j.pid == *p
+                        && (j.status.is_some() || j.handle.as_ref().is_none_or(|h| h.is_finished()))
+                })
+            })
+        };
+        if done.is_some() {
+            return Ok(done);
+        }
+        sh.signal_check()?;
+        if sh.proc.mailbox().caught_pending().is_some() {
+            // The trap runs and `wait` returns 128+N: join_job reports it.
+            return Ok(pids.first().copied());
+        }
+        sh.procs.wait_change(std::time::Duration::from_millis(10));
+    }
 }
 
 pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
