@@ -94,6 +94,7 @@ mod shuf;
 mod sleep;
 mod sort;
 mod split;
+mod sqlite3;
 mod stat;
 mod strings;
 mod sum;
@@ -235,7 +236,18 @@ pub trait Host {
         let _ = (pid, sig);
         false
     }
+    /// A check for code the command hands to a library that calls it back with the
+    /// host out of reach (SQLite's progress handler): like [`Host::check`] it reports
+    /// cancellation, the run's deadline and a signal that ends the command, but it
+    /// charges nothing. Call it on the command's own thread only. The default never
+    /// stops.
+    fn probe(&mut self) -> Probe {
+        Arc::new(|| Ok(()))
+    }
 }
+
+/// What [`Host::probe`] returns.
+pub type Probe = Arc<dyn Fn() -> io::Result<()> + Send + Sync>;
 
 /// Everything a command sees.
 pub struct Ctx<'a> {
@@ -410,6 +422,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("split", split::split),
+        ("sqlite3", sqlite3::sqlite3),
         ("strings", strings::strings),
         ("tac", tac::tac),
         ("sed", sed::sed),
