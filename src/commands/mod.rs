@@ -47,6 +47,7 @@ mod cmp;
 mod column;
 mod comm;
 mod cp;
+mod curl;
 mod cut;
 mod date;
 mod df;
@@ -244,6 +245,11 @@ pub trait Host {
     fn probe(&mut self) -> Probe {
         Arc::new(|| Ok(()))
     }
+    /// The network policy `curl` and `wget` run under; the default (and a host that
+    /// set none) has no network.
+    fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        None
+    }
 }
 
 /// What [`Host::probe`] returns.
@@ -363,6 +369,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("cksum", cksum::cksum),
         ("comm", comm::comm),
         ("cp", cp::cp),
+        ("curl", curl::curl),
         ("cut", cut::cut),
         ("date", date::date),
         ("dirname", dirname::dirname),
@@ -440,6 +447,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("unexpand", unexpand::unexpand),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("wget", curl::wget),
         ("which", which::which),
         ("tty", tty::tty),
         ("whoami", whoami::whoami),
@@ -460,6 +468,8 @@ pub struct Registry {
     /// Names a host registered (not the built-in table's): a filesystem made
     /// elsewhere (a fork, a loaded snapshot) may not list them in `/usr/bin` yet.
     registered: std::collections::BTreeSet<String>,
+    /// What `curl` and `wget` may reach (none when unset).
+    network: Option<Arc<crate::net::NetworkPolicy>>,
 }
 
 impl Registry {
@@ -509,6 +519,15 @@ impl Registry {
     /// The names registered with [`register`](Self::register), sorted.
     pub fn registered_names(&self) -> impl Iterator<Item = &str> {
         self.registered.iter().map(String::as_str)
+    }
+    /// Sets the network policy the commands run under (`curl`, `wget`); without one
+    /// they have no network.
+    pub fn set_network(&mut self, policy: crate::net::NetworkPolicy) {
+        self.network = Some(Arc::new(policy));
+    }
+    /// The network policy, if one was set.
+    pub fn network(&self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        self.network.clone()
     }
     /// Looks a command up.
     pub fn get(&self, name: &str) -> Option<DynCommand> {

@@ -2592,6 +2592,9 @@ impl crate::commands::Host for UtilHost<'_> {
         crate::fs::tick();
         super::procs::check_utility()
     }
+    fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        self.sh.registry.network()
+    }
     fn probe(&mut self) -> crate::commands::Probe {
         let budget = Arc::clone(&self.sh.budget);
         Arc::new(move || {
