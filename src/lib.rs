@@ -15,6 +15,7 @@ pub mod fuzzing;
 pub mod interp;
 pub mod limits;
 pub mod mcp;
+pub mod net;
 pub mod posix_regex;
 pub mod session;
 pub mod store;

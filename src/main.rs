@@ -26,7 +26,8 @@ usage: shellbox [OPTIONS] [-euxv] [-o opt] (-c SCRIPT [NAME [ARG...]] | FILE [AR
        shellbox [OPTIONS] mcp
        shellbox --version | --help
 options: --root DIR  --cwd PATH  --env K=V  --json  --store DIR  --session NAME  --bash-wait SECS
-         --timeout SECS  --limits default|hardened  --limit NAME=VALUE (repeatable)";
+         --timeout SECS  --limits default|hardened  --limit NAME=VALUE (repeatable)
+         --allow-url PREFIX[,METHOD...]  --allow-private-url PREFIX[,METHOD...] (curl, wget)";
 
 /// Why `parse_args` stopped without options to run with.
 enum Stop {
@@ -69,6 +70,8 @@ struct Options {
     limits: shellbox::Limits,
     /// `tool` or `mcp`.
     subcommand: Option<String>,
+    /// What `curl` and `wget` may reach (`--allow-url`, `--allow-private-url`).
+    network: Option<shellbox::net::NetworkPolicy>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Options, Stop> {
@@ -87,6 +90,7 @@ fn parse_args(argv: &[String]) -> Result<Options, Stop> {
         bash_wait: None,
         limits: shellbox::Limits::default(),
         subcommand: None,
+        network: None,
     };
     // `--limits` picks the base the `--limit`s and `--timeout` then change, wherever
     // they stand on the line.
@@ -112,6 +116,11 @@ fn parse_args(argv: &[String]) -> Result<Options, Stop> {
                 }
             }
             "--json" => o.json = true,
+            "--allow-url" | "--allow-private-url" => {
+                let spec = value(a)?;
+                let policy = o.network.take().unwrap_or_default();
+                o.network = Some(policy.allow_spec(&spec, a == "--allow-private-url"));
+            }
             "--store" => o.store = Some(value("--store")?),
             "--session" => o.session = Some(value("--session")?),
             "--bash-wait" => {
@@ -265,6 +274,9 @@ fn open_session(
     let mut builder = Sandbox::builder()
         .bash_wait(bash_wait)
         .limits(o.limits.clone());
+    if let Some(policy) = &o.network {
+        builder = builder.network(policy.clone());
+    }
     for (k, v) in &o.env {
         builder = builder.env(k.clone(), v.clone());
     }
@@ -421,6 +433,9 @@ fn main() -> ExitCode {
 fn run_script(o: &Options) -> Result<u8, String> {
     let store = open_store(o)?;
     let mut builder = Shell::builder().limits(o.limits.clone());
+    if let Some(policy) = &o.network {
+        builder = builder.network(policy.clone());
+    }
     for (k, v) in &o.env {
         builder = builder.env(k.clone(), v.clone());
     }

@@ -47,6 +47,7 @@ mod cmp;
 mod column;
 mod comm;
 mod cp;
+mod curl;
 mod cut;
 mod date;
 mod df;
@@ -94,6 +95,7 @@ mod shuf;
 mod sleep;
 mod sort;
 mod split;
+mod sqlite3;
 mod stat;
 mod strings;
 mod sum;
@@ -235,7 +237,23 @@ pub trait Host {
         let _ = (pid, sig);
         false
     }
+    /// A check for code the command hands to a library that calls it back with the
+    /// host out of reach (SQLite's progress handler): like [`Host::check`] it reports
+    /// cancellation, the run's deadline and a signal that ends the command, but it
+    /// charges nothing. Call it on the command's own thread only. The default never
+    /// stops.
+    fn probe(&mut self) -> Probe {
+        Arc::new(|| Ok(()))
+    }
+    /// The network policy `curl` and `wget` run under; the default (and a host that
+    /// set none) has no network.
+    fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        None
+    }
 }
+
+/// What [`Host::probe`] returns.
+pub type Probe = Arc<dyn Fn() -> io::Result<()> + Send + Sync>;
 
 /// Everything a command sees.
 pub struct Ctx<'a> {
@@ -351,6 +369,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("cksum", cksum::cksum),
         ("comm", comm::comm),
         ("cp", cp::cp),
+        ("curl", curl::curl),
         ("cut", cut::cut),
         ("date", date::date),
         ("dirname", dirname::dirname),
@@ -410,6 +429,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("sleep", sleep::sleep),
         ("sort", sort::sort),
         ("split", split::split),
+        ("sqlite3", sqlite3::sqlite3),
         ("strings", strings::strings),
         ("tac", tac::tac),
         ("sed", sed::sed),
@@ -427,6 +447,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("unexpand", unexpand::unexpand),
         ("uniq", uniq::uniq),
         ("wc", wc::wc),
+        ("wget", curl::wget),
         ("which", which::which),
         ("tty", tty::tty),
         ("whoami", whoami::whoami),
@@ -447,6 +468,8 @@ pub struct Registry {
     /// Names a host registered (not the built-in table's): a filesystem made
     /// elsewhere (a fork, a loaded snapshot) may not list them in `/usr/bin` yet.
     registered: std::collections::BTreeSet<String>,
+    /// What `curl` and `wget` may reach (none when unset).
+    network: Option<Arc<crate::net::NetworkPolicy>>,
 }
 
 impl Registry {
@@ -496,6 +519,15 @@ impl Registry {
     /// The names registered with [`register`](Self::register), sorted.
     pub fn registered_names(&self) -> impl Iterator<Item = &str> {
         self.registered.iter().map(String::as_str)
+    }
+    /// Sets the network policy the commands run under (`curl`, `wget`); without one
+    /// they have no network.
+    pub fn set_network(&mut self, policy: crate::net::NetworkPolicy) {
+        self.network = Some(Arc::new(policy));
+    }
+    /// The network policy, if one was set.
+    pub fn network(&self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        self.network.clone()
     }
     /// Looks a command up.
     pub fn get(&self, name: &str) -> Option<DynCommand> {

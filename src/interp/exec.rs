@@ -2607,6 +2607,16 @@ impl crate::commands::Host for UtilHost<'_> {
         crate::fs::tick();
         super::procs::check_utility()
     }
+    fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        self.sh.registry.network()
+    }
+    fn probe(&mut self) -> crate::commands::Probe {
+        let budget = Arc::clone(&self.sh.budget);
+        Arc::new(move || {
+            budget.check().map_err(crate::commands::fatal)?;
+            super::procs::check_utility()
+        })
+    }
     fn sleep(&mut self, clock: &crate::fs::Clock, nanos: i64) -> std::io::Result<()> {
         let interrupted = || super::procs::utility_interrupted().map(|(_, at)| at);
         match clock.sleep(nanos, &interrupted) {

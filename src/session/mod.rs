@@ -77,6 +77,14 @@ impl ShellBuilder {
         self.registry = Some(registry);
         self
     }
+    /// The network `curl` and `wget` may reach (default: none); kept with the
+    /// commands, so set it after [`registry`](Self::registry).
+    pub fn network(mut self, policy: crate::net::NetworkPolicy) -> Self {
+        self.registry
+            .get_or_insert_with(Registry::with_builtins)
+            .set_network(policy);
+        self
+    }
     /// Starts from an existing filesystem (e.g. a template's snapshot).
     pub fn filesystem(mut self, fs: Fs) -> Self {
         self.fs = Some(fs);

@@ -295,6 +295,14 @@ impl SandboxBuilder {
         self.registry = Some(registry);
         self
     }
+    /// The network `curl` and `wget` may reach (default: none); kept with the
+    /// commands, so set it after [`registry`](Self::registry).
+    pub fn network(mut self, policy: crate::net::NetworkPolicy) -> Self {
+        self.registry
+            .get_or_insert_with(Registry::with_builtins)
+            .set_network(policy);
+        self
+    }
     /// The session's identifier (default: a fresh random-looking one).
     pub fn id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
