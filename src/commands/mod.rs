@@ -78,6 +78,7 @@ mod nl;
 mod nproc;
 mod od;
 mod paste;
+mod patch;
 mod pgrep;
 mod printenv;
 mod ps;
@@ -389,6 +390,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("nproc", nproc::nproc),
         ("od", od::od),
         ("paste", paste::paste),
+        ("patch", patch::patch),
         ("pgrep", pgrep::pgrep),
         ("pkill", pgrep::pkill),
         ("printenv", printenv::printenv),
