@@ -13,7 +13,7 @@
 const nodePath = require("node:path").posix;
 const native = require("./native.cjs");
 const { ShellboxFs } = require("./fs.cjs");
-const { seed } = require("./seed.cjs");
+const { absolute, seed } = require("./seed.cjs");
 const { dispatcher, normalizeCommands } = require("./commands.cjs");
 const { fromJustBash } = require("./limits.cjs");
 const { decode, toBuffer } = require("./bytes.cjs");
@@ -37,10 +37,13 @@ async function fileRecords(files) {
   const out = [];
   for (const [name, spec] of Object.entries(files)) {
     // As in just-bash, relative paths start at the root.
-    const path = nodePath.resolve("/", name);
+    const path = absolute("/", name);
     let value = spec;
     if (typeof value === "function") value = await value();
-    if (typeof value === "string" || value instanceof Uint8Array) {
+    if (typeof value === "string") {
+      // Strings cross as they are: `seed` encodes them all at once.
+      out.push({ path, content: value });
+    } else if (value instanceof Uint8Array) {
       out.push({ path, content: toBuffer(value, `files[${path}]`) });
     } else if (value !== null && typeof value === "object" && "content" in value) {
       let content = value.content;

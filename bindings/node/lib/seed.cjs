@@ -2,18 +2,45 @@
 // Initial files cross to the engine as one batch: paths joined by NUL, contents
 // concatenated into one buffer with their lengths (and modes and mtimes where given),
 // instead of one object per file.
+const nodePath = require("node:path").posix;
 const { settle } = require("./errors.cjs");
 
-/** Writes `records` (`{path, content: Buffer, mode?, mtime?}`) into native sandbox `sb`, after making `cwd`. */
+/** `name` made absolute from `base`, as `path.resolve` would; names already in that
+ * form (most seeded paths) are kept without the cost of resolving them. */
+function absolute(base, name) {
+  if (
+    name.length > 1 &&
+    name.charCodeAt(0) === 47 &&
+    name.charCodeAt(name.length - 1) !== 47 &&
+    !name.includes("//") &&
+    !name.includes("/./") &&
+    !name.includes("/../") &&
+    !name.endsWith("/.") &&
+    !name.endsWith("/..")
+  ) {
+    return name;
+  }
+  return nodePath.resolve(base, name);
+}
+
+/** Writes `records` (`{path, content: string | Buffer, mode?, mtime?}`) into native
+ * sandbox `sb`, after making `cwd`. String contents are encoded as UTF-8 in one go. */
 function seed(sb, records, cwd) {
   const lens = new Array(records.length);
   const chunks = new Array(records.length);
   let modes = null;
   let mtimes = null;
+  let strings = true;
   records.forEach((r, i) => {
     if (r.path.includes("\0")) throw new TypeError(`file path ${JSON.stringify(r.path)} holds a NUL byte`);
-    chunks[i] = r.content;
-    lens[i] = r.content.length;
+    const c = r.content;
+    chunks[i] = c;
+    if (typeof c === "string") {
+      lens[i] = Buffer.byteLength(c, "utf8");
+    } else {
+      strings = false;
+      lens[i] = c.length;
+    }
     if (r.mode !== undefined) {
       if (!Number.isInteger(r.mode) || r.mode < 0) throw new TypeError(`files[${r.path}].mode must be a non-negative integer`);
       modes ??= new Array(records.length).fill(0xffffffff);
@@ -24,8 +51,11 @@ function seed(sb, records, cwd) {
       mtimes[i] = r.mtime;
     }
   });
+  const data = strings
+    ? Buffer.from(chunks.join(""), "utf8")
+    : Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c)));
   const paths = records.map((r) => r.path).join("\0");
-  return settle(sb.seed(paths, Buffer.concat(chunks), lens, modes, mtimes, cwd ?? null));
+  return settle(sb.seed(paths, data, lens, modes, mtimes, cwd ?? null));
 }
 
-module.exports = { seed };
+module.exports = { absolute, seed };

@@ -10,7 +10,7 @@
 const nodePath = require("node:path").posix;
 const native = require("./native.cjs");
 const { ShellboxFs } = require("./fs.cjs");
-const { seed } = require("./seed.cjs");
+const { absolute, seed } = require("./seed.cjs");
 const { dispatcher, normalizeCommands } = require("./commands.cjs");
 const { fromOurs } = require("./limits.cjs");
 const { collect, decode, encodingOf, streamOf, toBuffer } = require("./bytes.cjs");
@@ -317,8 +317,8 @@ async function createSandbox(options = {}) {
   let session;
   const sb = new native.NativeSandbox(nativeInit(settings), serve(settings, () => session.fs));
   const records = Object.entries(files).map(([path, content]) => ({
-    path: nodePath.resolve(settings.base, path),
-    content: toBuffer(content, `files[${path}]`),
+    path: absolute(settings.base, path),
+    content: typeof content === "string" ? content : toBuffer(content, `files[${path}]`),
   }));
   await seed(sb, records, settings.base);
   session = sessionOf(sb, settings);

@@ -12,6 +12,12 @@ mod sandbox;
 
 use napi::Status;
 
+/// The engine makes and drops many short strings and small nodes; under glibc's malloc
+/// seeding 20,000 files took 8.5 ms in the engine and 6.9 ms under mimalloc (the CLI
+/// uses it too). Only the addon's own allocations go through it: Node's are untouched.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub use process::NativeProcess;
 pub use sandbox::{NativeCancel, NativeSandbox, NativeShell};
 

@@ -16,6 +16,22 @@ test("exec runs a script over initial files and reports stdout, stderr, exit cod
   assert.ok(r.stdoutBytes instanceof Uint8Array);
 });
 
+test("initial file paths are resolved as path.resolve does, and string and byte contents mix", async () => {
+  const files = {
+    "rel/a.txt": "relative\n",
+    "/x/../b.txt": "dotdot\n",
+    "/c//d/./e.txt": "doubled\n",
+    "/f/g/": "trailing slash\n",
+    "/u.txt": "é ü\n",
+    "/bin.dat": new Uint8Array([0, 255, 10]),
+  };
+  const bash = new Bash({ files });
+  const r = await bash.exec("cat /rel/a.txt /b.txt /c/d/e.txt /f/g /u.txt; od -An -tu1 /bin.dat");
+  assert.equal(r.stdout, "relative\ndotdot\ndoubled\ntrailing slash\né ü\n   0 255  10\n");
+  const only = new Bash({ files: { "/s1": "one", "/s2": "ünï", "/s3": "" } });
+  assert.equal((await only.exec("cat /s1 /s2 /s3; wc -c < /s2")).stdout, "oneünï5\n");
+});
+
 test("each exec starts from the same shell state; files persist", async () => {
   const bash = new Bash();
   await bash.exec("x=1; f() { echo f; }; cd /tmp; echo kept > /tmp/k");
