@@ -22,6 +22,8 @@
 //! | `max_file_bytes` | 256 MiB | 16 MiB |
 //! | `max_fs_bytes` | 1 GiB | 64 MiB |
 //! | `max_files` | 1 000 000 | 10 000 |
+//! | `max_memory_bytes` | 512 MiB | 64 MiB |
+//! | `max_io_bytes` | 16 GiB | 1 GiB |
 //! | `timeout` | 600 s | 30 s |
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -78,6 +80,14 @@ pub struct Limits {
     pub max_fs_bytes: u64,
     /// Inodes in the session's filesystem.
     pub max_files: u64,
+    /// Bytes the run may make the engine hold at once: a value that would grow past
+    /// it (a string or word being built, a brace expansion's words, a here-document,
+    /// a command substitution's output) is checked against it together with what the
+    /// shell's variables and the filesystem's files already hold.
+    pub max_memory_bytes: u64,
+    /// Bytes read from standard input and written to standard output and error by
+    /// the run's utilities, all together (`cat /dev/zero > /dev/null` ends here).
+    pub max_io_bytes: u64,
     /// Wall-clock time for one run.
     pub timeout: Option<Duration>,
 }
@@ -103,6 +113,8 @@ impl Default for Limits {
             max_file_bytes: 256 << 20,
             max_fs_bytes: 1 << 30,
             max_files: 1_000_000,
+            max_memory_bytes: 512 << 20,
+            max_io_bytes: 16 << 30,
             timeout: Some(Duration::from_secs(600)),
         }
     }
@@ -130,6 +142,8 @@ impl Limits {
             max_file_bytes: 16 << 20,
             max_fs_bytes: 64 << 20,
             max_files: 10_000,
+            max_memory_bytes: 64 << 20,
+            max_io_bytes: 1 << 30,
             timeout: Some(Duration::from_secs(30)),
         }
     }
@@ -176,6 +190,14 @@ impl Limits {
         ("max_file_bytes", "bytes in one file"),
         ("max_fs_bytes", "bytes in all files"),
         ("max_files", "inodes in the filesystem"),
+        (
+            "max_memory_bytes",
+            "bytes held at once by values, words and files",
+        ),
+        (
+            "max_io_bytes",
+            "bytes utilities read and write, all together",
+        ),
         ("timeout", "wall-clock seconds for one run (0: none)"),
     ];
 
@@ -235,6 +257,8 @@ impl Limits {
             "max_file_bytes" => self.max_file_bytes = n,
             "max_fs_bytes" => self.max_fs_bytes = n,
             "max_files" => self.max_files = n,
+            "max_memory_bytes" => self.max_memory_bytes = n,
+            "max_io_bytes" => self.max_io_bytes = n,
             _ => {
                 let names: Vec<&str> = Self::FIELDS.iter().map(|(n, _)| *n).collect();
                 return Err(format!(
@@ -290,6 +314,8 @@ pub fn limit_named_in(message: &str) -> Option<&'static str> {
         ("filesystem size limit exceeded", "max_fs_bytes"),
         ("file size limit exceeded", "max_file_bytes"),
         ("file count limit exceeded", "max_files"),
+        ("memory limit exceeded", "max_memory_bytes"),
+        ("I/O limit exceeded", "max_io_bytes"),
         ("time limit exceeded", "timeout"),
     ];
     NAMES
@@ -321,6 +347,8 @@ pub struct Budget {
     pub commands: AtomicU64,
     pub iterations: AtomicU64,
     pub threads: AtomicU64,
+    /// Bytes utilities moved through their standard streams.
+    pub io: AtomicU64,
     /// Background jobs running now.
     pub background: AtomicU64,
     pub cancel: Arc<AtomicBool>,
@@ -338,6 +366,7 @@ impl Budget {
             commands: AtomicU64::new(0),
             iterations: AtomicU64::new(0),
             threads: AtomicU64::new(0),
+            io: AtomicU64::new(0),
             background: AtomicU64::new(0),
             cancel,
             deadline,
@@ -397,6 +426,32 @@ impl Budget {
         }
         if n.is_multiple_of(64) {
             self.check()?;
+        }
+        Ok(())
+    }
+
+    /// Charges `n` bytes a utility read or wrote. Past [`Limits::max_io_bytes`] the
+    /// run is stopped (the whole run, not only the utility, which might carry on past
+    /// a failed write) and the error names the limit. One atomic add per call: callers
+    /// move blocks, not bytes.
+    pub fn charge_io(&self, n: usize) -> std::io::Result<()> {
+        let before = self.io.fetch_add(n as u64, Ordering::Relaxed);
+        if before.saturating_add(n as u64) > self.limits.max_io_bytes {
+            let msg = format!("I/O limit exceeded ({} bytes)", self.limits.max_io_bytes);
+            self.trip(&msg);
+            return Err(crate::commands::fatal(msg));
+        }
+        Ok(())
+    }
+
+    /// The error for a value of `bytes` that, with `held` bytes already held, would
+    /// pass [`Limits::max_memory_bytes`]; `Ok` when it fits.
+    pub fn check_memory(&self, held: u64, bytes: u64) -> Result<(), String> {
+        if held.saturating_add(bytes) > self.limits.max_memory_bytes {
+            return Err(format!(
+                "memory limit exceeded ({} bytes)",
+                self.limits.max_memory_bytes
+            ));
         }
         Ok(())
     }

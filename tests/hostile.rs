@@ -172,8 +172,12 @@ fn huge_brace_expansions_end_at_the_brace_limit() {
         "echo {a..z}{a..z}{a..z}{a..z}",
         "brace expansion limit exceeded",
     );
+    // A product's words hold 24 tokens each: the memory budget stops it first.
     let product = "{a,b}".repeat(24);
-    stopped_by(&format!("echo {product}"), "brace expansion limit exceeded");
+    stopped_by(
+        &format!("echo {product}"),
+        "memory limit exceeded (67108864 bytes)",
+    );
     stopped_by(
         "echo {-9223372036854775807..9223372036854775807}",
         "brace expansion limit exceeded",
@@ -481,5 +485,227 @@ fn the_hardened_profile_is_tighter_than_the_default() {
     assert!(h.max_parse_depth < d.max_parse_depth);
     assert!(h.max_background_jobs < d.max_background_jobs);
     assert!(h.max_brace_words < d.max_brace_words);
+    assert!(h.max_memory_bytes < d.max_memory_bytes);
+    assert!(h.max_io_bytes < d.max_io_bytes);
+    // The memory budget keeps a run well under 1 GiB by default.
+    assert!(d.max_memory_bytes < 1 << 30);
     assert!(h.timeout < d.timeout);
+}
+
+// Issue 25: the built binary under the default limits, in an address space capped at
+// 4 GiB as a host might cap it. Each hostile script ends by itself within 20 s, stays
+// under 1 GiB peak resident memory, never dies by a signal, and ends as it should: a
+// runaway with status 126 and the message of the limit that stopped it.
+
+/// How a child run should end.
+enum Ends {
+    /// Status 126, with this text in stderr.
+    AtLimit(&'static str),
+    /// This status, with no limit reported (the script is bounded the way bash's is).
+    With(i32),
+}
+
+struct ChildRun {
+    status: i32,
+    stdout: String,
+    stderr: String,
+    peak_kib: u64,
+    signalled: bool,
+    elapsed: Duration,
+}
+
+/// Runs `shellbox -c script` with `ulimit -v 4194304`, measured by `/usr/bin/time`.
+fn run_child(script: &str) -> ChildRun {
+    let dir = std::env::temp_dir().join(format!("shellbox-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join(format!("time-{:x}", {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        script.hash(&mut h);
+        h.finish()
+    }));
+    let start = Instant::now();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(r#"ulimit -v 4194304; exec /usr/bin/time -f "peak=%M" -o "$1" "$2" -c "$3""#)
+        .arg("bash")
+        .arg(&report)
+        .arg(env!("CARGO_BIN_EXE_shellbox"))
+        .arg(script)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    let timing = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    let peak_kib = timing
+        .lines()
+        .find_map(|l| l.strip_prefix("peak="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(u64::MAX);
+    ChildRun {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        peak_kib,
+        signalled: timing.contains("signal") || out.status.code().is_none(),
+        elapsed,
+    }
+}
+
+fn ends_bounded(script: &str, ends: Ends) -> ChildRun {
+    let r = run_child(script);
+    let shown: String = script.chars().take(60).collect();
+    assert!(
+        !r.signalled,
+        "{shown}: died by a signal; stderr {:?}",
+        tail(&r.stderr)
+    );
+    assert!(
+        r.elapsed < Duration::from_secs(20),
+        "{shown}: took {:?}",
+        r.elapsed
+    );
+    assert!(
+        r.peak_kib < 1 << 20,
+        "{shown}: peak RSS {} KiB; stderr {:?}",
+        r.peak_kib,
+        tail(&r.stderr)
+    );
+    match ends {
+        Ends::AtLimit(msg) => {
+            assert_eq!(r.status, 126, "{shown}: stderr {:?}", tail(&r.stderr));
+            assert!(
+                r.stderr.contains(msg),
+                "{shown}: wanted {msg:?} in {:?}",
+                tail(&r.stderr)
+            );
+        }
+        Ends::With(status) => {
+            assert_eq!(r.status, status, "{shown}: stderr {:?}", tail(&r.stderr));
+            assert!(
+                !r.stderr.contains("limit exceeded"),
+                "{shown}: {:?}",
+                tail(&r.stderr)
+            );
+        }
+    }
+    r
+}
+
+#[test]
+fn by_default_a_fork_bomb_ends_at_a_limit() {
+    ends_bounded(":(){ :|:& };:", Ends::AtLimit("limit exceeded"));
+}
+
+#[test]
+fn by_default_a_limit_is_final_whatever_the_exit_trap_does() {
+    ends_bounded(
+        "trap 'exit $?' EXIT; :(){ :|:& };:",
+        Ends::AtLimit("limit exceeded"),
+    );
+    ends_bounded(
+        "trap 'exit 0' EXIT; (trap 'exit 0' EXIT; while :; do :; done); exit 0",
+        Ends::AtLimit("limit exceeded"),
+    );
+    ends_bounded(
+        "trap 'exit 0' EXIT; x=$(trap 'exit 0' EXIT; while :; do :; done)",
+        Ends::AtLimit("limit exceeded"),
+    );
+}
+
+#[test]
+fn by_default_a_pipeline_of_2000_stages_ends_at_the_thread_limit() {
+    let stages = vec!["cat"; 2000].join(" | ");
+    ends_bounded(
+        &format!("yes | {stages}"),
+        Ends::AtLimit("concurrent pipeline stage and job limit exceeded (512 threads)"),
+    );
+}
+
+#[test]
+fn by_default_a_30_factor_brace_expansion_ends_at_the_memory_limit() {
+    let factors = "{a,b}".repeat(30);
+    ends_bounded(
+        &format!("echo {factors} | wc -c"),
+        Ends::AtLimit("memory limit exceeded (536870912 bytes)"),
+    );
+}
+
+#[test]
+fn by_default_a_doubling_string_ends_at_the_memory_limit() {
+    ends_bounded(
+        "x=a; while :; do x=$x$x; done",
+        Ends::AtLimit("memory limit exceeded (536870912 bytes)"),
+    );
+    ends_bounded(
+        r#"x=a; while :; do x="$x$x"; done"#,
+        Ends::AtLimit("memory limit exceeded"),
+    );
+}
+
+#[test]
+fn by_default_an_endless_copy_ends_at_the_io_limit() {
+    ends_bounded(
+        "cat /dev/zero > /dev/null",
+        Ends::AtLimit("I/O limit exceeded (17179869184 bytes)"),
+    );
+    ends_bounded("yes | cat > /dev/null", Ends::AtLimit("I/O limit exceeded"));
+    // While a pipeline over hundreds of megabytes runs to its end.
+    let r = ends_bounded(
+        "head -c 300000000 /dev/zero | cat | tr '\\0' a | wc -c",
+        Ends::With(0),
+    );
+    assert_eq!(r.stdout, "300000000\n");
+}
+
+#[test]
+fn by_default_deep_recursion_and_nesting_end_at_their_limits() {
+    ends_bounded(
+        "f(){ f; }; f",
+        Ends::AtLimit("function call depth limit exceeded"),
+    );
+    ends_bounded("f(){ echo x | f; }; f", Ends::AtLimit("limit exceeded"));
+    ends_bounded(
+        "f(){ x=$(f); }; f",
+        Ends::AtLimit("subshell nesting limit exceeded"),
+    );
+    ends_bounded(
+        r#"s='$(echo x)'; for i in $(seq 1000); do s="\$(echo $s)"; done; eval "echo $s""#,
+        Ends::AtLimit("limit exceeded"),
+    );
+}
+
+#[test]
+fn by_default_a_regex_bomb_ends_at_once() {
+    // Matching takes linear time: no match, and no limit needed.
+    ends_bounded(
+        r#"x=$(printf 'a%.0s' {1..20000}); [[ ${x}b =~ ^(a|aa)*(a|aa)*c$ ]]"#,
+        Ends::With(1),
+    );
+    ends_bounded(
+        r#"printf 'a%.0s' {1..20000} | grep -E '^(a*)*(a|aa)*c$'"#,
+        Ends::With(1),
+    );
+}
+
+#[test]
+fn by_default_descriptors_run_out_as_under_ulimit_n() {
+    let r = ends_bounded(
+        "while exec {fd}</dev/null; do :; done 2>/dev/null; echo last $fd",
+        Ends::With(0),
+    );
+    assert_eq!(r.stdout, "last 1023\n");
+}
+
+#[test]
+fn by_default_a_flood_of_background_jobs_ends_at_the_job_limit() {
+    ends_bounded(
+        "while :; do sleep 100 & done",
+        Ends::AtLimit("background job limit exceeded (256 jobs)"),
+    );
+    ends_bounded(
+        "while :; do { while :; do :; done; } & done",
+        Ends::AtLimit("limit exceeded"),
+    );
 }

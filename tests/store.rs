@@ -333,3 +333,55 @@ async fn a_template_in_a_store_is_built_once_across_processes() {
     assert_eq!(second.builds(), 0);
     assert_eq!(sb.read_text_file("ready").await.unwrap(), "yes\n");
 }
+
+#[test]
+fn gc_in_a_directory_removes_only_unreferenced_blobs_after_two_marks() {
+    let dir = TempDir::new("store");
+    let store = Store::open(dir.path()).unwrap();
+    let mut keep = Fs::new(Clock::virtual_at(0));
+    keep.write_file("/workspace/v", version('K').as_bytes())
+        .unwrap();
+    store.save("keep", &snapshot(keep)).unwrap();
+    let before = blobs_in(dir.path()).len();
+    let mut other = Fs::new(Clock::virtual_at(0));
+    other
+        .write_file("/workspace/v", version('D').as_bytes())
+        .unwrap();
+    store.save("drop", &snapshot(other)).unwrap();
+    assert!(blobs_in(dir.path()).len() > before);
+    assert!(store.delete("drop").unwrap());
+    let first = store.gc(std::time::Duration::ZERO).unwrap();
+    assert_eq!(first.deleted, 0);
+    let second = store.gc(std::time::Duration::ZERO).unwrap();
+    assert_eq!(second.deleted, first.unreferenced);
+    assert!(second.bytes_freed > 0);
+    assert_eq!(blobs_in(dir.path()).len(), before);
+    let loaded = Store::open(dir.path()).unwrap().load("keep").unwrap();
+    assert_eq!(
+        loaded.fs.read_file("/workspace/v").unwrap().as_slice(),
+        version('K').as_bytes()
+    );
+}
+
+#[test]
+fn a_save_after_another_handle_saved_is_a_conflict() {
+    let dir = TempDir::new("store");
+    let (a, b) = (
+        Store::open(dir.path()).unwrap(),
+        Store::open(dir.path()).unwrap(),
+    );
+    a.save("s", &snapshot(varied_fs())).unwrap();
+    let loaded = b.load("s").unwrap();
+    a.save("s", &snapshot(varied_fs())).unwrap();
+    let err = b.save("s", &snapshot(loaded.fs)).unwrap_err();
+    assert_eq!(err.kind, StoreErrorKind::Conflict, "{err}");
+    assert_eq!(
+        Store::open(dir.path())
+            .unwrap()
+            .load("s")
+            .unwrap()
+            .report
+            .seq,
+        2
+    );
+}

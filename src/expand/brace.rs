@@ -32,6 +32,15 @@ pub enum BraceError {
     TooMany(TooMany),
     /// A result that reads back as a broken substitution (bash's message).
     Reread(String),
+    /// The words would hold more than this many bytes (the run's memory budget).
+    Memory(u64),
+}
+
+/// The bounds one expansion works under, and the bytes its results hold so far.
+struct Bound {
+    words: usize,
+    bytes: usize,
+    held: usize,
 }
 
 impl From<TooMany> for BraceError {
@@ -48,6 +57,17 @@ impl From<TooMany> for BraceError {
 /// begins a result is a tilde prefix, and a backquote produced by a character range
 /// opens a command substitution that never closes.
 pub fn expand(w: &Word, max: usize) -> Result<Cow<'_, [Word]>, BraceError> {
+    expand_bounded(w, max, usize::MAX)
+}
+
+/// [`expand`], also failing with [`BraceError::Memory`] once the words made so far
+/// would hold more than `max_bytes` (checked as they are made, so a runaway
+/// `{a,b}{a,b}...` stops at the bound instead of first filling memory).
+pub fn expand_bounded(
+    w: &Word,
+    max: usize,
+    max_bytes: usize,
+) -> Result<Cow<'_, [Word]>, BraceError> {
     let has_brace = w
         .parts
         .iter()
@@ -63,7 +83,12 @@ pub fn expand(w: &Word, max: usize) -> Result<Cow<'_, [Word]>, BraceError> {
         }
     }
     let mut out = Vec::new();
-    expand_toks(&toks, &mut out, max)?;
+    let mut bound = Bound {
+        words: max,
+        bytes: max_bytes,
+        held: 0,
+    };
+    expand_toks(&toks, &mut out, &mut bound)?;
     if out.len() == 1 && out[0].len() == toks.len() {
         // No expression expanded (any expansion drops at least its braces).
         return Ok(Cow::Borrowed(std::slice::from_ref(w)));
@@ -161,9 +186,10 @@ fn to_word(toks: Vec<Tok>) -> Word {
     Word { parts }
 }
 
-fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>, max: usize) -> Result<(), TooMany> {
+fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>, b: &mut Bound) -> Result<(), BraceError> {
+    let max = b.words;
     if out.len() >= max {
-        return Err(TooMany(max));
+        return Err(TooMany(max).into());
     }
     // Find the first `{` that opens a valid brace expression.
     let mut i = 0;
@@ -200,12 +226,19 @@ fn expand_toks(toks: &[Tok], out: &mut Vec<Vec<Tok>>, max: usize) -> Result<(), 
                     let mut combined = prefix.to_vec();
                     combined.extend(alt);
                     combined.extend_from_slice(suffix);
-                    expand_toks(&combined, out, max)?;
+                    expand_toks(&combined, out, b)?;
                 }
                 return Ok(());
             }
         }
         i += 1;
+    }
+    // A result holds its tokens, and as a word and a field later about as much again.
+    b.held = b
+        .held
+        .saturating_add(std::mem::size_of_val(toks).saturating_mul(2));
+    if b.held > b.bytes {
+        return Err(BraceError::Memory(b.bytes as u64));
     }
     out.push(toks.to_vec());
     Ok(())

@@ -128,6 +128,16 @@ pub trait Host: ArithHost {
     fn max_glob_reads(&self) -> usize {
         glob::MAX_DIR_READS
     }
+    /// The run's memory budget (`Limits::max_memory_bytes`).
+    fn max_memory_bytes(&self) -> u64 {
+        u64::MAX
+    }
+    /// Whether a value of `bytes` more fits the run's memory budget beside what the
+    /// shell holds already; `Err` names the limit.
+    fn check_memory(&mut self, bytes: u64) -> Result<(), String> {
+        let _ = bytes;
+        Ok(())
+    }
     /// Prints a non-fatal diagnostic (`bash: line N: msg`).
     fn warn(&mut self, msg: &str);
 }
@@ -184,13 +194,20 @@ pub struct Expander<'h, H: Host + ?Sized> {
     pub host: &'h mut H,
     /// Expanding an assignment value: `$*` joins with IFS, `$@` with spaces.
     pub assign_ctx: bool,
+    /// Bytes of text this expander has made (for the memory check in `part`).
+    made: u64,
 }
+
+/// Text an expansion makes before the memory budget is consulted: smaller values
+/// cost nothing to check.
+const MEMORY_CHECK_FROM: u64 = 1 << 20;
 
 impl<'h, H: Host + ?Sized> Expander<'h, H> {
     pub fn new(host: &'h mut H) -> Self {
         Expander {
             host,
             assign_ctx: false,
+            made: 0,
         }
     }
 
@@ -225,10 +242,15 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
     fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
-        brace::expand(w, self.host.max_brace_words()).map_err(|e| match e {
+        let max_bytes = usize::try_from(self.host.max_memory_bytes()).unwrap_or(usize::MAX);
+        brace::expand_bounded(w, self.host.max_brace_words(), max_bytes).map_err(|e| match e {
             brace::BraceError::TooMany(e) => {
                 ExpandError::passthrough(format!("\u{0}{e}"), ErrorKind::Fatal(126))
             }
+            brace::BraceError::Memory(max) => ExpandError::passthrough(
+                format!("\u{0}memory limit exceeded ({max} bytes)"),
+                ErrorKind::Fatal(126),
+            ),
             brace::BraceError::Reread(m) => ExpandError::abort(m),
         })
     }
@@ -317,7 +339,38 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         Ok(out)
     }
 
+    /// Expands one part onto `out`, checking the run's memory budget once the text
+    /// this expansion has made reaches [`MEMORY_CHECK_FROM`] (`x=$x$x` stops before
+    /// the copies it makes fill memory).
     fn part(&mut self, p: &WordPart, in_dq: bool, out: &mut Vec<Piece>) -> ExpResult<()> {
+        let start = out.len();
+        self.part_unchecked(p, in_dq, out)?;
+        // A quoted part's pieces were counted by the parts inside it.
+        if !matches!(p, WordPart::DQuoted(_)) {
+            let made: usize = out
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .map(|p| match p {
+                    Piece::Text(t, _) => t.len(),
+                    Piece::Break => 1,
+                })
+                .sum();
+            self.made = self.made.saturating_add(made as u64);
+            // The pieces and the word joined from them are held at once.
+            if self.made >= MEMORY_CHECK_FROM
+                && let Err(m) = self.host.check_memory(self.made.saturating_mul(2))
+            {
+                return Err(ExpandError::passthrough(
+                    format!("\u{0}{m}"),
+                    ErrorKind::Fatal(126),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn part_unchecked(&mut self, p: &WordPart, in_dq: bool, out: &mut Vec<Piece>) -> ExpResult<()> {
         let q_exp = if in_dq { Q::Quoted } else { Q::Exp };
         match p {
             WordPart::Lit(s) => out.push(Piece::Text(

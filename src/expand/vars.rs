@@ -46,6 +46,13 @@ impl Assoc {
     pub fn remove(&mut self, k: &str) {
         self.map.remove(k);
     }
+    /// Bytes the keys and values hold.
+    pub fn held_bytes(&self) -> usize {
+        self.map
+            .iter()
+            .map(|(k, (_, v))| k.len() + v.len() + 16)
+            .sum()
+    }
     pub fn len(&self) -> usize {
         self.map.len()
     }

@@ -255,7 +255,9 @@ impl Interp {
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);
-            let content = match self.fs.lock().read_file(&path) {
+            // Unlocked before the error is written: stderr may be a file.
+            let read = self.fs.lock().read_file(&path);
+            let content = match read {
                 Ok(c) => c,
                 Err(e) => {
                     self.errln(&format!("{prog}: {file}: {e}"));

@@ -479,7 +479,11 @@ impl Interp {
                     Ok(h) => handles.push(h),
                     Err(e) => {
                         self.budget.threads.fetch_sub(1, Ordering::Relaxed);
-                        return Err(Flow::Fatal(format!("cannot start pipeline stage: {e}")));
+                        return Err(Flow::Fatal(super::pool::refused(
+                            "a pipeline stage",
+                            self.budget.limits.max_threads,
+                            &e,
+                        )));
                     }
                 }
             }
@@ -599,7 +603,7 @@ impl Interp {
         let job_lane = lane.clone();
         let held = lane.hold();
         let handle = std::thread::Builder::new()
-            .stack_size(8 << 20)
+            .stack_size(super::pool::STACK)
             .spawn(move || {
                 let _held = held;
                 let _on = job_lane.enter();
@@ -628,7 +632,11 @@ impl Interp {
             Err(e) => {
                 self.budget.threads.fetch_sub(1, Ordering::Relaxed);
                 self.budget.background.fetch_sub(1, Ordering::Relaxed);
-                return Err(Flow::Fatal(format!("cannot start background job: {e}")));
+                return Err(Flow::Fatal(super::pool::refused(
+                    "a background job",
+                    self.budget.limits.max_threads,
+                    &e,
+                )));
             }
         };
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
@@ -1141,7 +1149,7 @@ impl Interp {
         let job_lane = lane.clone();
         let held = lane.hold();
         let handle = std::thread::Builder::new()
-            .stack_size(8 << 20)
+            .stack_size(super::pool::STACK)
             .spawn(move || {
                 let _held = held;
                 let _on = job_lane.enter();
@@ -1152,7 +1160,14 @@ impl Interp {
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
                 s
             })
-            .map_err(|e| Flow::Fatal(format!("cannot start coprocess: {e}")))?;
+            .map_err(|e| {
+                self.budget.threads.fetch_sub(1, Ordering::Relaxed);
+                Flow::Fatal(super::pool::refused(
+                    "a coprocess",
+                    self.budget.limits.max_threads,
+                    &e,
+                ))
+            })?;
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
         jt.jobs.push(Job {
@@ -1736,7 +1751,7 @@ impl Interp {
             let mut reader = FdReader {
                 file: Some(file),
                 fs: self.fs.clone(),
-                cancel: self.budget.cancel.clone(),
+                budget: self.budget.clone(),
             };
             let limit = self.budget.limits.max_string_len as u64;
             let mut data = Vec::new();
@@ -1770,17 +1785,17 @@ impl Interp {
         let mut stdin = FdReader {
             file: self.fds.get(0).cloned(),
             fs: self.fs.clone(),
-            cancel: self.budget.cancel.clone(),
+            budget: self.budget.clone(),
         };
         let mut stdout = FdWriter {
             file: self.fds.get(1).cloned(),
             fs: self.fs.clone(),
-            cancel: self.budget.cancel.clone(),
+            budget: self.budget.clone(),
         };
         let mut stderr = FdWriter {
             file: self.fds.get(2).cloned(),
             fs: self.fs.clone(),
-            cancel: self.budget.cancel.clone(),
+            budget: self.budget.clone(),
         };
         let cwd = self.cwd.clone();
         let fs = self.fs.clone();
@@ -1788,7 +1803,7 @@ impl Interp {
             let out = FdWriter {
                 file: stdout.file.clone(),
                 fs: fs.clone(),
-                cancel: self.budget.cancel.clone(),
+                budget: self.budget.clone(),
             };
             super::io::Staging::new(out)
         });

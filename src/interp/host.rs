@@ -331,7 +331,7 @@ impl Host for Interp {
         self.reserve_thread().map_err(super::exec::flow_to_expand)?;
         let budget = self.budget.clone();
         let handle = std::thread::Builder::new()
-            .stack_size(8 << 20)
+            .stack_size(super::pool::STACK)
             .spawn(move || {
                 let _held = held;
                 let _on = job_lane.enter();
@@ -354,7 +354,11 @@ impl Host for Interp {
                 self.budget
                     .threads
                     .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-                ExpandError::abort(format!("cannot start process substitution: {e}"))
+                ExpandError::abort(super::pool::refused(
+                    "a process substitution",
+                    self.budget.limits.max_threads,
+                    &e,
+                ))
             })?;
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         jt.jobs.push(super::Job {
@@ -436,6 +440,14 @@ impl Host for Interp {
 
     fn max_brace_words(&self) -> usize {
         self.budget.limits.max_brace_words
+    }
+
+    fn max_memory_bytes(&self) -> u64 {
+        self.budget.limits.max_memory_bytes
+    }
+
+    fn check_memory(&mut self, bytes: u64) -> Result<(), String> {
+        Interp::check_memory(self, bytes)
     }
 
     fn max_glob_reads(&self) -> usize {

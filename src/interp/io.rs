@@ -477,7 +477,8 @@ impl FdTable {
 pub struct FdWriter {
     pub file: Option<Arc<OpenFile>>,
     pub fs: SharedFs,
-    pub cancel: Arc<AtomicBool>,
+    /// The run's budget: its cancellation flag, and the bytes moved (charged here).
+    pub budget: Arc<crate::limits::Budget>,
 }
 
 impl Write for FdWriter {
@@ -486,7 +487,8 @@ impl Write for FdWriter {
         super::procs::check_utility()?;
         match &self.file {
             Some(f) => {
-                f.write_all(&self.fs, buf, &self.cancel)?;
+                self.budget.charge_io(buf.len())?;
+                f.write_all(&self.fs, buf, &self.budget.cancel)?;
                 Ok(buf.len())
             }
             None => Err(io::Error::from_raw_os_error(9)),
@@ -501,7 +503,10 @@ impl FdWriter {
     /// Writes all of `buf` (as [`Write::write`], through a shared reference).
     fn put(&self, buf: &[u8]) -> io::Result<()> {
         match &self.file {
-            Some(f) => f.write_all(&self.fs, buf, &self.cancel),
+            Some(f) => {
+                self.budget.charge_io(buf.len())?;
+                f.write_all(&self.fs, buf, &self.budget.cancel)
+            }
             None => Err(io::Error::from_raw_os_error(9)),
         }
     }
@@ -590,13 +595,18 @@ impl Read for StagedIn<'_> {
 pub struct FdReader {
     pub file: Option<Arc<OpenFile>>,
     pub fs: SharedFs,
-    pub cancel: Arc<AtomicBool>,
+    /// The run's budget: its cancellation flag, and the bytes moved (charged here).
+    pub budget: Arc<crate::limits::Budget>,
 }
 
 impl Read for FdReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &self.file {
-            Some(f) => f.read(&self.fs, buf, &self.cancel),
+            Some(f) => {
+                let n = f.read(&self.fs, buf, &self.budget.cancel)?;
+                self.budget.charge_io(n)?;
+                Ok(n)
+            }
             None => Err(io::Error::from_raw_os_error(9)),
         }
     }

@@ -706,6 +706,15 @@ impl Interp {
         v.attrs.set(Attrs::READONLY, true);
     }
 
+    /// Whether `bytes` more fit the run's memory budget beside what the shell holds:
+    /// its variables' values and the filesystem's file contents. Walks the
+    /// variables, so callers ask only for large values.
+    pub fn check_memory(&self, bytes: u64) -> Result<(), String> {
+        let files = self.fs.lock().usage().0;
+        let held = self.vars.held_bytes().saturating_add(files);
+        self.budget.check_memory(held, bytes)
+    }
+
     /// Parse options reflecting the current shopt state and aliases.
     pub fn parse_options(&self) -> ParseOptions {
         // bash reads a whole line (or compound command) before running any of it, so a
@@ -1095,6 +1104,13 @@ impl Interp {
                 "{name}: string length limit exceeded ({max} bytes)"
             ));
         }
+        if value.len() as u64 >= ASSIGN_CHECK_FROM {
+            // Counted as held beside the value it replaces: the two coexist briefly.
+            if let Err(m) = self.check_memory(value.len() as u64) {
+                self.budget.trip(&m);
+                return Err(format!("{name}: {m}"));
+            }
+        }
         value = vars::apply_case(attrs, value);
         self.vars.with_entry(name, false, |var| {
             match &mut var.value {
@@ -1317,3 +1333,6 @@ fn shift_lines(l: &crate::syntax::List, by: u32) -> crate::syntax::List {
     }
     l
 }
+
+/// Values at least this long are checked against the memory budget when assigned.
+const ASSIGN_CHECK_FROM: u64 = 1 << 20;

@@ -16,8 +16,21 @@ static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
 /// Parked threads kept at most; more finish when their stage does.
 const MAX_IDLE: usize = 8;
 
-/// Stack size of a stage thread (deep recursion in a stage needs room).
-const STACK: usize = 8 << 20;
+/// Stack size of every thread a run starts (pipeline stages, background jobs,
+/// coprocesses, process substitutions). Small, so that `max_threads` of them fit in
+/// a modest address space (512 × 2 MiB = 1 GiB reserved, touched only as used): deep
+/// recursion does not need it larger, because the interpreter grows its stack on the
+/// heap as it nests (`stacker::maybe_grow` in `exec_command`, the parser and
+/// arithmetic).
+pub const STACK: usize = 2 << 20;
+
+/// The limit error for a thread the host refused to start: the run is over as if
+/// `max_threads` had been reached, never an abort.
+pub fn refused(what: &str, max_threads: usize, e: &std::io::Error) -> String {
+    format!(
+        "concurrent pipeline stage and job limit exceeded ({max_threads} threads): cannot start {what}: {e}"
+    )
+}
 
 /// The result of a stage started with [`spawn`].
 pub struct StageHandle<T>(Receiver<std::thread::Result<T>>);

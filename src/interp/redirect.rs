@@ -141,6 +141,12 @@ impl Interp {
             }
             Some(RedirFd::Var(name)) => {
                 let n = self.fds.free_from(10);
+                // bash's F_DUPFD fails past `ulimit -n`; so an endless `exec {fd}<f`
+                // fails each time instead of growing the table.
+                if n >= super::builtins::ulimit::open_files_limit(self) {
+                    self.error("redirection error: cannot duplicate fd: Too many open files");
+                    return None;
+                }
                 if let Err(m) = self.assign_scalar(name, n.to_string(), false) {
                     self.error(&m);
                     return None;
@@ -263,9 +269,16 @@ impl Interp {
             self.set_redirected(2, Some(file));
             return Ok(true);
         }
+        let full = matches!(fd, Some(RedirFd::Var(_)))
+            && self.fds.free_from(10) >= super::builtins::ulimit::open_files_limit(self);
         let fd = match self.redir_fd(fd, default_fd) {
             Some(fd) => fd,
-            None => return Ok(false),
+            None => {
+                if full {
+                    self.error(&format!("{target}: Too many open files"));
+                }
+                return Ok(false);
+            }
         };
         self.set_redirected(fd, Some(file));
         Ok(true)

@@ -342,6 +342,26 @@ impl Scopes {
         Ok(())
     }
 
+    /// Bytes the values of every variable hold (names, keys and elements), hidden
+    /// ones included: what the memory budget counts for the shell's variables.
+    pub fn held_bytes(&self) -> u64 {
+        let mut n = 0u64;
+        for f in &self.frames {
+            for (k, v) in f.vars.iter() {
+                let value = match &v.value {
+                    Some(crate::expand::Value::Str(s)) => s.len(),
+                    Some(crate::expand::Value::Indexed(a)) => {
+                        a.values().map(|e| e.len() + 16).sum()
+                    }
+                    Some(crate::expand::Value::Assoc(a)) => a.held_bytes(),
+                    None => 0,
+                };
+                n = n.saturating_add((k.len() + value) as u64);
+            }
+        }
+        n
+    }
+
     /// Every visible variable, sorted by name.
     pub fn all(&self) -> Vec<(String, Var)> {
         let mut m: std::collections::BTreeMap<String, Var> = std::collections::BTreeMap::new();

@@ -1,5 +1,6 @@
-//! The store's disk access: atomic writes (temp file, fsync, rename, fsync of the
-//! directory), blob paths and hash checks, manifest files and their pruning, and fault
+//! The local-directory [`Backend`]: one file per key under the store's root, atomic
+//! writes (temp file, fsync, rename, fsync of the directory), creates that never
+//! replace a file (a hard link from the temp file), an OS lock per session, and fault
 //! injection so tests can stop a save between any two writes. Blobs are written several
 //! at a time.
 
@@ -7,15 +8,12 @@ use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use super::format::{self, Manifest};
-use super::{KEEP_MANIFESTS, StoreError, StoreErrorKind};
-
-/// The content of the `FORMAT` file.
-const FORMAT_LINE: &str = "shellbox-store 1\n";
+use super::backend::{Backend, Listed, parallel};
+use super::{SessionLock, StoreError, StoreErrorKind};
 
 /// Leftover temp files older than this are removed when a store is opened.
 const STALE_TEMP: Duration = Duration::from_secs(3600);
@@ -56,34 +54,6 @@ pub(super) struct Disk {
 /// Most writes in flight at once.
 const WRITERS: usize = 8;
 
-/// Runs `f` on every item, on up to [`WRITERS`] threads; the first error wins.
-fn parallel<T: Sync>(
-    items: &[T],
-    f: impl Fn(&T) -> Result<(), StoreError> + Sync,
-) -> Result<(), StoreError> {
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<StoreError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..WRITERS.min(items.len()) {
-            scope.spawn(|| {
-                while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if lock(&failed).is_some() {
-                        return;
-                    }
-                    if let Err(e) = f(item) {
-                        lock(&failed).get_or_insert(e);
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    failed
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .map_or(Ok(()), Err)
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -108,26 +78,6 @@ impl Disk {
         for sub in ["blobs", "sessions", "tmp"] {
             create_dir(&root.join(sub))?;
         }
-        let format_file = root.join("FORMAT");
-        match fs::read_to_string(&format_file) {
-            Ok(text) if text == FORMAT_LINE => {}
-            Ok(text) => {
-                return Err(StoreError::new(
-                    StoreErrorKind::Format,
-                    Some(&format_file),
-                    format!(
-                        "{} is not a shellbox store of this version (it says {:?})",
-                        root.display(),
-                        text.trim_end()
-                    ),
-                ));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                disk.write_atomic(&format_file, FORMAT_LINE.as_bytes())?;
-                sync_dir(root)?;
-            }
-            Err(e) => return Err(StoreError::io(&format_file, &e)),
-        }
         disk.remove_stale_temps();
         Ok(disk)
     }
@@ -149,18 +99,19 @@ impl Disk {
         }
     }
 
-    pub(super) fn inject(&self, plan: Option<FaultPlan>) {
-        *lock(&self.faults) = plan;
-    }
-
-    /// Writes `data` to `path` atomically and durably (the caller syncs the directory).
-    fn write_atomic(&self, path: &Path, data: &[u8]) -> Result<(), StoreError> {
+    /// A new temp file's path.
+    fn temp_path(&self) -> PathBuf {
         static N: AtomicU64 = AtomicU64::new(0);
-        let tmp = self.root.join("tmp").join(format!(
+        self.root.join("tmp").join(format!(
             "{}-{}.tmp",
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
-        ));
+        ))
+    }
+
+    /// Fails this write if the fault plan says so, leaving what a crash would (half
+    /// the bytes in a temp file, or at `path` itself when torn).
+    fn fault(&self, path: &Path, data: &[u8]) -> Result<(), StoreError> {
         let fault = {
             let mut plan = lock(&self.faults);
             match plan.as_mut() {
@@ -172,156 +123,205 @@ impl Disk {
                 None => None,
             }
         };
-        if let Some(plan) = fault {
-            let half = data.get(..data.len() / 2).unwrap_or_default();
-            let at = if plan.torn { path } else { &tmp };
-            let _ = fs::write(at, half);
-            return Err(StoreError::new(
-                StoreErrorKind::Io,
-                Some(path),
-                format!("{}: injected failure", path.display()),
-            ));
-        }
+        let Some(plan) = fault else {
+            return Ok(());
+        };
+        let half = data.get(..data.len() / 2).unwrap_or_default();
+        let tmp = self.temp_path();
+        let at = if plan.torn { path } else { &tmp };
+        let _ = fs::write(at, half);
+        Err(StoreError::new(
+            StoreErrorKind::Io,
+            Some(path),
+            format!("{}: injected failure", path.display()),
+        ))
+    }
+
+    /// Writes `data` to a new temp file, durably; returns its path.
+    fn write_temp(&self, data: &[u8]) -> Result<PathBuf, StoreError> {
+        let tmp = self.temp_path();
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(data)?;
             f.sync_all()
         });
-        if let Err(e) = written {
-            let _ = fs::remove_file(&tmp);
-            return Err(StoreError::io(&tmp, &e));
+        match written {
+            Ok(()) => Ok(tmp),
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                Err(StoreError::io(&tmp, &e))
+            }
         }
+    }
+
+    /// Writes `data` to `path` atomically and durably (the caller syncs the directory).
+    fn write_atomic(&self, path: &Path, data: &[u8]) -> Result<(), StoreError> {
+        self.fault(path, data)?;
+        let tmp = self.write_temp(data)?;
         fs::rename(&tmp, path).map_err(|e| {
             let _ = fs::remove_file(&tmp);
             StoreError::io(path, &e)
         })
     }
 
-    fn blob_path(&self, hash: &str) -> PathBuf {
-        let (fan, rest) = hash.split_at(2.min(hash.len()));
-        self.root.join("blobs").join(fan).join(rest)
+    fn path(&self, key: &str) -> PathBuf {
+        self.root.join(key)
     }
 
-    /// Whether a blob of that name and size is stored (a torn one has the wrong size
-    /// and is written again).
-    pub(super) fn has_blob(&self, hash: &str, len: usize) -> bool {
-        fs::metadata(self.blob_path(hash)).is_ok_and(|m| m.len() == len as u64)
+    /// The files below `dir` (to `depth` levels), as keys.
+    fn walk(&self, dir: &Path, depth: usize, out: &mut Vec<Listed>) -> Result<(), StoreError> {
+        let entries = match fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(StoreError::io(dir, &e)),
+        };
+        for e in entries.flatten() {
+            let Ok(meta) = e.metadata() else { continue };
+            let path = e.path();
+            if meta.is_dir() {
+                if depth > 0 {
+                    self.walk(&path, depth - 1, out)?;
+                }
+                continue;
+            }
+            let Some(key) = path
+                .strip_prefix(&self.root)
+                .ok()
+                .and_then(Path::to_str)
+                .map(|k| k.replace(std::path::MAIN_SEPARATOR, "/"))
+            else {
+                continue;
+            };
+            out.push(Listed {
+                key,
+                size: meta.len(),
+                modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Backend for Disk {
+    fn root(&self) -> PathBuf {
+        self.root.clone()
     }
 
-    /// Writes blobs, several at a time (each is fsynced, and one fsync waits for the
-    /// disk, so doing them side by side is what makes a large first save bearable),
-    /// then syncs the directories that gained them, so they are durable before the
-    /// manifest that references them.
-    pub(super) fn write_blobs(&self, blobs: &[(String, Arc<Vec<u8>>)]) -> Result<(), StoreError> {
+    fn location(&self, key: &str) -> PathBuf {
+        self.path(key)
+    }
+
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let path = self.path(key);
+        match fs::read(&path) {
+            Ok(data) => Ok(Some(data)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::io(&path, &e)),
+        }
+    }
+
+    fn missing(&self, items: &[(String, u64)]) -> Result<Vec<bool>, StoreError> {
+        Ok(items
+            .iter()
+            .map(|(key, size)| !fs::metadata(self.path(key)).is_ok_and(|m| m.len() == *size))
+            .collect())
+    }
+
+    /// Each blob is fsynced, and one fsync waits for the disk, so doing them side by
+    /// side is what makes a large first save bearable; then the directories that
+    /// gained them are synced, so they are durable before the manifest that
+    /// references them.
+    fn put_blobs(&self, blobs: &[(String, Arc<Vec<u8>>)]) -> Result<(), StoreError> {
         let dirs: HashSet<PathBuf> = blobs
             .iter()
-            .filter_map(|(hash, _)| self.blob_path(hash).parent().map(Path::to_path_buf))
+            .filter_map(|(key, _)| self.path(key).parent().map(Path::to_path_buf))
             .collect();
         for dir in &dirs {
             create_dir(dir)?;
         }
-        parallel(blobs, |(hash, data)| {
-            self.write_atomic(&self.blob_path(hash), data)
+        parallel(blobs, WRITERS, |(key, data)| {
+            self.write_atomic(&self.path(key), data)
         })?;
         let dirs: Vec<PathBuf> = dirs.into_iter().collect();
-        parallel(&dirs, |dir| sync_dir(dir))?;
+        parallel(&dirs, WRITERS, |dir| sync_dir(dir))?;
         if !dirs.is_empty() {
             sync_dir(&self.root.join("blobs"))?;
         }
         Ok(())
     }
 
-    /// A blob's bytes, verified against its hash.
-    pub(super) fn get_blob(&self, hash: &str) -> Result<Vec<u8>, String> {
-        if !format::is_hash(hash) {
-            return Err(format!("{hash:?} is not a blob hash"));
-        }
-        let path = self.blob_path(hash);
-        let data = fs::read(&path).map_err(|e| format!("blob {}: {e}", path.display()))?;
-        if format::sha256_hex(&data) != hash {
-            return Err(format!(
-                "blob {} is corrupt: its content does not match its hash",
-                path.display()
-            ));
-        }
-        Ok(data)
+    fn put(&self, key: &str, data: &[u8]) -> Result<(), StoreError> {
+        let path = self.path(key);
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        create_dir(&dir)?;
+        self.write_atomic(&path, data)?;
+        sync_dir(&dir)
     }
 
-    pub(super) fn session_dir(&self, name: &str) -> PathBuf {
-        self.root.join("sessions").join(name)
+    /// A hard link from a durable temp file: it fails, atomically, when the name is
+    /// taken, where a rename would replace what is there.
+    fn create(&self, key: &str, data: &[u8]) -> Result<bool, StoreError> {
+        let path = self.path(key);
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        create_dir(&dir)?;
+        self.fault(&path, data)?;
+        let tmp = self.write_temp(data)?;
+        let linked = fs::hard_link(&tmp, &path);
+        let _ = fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => {
+                sync_dir(&dir)?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(StoreError::io(&path, &e)),
+        }
     }
 
-    /// The manifests of a session by sequence number, oldest first.
-    pub(super) fn manifests(&self, name: &str) -> Result<Vec<(u64, PathBuf)>, StoreError> {
-        let dir = self.session_dir(name);
-        let entries = match fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(StoreError::io(&dir, &e)),
-        };
-        let mut out: Vec<(u64, PathBuf)> = entries
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name();
-                let seq = name.to_str()?.strip_suffix(".json")?.parse().ok()?;
-                Some((seq, e.path()))
-            })
-            .collect();
-        out.sort();
+    fn list(&self, prefix: &str) -> Result<Vec<Listed>, StoreError> {
+        let (dir, _) = prefix.rsplit_once('/').unwrap_or(("", prefix));
+        let mut out = Vec::new();
+        // Keys are at most three levels deep (`blobs/ab/cdef…`).
+        self.walk(&self.path(dir), 3, &mut out)?;
+        out.retain(|l| l.key.starts_with(prefix));
+        out.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(out)
     }
 
-    /// Session names with at least one manifest.
-    pub(super) fn sessions(&self) -> Result<Vec<String>, StoreError> {
-        let dir = self.root.join("sessions");
-        let entries = fs::read_dir(&dir).map_err(|e| StoreError::io(&dir, &e))?;
-        let mut names = Vec::new();
-        for e in entries.flatten() {
-            if let Some(name) = e.file_name().to_str()
-                && !self.manifests(name)?.is_empty()
-            {
-                names.push(name.to_owned());
-            }
+    fn delete(&self, key: &str) -> Result<(), StoreError> {
+        let path = self.path(key);
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(StoreError::io(&path, &e)),
         }
-        names.sort();
-        Ok(names)
     }
 
-    /// Writes the next manifest of session `name` and prunes old ones; returns its
-    /// sequence number, path and size.
-    pub(super) fn write_manifest(
-        &self,
-        name: &str,
-        manifest: &Manifest,
-    ) -> Result<(u64, PathBuf, u64), StoreError> {
-        let dir = self.session_dir(name);
-        create_dir(&dir)?;
-        let existing = self.manifests(name)?;
-        let seq = existing.last().map_or(1, |(s, _)| s + 1);
-        let body = format::to_json(manifest)?;
-        let mut file = format::manifest_header(&body).into_bytes();
-        file.extend_from_slice(&body);
-        let path = dir.join(format!("{seq:020}.json"));
-        self.write_atomic(&path, &file)?;
-        sync_dir(&dir)?;
-        let keep_from = (existing.len() + 1).saturating_sub(KEEP_MANIFESTS);
-        for (_, old) in existing.iter().take(keep_from) {
-            let _ = fs::remove_file(old);
+    fn lock(&self, name: &str) -> Result<SessionLock, StoreError> {
+        let path = self.root.join("sessions").join(format!("{name}.lock"));
+        if let Some(dir) = path.parent() {
+            create_dir(dir)?;
         }
-        Ok((seq, path, file.len() as u64))
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| StoreError::io(&path, &e))?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(SessionLock::held(file)),
+            Err(rustix::io::Errno::WOULDBLOCK) => Err(StoreError::new(
+                StoreErrorKind::Busy,
+                Some(&path),
+                format!(
+                    "session {name:?} is in use by another process (or another handle of this one); \
+                     open it when that one has finished, or use another session name"
+                ),
+            )),
+            Err(e) => Err(StoreError::io(&path, &std::io::Error::from(e))),
+        }
     }
 
-    /// Reads and checks a manifest file.
-    pub(super) fn read_manifest(&self, path: &Path) -> Result<Manifest, String> {
-        let file = fs::read(path).map_err(|e| e.to_string())?;
-        let body = format::manifest_body(&file)?;
-        let manifest: Manifest =
-            serde_json::from_slice(body).map_err(|e| format!("unreadable manifest: {e}"))?;
-        if manifest.format != format::FORMAT {
-            return Err(format!(
-                "manifest format {} is not supported",
-                manifest.format
-            ));
-        }
-        Ok(manifest)
+    fn inject(&self, plan: Option<FaultPlan>) {
+        *lock(&self.faults) = plan;
     }
 }

@@ -804,7 +804,8 @@ fn fc_edit(sh: &mut Interp, idx: &[usize], ename: Option<String>) -> R {
     // The editor runs while the file exists, so the shell's own pid keeps it apart
     // from another shell's.
     let file = format!("{}/bash-fc.{}", tmpdir.trim_end_matches('/'), sh.bashpid);
-    if let Err(e) = sh.fs.lock().write_file(&file, text.as_bytes()) {
+    let written = sh.fs.lock().write_file(&file, text.as_bytes());
+    if let Err(e) = written {
         sh.builtin_error("fc", &format!("{file}: cannot open temp file: {e}"));
         return Ok(1);
     }

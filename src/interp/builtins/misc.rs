@@ -682,10 +682,17 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
             }
         }
     }
-    let content = match sh.fs.lock().read_file(&path) {
+    // The guard must be gone before the error is written: stderr may be a file.
+    let read = sh.fs.lock().read_file(&path);
+    let content = match read {
         Ok(c) => c,
+        // bash names the builtin only for a directory, in its own words.
+        Err(e) if e.errno == crate::fs::Errno::EISDIR => {
+            sh.builtin_error(&args[0], &format!("{file}: is a directory"));
+            return Ok(1);
+        }
         Err(e) => {
-            sh.builtin_error(&args[0], &format!("{file}: {e}"));
+            sh.error(&format!("{file}: {e}"));
             return Ok(1);
         }
     };
