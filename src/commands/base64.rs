@@ -142,16 +142,9 @@ pub fn base64(ctx: &mut Ctx) -> CmdResult {
             }
         }
     }
-    if let Some(extra) = parsed.operands.get(1) {
-        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1);
-    }
-    let name = parsed.operands.first().map_or("-", String::as_str);
-    let data = match ctx.read_input(name)? {
+    let data = match single_input(ctx, &parsed.operands)? {
         Ok(d) => d,
-        Err(e) => {
-            ctx.err(format!("{}: {e}", quotef(name)))?;
-            return Ok(1);
-        }
+        Err(s) => return Ok(s),
     };
     if parsed.has("d") {
         return match decode(&data, parsed.has("i")) {
@@ -166,18 +159,41 @@ pub fn base64(ctx: &mut Ctx) -> CmdResult {
             }
         };
     }
-    let enc = encode(&data);
+    write_wrapped(ctx, &encode(&data), wrap)?;
+    Ok(0)
+}
+
+/// The one FILE operand (or stdin) of `base64`, `base32` and `basenc`, read whole;
+/// `Err` is the status after GNU's message for an extra operand or a failed read.
+pub(super) fn single_input(
+    ctx: &mut Ctx,
+    operands: &[String],
+) -> std::io::Result<Result<std::sync::Arc<Vec<u8>>, i32>> {
+    if let Some(extra) = operands.get(1) {
+        return usage_error(ctx, &format!("extra operand {}", lq(extra)), 1).map(Err);
+    }
+    let name = operands.first().map_or("-", String::as_str);
+    match ctx.read_input(name)? {
+        Ok(d) => Ok(Ok(d)),
+        Err(e) => {
+            ctx.err(format!("{}: {e}", quotef(name)))?;
+            Ok(Err(1))
+        }
+    }
+}
+
+/// Writes encoded text in lines of `wrap` columns (0: one unbroken line).
+pub(super) fn write_wrapped(ctx: &mut Ctx, enc: &[u8], wrap: usize) -> std::io::Result<()> {
     let mut out = Vec::with_capacity(enc.len() + enc.len() / 76 + 1);
     if wrap == 0 {
-        out.extend_from_slice(&enc);
+        out.extend_from_slice(enc);
     } else {
         for line in enc.chunks(wrap) {
             out.extend_from_slice(line);
             out.push(b'\n');
         }
     }
-    ctx.stdout.write_all(&out)?;
-    Ok(0)
+    ctx.stdout.write_all(&out)
 }
 
 #[cfg(test)]

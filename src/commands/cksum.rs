@@ -194,14 +194,14 @@ pub fn cksum(ctx: &mut Ctx) -> CmdResult {
 }
 
 /// The BSD `sum` checksum: a 16-bit sum rotated right before each byte is added.
-fn bsd_sum(data: &[u8]) -> u16 {
+pub(super) fn bsd_sum(data: &[u8]) -> u16 {
     data.iter().fold(0u16, |sum, &b| {
         sum.rotate_right(1).wrapping_add(u16::from(b))
     })
 }
 
 /// The System V `sum` checksum: the byte sum folded to 16 bits.
-fn sysv_sum(data: &[u8]) -> u32 {
+pub(super) fn sysv_sum(data: &[u8]) -> u32 {
     let s = data.iter().fold(0u64, |s, &b| s.wrapping_add(u64::from(b)));
     let r = (s & 0xffff) + ((s & 0xffff_ffff) >> 16);
     ((r & 0xffff) + (r >> 16)) as u32

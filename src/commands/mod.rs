@@ -39,10 +39,13 @@ mod backtrack;
 mod backup;
 pub mod base64;
 mod basename;
+mod basenc;
 mod bc;
+mod bsdsum;
 mod cat;
 mod chmod;
 mod cksum;
+mod clear;
 mod cmp;
 mod column;
 mod comm;
@@ -55,6 +58,7 @@ mod diff;
 mod dirname;
 mod du;
 mod env;
+mod envsubst;
 mod expand;
 mod expr;
 mod false_;
@@ -76,9 +80,12 @@ mod mkdir;
 mod mktemp;
 mod mv;
 mod nl;
+mod nohup;
 mod nproc;
 mod od;
+mod pager;
 mod paste;
+mod patch;
 mod pgrep;
 mod printenv;
 mod ps;
@@ -110,10 +117,12 @@ mod tr;
 mod tree;
 mod true_;
 mod truncate;
+mod tsort;
 mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
+mod uuidgen;
 mod wc;
 mod which;
 mod whoami;
@@ -221,6 +230,12 @@ pub trait Host {
     fn sleep(&mut self, clock: &crate::fs::Clock, nanos: i64) -> io::Result<()> {
         clock.advance(nanos);
         Ok(())
+    }
+    /// 64 bits from the session's seeded generator (the one behind `$RANDOM`), for
+    /// utilities that make random values (`uuidgen`): the same session replays the
+    /// same values. The default is one fixed value.
+    fn random(&mut self) -> u64 {
+        0x2545_f491_4f6c_dd1d
     }
     /// The processes of the session, by pid (`ps`, `pgrep`). The default has none.
     fn processes(&mut self) -> Vec<crate::interp::procs::ProcInfo> {
@@ -408,6 +423,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("nproc", nproc::nproc),
         ("od", od::od),
         ("paste", paste::paste),
+        ("patch", patch::patch),
         ("pgrep", pgrep::pgrep),
         ("pkill", pgrep::pkill),
         ("printenv", printenv::printenv),
@@ -455,6 +471,16 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("xargs", xargs::xargs),
         ("yes", yes::yes),
         ("zcat", gzip::zcat),
+        ("base32", basenc::base32),
+        ("basenc", basenc::basenc),
+        ("clear", clear::clear),
+        ("envsubst", envsubst::envsubst),
+        ("less", pager::less),
+        ("more", pager::more),
+        ("nohup", nohup::nohup),
+        ("sum", bsdsum::sum),
+        ("tsort", tsort::tsort),
+        ("uuidgen", uuidgen::uuidgen),
     ]
 }
 

@@ -2627,6 +2627,9 @@ impl crate::commands::Host for UtilHost<'_> {
     fn processes(&mut self) -> Vec<super::procs::ProcInfo> {
         self.sh.procs.list()
     }
+    fn random(&mut self) -> u64 {
+        (0..5).fold(0u64, |v, _| (v << 15) ^ u64::from(self.sh.next_random()))
+    }
     fn pid(&mut self) -> u32 {
         self.pid
     }
