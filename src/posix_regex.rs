@@ -14,6 +14,8 @@ pub fn translate(re: &str, extended: bool) -> Result<String, String> {
     let mut i = 0;
     // Whether the previous token can take a repetition operator.
     let mut can_repeat = false;
+    // ERE groups open.
+    let mut depth = 0usize;
     while i < cs.len() {
         let c = cs[i];
         match c {
@@ -81,7 +83,10 @@ pub fn translate(re: &str, extended: bool) -> Result<String, String> {
                 }
             }
             '{' if extended => {
-                if can_repeat && cs.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+                let opens_interval = cs
+                    .get(i + 1)
+                    .is_some_and(|d| d.is_ascii_digit() || *d == ',');
+                if can_repeat && opens_interval {
                     let (q, next) = interval(&cs, i)?;
                     out.push_str(&q);
                     i = next;
@@ -90,9 +95,22 @@ pub fn translate(re: &str, extended: bool) -> Result<String, String> {
                 out.push_str("\\{");
                 can_repeat = true;
             }
-            '(' | ')' | '|' if extended => {
+            '(' | '|' if extended => {
+                if c == '(' {
+                    depth += 1;
+                }
                 out.push(c);
-                can_repeat = c == ')';
+                can_repeat = false;
+            }
+            // A `)` that closes nothing is literal (glibc, GNU grep, awk).
+            ')' if extended => {
+                if depth > 0 {
+                    depth -= 1;
+                    out.push(')');
+                } else {
+                    out.push_str("\\)");
+                }
+                can_repeat = true;
             }
             '^' => {
                 if extended || out == "(?s)" || out.ends_with('(') || out.ends_with('|') {
@@ -128,6 +146,139 @@ pub fn translate(re: &str, extended: bool) -> Result<String, String> {
     Ok(out)
 }
 
+/// Whether glibc's regcomp (which bash's `=~` uses) refuses an ERE: a repetition
+/// operator with nothing before it (`*a`, `a|+b`, `(*a)`, `^*`), a `{` that does not
+/// open a complete interval (`a{`, `a{x}`, `a{2,1}`, `{1}`), an unclosed `[` or `(`, an
+/// unknown class or a collating element of more than one character, a range whose
+/// ends are out of order, or a trailing backslash. A `)` with no `(` is literal.
+pub fn glibc_rejects_ere(re: &str) -> bool {
+    let cs: Vec<char> = re.chars().collect();
+    // Whether the previous token can be repeated.
+    let mut operand = false;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&c) = cs.get(i) {
+        match c {
+            '\\' => {
+                if i + 1 >= cs.len() {
+                    return true;
+                }
+                i += 1;
+                operand = true;
+            }
+            '[' => {
+                let Ok((_, next)) = bracket(&cs, i) else {
+                    return true;
+                };
+                if bracket_rejected(&cs[i + 1..next - 1]) {
+                    return true;
+                }
+                i = next;
+                operand = true;
+                continue;
+            }
+            '*' | '+' | '?' if !operand => return true,
+            '{' => {
+                let Some(len) = cs[i + 1..].iter().position(|&d| d == '}') else {
+                    return true;
+                };
+                let body: String = cs[i + 1..i + 1 + len].iter().collect();
+                if !operand || interval_bounds(&body).is_none() {
+                    return true;
+                }
+                i += len + 1;
+            }
+            '(' => {
+                depth += 1;
+                operand = false;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                operand = true;
+            }
+            '|' | '^' => operand = false,
+            _ => operand = true,
+        }
+        i += 1;
+    }
+    depth > 0
+}
+
+/// The bounds of an interval's body (`m`, `m,`, `m,n`, `,n`, `,`), if it is one whose
+/// bounds are in order.
+fn interval_bounds(body: &str) -> Option<(u32, Option<u32>)> {
+    let number = |s: &str| {
+        if s.is_empty() || !s.chars().all(|d| d.is_ascii_digit()) {
+            None
+        } else {
+            s.parse::<u32>().ok()
+        }
+    };
+    let (lo, hi) = match body.split_once(',') {
+        None => {
+            let n = number(body)?;
+            (n, Some(n))
+        }
+        Some((lo, hi)) => {
+            let lo = if lo.is_empty() { 0 } else { number(lo)? };
+            let hi = if hi.is_empty() {
+                None
+            } else {
+                Some(number(hi)?)
+            };
+            (lo, hi)
+        }
+    };
+    match hi {
+        Some(h) if h < lo => None,
+        _ => Some((lo, hi)),
+    }
+}
+
+/// Whether glibc refuses the inside of a bracket expression (between `[` and `]`):
+/// an unknown `[:class:]`, a `[.x.]` of other than one character, or a range `z-a`.
+fn bracket_rejected(inner: &[char]) -> bool {
+    const CLASSES: [&str; 12] = [
+        "alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl",
+        "blank", "alnum",
+    ];
+    let mut j = usize::from(inner.first() == Some(&'^'));
+    // The previous element when it can start a range.
+    let mut prev: Option<char> = None;
+    while let Some(&c) = inner.get(j) {
+        let (elem, next) = if c == '[' && matches!(inner.get(j + 1), Some(':' | '.' | '=')) {
+            let kind = inner[j + 1];
+            let mut k = j + 2;
+            while k + 1 < inner.len() && !(inner[k] == kind && inner[k + 1] == ']') {
+                k += 1;
+            }
+            let name: String = inner[j + 2..k.min(inner.len())].iter().collect();
+            match kind {
+                ':' if !CLASSES.contains(&name.as_str()) => return true,
+                ':' => (None, k + 2),
+                _ if name.chars().count() != 1 => return true,
+                _ => (name.chars().next(), k + 2),
+            }
+        } else {
+            (Some(c), j + 1)
+        };
+        if elem == Some('-')
+            && let (Some(lo), Some(&hi)) = (prev, inner.get(next))
+            && hi != '['
+        {
+            if hi < lo {
+                return true;
+            }
+            prev = None;
+            j = next + 1;
+            continue;
+        }
+        prev = elem;
+        j = next;
+    }
+    false
+}
+
 /// `{m,n}` starting at `cs[i] == '{'` (BRE: after the backslash, ends at `\}`).
 fn interval(cs: &[char], i: usize) -> Result<(String, usize), String> {
     let mut j = i + 1;
@@ -141,10 +292,12 @@ fn interval(cs: &[char], i: usize) -> Result<(String, usize), String> {
     if j >= cs.len() {
         return Err("unmatched \\{".to_owned());
     }
-    if !body.chars().all(|c| c.is_ascii_digit() || c == ',') || body.is_empty() {
-        return Err("invalid content of \\{\\}".to_owned());
+    match interval_bounds(&body) {
+        Some((lo, Some(hi))) if body.contains(',') => Ok((format!("{{{lo},{hi}}}"), j + 1)),
+        Some((lo, Some(_))) => Ok((format!("{{{lo}}}"), j + 1)),
+        Some((lo, None)) => Ok((format!("{{{lo},}}"), j + 1)),
+        None => Err("invalid content of \\{\\}".to_owned()),
     }
-    Ok((format!("{{{body}}}"), j + 1))
 }
 
 /// A bracket expression starting at `cs[i] == '['`.

@@ -88,6 +88,27 @@ pub fn encode(s: &str) -> Vec<u8> {
     out
 }
 
+/// How many bytes `s` stands for (see [`encode`]): what C's `printf` widths count.
+pub fn byte_len(s: &str) -> usize {
+    if has_raw(s) {
+        s.chars()
+            .map(|c| raw_byte(c).map_or(c.len_utf8(), |_| 1))
+            .sum()
+    } else {
+        s.len()
+    }
+}
+
+/// The first `n` bytes of `s` (see [`encode`]), a character cut in two left as raw
+/// bytes, as C's `%.Ns` cuts.
+pub fn truncate_bytes(s: String, n: usize) -> String {
+    if byte_len(&s) <= n {
+        return s;
+    }
+    let bytes = encode(&s);
+    decode(bytes.get(..n).unwrap_or(&bytes))
+}
+
 /// Appends the bytes of `s` to `out` (see [`encode`]).
 pub fn encode_into(s: &str, out: &mut Vec<u8>) {
     if !has_raw(s) {

@@ -250,14 +250,36 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
         });
     }
     let lower = t.to_ascii_lowercase().replace(',', " ");
-    let words: Vec<&str> = lower.split_whitespace().collect();
+    // A sign may stand apart from its number (`+ 10 days`), as GNU's lexer allows.
+    let mut words: Vec<String> = Vec::new();
+    let mut sign: Option<&str> = None;
+    // A sign before anything but digits counts for nothing (`+ month`, `- -1 day`).
+    for w in lower.split_whitespace() {
+        let w = match w.strip_prefix(['+', '-']) {
+            Some(rest) if !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit()) => {
+                rest
+            }
+            _ => w,
+        };
+        let digits_next = w.starts_with(|c: char| c.is_ascii_digit());
+        match sign.take() {
+            Some(sg) if digits_next => words.push(format!("{sg}{w}")),
+            _ if w == "+" || w == "-" => sign = Some(w),
+            _ => words.push(w.to_owned()),
+        }
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let mut items = Items::default();
     let mut i = 0;
     let mut ordinal: Option<i64> = None;
     let mut last_rel: Option<(char, i64)> = None;
+    // Whether the previous item was an `hh:mm[:ss]` time, which a signed number
+    // right after takes as its zone (`12:00 -2 hours` is 14:00 UTC plus an hour).
+    let mut after_time = false;
     while let Some(&w) = words.get(i) {
         i += 1;
         let next = words.get(i).copied();
+        let follows_time = std::mem::take(&mut after_time);
         let is_digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
         match w {
             "now" | "today" => continue,
@@ -348,6 +370,22 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
         let signed = w
             .strip_prefix(['+', '-'])
             .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()));
+        if signed && follows_time {
+            // GNU's time_zone_hhmm: one or two digits are hours, three or four hhmm.
+            let digits = &w[1..];
+            let n: i64 = digits.parse().ok()?;
+            let (h, m) = match digits.len() {
+                1 | 2 => (n, 0),
+                3 | 4 => (n / 100, n % 100),
+                _ => return None,
+            };
+            if h > 24 || m > 59 {
+                return None;
+            }
+            let sign = if w.starts_with('-') { -1 } else { 1 };
+            items.zone = sign * (h * 3600 + m * 60);
+            continue;
+        }
         if (is_digits || signed)
             && let Some((kind, mult)) = next.and_then(unit)
         {
@@ -424,6 +462,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
         }
         if w.contains(':') || w.ends_with("am") || w.ends_with("pm") {
             parse_time(w, &mut items)?;
+            after_time = w.contains(':') && !w.contains(['+', '-', 'z']) && !w.ends_with('m');
             continue;
         }
         return None;
@@ -443,7 +482,8 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
         None => (today.hour, today.min, today.sec, now.nanos),
     };
     let mut day = d as i64;
-    if let Some((ord, wd)) = items.weekday {
+    // A day of the week counts only when no date is given.
+    if let Some((ord, wd)) = items.weekday.filter(|_| items.date.is_none()) {
         let cur = (super::util::epoch(y, m, d, 0, 0, 0).div_euclid(86_400) + 4).rem_euclid(7);
         let diff = (i64::from(wd) - cur + 7) % 7;
         day += diff + 7 * (ord - i64::from(ord > 0 && diff != 0));

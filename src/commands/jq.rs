@@ -70,7 +70,7 @@ fn silent_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
 
 /// Definitions that replace the host-touching ones.
 const PRELUDE: &str = "def env: $ENV; def now: $__now; def debug: .; def debug(m): .; \
-def stderr: .; def input_filename: null; \
+def stderr: .; def input_filename: null; def leaf_paths: paths(scalars); \
 def @csv: if type != \"array\" then error(\"\\(type) (\\(tojson)) cannot be csv-formatted, only array\") \
 else map(if type == \"string\" then \"\\\"\" + gsub(\"\\\"\"; \"\\\"\\\"\") + \"\\\"\" \
 elif type == \"number\" or type == \"boolean\" then tostring elif . == null then \"\" \
@@ -596,7 +596,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     if slurp && !raw_input {
         values = vec![values.into_iter().collect()];
     }
-    // $ENV, $__now, named arguments, $__prog_args.
+    // $ENV, $__now, $ARGS, named arguments.
     let env_obj: Val = Val::obj(
         ctx.env
             .iter()
@@ -622,7 +622,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
         .into_iter()
         .collect(),
     );
-    let mut var_names: Vec<String> = vec!["$ENV".into(), "$__now".into(), "$__prog_args".into()];
+    let mut var_names: Vec<String> = vec!["$ENV".into(), "$__now".into(), "$ARGS".into()];
     let mut var_vals: Vec<Val> = vec![env_obj, now_val, named_args];
     for (n, v) in &named {
         var_names.push(format!("${n}"));
@@ -642,11 +642,14 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
         Ok(m) => m,
         Err(errs) => {
             for (_, e) in &errs {
-                writeln!(
-                    ctx.stderr,
-                    "jq: error: syntax error: {}",
-                    describe_load_error(e)
-                )?;
+                let text = match syntax_error_at_end(e, &code) {
+                    Some(at) => format!(
+                        "syntax error, unexpected $end (Unix shell quoting issues?){}",
+                        locate(&code, at)
+                    ),
+                    None => format!("syntax error: {}", describe_load_error(e)),
+                };
+                writeln!(ctx.stderr, "jq: error: {text}")?;
             }
             writeln!(
                 ctx.stderr,
@@ -670,14 +673,28 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     let filter_c = match compiled {
         Ok(f) => f,
         Err(errs) => {
-            for (_, e) in &errs {
-                writeln!(ctx.stderr, "jq: error: {}", describe_compile_error(e))?;
+            let mut count = 0;
+            for (name, undefined) in errs.iter().flat_map(|(_, e)| e) {
+                count += 1;
+                let what = match undefined {
+                    jaq_core::compile::Undefined::Filter(arity) => format!("{name}/{arity}"),
+                    jaq_core::compile::Undefined::Label => {
+                        format!("$*label-{}", name.trim_start_matches('$'))
+                    }
+                    _ => (*name).to_owned(),
+                };
+                let mut at = offset_in(&code, name);
+                // jq places a missing label at its `break`.
+                if let (jaq_core::compile::Undefined::Label, Some(a)) = (undefined, at) {
+                    at = code.get(..a).and_then(|c| c.rfind("break")).or(at);
+                }
+                let at = at.map_or_else(String::new, |at| locate(&code, at));
+                writeln!(ctx.stderr, "jq: error: {what} is not defined{at}")?;
             }
             writeln!(
                 ctx.stderr,
-                "jq: {} compile error{}",
-                errs.len(),
-                if errs.len() == 1 { "" } else { "s" }
+                "jq: {count} compile error{}",
+                if count == 1 { "" } else { "s" }
             )?;
             return Ok(3);
         }
@@ -797,14 +814,61 @@ fn describe_load_error<S: std::fmt::Debug>(e: &S) -> String {
     d.chars().take(200).collect()
 }
 
-fn describe_compile_error<S: std::fmt::Debug>(e: &S) -> String {
-    let d = format!("{e:?}");
-    let short: String = d.chars().take(200).collect();
-    if short.contains("Undefined") {
-        format!("undefined symbol ({short})")
-    } else {
-        short
+/// Where `part`, a slice of `code`, starts in it.
+fn offset_in(code: &str, part: &str) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(code.as_ptr() as usize)?;
+    (start + part.len() <= code.len()).then_some(start)
+}
+
+/// jq 1.6's place of an error at byte `at` of the program (which starts after the
+/// prelude): ` at <top-level>, line N:` and that line, then as many spaces as the error
+/// is from the line's start (jq 1.6 prints no caret).
+fn locate(code: &str, at: usize) -> String {
+    let program = code.get(PRELUDE.len()..).unwrap_or(code);
+    let at = at.saturating_sub(PRELUDE.len()).min(program.len());
+    let before = program.get(..at).unwrap_or(program);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_no = before.matches('\n').count() + 1;
+    let rest = program.get(at..).unwrap_or("");
+    let line_end = rest.find('\n').map_or(program.len(), |i| at + i);
+    let line = program.get(line_start..line_end).unwrap_or("");
+    format!(
+        " at <top-level>, line {line_no}:\n{line}{}",
+        " ".repeat(at - line_start)
+    )
+}
+
+/// For a program that ends too early, where bison's `$end` is reported: at the last
+/// token, whose place jq's lexer keeps.
+fn syntax_error_at_end(e: &jaq_core::load::Error<&str>, code: &str) -> Option<usize> {
+    use jaq_core::load::Error;
+    let at_end = match e {
+        Error::Parse(errs) => errs.iter().any(|(_, found)| found.is_empty()),
+        Error::Lex(errs) => errs.iter().any(|(_, found)| found.trim().is_empty()),
+        Error::Io(_) => false,
+    };
+    if !at_end {
+        return None;
     }
+    let text = code.trim_end();
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let last = text.chars().next_back()?;
+    let start = if word(last) {
+        let s = text.trim_end_matches(word);
+        s.strip_suffix('.').unwrap_or(s).len()
+    } else {
+        const PAIRS: [&str; 13] = [
+            "//", "|=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "?//", "..",
+        ];
+        let two = PAIRS
+            .iter()
+            .filter(|p| text.ends_with(*p))
+            .map(|p| p.len())
+            .max()
+            .unwrap_or(last.len_utf8());
+        text.len() - two
+    };
+    Some(start)
 }
 
 #[cfg(test)]

@@ -260,6 +260,8 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
     let mut split = Split::Blanks;
     let mut eof_str = None;
     let mut arg_file = None;
+    // -L (or -l) given and not overridden since (-I sets `max_lines` too).
+    let mut lines_given = false;
     for (k, v) in &parsed.opts {
         let val = v.clone().unwrap_or_default();
         let number = |ctx: &mut Ctx, opt: char, min: usize| -> io::Result<Result<usize, i32>> {
@@ -286,7 +288,15 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
             },
             "a" => arg_file = Some(val),
             "E" | "e" => eof_str = (!val.is_empty()).then_some(val),
+            // findutils lets the last of -I, -L and -n win, warning about the one it
+            // drops; -n1 after -I is what -I implies and changes nothing.
             "I" | "i" => {
+                if o.max_args.is_some() {
+                    exclusive(ctx, "--max-args", "--replace/-I/-i")?;
+                } else if lines_given {
+                    exclusive(ctx, "--max-lines", "--replace/-I/-i")?;
+                }
+                lines_given = false;
                 o.replace = Some(if val.is_empty() { "{}".to_owned() } else { val });
                 o.max_lines = Some(1);
                 o.max_args = None;
@@ -301,15 +311,34 @@ pub fn xargs(ctx: &mut Ctx) -> CmdResult {
                         Err(s) => return Ok(s),
                     }
                 };
+                if o.max_args.is_some() {
+                    exclusive(ctx, "--max-args", "-L")?;
+                }
+                if o.replace.is_some() {
+                    exclusive(ctx, "--replace", "-L")?;
+                }
+                lines_given = true;
                 o.max_lines = Some(n);
                 o.max_args = None;
                 o.replace = None;
             }
             "n" => {
-                o.max_args = Some(match number(ctx, 'n', 1)? {
+                let n = match number(ctx, 'n', 1)? {
                     Ok(n) => n,
                     Err(s) => return Ok(s),
-                });
+                };
+                if lines_given {
+                    exclusive(ctx, "--max-lines", "--max-args/-n")?;
+                    lines_given = false;
+                }
+                if o.replace.is_some() && n == 1 {
+                    continue;
+                }
+                if o.replace.is_some() {
+                    exclusive(ctx, "--replace", "--max-args/-n")?;
+                    o.replace = None;
+                }
+                o.max_args = Some(n);
                 o.max_lines = None;
             }
             "s" => {
@@ -497,6 +526,13 @@ fn run_one(ctx: &mut Parts, o: &Opts, command: &[String], items: &[Vec<u8>]) -> 
         ctx.stderr.write_all(&err)?;
     }
     Ok(st)
+}
+
+/// findutils' warning when a later option overrides an earlier one.
+fn exclusive(ctx: &mut Ctx, previous: &str, new: &str) -> io::Result<()> {
+    ctx.err(format!(
+        "warning: options {previous} and {new} are mutually exclusive, ignoring previous {previous} value"
+    ))
 }
 
 #[cfg(test)]

@@ -66,17 +66,11 @@ fn param_label(p: &ParamExp) -> String {
     }
 }
 
-/// The parameter as a substring error names it: as written, `1` for `$1`.
-fn slice_label(p: &ParamExp) -> String {
-    match p.param {
-        Param::Positional(_) => param_label(p).replacen('$', "", 1),
-        _ => param_label(p),
-    }
-}
-
 fn param_text(p: &ParamExp) -> String {
     let name = match &p.param {
         Param::Name(n) => n.clone(),
+        // Bash names `$1` as written but `${1}` as the bare number.
+        Param::Positional(n) if p.braced => n.to_string(),
         Param::Positional(n) => format!("${n}"),
         Param::Special(c) => c.to_string(),
     };
@@ -131,9 +125,10 @@ pub fn expand<H: Host + ?Sized>(
         let base = lookup(ex, pe)?;
         if !base.set {
             // Only a variable that does not exist at all is an error; a declared one
-            // without a value refers to nothing.
+            // without a value, or an unset positional parameter, refers to nothing.
             let exists = match &pe.param {
                 Param::Name(n) if pe.index.is_none() => ex.host.var(n).is_some(),
+                Param::Positional(_) => pe.index.is_none(),
                 _ => pe.index.is_some() && !base.is_list(),
             };
             if !exists {
@@ -430,9 +425,13 @@ fn finish<H: Host + ?Sized>(
                                 ex.host.assign_index(n, &key, value.clone())?;
                             }
                             _ => {
+                                // This one message names `${1=x}` as `$1`.
+                                let what = match &pe.param {
+                                    Param::Positional(n) => format!("${n}"),
+                                    _ => param_text(pe),
+                                };
                                 return Err(ExpandError::abort(format!(
-                                    "{}: cannot assign in this way",
-                                    param_text(pe)
+                                    "{what}: cannot assign in this way"
                                 )));
                             }
                         }
@@ -526,7 +525,7 @@ fn finish<H: Host + ?Sized>(
             // An error in the offset or length names the parameter first.
             let named = |mut f: super::arith::ArithFail| {
                 if !f.fatal {
-                    f.expr = format!("{}: {}", slice_label(pe), f.expr);
+                    f.expr = format!("{}: {}", param_label(pe), f.expr);
                 }
                 f
             };

@@ -981,9 +981,7 @@ impl Interp {
                     Ok(b) => Ok((!b) as i32),
                     // An invalid regex fails silently with 2; a bad operand says so
                     // and fails with 1.
-                    Err(e) if e.kind == ErrorKind::Command && e.message.is_empty() => {
-                        self.expand_error(e).map(|_| 2)
-                    }
+                    Err(e) if e.kind == ErrorKind::Command && e.message.is_empty() => Ok(2),
                     Err(e) => self.expand_error(e),
                 }
             }

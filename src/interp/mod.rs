@@ -460,6 +460,9 @@ pub struct Interp {
     pub argv0_override: Option<String>,
     /// An interactive shell (`bash -i`): prompts, PROMPT_COMMAND, errors never exit.
     pub interactive: bool,
+    /// A builtin is running under `command`, which keeps POSIX mode's fatal errors of
+    /// special builtins (`. missing`) from exiting the shell.
+    pub under_command: bool,
     /// Completion specifications stored by `complete`.
     pub completions: builtins::complete::CompTable,
     /// The history list (`history`, `fc`) and `bind -x` bindings.
@@ -598,6 +601,7 @@ impl Interp {
             ulimits: std::collections::BTreeMap::new(),
             argv0_override: None,
             interactive: false,
+            under_command: false,
             completions: Default::default(),
             history: Default::default(),
             extra_args: None,

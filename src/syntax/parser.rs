@@ -205,6 +205,9 @@ pub struct Parser {
     /// that bash read early, at the `)` of a substitution, were taken out of the text
     /// after them, and the lines after such a newline keep their numbers.
     line_jumps: Vec<(usize, u32)>,
+    /// The lines the `${` being parsed (innermost last) opened on: bash names that line
+    /// when the text ends before its `}`.
+    brace_lines: Vec<u32>,
     /// Warnings not yet handed out by [`Parser::take_warnings`].
     warnings: Vec<ParseWarning>,
     /// While a parse that may be undone is under way (see [`Parser::checkpoint`]), the
@@ -275,6 +278,7 @@ impl Parser {
             last_stop_was_slash: false,
             assign_value_param: false,
             comsub_depth: 0,
+            brace_lines: Vec::new(),
             line_jumps: Vec::new(),
             warnings: Vec::new(),
             splice_log: None,
@@ -436,6 +440,11 @@ impl Parser {
             line,
             ..self.error(ParseErrorKind::Unmatched(quote))
         }
+    }
+
+    /// The text ended inside `${...}`.
+    fn unclosed_brace(&self) -> ParseError {
+        self.unclosed('}', self.brace_lines.last().copied().unwrap_or(self.line))
     }
 
     fn error(&self, kind: ParseErrorKind) -> ParseError {
@@ -2771,9 +2780,16 @@ impl Parser {
     /// `${...}` after the `${`.
     fn braced_param(&mut self, in_dquote: bool) -> PResult<ParamExp> {
         self.enter()?;
+        self.brace_lines.push(self.line);
+        let r = self.braced_param_body(in_dquote);
+        self.brace_lines.pop();
+        self.leave();
+        r
+    }
+
+    fn braced_param_body(&mut self, in_dquote: bool) -> PResult<ParamExp> {
         let start = self.pos;
         let r = self.braced_param_inner(in_dquote);
-        self.leave();
         match r {
             Ok(Some(p)) => Ok(p),
             Ok(None) => {
@@ -2783,10 +2799,31 @@ impl Parser {
                 let mut text = String::from("${");
                 loop {
                     let Some(c) = self.bump() else {
-                        return Err(self.error(ParseErrorKind::Unmatched('}')));
+                        return Err(self.unclosed_brace());
                     };
                     match c {
                         '{' => depth += 1,
+                        // Quotes nest: the text must close them before the `}`.
+                        '\'' | '"' => {
+                            let line = self.line;
+                            text.push(c);
+                            loop {
+                                let Some(d) = self.bump() else {
+                                    return Err(self.unclosed(c, line));
+                                };
+                                text.push(d);
+                                if d == c {
+                                    break;
+                                }
+                                if d == '\\'
+                                    && c == '"'
+                                    && let Some(e) = self.bump()
+                                {
+                                    text.push(e);
+                                }
+                            }
+                            continue;
+                        }
                         '}' => {
                             depth -= 1;
                             if depth == 0 {
@@ -2916,7 +2953,7 @@ impl Parser {
             braced: true,
         };
         let Some(c) = self.peek() else {
-            return Err(self.error(ParseErrorKind::Unmatched('}')));
+            return Err(self.unclosed_brace());
         };
         if c == '}' {
             self.bump();
@@ -3095,7 +3132,7 @@ impl Parser {
         let mut squote_open = false;
         loop {
             let Some(c) = self.peek() else {
-                return Err(self.error(ParseErrorKind::Unmatched('}')));
+                return Err(self.unclosed_brace());
             };
             if c == '}' && squote_open {
                 lit.push(c);
@@ -3196,7 +3233,7 @@ impl Parser {
         let mut ternaries = 0usize;
         loop {
             let Some(c) = self.peek() else {
-                return Err(self.error(ParseErrorKind::Unmatched('}')));
+                return Err(self.unclosed_brace());
             };
             match c {
                 '}' if depth == 0 => break,

@@ -445,6 +445,16 @@ impl Finder<'_, '_> {
     fn run(&mut self, argv: &[String]) -> std::io::Result<i32> {
         self.flush()?;
         let ctx = &mut *self.ctx;
+        // find execs the program itself: one that is not there is find's error.
+        if let Some(name) = argv.first()
+            && !ctx.host.command_exists(name)
+        {
+            ctx.err(format!(
+                "{}: No such file or directory",
+                super::util::lq(name)
+            ))?;
+            return Ok(127);
+        }
         ctx.host.run(
             argv,
             Stdio::Own(&mut *ctx.stdin),

@@ -400,12 +400,9 @@ impl Run<'_> {
                 binary = true;
             }
             if o.max_count.is_some_and(|m| selected >= m) {
-                // Only trailing context remains to print.
+                // Only trailing context remains to print: GNU prints it as context
+                // whether or not it matches.
                 if context && after_left > 0 && o.max_count.is_none_or(|m| m != 0) {
-                    let is_sel = self.m.is_match(line) != o.invert;
-                    if is_sel {
-                        break;
-                    }
                     self.prefix(shown, line_no, line_off, b'-');
                     self.out.extend_from_slice(line);
                     self.out.push(o.eol);

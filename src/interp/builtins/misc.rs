@@ -663,37 +663,59 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         ));
         return Ok(2);
     };
+    // POSIX mode's errors exit a non-interactive shell (bash's source.c and
+    // evalfile.c), unless `command` runs the builtin.
+    let fatal = sh.set.posix && !sh.interactive && !sh.under_command;
+    let fail = || if fatal { Err(Flow::Exit(1)) } else { Ok(1) };
     let mut path = crate::fs::path::join(&sh.cwd, file);
     if !file.contains('/')
-        && sh
-            .shopt
-            .has(const { crate::interp::Shopts::flag("sourcepath") })
+        && (sh.set.posix
+            || sh
+                .shopt
+                .has(const { crate::interp::Shopts::flag("sourcepath") }))
         && let Some(dirs) = sh.get_str("PATH")
     {
-        let fs = sh.fs.lock();
-        for d in dirs.split(':') {
-            let p = crate::fs::path::join(&sh.cwd, &format!("{d}/{file}"));
-            if fs
-                .stat(&p)
-                .is_ok_and(|m| m.file_type == crate::fs::FileType::File)
-            {
-                path = p;
-                break;
+        let found = {
+            let fs = sh.fs.lock();
+            dirs.split(':')
+                .map(|d| crate::fs::path::join(&sh.cwd, &format!("{d}/{file}")))
+                .find(|p| {
+                    fs.stat(p)
+                        .is_ok_and(|m| m.file_type == crate::fs::FileType::File)
+                })
+        };
+        match found {
+            Some(p) => path = p,
+            // POSIX mode does not fall back on the working directory.
+            None if sh.set.posix => {
+                sh.builtin_error(&args[0], &format!("{file}: file not found"));
+                return fail();
             }
+            None => {}
         }
+    }
+    // bash's _evalfile: a file that cannot be opened is reported as the file alone,
+    // one that is a directory by the builtin; an empty name opens nothing.
+    if file.is_empty() {
+        sh.error(": No such file or directory");
+        return fail();
+    }
+    let is_dir = sh
+        .fs
+        .lock()
+        .stat(&path)
+        .is_ok_and(|m| m.file_type == crate::fs::FileType::Dir);
+    if is_dir {
+        sh.builtin_error(&args[0], &format!("{file}: is a directory"));
+        return Ok(1);
     }
     // The guard must be gone before the error is written: stderr may be a file.
     let read = sh.fs.lock().read_file(&path);
     let content = match read {
         Ok(c) => c,
-        // bash names the builtin only for a directory, in its own words.
-        Err(e) if e.errno == crate::fs::Errno::EISDIR => {
-            sh.builtin_error(&args[0], &format!("{file}: is a directory"));
-            return Ok(1);
-        }
         Err(e) => {
             sh.error(&format!("{file}: {e}"));
-            return Ok(1);
+            return fail();
         }
     };
     if sh.call_depth >= sh.budget.limits.max_call_depth {
@@ -1046,7 +1068,10 @@ fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
     // Run the command skipping functions.
     let name = rest[0].as_str();
     if let Some(b) = super::lookup(name) {
-        return super::call(sh, name, b, rest);
+        let outer = std::mem::replace(&mut sh.under_command, true);
+        let r = super::call(sh, name, b, rest);
+        sh.under_command = outer;
+        return r;
     }
     let c = crate::syntax::Command {
         kind: crate::syntax::CommandKind::Simple(Default::default()),

@@ -248,7 +248,8 @@ struct Spec {
 
 fn pad(spec: &Spec, body: String, numeric: bool) -> String {
     let w = spec.width.unwrap_or(0);
-    let len = body.chars().count();
+    // bash's printf is C's: widths count bytes, not characters.
+    let len = crate::text::byte_len(&body);
     if len >= w {
         return body;
     }
@@ -531,7 +532,7 @@ pub fn format(
                     s.clear();
                 }
                 let s = match spec.prec {
-                    Some(p) => s.chars().take(p).collect(),
+                    Some(p) => crate::text::truncate_bytes(s, p),
                     None => s,
                 };
                 out.push_str(&pad(&spec, s, false));
@@ -543,7 +544,7 @@ pub fn format(
                 's' => {
                     let s = arg.unwrap_or_default();
                     let s = match spec.prec {
-                        Some(p) => s.chars().take(p).collect(),
+                        Some(p) => crate::text::truncate_bytes(s, p),
                         None => s,
                     };
                     out.push_str(&pad(&spec, s, false));
@@ -551,7 +552,7 @@ pub fn format(
                 'b' => {
                     let (s, stop) = super::misc::echo_escapes(&b_escapes(&arg.unwrap_or_default()));
                     let s = match spec.prec {
-                        Some(p) => s.chars().take(p).collect(),
+                        Some(p) => crate::text::truncate_bytes(s, p),
                         None => s,
                     };
                     out.push_str(&pad(&spec, s, false));

@@ -494,7 +494,7 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             let lv = Expander::new(sh).string(l)?;
             let re = regex_source(sh, r)?;
             trace_test(sh, negated, &[&lv, "=~", &re]);
-            if invalid_ere(&re) {
+            if crate::posix_regex::glibc_rejects_ere(&re) {
                 return Err(ExpandError {
                     message: String::new(),
                     kind: crate::expand::ErrorKind::Command,
@@ -562,53 +562,4 @@ fn regex_source(sh: &mut Interp, w: &Word) -> Result<String, ExpandError> {
         }
     }
     Ok(out)
-}
-
-/// Whether glibc's regcomp refuses an ERE: a repetition operator with nothing before
-/// it (`*a`, `a|+b`, `(?x)`, `^*`), or a `{` that does not open a complete interval.
-fn invalid_ere(re: &str) -> bool {
-    let cs: Vec<char> = re.chars().collect();
-    // Whether the previous token can be repeated.
-    let mut operand = false;
-    let mut i = 0;
-    while let Some(&c) = cs.get(i) {
-        match c {
-            '\\' => {
-                i += 1;
-                operand = true;
-            }
-            '[' => {
-                // Skip the bracket expression: `]` right after `[` or `[^` is literal.
-                i += 1;
-                if cs.get(i) == Some(&'^') {
-                    i += 1;
-                }
-                if cs.get(i) == Some(&']') {
-                    i += 1;
-                }
-                while cs.get(i).is_some_and(|&d| d != ']') {
-                    i += 1;
-                }
-                operand = true;
-            }
-            '*' | '+' | '?' if !operand => return true,
-            '{' => {
-                let close = cs[i + 1..].iter().position(|&d| d == '}');
-                let Some(len) = close else {
-                    return true;
-                };
-                let body: String = cs[i + 1..i + 1 + len].iter().collect();
-                let (lo, hi) = body.split_once(',').unwrap_or((&body, &body));
-                let number = |s: &str| !s.is_empty() && s.chars().all(|d| d.is_ascii_digit());
-                if !operand || !number(lo) || !(hi.is_empty() || number(hi)) {
-                    return true;
-                }
-                i += len + 1;
-            }
-            '(' | '|' | '^' => operand = false,
-            _ => operand = true,
-        }
-        i += 1;
-    }
-    false
 }

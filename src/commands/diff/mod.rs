@@ -1,7 +1,8 @@
-//! `diff`: compares files line by line in GNU's normal format or unified format (`-u`,
-//! `-U N`, with `---`/`+++` headers carrying the virtual mtime), `-q`, `-s`, `-r` and
-//! `-N` for directories, `-i -b -w -B`-style normalisation of `-i -b -w`, and exit status
-//! 0 (same), 1 (different) or 2 (trouble).
+//! `diff`: compares files line by line in GNU's normal format, unified format (`-u`,
+//! `-U N`, with `---`/`+++` headers carrying the virtual mtime), copied context (`-c`)
+//! or side by side (`-y`, in `side`), `-q`, `-s`, `-r` and `-N` for directories,
+//! `-i -b -w` normalisation, `-t` tab expansion, and exit status 0 (same),
+//! 1 (different) or 2 (trouble).
 //!
 //! The line matching comes from the `similar` crate's Myers diff, so where several
 //! minimal edit scripts exist the hunks chosen may differ from GNU's.
@@ -12,6 +13,8 @@ use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::{CmdResult, Ctx};
 use crate::fs::Fs;
+
+mod side;
 
 const LONG: &[LongOpt] = &[
     long("unified", HasArg::Optional, "u"),
@@ -27,6 +30,12 @@ const LONG: &[LongOpt] = &[
     long("text", HasArg::No, "a"),
     long("label", HasArg::Required, "label"),
     long("normal", HasArg::No, "normal"),
+    long("side-by-side", HasArg::No, "y"),
+    long("width", HasArg::Required, "W"),
+    long("left-column", HasArg::No, "left-column"),
+    long("suppress-common-lines", HasArg::No, "suppress-common-lines"),
+    long("expand-tabs", HasArg::No, "t"),
+    long("tabsize", HasArg::Required, "tabsize"),
     HELP,
     VERSION,
 ];
@@ -147,6 +156,10 @@ struct Opts {
     exclude: Vec<String>,
     /// The switches as given, for `diff -r a/x b/x` headers.
     switches: String,
+    /// `-t`: tabs in output lines become spaces to stops this far apart.
+    expand_tabs: Option<usize>,
+    /// `-y`: two columns.
+    side: Option<side::Layout>,
 }
 
 /// One side of a comparison.
@@ -208,11 +221,51 @@ fn range(start: usize, len: usize) -> String {
     }
 }
 
-fn push_line(out: &mut Vec<u8>, prefix: &[u8], line: &[u8]) {
+fn push_line(out: &mut Vec<u8>, tabs: Option<usize>, prefix: &[u8], line: &[u8]) {
     out.extend_from_slice(prefix);
-    out.extend_from_slice(line);
+    match tabs {
+        None => out.extend_from_slice(line),
+        Some(size) => expand_tabs(out, prefix, line, size),
+    }
     if !line.ends_with(b"\n") {
         out.extend_from_slice(b"\n\\ No newline at end of file\n");
+    }
+}
+
+/// A line with its tabs turned into spaces (`-t`), counting columns as GNU's
+/// `output_1_line` does: one for each printable byte, back one for a backspace, from
+/// nothing after a carriage return (which the line's `prefix` follows again).
+fn expand_tabs(out: &mut Vec<u8>, prefix: &[u8], line: &[u8], size: usize) {
+    let size = size.max(1);
+    let mut column = 0;
+    for (i, &c) in line.iter().enumerate() {
+        match c {
+            b'\t' => {
+                let spaces = size - column % size;
+                column += spaces;
+                out.extend(std::iter::repeat_n(b' ', spaces));
+            }
+            b'\r' => {
+                out.push(c);
+                // The normal and context formats print their two-byte flags through
+                // GNU's flag format, which repeats after a carriage return; unified
+                // prints its one-byte flag apart, which does not.
+                if prefix.len() == 2 && line.get(i + 1).is_some_and(|&n| n != b'\n') {
+                    out.extend_from_slice(prefix);
+                }
+                column = 0;
+            }
+            0x08 => {
+                if column > 0 {
+                    column -= 1;
+                    out.push(c);
+                }
+            }
+            _ => {
+                column += usize::from(c.is_ascii_graphic() || c == b' ');
+                out.push(c);
+            }
+        }
     }
 }
 
@@ -220,8 +273,9 @@ fn stamp(t: crate::fs::Timestamp) -> String {
     crate::timefmt::strftime("%Y-%m-%d %H:%M:%S.%N +0000", t.secs, t.nanos)
 }
 
-/// Diffs two texts; the output is empty when they match.
-fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
+/// Diffs two texts: the output (empty when they match, except side by side) and
+/// whether they differ.
+fn diff_texts(o: &Opts, a: &Side, b: &Side) -> (Vec<u8>, bool) {
     let da = a.data.as_deref().unwrap_or(&[]);
     let db = b.data.as_deref().unwrap_or(&[]);
     let la = lines(da);
@@ -242,9 +296,12 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
             _ => changes.push((ra, rb)),
         }
     }
+    if let Some(layout) = &o.side {
+        return (layout.render(&la, &lb, &changes), !changes.is_empty());
+    }
     let mut out = Vec::new();
     if changes.is_empty() {
-        return out;
+        return (out, false);
     }
     match o.unified {
         None => {
@@ -260,13 +317,13 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
                 out.extend_from_slice(head.as_bytes());
                 out.push(b'\n');
                 for l in la.get(ra.clone()).unwrap_or(&[]) {
-                    push_line(&mut out, b"< ", l);
+                    push_line(&mut out, o.expand_tabs, b"< ", l);
                 }
                 if na > 0 && nb > 0 {
                     out.extend_from_slice(b"---\n");
                 }
                 for l in lb.get(rb.clone()).unwrap_or(&[]) {
-                    push_line(&mut out, b"> ", l);
+                    push_line(&mut out, o.expand_tabs, b"> ", l);
                 }
             }
         }
@@ -315,6 +372,7 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
                 if o.context {
                     context_hunk(
                         &mut out,
+                        o.expand_tabs,
                         group,
                         (&la, a_start, a_end),
                         (&lb, b_start, b_end),
@@ -328,24 +386,24 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> Vec<u8> {
                 let mut ai = a_start;
                 for c in changes.get(k..=end).unwrap_or(&[]) {
                     for l in la.get(ai..c.0.start).unwrap_or(&[]) {
-                        push_line(&mut out, b" ", l);
+                        push_line(&mut out, o.expand_tabs, b" ", l);
                     }
                     for l in la.get(c.0.clone()).unwrap_or(&[]) {
-                        push_line(&mut out, b"-", l);
+                        push_line(&mut out, o.expand_tabs, b"-", l);
                     }
                     for l in lb.get(c.1.clone()).unwrap_or(&[]) {
-                        push_line(&mut out, b"+", l);
+                        push_line(&mut out, o.expand_tabs, b"+", l);
                     }
                     ai = c.0.end;
                 }
                 for l in la.get(ai..a_end).unwrap_or(&[]) {
-                    push_line(&mut out, b" ", l);
+                    push_line(&mut out, o.expand_tabs, b" ", l);
                 }
                 k = end + 1;
             }
         }
     }
-    out
+    (out, true)
 }
 
 type Change = (std::ops::Range<usize>, std::ops::Range<usize>);
@@ -354,6 +412,7 @@ type Change = (std::ops::Range<usize>, std::ops::Range<usize>);
 /// the new ones with `+`/`!`, each side omitted when it has no changes.
 fn context_hunk(
     out: &mut Vec<u8>,
+    tabs: Option<usize>,
     group: &[Change],
     (la, a_start, a_end): (&[&[u8]], usize, usize),
     (lb, b_start, b_end): (&[&[u8]], usize, usize),
@@ -366,29 +425,34 @@ fn context_hunk(
     };
     out.extend_from_slice(b"***************\n");
     out.extend_from_slice(format!("*** {} ****\n", cr(a_start, a_end)).as_bytes());
-    if group.iter().any(|c| !c.0.is_empty()) {
-        for i in a_start..a_end {
-            let mark: &[u8] = match group.iter().find(|c| c.0.contains(&i)) {
-                Some(c) if c.1.is_empty() => b"- ",
-                Some(_) => b"! ",
-                None => b"  ",
-            };
-            if let Some(l) = la.get(i) {
-                push_line(out, mark, l);
-            }
-        }
-    }
+    let old_side = group.iter().map(|c| (&c.0, &c.1));
+    context_half(out, tabs, old_side, (la, a_start, a_end), b"- ");
     out.extend_from_slice(format!("--- {} ----\n", cr(b_start, b_end)).as_bytes());
-    if group.iter().any(|c| !c.1.is_empty()) {
-        for i in b_start..b_end {
-            let mark: &[u8] = match group.iter().find(|c| c.1.contains(&i)) {
-                Some(c) if c.0.is_empty() => b"+ ",
-                Some(_) => b"! ",
-                None => b"  ",
-            };
-            if let Some(l) = lb.get(i) {
-                push_line(out, mark, l);
-            }
+    let new_side = group.iter().map(|c| (&c.1, &c.0));
+    context_half(out, tabs, new_side, (lb, b_start, b_end), b"+ ");
+}
+
+/// One side of a `-c` hunk, given each change as (this side's range, the other's):
+/// lines only this side has are marked `only`, changed ones `!`; a side without
+/// changes is left out.
+fn context_half<'g>(
+    out: &mut Vec<u8>,
+    tabs: Option<usize>,
+    group: impl Iterator<Item = (&'g std::ops::Range<usize>, &'g std::ops::Range<usize>)> + Clone,
+    (lines, start, end): (&[&[u8]], usize, usize),
+    only: &[u8],
+) {
+    if group.clone().all(|(ours, _)| ours.is_empty()) {
+        return;
+    }
+    for i in start..end {
+        let mark: &[u8] = match group.clone().find(|(ours, _)| ours.contains(&i)) {
+            Some((_, theirs)) if theirs.is_empty() => only,
+            Some(_) => b"! ",
+            None => b"  ",
+        };
+        if let Some(l) = lines.get(i) {
+            push_line(out, tabs, mark, l);
         }
     }
 }
@@ -434,6 +498,11 @@ impl Run<'_, '_> {
 
     fn compare_files(&mut self, a: Side, b: Side, header: bool) -> std::io::Result<()> {
         let same = a.data == b.data;
+        // Side by side, files that match still show their lines.
+        if same && self.o.side.is_some() && !self.o.brief {
+            let (body, _) = diff_texts(&self.o, &a, &b);
+            self.ctx.stdout.write_all(&body)?;
+        }
         if same {
             if self.o.report_same {
                 writeln!(
@@ -448,16 +517,17 @@ impl Run<'_, '_> {
             && (a.data.as_deref().is_some_and(|d| d.contains(&0))
                 || b.data.as_deref().is_some_and(|d| d.contains(&0)));
         if self.o.brief || binary {
-            let body = diff_texts(&self.o, &a, &b);
-            if !body.is_empty() || binary {
+            let (_, differ) = diff_texts(&self.o, &a, &b);
+            if differ || binary {
                 let what = if binary { "Binary files" } else { "Files" };
                 writeln!(self.ctx.stdout, "{what} {} and {} differ", a.name, b.name)?;
                 self.status = self.status.max(1);
             }
             return Ok(());
         }
-        let body = diff_texts(&self.o, &a, &b);
-        if body.is_empty() {
+        let (body, differ) = diff_texts(&self.o, &a, &b);
+        if !differ {
+            self.ctx.stdout.write_all(&body)?;
             return Ok(());
         }
         if header {
@@ -553,6 +623,25 @@ impl Run<'_, '_> {
     }
 }
 
+/// A usage error: the message, then where to read more (status 2).
+fn diff_usage(ctx: &mut Ctx, msg: &str) -> CmdResult {
+    ctx.err(msg)?;
+    writeln!(ctx.stderr, "diff: Try 'diff --help' for more information.")?;
+    Ok(2)
+}
+
+/// A number above zero as GNU reads `-W` and `--tabsize`: decimal, blanks and a `+`
+/// allowed in front; one too big for a machine word counts as the largest.
+fn positive_number(text: &str) -> Option<usize> {
+    let digits = text.trim_start();
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.parse::<usize>().unwrap_or(usize::MAX);
+    (n > 0).then_some(n)
+}
+
 fn join(dir: &str, name: &str) -> String {
     if dir.ends_with('/') {
         format!("{dir}{name}")
@@ -562,7 +651,7 @@ fn join(dir: &str, name: &str) -> String {
 }
 
 pub fn diff(ctx: &mut Ctx) -> CmdResult {
-    let parsed = match super::args::parse(&Spec::new("cC:uU:qsrNibwax:", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("cC:uU:qsrNibwax:yW:t", LONG), ctx.args) {
         Ok(p) => p,
         Err(msg) => {
             ctx.err(msg)?;
@@ -587,8 +676,47 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
         labels: Vec::new(),
         exclude: Vec::new(),
         switches: String::new(),
+        expand_tabs: None,
+        side: None,
     };
+    // Output styles may not be mixed (`-u -y`); a width or tab size given twice must
+    // agree. Options are taken in order, so the first fault is the one reported.
+    let mut style: Option<&str> = None;
+    let (mut width, mut tabsize): (Option<usize>, Option<usize>) = (None, None);
     for (k, v) in &parsed.opts {
+        let this = match k.as_str() {
+            "u" | "U" => Some("unified"),
+            "c" | "C" => Some("context"),
+            "normal" => Some("normal"),
+            "y" => Some("side"),
+            _ => None,
+        };
+        if let Some(this) = this {
+            if style.is_some_and(|s| s != this) {
+                return diff_usage(ctx, "conflicting output style options");
+            }
+            style = Some(this);
+        }
+        match k.as_str() {
+            "W" | "tabsize" => {
+                let (what, slot) = if k == "W" {
+                    ("width", &mut width)
+                } else {
+                    ("tabsize", &mut tabsize)
+                };
+                let text = v.as_deref().unwrap_or("");
+                let Some(n) = positive_number(text) else {
+                    return diff_usage(ctx, &format!("invalid {what} '{text}'"));
+                };
+                if slot.is_some_and(|old| old != n) {
+                    // A plain error in GNU, without the pointer to --help.
+                    ctx.err(format!("conflicting {what} options"))?;
+                    return Ok(2);
+                }
+                *slot = Some(n);
+            }
+            _ => {}
+        }
         match k.as_str() {
             "u" | "c" => {
                 o.unified = Some(v.as_deref().and_then(|n| n.parse().ok()).unwrap_or(3));
@@ -612,10 +740,28 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
                 o.unified = None;
                 o.context = false;
             }
+            "y" => {
+                o.unified = None;
+                o.context = false;
+            }
             "label" => o.labels.push(v.clone().unwrap_or_default()),
             "x" => o.exclude.push(v.clone().unwrap_or_default()),
             _ => {}
         }
+    }
+    let tabsize = tabsize.unwrap_or(8);
+    if parsed.has("t") {
+        o.expand_tabs = Some(tabsize);
+    }
+    if style == Some("side") {
+        // GNU takes any width; past a million columns a run would only fill memory
+        // with blanks, so wider asks get that.
+        let width = width.unwrap_or(130).min(1 << 20);
+        let utf8 = super::util::utf8_locale(ctx.env);
+        let mut layout = side::Layout::new(width, tabsize, parsed.has("t"), utf8);
+        layout.left_column = parsed.has("left-column");
+        layout.suppress_common = parsed.has("suppress-common-lines");
+        o.side = Some(layout);
     }
     for a in ctx.args {
         if parsed.operands.contains(a) {
