@@ -129,11 +129,17 @@ fn big_text() -> Vec<u8> {
 /// Workload 5: text utilities over a 5 MB file.
 fn text(c: &mut Criterion) {
     let data = big_text();
+    let data_len = data.len();
     let mut sh = Shell::builder().file("big.txt", data).build();
     // Expected values from /bin/bash with GNU grep, sort, uniq, sed, wc and awk over
     // the same bytes.
     let cases = [
         ("5a grep -c", "grep -c 'alpha beta' big.txt", "5407\n"),
+        (
+            "5a cat | grep -c",
+            "cat big.txt | grep -c 'alpha beta'",
+            "5407\n",
+        ),
         (
             "5b sort, uniq -c, sort -rn, head",
             "sort big.txt | uniq -c | sort -rn | head -n 3",
@@ -157,6 +163,24 @@ fn text(c: &mut Criterion) {
     for (name, script, _) in cases {
         group.bench_function(name, |b| b.iter(|| sh.exec(script)));
     }
+    group.finish();
+    pipe_throughput(c, &mut sh, data_len);
+}
+
+/// Bytes through a three-stage pipeline, beside a plain copy of the same bytes: a
+/// pipe should move a file at about memory speed.
+fn pipe_throughput(c: &mut Criterion, sh: &mut Shell, len: usize) {
+    check(sh, "cat big.txt | cat | cat | wc -c", &format!("{len}\n"));
+    let mut group = c.benchmark_group("5 pipe throughput, 5 MB");
+    group.throughput(criterion::Throughput::Bytes(len as u64));
+    group.bench_function("cat f | cat | cat > /dev/null", |b| {
+        b.iter(|| sh.exec("cat big.txt | cat | cat > /dev/null"))
+    });
+    let src = vec![7u8; len];
+    let mut dst = vec![0u8; len];
+    group.bench_function("memcpy", |b| {
+        b.iter(|| dst.copy_from_slice(black_box(&src)))
+    });
     group.finish();
 }
 
