@@ -250,8 +250,19 @@ impl Matcher {
     /// that matches on its own also matches in place; a match across lines only stops
     /// the skip early.
     fn skip(&self, lines: &[u8]) -> Option<usize> {
-        let re = self
-            .skip_re
+        let re = self.many_lines()?;
+        Some(match re.find(lines) {
+            None => lines.len(),
+            Some(m) => lines
+                .get(..m.start())
+                .and_then(|head| memchr::memrchr(b'\n', head))
+                .map_or(0, |p| p + 1),
+        })
+    }
+
+    /// The pattern compiled for searching many lines at once, if it can be.
+    fn many_lines(&self) -> Option<&Regex> {
+        self.skip_re
             .get_or_init(|| {
                 let (pat, icase) = self.skip_pattern.as_ref()?;
                 RegexBuilder::new(pat)
@@ -261,14 +272,36 @@ impl Matcher {
                     .build()
                     .ok()
             })
-            .as_ref()?;
-        Some(match re.find(lines) {
-            None => lines.len(),
-            Some(m) => lines
-                .get(..m.start())
+            .as_ref()
+    }
+
+    /// The next selected line of `lines` (whole lines, each ending in a newline) at or
+    /// after `pos`, a line start, as the bounds of the line without its newline: one
+    /// search of the many-line regex finds it (see [`Matcher::skip`] for why that is
+    /// sound), and only a match that runs past its line's end, or a `-w` match, is
+    /// checked again on the line alone. `None` when this pattern cannot be searched
+    /// that way.
+    fn next_line(&self, lines: &[u8], mut pos: usize) -> Option<Option<(usize, usize)>> {
+        let re = self.many_lines()?;
+        while pos < lines.len() {
+            let Some(m) = re.find_at(lines, pos) else {
+                break;
+            };
+            let start = lines
+                .get(pos..m.start())
                 .and_then(|head| memchr::memrchr(b'\n', head))
-                .map_or(0, |p| p + 1),
-        })
+                .map_or(pos, |p| pos + p + 1);
+            let end = lines
+                .get(m.start()..)
+                .and_then(|tail| memchr::memchr(b'\n', tail))
+                .map_or(lines.len(), |p| m.start() + p);
+            let line = lines.get(start..end).unwrap_or_default();
+            if (m.end() <= end && !self.word) || self.is_match(line) {
+                return Some(Some((start, end)));
+            }
+            pos = end + 1;
+        }
+        Some(None)
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
@@ -304,6 +337,15 @@ struct Io<'x> {
     stdout: &'x mut dyn Write,
     stderr: &'x mut dyn Write,
     host: &'x mut dyn super::Host,
+}
+
+/// Where a block of lines starts in its input, and the input's name as printed.
+struct Position<'n> {
+    /// Lines before the block.
+    line_no: u64,
+    /// Bytes before the block.
+    offset: u64,
+    name: Option<&'n str>,
 }
 
 /// Per-run state shared by every input.
@@ -364,7 +406,46 @@ impl Run<'_> {
         // After a skip that found a match at once, lines are read one by one for a
         // while: where most lines match, skipping would search each twice.
         let mut skip_pause = 0u32;
+        // Counting and plain printing take each block of whole buffered lines at once.
+        let mut by_block = !o.invert
+            && !context
+            && !o.only
+            && !o.quiet
+            && o.list == ListMode::None
+            && o.max_count.is_none()
+            && self.m.many_lines().is_some();
         loop {
+            if by_block && (o.text || !binary) {
+                let buf = reader.fill_buf()?;
+                let mut block = memchr::memrchr(o.eol, buf)
+                    .and_then(|last| buf.get(..=last))
+                    .unwrap_or_default();
+                // Lines from the one with a NUL on are read one by one (it makes the
+                // input binary).
+                if let Some(z) = memchr::memchr(0, block).filter(|_| !o.text) {
+                    let cut = block
+                        .get(..z)
+                        .and_then(|head| memchr::memrchr(o.eol, head))
+                        .map_or(0, |p| p + 1);
+                    block = block.get(..cut).unwrap_or_default();
+                    by_block = false;
+                }
+                if !block.is_empty() {
+                    let at = Position {
+                        line_no,
+                        offset,
+                        name: shown,
+                    };
+                    if let Some(n) = self.select_block(ctx, block, at, &mut selected)? {
+                        line_no = n;
+                        let len = block.len();
+                        offset += len as u64;
+                        reader.consume(len);
+                        ctx.host.check()?;
+                        continue;
+                    }
+                }
+            }
             if !o.invert && (!context || (o.before == 0 && after_left == 0)) {
                 if skip_pause > 0 {
                     skip_pause -= 1;
@@ -507,6 +588,50 @@ impl Run<'_> {
             _ => {}
         }
         Ok(selected > 0)
+    }
+
+    /// Selects the lines of `block` (whole lines, each ending in a newline) that
+    /// follow `at`, counting them into `selected` and printing them unless only
+    /// counted; newlines are counted only where a line number is printed. Returns the
+    /// number of the block's last line, or `None` when the pattern cannot be searched
+    /// a block at a time.
+    fn select_block(
+        &mut self,
+        ctx: &mut Io,
+        block: &[u8],
+        at: Position,
+        selected: &mut u64,
+    ) -> io::Result<Option<u64>> {
+        let o = self.o;
+        let (mut line_no, mut counted, mut pos) = (at.line_no, 0, 0);
+        while pos < block.len() {
+            let Some(found) = self.m.next_line(block, pos) else {
+                return Ok(None);
+            };
+            let Some((start, end)) = found else { break };
+            *selected += 1;
+            self.any_selected = true;
+            pos = end + 1;
+            if o.count {
+                continue;
+            }
+            if o.line_numbers {
+                let skipped = block.get(counted..start).unwrap_or_default();
+                line_no += memchr::memchr_iter(b'\n', skipped).count() as u64 + 1;
+                counted = pos;
+            }
+            self.prefix(at.name, line_no, at.offset + start as u64, b':');
+            self.out
+                .extend_from_slice(block.get(start..pos).unwrap_or_default());
+            if self.out.len() >= 8192 {
+                self.flush(ctx)?;
+            }
+        }
+        if o.line_numbers {
+            let rest = block.get(counted..).unwrap_or_default();
+            line_no += memchr::memchr_iter(b'\n', rest).count() as u64;
+        }
+        Ok(Some(line_no))
     }
 
     /// How many buffered bytes of `reader` hold no selected line (see
@@ -921,7 +1046,7 @@ fn search_operand(
     let top = listed.is_none();
     if op == "-" && top {
         let label = o.label.clone();
-        let mut reader = BufReader::with_capacity(32 * 1024, &mut *ctx.stdin);
+        let mut reader = BufReader::with_capacity(64 * 1024, &mut *ctx.stdin);
         let mut io = Io {
             stdout: &mut *ctx.stdout,
             stderr: &mut *ctx.stderr,
