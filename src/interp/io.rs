@@ -558,6 +558,11 @@ impl Staging {
     fn push(&self, data: &[u8]) -> io::Result<()> {
         let full = {
             let mut b = self.buf.borrow_mut();
+            if b.is_empty() && data.len() >= STAGING_BLOCK {
+                // A block already: copying it here first would only cost a pass.
+                drop(b);
+                return self.out.put(data);
+            }
             b.extend_from_slice(data);
             b.len() >= STAGING_BLOCK
         };
