@@ -251,13 +251,10 @@ impl Matcher {
     /// the skip early.
     fn skip(&self, lines: &[u8]) -> Option<usize> {
         let re = self.many_lines()?;
-        Some(match re.find(lines) {
-            None => lines.len(),
-            Some(m) => lines
-                .get(..m.start())
-                .and_then(|head| memchr::memrchr(b'\n', head))
-                .map_or(0, |p| p + 1),
-        })
+        Some(
+            re.find(lines)
+                .map_or(lines.len(), |m| line_start(lines, 0, m.start())),
+        )
     }
 
     /// The pattern compiled for searching many lines at once, if it can be.
@@ -287,10 +284,7 @@ impl Matcher {
             let Some(m) = re.find_at(lines, pos) else {
                 break;
             };
-            let start = lines
-                .get(pos..m.start())
-                .and_then(|head| memchr::memrchr(b'\n', head))
-                .map_or(pos, |p| pos + p + 1);
+            let start = line_start(lines, pos, m.start());
             let end = lines
                 .get(m.start()..)
                 .and_then(|tail| memchr::memchr(b'\n', tail))
@@ -570,9 +564,7 @@ impl Run<'_> {
             }
             last_printed = Some(line_no);
             after_left = o.after;
-            if self.out.len() >= 8192 {
-                self.flush(ctx)?;
-            }
+            self.flush_if_full(ctx)?;
         }
         if o.count {
             if let Some(n) = shown {
@@ -623,9 +615,7 @@ impl Run<'_> {
             self.prefix(at.name, line_no, at.offset + start as u64, b':');
             self.out
                 .extend_from_slice(block.get(start..pos).unwrap_or_default());
-            if self.out.len() >= 8192 {
-                self.flush(ctx)?;
-            }
+            self.flush_if_full(ctx)?;
         }
         if o.line_numbers {
             let rest = block.get(counted..).unwrap_or_default();
@@ -653,6 +643,14 @@ impl Run<'_> {
             .push(if self.o.null_after_name { 0 } else { b'\n' });
     }
 
+    /// Writes the output out once it holds a block's worth.
+    fn flush_if_full(&mut self, ctx: &mut Io) -> io::Result<()> {
+        if self.out.len() >= 8192 {
+            self.flush(ctx)?;
+        }
+        Ok(())
+    }
+
     fn flush(&mut self, ctx: &mut Io) -> io::Result<()> {
         if !self.out.is_empty() {
             ctx.stdout.write_all(&self.out)?;
@@ -660,6 +658,15 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// The start of the line of `lines` that holds byte `at`, looking back no further than
+/// `from` (itself a line start).
+fn line_start(lines: &[u8], from: usize, at: usize) -> usize {
+    lines
+        .get(from..at)
+        .and_then(|head| memchr::memrchr(b'\n', head))
+        .map_or(from, |p| from + p + 1)
 }
 
 /// GNU's binary test: a NUL byte, or bytes that are not valid UTF-8.
