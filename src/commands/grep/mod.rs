@@ -281,7 +281,8 @@ impl Matcher {
     fn next_line(&self, lines: &[u8], mut pos: usize) -> Option<Option<(usize, usize)>> {
         let re = self.many_lines()?;
         while pos < lines.len() {
-            let Some(m) = re.find_at(lines, pos) else {
+            // An empty match after the last newline (`^$`, `^`) is not on a line.
+            let Some(m) = re.find_at(lines, pos).filter(|m| m.start() < lines.len()) else {
                 break;
             };
             let start = line_start(lines, pos, m.start());
