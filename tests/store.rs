@@ -311,6 +311,44 @@ async fn a_sandbox_session_survives_a_store_round_trip() {
     );
 }
 
+/// Hosts that open a fresh store handle for every save and load (as the bindings do)
+/// still see each other's saves: a sandbox remembers which snapshot it came from.
+#[tokio::test]
+async fn sandboxes_saving_through_fresh_handles_report_a_conflict() {
+    use shellbox::session::SandboxErrorKind;
+    let dir = TempDir::new("store");
+    let open = || Store::open(dir.path()).unwrap();
+    let first = Sandbox::builder().file("a.txt", "one\n").build();
+    first.save(&open(), "chat").await.unwrap();
+    let (host_a, _) = Sandbox::builder().load(&open(), "chat").unwrap();
+    let (host_b, _) = Sandbox::builder().load(&open(), "chat").unwrap();
+    host_a.run("echo a >> a.txt").await.unwrap();
+    assert_eq!(host_a.save(&open(), "chat").await.unwrap().seq, 2);
+    // Saving again from the same sandbox is no conflict: it wrote snapshot 2.
+    assert_eq!(host_a.save(&open(), "chat").await.unwrap().seq, 3);
+    host_b.run("echo b >> a.txt").await.unwrap();
+    let err = host_b.save(&open(), "chat").await.unwrap_err();
+    assert_eq!(err.kind(), SandboxErrorKind::StoreConflict, "{err:?}");
+    assert!(err.message().contains("nothing was overwritten"), "{err:?}");
+    let (now, report) = Sandbox::builder().load(&open(), "chat").unwrap();
+    assert_eq!(report.seq, 3);
+    assert_eq!(now.run("cat a.txt").await.unwrap().stdout, b"one\na\n");
+    // A fork derives from the same snapshot; a fresh sandbox knows none and just saves.
+    let fork = now.fork();
+    now.save(&open(), "chat").await.unwrap();
+    let err = fork.save(&open(), "chat").await.unwrap_err();
+    assert_eq!(err.kind(), SandboxErrorKind::StoreConflict);
+    assert_eq!(
+        Sandbox::builder()
+            .build()
+            .save(&open(), "chat")
+            .await
+            .unwrap()
+            .seq,
+        5
+    );
+}
+
 #[tokio::test]
 async fn a_template_in_a_store_is_built_once_across_processes() {
     let dir = TempDir::new("store");

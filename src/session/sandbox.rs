@@ -9,8 +9,9 @@
 //! so do [`SandboxProcess::kill`], [`Sandbox::stop`] and dropping the last handle of a
 //! sandbox. A cancelled command ends with status 143.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -56,6 +57,10 @@ pub enum SandboxErrorKind {
     Bootstrap,
     /// Saving to or loading from a store failed.
     Store,
+    /// A save found that another host (or another handle) saved the session since
+    /// this one loaded or last saved it; nothing was overwritten. Load it again, apply
+    /// the work there, and save.
+    StoreConflict,
     /// A limit refused the operation (the file size, the filesystem's size or file
     /// count); the message names it.
     LimitExceeded,
@@ -103,6 +108,7 @@ impl SandboxError {
     fn store(e: StoreError) -> SandboxError {
         let kind = match e.kind {
             StoreErrorKind::NotFound => SandboxErrorKind::NotFound,
+            StoreErrorKind::Conflict => SandboxErrorKind::StoreConflict,
             _ => SandboxErrorKind::Store,
         };
         SandboxError::new(kind, e.message)
@@ -342,7 +348,9 @@ impl SandboxBuilder {
             next_pid: meta.next_pid,
             ..self
         };
-        Ok((builder.build(), loaded.report))
+        let sb = builder.build();
+        sb.note_base(store, name, loaded.report.seq);
+        Ok((sb, loaded.report))
     }
 
     /// Builds the sandbox.
@@ -369,6 +377,7 @@ impl SandboxBuilder {
                         .unwrap_or(process::FIRST_PID)
                         .max(process::FIRST_PID),
                 ),
+                bases: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -444,6 +453,9 @@ struct Inner {
     /// Every process of the session (each run's shell and what it starts), so a
     /// `kill` in one run reaches another's.
     procs: Arc<ProcTable>,
+    /// The manifest each (store root, session name) this sandbox was loaded from or
+    /// last saved as: a later save there is a conflict if someone saved since.
+    bases: Mutex<HashMap<(PathBuf, String), u64>>,
 }
 
 impl Drop for Inner {
@@ -460,6 +472,10 @@ impl Drop for Inner {
 }
 
 impl Inner {
+    fn lock_bases(&self) -> std::sync::MutexGuard<'_, HashMap<(PathBuf, String), u64>> {
+        self.bases.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn resolve(&self, path: &str) -> String {
         crate::fs::path::join(WORKSPACE, path)
     }
@@ -971,6 +987,7 @@ impl Sandbox {
                 bash_wait: inner.bash_wait,
                 running: Mutex::new(Vec::new()),
                 procs: ProcTable::starting_at(inner.procs.next_pid()),
+                bases: Mutex::new(inner.lock_bases().clone()),
             }),
         }
     }
@@ -1076,7 +1093,21 @@ impl Sandbox {
             fs: self.snapshot(),
             meta,
         };
-        store.save(name, &snapshot).map_err(SandboxError::store)
+        let key = (store.root().to_path_buf(), name.to_owned());
+        let base = self.inner.lock_bases().get(&key).copied();
+        let report = store
+            .save_after(name, &snapshot, base)
+            .map_err(SandboxError::store)?;
+        self.inner.lock_bases().insert(key, report.seq);
+        Ok(report)
+    }
+
+    /// Remembers that this sandbox's files derive from manifest `seq` of session
+    /// `name` in `store`.
+    fn note_base(&self, store: &Store, name: &str, seq: u64) {
+        self.inner
+            .lock_bases()
+            .insert((store.root().to_path_buf(), name.to_owned()), seq);
     }
 
     /// [`Sandbox::save_blocking`] on the blocking pool.

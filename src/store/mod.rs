@@ -406,6 +406,35 @@ impl Store {
     /// or saved it, nothing is published and the error is
     /// [`StoreErrorKind::Conflict`]. Blocks on I/O.
     pub fn save(&self, name: &str, snapshot: &Snapshot) -> Result<SaveReport, StoreError> {
+        self.save_after(name, snapshot, None)
+    }
+
+    /// [`Store::save`] of a snapshot derived from manifest `base` of session `name`
+    /// (the [`LoadReport::seq`] it was loaded from, or the [`SaveReport::seq`] of its
+    /// last save), whichever handle did that: when the session has a newer manifest
+    /// than `base`, the error is [`StoreErrorKind::Conflict`] and nothing is published.
+    /// `None` is [`Store::save`]: this handle's own memory of the session decides. A
+    /// host that opens a fresh handle for each save (as the bindings do) passes the
+    /// base it kept, so two hosts never supersede each other's work unseen.
+    ///
+    /// ```
+    /// use shellbox::fs::{Clock, Fs};
+    /// use shellbox::store::{Snapshot, Store, StoreErrorKind};
+    /// let dir = std::env::temp_dir().join(format!("shellbox-doc-after-{}", std::process::id()));
+    /// let snap = Snapshot { fs: Fs::new(Clock::virtual_at(0)), meta: serde_json::json!({}) };
+    /// let first = Store::open(&dir)?.save("s", &snap)?;
+    /// Store::open(&dir)?.save_after("s", &snap, Some(first.seq))?; // snapshot 2
+    /// let late = Store::open(&dir)?.save_after("s", &snap, Some(first.seq)).unwrap_err();
+    /// assert_eq!(late.kind, StoreErrorKind::Conflict);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), shellbox::store::StoreError>(())
+    /// ```
+    pub fn save_after(
+        &self,
+        name: &str,
+        snapshot: &Snapshot,
+        base: Option<u64>,
+    ) -> Result<SaveReport, StoreError> {
         check_name(name)?;
         // Files still on the host are read now; one that no longer reads as it was
         // listed fails the save rather than being saved wrong.
@@ -415,7 +444,7 @@ impl Store {
             .map_err(|m| StoreError::new(StoreErrorKind::Io, None, m))?;
         let existing = self.manifests(name)?;
         let latest = existing.last().map(|(seq, _)| *seq);
-        let seen = self.lock_seen().get(name).copied();
+        let seen = base.or_else(|| self.lock_seen().get(name).copied());
         if let (Some(latest), Some(seen)) = (latest, seen)
             && latest > seen
         {
