@@ -5,7 +5,6 @@
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::cksum::{bsd_sum, sysv_sum};
-use super::util::quotef;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[long("sysv", HasArg::No, "s"), HELP, VERSION];
@@ -38,30 +37,19 @@ pub fn sum(ctx: &mut Ctx) -> CmdResult {
     } else {
         parsed.operands.clone()
     };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
-        ctx.host.check()?;
+    ctx.each_input(&files, |ctx, name, data| {
         let mut line = if sysv {
-            format!("{} {}", sysv_sum(&data), data.len().div_ceil(512))
+            format!("{} {}", sysv_sum(data), data.len().div_ceil(512))
         } else {
-            format!("{:05} {:5}", bsd_sum(&data), data.len().div_ceil(1024))
+            format!("{:05} {:5}", bsd_sum(data), data.len().div_ceil(1024))
         };
         if !parsed.operands.is_empty() {
             line.push(' ');
             line.push_str(name);
         }
         line.push('\n');
-        ctx.stdout.write_all(&crate::text::encode(&line))?;
-    }
-    Ok(status)
+        ctx.stdout.write_all(&crate::text::encode(&line))
+    })
 }
 
 #[cfg(test)]

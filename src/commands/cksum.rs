@@ -11,7 +11,6 @@ use super::sum::{
     CHECK_HELP, Checker, LENGTH_HELP, Reader, check, length_bits, misused_option, operands,
     parse_length, sum_line, tag_name,
 };
-use super::util::quotef;
 use super::{CmdResult, Ctx};
 
 const LONG: &[LongOpt] = &[
@@ -160,37 +159,25 @@ pub fn cksum(ctx: &mut Ctx) -> CmdResult {
         .is_none_or(|(k, _)| k == "tag");
     let zero = parsed.has("z");
     let end = if zero { '\0' } else { '\n' };
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
-        ctx.host.check()?;
+    ctx.each_input(&files, |ctx, name, data| {
         let sum = match kind {
             Kind::Digest(algo) => {
                 let tag = tagged.then(|| tag_name(algo, bits));
-                let hex = algo.hex_bits(&data, bits);
+                let hex = algo.hex_bits(data, bits);
                 let line = sum_line(tag.as_deref(), &hex, name, false, zero);
-                ctx.stdout.write_all(&crate::text::encode(&line))?;
-                continue;
+                return ctx.stdout.write_all(&crate::text::encode(&line));
             }
-            Kind::Bsd => format!("{:05} {:5}", bsd_sum(&data), data.len().div_ceil(1024)),
-            Kind::Sysv => format!("{} {}", sysv_sum(&data), data.len().div_ceil(512)),
-            Kind::Crc => format!("{} {}", posix_crc(&data), data.len()),
+            Kind::Bsd => format!("{:05} {:5}", bsd_sum(data), data.len().div_ceil(1024)),
+            Kind::Sysv => format!("{} {}", sysv_sum(data), data.len().div_ceil(512)),
+            Kind::Crc => format!("{} {}", posix_crc(data), data.len()),
         };
         let line = if parsed.operands.is_empty() {
             format!("{sum}{end}")
         } else {
             format!("{sum} {name}{end}")
         };
-        ctx.stdout.write_all(&crate::text::encode(&line))?;
-    }
-    Ok(status)
+        ctx.stdout.write_all(&crate::text::encode(&line))
+    })
 }
 
 /// The BSD `sum` checksum: a 16-bit sum rotated right before each byte is added.

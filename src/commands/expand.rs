@@ -273,7 +273,7 @@ pub fn expand(ctx: &mut Ctx) -> CmdResult {
         index: 0,
         convert: true,
     };
-    ctx.each_input(&parsed.operands, |ctx, data| {
+    ctx.each_input(&parsed.operands, |ctx, _, data| {
         for chunk in data.chunks(1 << 16) {
             ctx.host.check()?;
             let mut out = Vec::with_capacity(chunk.len() + chunk.len() / 4);

@@ -114,7 +114,7 @@ pub fn fold(ctx: &mut Ctx) -> CmdResult {
             }
         }
     }
-    ctx.each_input(&parsed.operands, |ctx, data| {
+    ctx.each_input(&parsed.operands, |ctx, _, data| {
         ctx.host.check()?;
         let out = fold_bytes(data, width, parsed.has("b"), parsed.has("s"));
         ctx.stdout.write_all(&out)

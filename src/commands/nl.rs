@@ -178,7 +178,7 @@ pub fn nl(ctx: &mut Ctx) -> CmdResult {
     let mut n = start;
     let mut section = Section::Body;
     let mut blank_run = 0u64;
-    ctx.each_input(&parsed.operands, |ctx, data| {
+    ctx.each_input(&parsed.operands, |ctx, _, data| {
         let mut out = Vec::with_capacity(data.len() + data.len() / 4);
         for rec in records(data, b'\n') {
             let body = chomp(rec, b'\n');

@@ -282,22 +282,11 @@ fn run(ctx: &mut Ctx, algo: Algo) -> CmdResult {
     }
     let binary = last_of(&parsed, &["b", "t", "tag"]).is_some_and(|k| k != "t");
     let tag = parsed.has("tag").then(|| tag_name(algo, bits));
-    let mut status = 0;
-    for name in &files {
-        let data = match ctx.read_input(name)? {
-            Ok(d) => d,
-            Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(name)))?;
-                status = 1;
-                continue;
-            }
-        };
-        ctx.host.check()?;
-        let hex = algo.hex_bits(&data, bits);
+    ctx.each_input(&files, |ctx, name, data| {
+        let hex = algo.hex_bits(data, bits);
         let line = sum_line(tag.as_deref(), &hex, name, binary, parsed.has("z"));
-        ctx.stdout.write_all(&crate::text::encode(&line))?;
-    }
-    Ok(status)
+        ctx.stdout.write_all(&crate::text::encode(&line))
+    })
 }
 
 /// The file operands, standard input when there are none.

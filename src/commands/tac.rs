@@ -396,7 +396,7 @@ pub fn tac(ctx: &mut Ctx) -> CmdResult {
         }
     };
     let mut exhausted = false;
-    let status = ctx.each_input_or(&parsed.operands, describe, |ctx, data| {
+    let status = ctx.each_input_or(&parsed.operands, describe, |ctx, _, data| {
         if let Some(sep) = &regex {
             let mut check = || ctx.host.check();
             return match reverse_by_regex(data, sep, before, &mut check)? {

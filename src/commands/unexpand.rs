@@ -148,7 +148,7 @@ pub fn unexpand(ctx: &mut Ctx) -> CmdResult {
         prev_blank: true,
         pending: Vec::new(),
     };
-    let status = ctx.each_input(&parsed.operands, |ctx, data| {
+    let status = ctx.each_input(&parsed.operands, |ctx, _, data| {
         for chunk in data.chunks(1 << 16) {
             ctx.host.check()?;
             let mut out = Vec::with_capacity(chunk.len());

@@ -353,13 +353,13 @@ impl Ctx<'_> {
         Ok(matches!(answer.first(), Some(b'y' | b'Y')))
     }
 
-    /// Reads each operand whole (standard input when there are none) and hands it to
-    /// `each`; one that cannot be read is reported as `NAME: ERROR` (the form of
+    /// Reads each operand whole (standard input when there are none) and hands it,
+    /// with its name, to `each`; one that cannot be read is reported as `NAME: ERROR` (the form of
     /// `expand`, `nl`, `fold`, ...) and makes the status 1.
     pub fn each_input(
         &mut self,
         operands: &[String],
-        each: impl FnMut(&mut Self, &[u8]) -> io::Result<()>,
+        each: impl FnMut(&mut Self, &str, &[u8]) -> io::Result<()>,
     ) -> CmdResult {
         self.each_input_or(operands, |name, e| format!("{}: {e}", quotef(name)), each)
     }
@@ -369,7 +369,7 @@ impl Ctx<'_> {
         &mut self,
         operands: &[String],
         describe: impl Fn(&str, &OpenError) -> String,
-        mut each: impl FnMut(&mut Self, &[u8]) -> io::Result<()>,
+        mut each: impl FnMut(&mut Self, &str, &[u8]) -> io::Result<()>,
     ) -> CmdResult {
         let stdin = ["-".to_owned()];
         let names = if operands.is_empty() {
@@ -380,7 +380,10 @@ impl Ctx<'_> {
         let mut status = 0;
         for name in names {
             match self.read_input(name)? {
-                Ok(data) => each(self, &data)?,
+                Ok(data) => {
+                    self.host.check()?;
+                    each(self, name, &data)?;
+                }
                 Err(e) => {
                     self.err(describe(name, &e))?;
                     status = 1;
