@@ -303,7 +303,12 @@ export interface SandboxSession {
   restore(snapshot: Snapshot): void;
   /** A new session over an O(1) copy of the files. */
   fork(): Promise<SandboxSession>;
-  /** Saves the session (files, id, environment, read stamps) to a store directory. */
+  /**
+   * Saves the session (files, id, environment, read stamps) to a store: a directory,
+   * or `s3://bucket/prefix` (endpoint, region and credentials from the AWS_* variables).
+   * Rejects with code `ECONFLICT`, writing nothing, when someone else saved `name`
+   * there since this session was loaded from it or last saved to it.
+   */
   save(storeDir: string, name: string): Promise<SaveReport>;
   /** Calls an agent tool: `read_file`, `write_file`, `edit_file`, `glob`, `grep`, `bash`. */
   callTool(name: ToolName, input: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -331,7 +336,7 @@ export interface SandboxOptions {
 
 export declare function createSandbox(options?: SandboxOptions): Promise<SandboxSession>;
 
-/** Session `name` of the store in `storeDir`. */
+/** Session `name` of the store in `storeDir` (a directory or an `s3://` URL). */
 export declare function loadSandbox(
   storeDir: string,
   name: string,

@@ -42,6 +42,7 @@ pub(crate) fn sandbox_error(e: &shellbox::session::SandboxError) -> napi::Error 
         K::Spawn => "ESPAWN",
         K::Bootstrap => "EBOOTSTRAP",
         K::Store => "ESTORE",
+        K::StoreConflict => "ECONFLICT",
         K::LimitExceeded => "LIMIT_EXCEEDED",
         K::AlreadyExists => "EEXIST",
         K::NotADirectory => "ENOTDIR",

@@ -153,6 +153,7 @@ fn sandbox(py: Python<'_>, e: &SandboxError) -> PyErr {
             raise(py, "LimitExceeded", (message, limit, py.None()))
         }
         SandboxErrorKind::Store => raise(py, "StoreError", (message, py.None())),
+        SandboxErrorKind::StoreConflict => raise(py, "StoreConflict", (message, py.None())),
         SandboxErrorKind::Bootstrap => raise(py, "BootstrapError", (message,)),
         SandboxErrorKind::InvalidUtf8 => PyValueError::new_err(message),
         SandboxErrorKind::Unsupported => pyo3::exceptions::PyNotImplementedError::new_err(message),

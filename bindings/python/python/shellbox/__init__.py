@@ -44,6 +44,7 @@ from .errors import (
     InternalError,
     LimitExceeded,
     ShellboxError,
+    StoreConflict,
     StoreError,
     ToolError,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "Snapshot",
     "StatResult",
     "StopReason",
+    "StoreConflict",
     "StoreError",
     "Template",
     "ToolError",

@@ -97,5 +97,10 @@ class StoreError(ShellboxError):
         self.path = path
 
 
+class StoreConflict(StoreError):
+    """A save found that another host saved the session since this handle loaded or
+    last saved it; nothing was overwritten. Load the session again and redo the save."""
+
+
 class BootstrapError(ShellboxError):
     """A template's bootstrap failed; ``__cause__`` is what it raised."""
