@@ -165,6 +165,15 @@ impl Interp {
         }
     }
 
+    /// Notes the command about to run as `$BASH_COMMAND`, as bash does: not while a
+    /// trap's handler runs, and only once some text mentions the variable.
+    #[inline]
+    pub(crate) fn note_command(&mut self, text: impl FnOnce() -> String) {
+        if self.track_command && self.running_traps.is_empty() {
+            self.bash_command = text();
+        }
+    }
+
     /// Runs the DEBUG trap before a command (its status is not kept).
     pub(crate) fn run_debug_trap(&mut self) -> Result<(), Flow> {
         if !self.trap_active("DEBUG") {
@@ -388,11 +397,17 @@ impl Interp {
 
     fn exec_multi(&mut self, p: &Pipeline) -> R {
         let n = p.commands.len();
-        if self.trap_active("DEBUG") {
+        // bash notes each simple stage (and runs the DEBUG trap for it) in the parent
+        // before it forks the stage, so the last one is what the parent shows after.
+        let debug = self.trap_active("DEBUG");
+        if debug || self.track_command {
             for c in &p.commands {
                 if matches!(c.kind, CommandKind::Simple(_)) {
-                    self.line = c.line;
-                    self.run_debug_trap()?;
+                    self.note_command(|| printer::command_with_docs(c));
+                    if debug {
+                        self.line = c.line;
+                        self.run_debug_trap()?;
+                    }
                 }
             }
         }
@@ -768,6 +783,11 @@ impl Interp {
                 self.exec_list(l)
             }
             CommandKind::Subshell(l) => {
+                // With an ERR trap set bash notes the subshell itself, the command
+                // the trap reports if it fails.
+                if self.traps.contains_key("ERR") {
+                    self.note_command(|| printer::command_to_string(c));
+                }
                 let mut child = self.fork_subshell()?;
                 // `( )` is outside any loop: break/continue inside it only complain.
                 child.loop_depth = 0;
@@ -862,16 +882,10 @@ impl Interp {
                     for it in items {
                         self.charge_loop()?;
                         self.line = line;
+                        self.note_command(|| printer::loop_head("for", f));
                         self.run_debug_trap()?;
                         if self.set.xtrace {
-                            let ws: Vec<String> = match &f.words {
-                                Some(ws) => ws
-                                    .iter()
-                                    .map(crate::syntax::printer::word_to_string)
-                                    .collect(),
-                                None => vec!["\"$@\"".to_owned()],
-                            };
-                            self.xtrace_line(&format!("for {} in {}", f.var, ws.join(" ")));
+                            self.xtrace_line(&printer::loop_head("for", f));
                         }
                         if let Err(m) = self.assign_scalar(&f.var, it, false) {
                             self.error(&m);
@@ -901,6 +915,7 @@ impl Interp {
             }
             CommandKind::ArithFor(f) => {
                 let line = c.line;
+                self.note_command(|| printer::arith_clause(f.init.as_ref()));
                 self.run_debug_trap()?;
                 if let Some(init) = &f.init
                     && let Err(e) = self.eval_arith(init)
@@ -913,6 +928,7 @@ impl Interp {
                     loop {
                         self.charge_loop()?;
                         self.line = line;
+                        self.note_command(|| printer::arith_clause(f.cond.as_ref()));
                         self.run_debug_trap()?;
                         if let Some(cond) = &f.cond {
                             match self.eval_arith(cond) {
@@ -937,6 +953,7 @@ impl Interp {
                             Err(e) => return Err(e),
                         }
                         self.line = line;
+                        self.note_command(|| printer::arith_clause(f.step.as_ref()));
                         self.run_debug_trap()?;
                         if let Some(step) = &f.step
                             && let Err(e) = self.eval_arith(step)
@@ -952,6 +969,7 @@ impl Interp {
             CommandKind::Select(f) => self.exec_select(f),
             CommandKind::Case(cc) => self.exec_case(cc),
             CommandKind::Arith(a) => {
+                self.note_command(|| printer::command_to_string(c));
                 self.run_debug_trap()?;
                 if self.set.xtrace {
                     let text = match self.expander_arith_text(&a.word) {
@@ -976,6 +994,7 @@ impl Interp {
                 }
             }
             CommandKind::Cond(e) => {
+                self.note_command(|| printer::command_to_string(c));
                 self.run_debug_trap()?;
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
@@ -998,6 +1017,7 @@ impl Interp {
     }
 
     fn exec_case(&mut self, cc: &CaseClause) -> R {
+        self.note_command(|| printer::case_head(cc));
         self.run_debug_trap()?;
         let word = match Expander::new(self).string(&cc.word) {
             Ok(w) => w,
@@ -1060,6 +1080,9 @@ impl Interp {
             self.error(&format!("`{}': not a valid identifier", f.var));
             return Ok(1);
         }
+        // Once before the menu, not per choice.
+        self.note_command(|| printer::loop_head("select", f));
+        self.run_debug_trap()?;
         let items = match &f.words {
             Some(ws) => match self.expand_words(ws) {
                 Ok(v) => v,
@@ -1338,6 +1361,7 @@ impl Interp {
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand, last: bool) -> R {
         self.line = c.line;
         self.charge()?;
+        self.note_command(|| printer::command_with_docs(c));
         if !self.traps.is_empty() {
             self.run_debug_trap()?;
         }

@@ -76,6 +76,7 @@ impl Interp {
                 });
             }
             "_" => self.last_arg.clone(),
+            "BASH_COMMAND" => self.bash_command.clone(),
             _ => return None,
         };
         Some(Var::scalar(s))

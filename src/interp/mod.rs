@@ -424,6 +424,11 @@ pub struct Interp {
     pub shell_name: String,
     /// Traps whose handlers are running (innermost last).
     pub running_traps: Vec<String>,
+    /// `$BASH_COMMAND`: the command running, or the last one run outside a trap.
+    pub bash_command: String,
+    /// Whether `$BASH_COMMAND` is kept up to date: only once some text the shell read
+    /// mentions it, so a script that never reads it prints no command.
+    pub track_command: bool,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
     pub in_function_source: String,
@@ -583,6 +588,8 @@ impl Interp {
             in_subshell: false,
             shell_name: "bash".to_owned(),
             running_traps: Vec::new(),
+            bash_command: String::new(),
+            track_command: false,
             command_string_mode: true,
             in_function_source: String::new(),
             script_name: None,
@@ -850,7 +857,10 @@ impl Interp {
             let saved = self.status;
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;
-            match self.run_source(&action, Some("exit trap")) {
+            self.running_traps.push("EXIT".to_owned());
+            let r = self.run_source(&action, Some("exit trap"));
+            self.running_traps.pop();
+            match r {
                 Err(Flow::Exit(s)) => {
                     self.status = s;
                 }
@@ -903,6 +913,9 @@ impl Interp {
                 "source size limit exceeded ({} bytes)",
                 self.budget.limits.max_source_bytes
             )));
+        }
+        if !self.track_command && src.contains("BASH_COMMAND") {
+            self.track_command = true;
         }
         let mut parser = Parser::new(src, self.parse_options());
         let base_line = if nested {

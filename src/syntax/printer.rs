@@ -277,6 +277,60 @@ pub fn command_to_string(c: &Command) -> String {
     })
 }
 
+/// Prints one command on one line followed by the bodies of its here-documents, each
+/// line ended, as bash keeps it for `$BASH_COMMAND`.
+pub fn command_with_docs(c: &Command) -> String {
+    isolated(|| {
+        let saved = PENDING_DOCS.with(|p| p.replace(Some(Vec::new())));
+        let mut out = String::new();
+        command(c, &mut out);
+        let docs = PENDING_DOCS.with(|p| p.replace(saved)).unwrap_or_default();
+        for d in &docs {
+            out.push('\n');
+            out.push_str(&d.text);
+        }
+        if !docs.is_empty() {
+            out.push('\n');
+        }
+        out
+    })
+}
+
+/// The head of a `for` or `select` loop as `$BASH_COMMAND` and `set -x` show it:
+/// `for x in a "$b"`, and `"$@"` for a loop over the positional parameters.
+pub fn loop_head(keyword: &str, f: &ForClause) -> String {
+    let mut out = format!("{keyword} {} in", f.var);
+    match &f.words {
+        Some(ws) => {
+            for w in ws {
+                out.push(' ');
+                out.push_str(&word_to_string(w));
+            }
+        }
+        None => out.push_str(" \"$@\""),
+    }
+    out
+}
+
+/// The head of a `case` as `$BASH_COMMAND` shows it (bash leaves a blank after `in`).
+pub fn case_head(cc: &CaseClause) -> String {
+    format!("case {} in ", word_to_string(&cc.word))
+}
+
+/// One clause of an arithmetic `for` as `$BASH_COMMAND` shows it: its text without
+/// the leading blanks, in `((...))`; an empty clause is `((1))`.
+pub fn arith_clause(a: Option<&Arith>) -> String {
+    let mut src = String::new();
+    if let Some(a) = a {
+        arith_src(a, &mut src);
+    }
+    let text = src.trim_start_matches([' ', '\t', '\n']);
+    if text.is_empty() {
+        return "((1))".to_owned();
+    }
+    format!("(({text}))")
+}
+
 fn body(l: &List, out: &mut String) {
     out.push(' ');
     list_inline(l, out);

@@ -1423,6 +1423,8 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         }
         match &action {
             Some(a) => {
+                // A handler built at run time may read `$BASH_COMMAND` too.
+                sh.track_command |= a.contains("BASH_COMMAND");
                 sh.traps.insert(name, a.clone());
             }
             None => {
