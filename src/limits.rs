@@ -340,6 +340,9 @@ fn clock_due() -> bool {
 
 const CLOCK_STRIDE: u32 = 32;
 
+/// Assigned bytes between two walks of the variables at least (see [`Budget::grew`]).
+const GROWTH_WALK_MIN: u64 = 1 << 20;
+
 /// Counters shared by every fork of one run, and the cancellation flag.
 #[derive(Debug)]
 pub struct Budget {
@@ -351,6 +354,11 @@ pub struct Budget {
     pub io: AtomicU64,
     /// Background jobs running now.
     pub background: AtomicU64,
+    /// Bytes (with each element's overhead) assigned to variables since the memory
+    /// budget last walked them, and how many more may be assigned before the next
+    /// walk: small values are not checked one by one, but their sum is.
+    grown: AtomicU64,
+    walk_at: AtomicU64,
     pub cancel: Arc<AtomicBool>,
     pub deadline: Option<Instant>,
     /// The first limit hit anywhere in the run: once set, every fork stops at its next
@@ -368,6 +376,8 @@ impl Budget {
             threads: AtomicU64::new(0),
             io: AtomicU64::new(0),
             background: AtomicU64::new(0),
+            grown: AtomicU64::new(0),
+            walk_at: AtomicU64::new(GROWTH_WALK_MIN),
             cancel,
             deadline,
             tripped: Mutex::new(None),
@@ -442,6 +452,22 @@ impl Budget {
             return Err(crate::commands::fatal(msg));
         }
         Ok(())
+    }
+
+    /// Notes `n` bytes assigned to variables; `true` when they (with those noted
+    /// before) are due a walk of what the shell holds, see [`Budget::walked`].
+    pub fn grew(&self, n: u64) -> bool {
+        let g = self.grown.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+        g >= self.walk_at.load(Ordering::Relaxed)
+    }
+
+    /// Records a walk that found `held` bytes: the next comes after an eighth of that
+    /// again has been assigned, so walks cost a constant factor of the assignments
+    /// however large the variables grow, and the budget is overshot by at most 1/8.
+    pub fn walked(&self, held: u64) {
+        self.grown.store(0, Ordering::Relaxed);
+        self.walk_at
+            .store((held / 8).max(GROWTH_WALK_MIN), Ordering::Relaxed);
     }
 
     /// The error for a value of `bytes` that, with `held` bytes already held, would

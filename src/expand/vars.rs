@@ -3,6 +3,15 @@
 
 use imbl::OrdMap;
 
+/// What one element of an indexed array costs beside its text: its `String`, its
+/// key, its share of the tree's nodes and the allocator's rounding. Measured: a
+/// million short elements made 133 MB of resident memory.
+pub const INDEXED_ELEMENT_OVERHEAD: usize = 128;
+
+/// The same for an associative array's entry (a hash-map node with two `String`s and
+/// its order number). Measured: a million short entries made 254 MB.
+pub const ASSOC_ENTRY_OVERHEAD: usize = 240;
+
 /// A variable's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -46,11 +55,11 @@ impl Assoc {
     pub fn remove(&mut self, k: &str) {
         self.map.remove(k);
     }
-    /// Bytes the keys and values hold.
+    /// Bytes the keys and values hold, with what each entry costs besides.
     pub fn held_bytes(&self) -> usize {
         self.map
             .iter()
-            .map(|(k, (_, v))| k.len() + v.len() + 16)
+            .map(|(k, (_, v))| k.capacity() + v.capacity() + ASSOC_ENTRY_OVERHEAD)
             .sum()
     }
     pub fn len(&self) -> usize {

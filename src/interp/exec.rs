@@ -2200,12 +2200,14 @@ impl Interp {
                 crate::expand::Assoc::default()
             };
             let all_plain = items.iter().all(|(k, ..)| k.is_none());
+            let mut grown = 0usize;
             if all_plain {
                 // bash 5.2: `(k1 v1 k2 v2 ...)`.
                 let flat: Vec<String> = items.into_iter().flat_map(|(.., v)| v).collect();
                 let mut it = flat.into_iter();
                 while let Some(k) = it.next() {
                     let v = it.next().unwrap_or_default();
+                    grown += k.len() + v.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
                     map.insert(k, v);
                 }
             } else {
@@ -2226,6 +2228,7 @@ impl Interp {
                     if integer {
                         v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
+                    grown += key.len() + v.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
                     map.insert(key, v);
                 }
             }
@@ -2233,7 +2236,7 @@ impl Interp {
             let var = self.vars.entry(&name, false);
             var.value = Some(Value::Assoc(map));
             var.attrs = attrs;
-            return Ok(Ok(()));
+            return Ok(self.note_growth(grown).map_err(|m| format!("{name}: {m}")));
         }
         // Indexed: store element by element into the live array.
         {
@@ -2258,6 +2261,7 @@ impl Interp {
             }
         };
         let mut next = current(self).keys().next_back().map(|k| k + 1).unwrap_or(0);
+        let mut grown = 0usize;
         for (k, _, app, vals) in items {
             match k {
                 Some(kw) => {
@@ -2279,6 +2283,7 @@ impl Interp {
                     if integer {
                         v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
+                    grown += v.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
                     super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
                 }
@@ -2287,6 +2292,7 @@ impl Interp {
                         if integer {
                             v = crate::expand::arith::eval_str(&v, self)?.to_string();
                         }
+                        grown += v.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
                         super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;
                     }
@@ -2304,7 +2310,7 @@ impl Interp {
                 ErrorKind::Fatal(126),
             ));
         }
-        Ok(Ok(()))
+        Ok(self.note_growth(grown).map_err(|m| format!("{name}: {m}")))
     }
 }
 

@@ -726,6 +726,21 @@ impl Interp {
         self.budget.check_memory(held, bytes)
     }
 
+    /// Notes `bytes` just assigned to a variable and, once enough have been since the
+    /// last walk, walks what the shell holds against the memory budget (ending the run
+    /// past it). So a million small elements count as much as one large value.
+    pub(crate) fn note_growth(&self, bytes: usize) -> Result<(), String> {
+        if !self.budget.grew(bytes as u64) {
+            return Ok(());
+        }
+        let files = self.fs.lock().usage().0;
+        let held = self.vars.held_bytes().saturating_add(files);
+        self.budget.walked(held);
+        self.budget
+            .check_memory(held, 0)
+            .inspect_err(|m| self.budget.trip(m))
+    }
+
     /// Parse options reflecting the current shopt state and aliases.
     pub fn parse_options(&self) -> ParseOptions {
         // bash reads a whole line (or compound command) before running any of it, so a
@@ -1129,6 +1144,8 @@ impl Interp {
             }
         }
         value = vars::apply_case(attrs, value);
+        self.note_growth(value.len())
+            .map_err(|m| format!("{name}: {m}"))?;
         self.vars.with_entry(name, false, |var| {
             match &mut var.value {
                 Some(Value::Indexed(a)) => {
@@ -1227,7 +1244,10 @@ impl Interp {
                 value = old + &value;
             }
             let value = vars::apply_case(attrs, value);
+            let grown = key.len() + value.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
             vars::set_assoc(self.vars.entry(&name, false), key.to_owned(), value);
+            self.note_growth(grown)
+                .map_err(|m| format!("{name}[{key}]: {m}"))?;
             return self.check_array_len(&name);
         }
         let idx = self.eval_arith_str(key).map_err(|e| e.render())?;
@@ -1266,7 +1286,10 @@ impl Interp {
             value = old + &value;
         }
         let value = vars::apply_case(attrs, value);
+        let grown = value.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
         vars::set_indexed(self.vars.entry(&name, false), idx, value);
+        self.note_growth(grown)
+            .map_err(|m| format!("{name}[{key}]: {m}"))?;
         self.check_array_len(&name)
     }
 

@@ -350,9 +350,10 @@ impl Scopes {
             for (k, v) in f.vars.iter() {
                 let value = match &v.value {
                     Some(crate::expand::Value::Str(s)) => s.len(),
-                    Some(crate::expand::Value::Indexed(a)) => {
-                        a.values().map(|e| e.len() + 16).sum()
-                    }
+                    Some(crate::expand::Value::Indexed(a)) => a
+                        .values()
+                        .map(|e| e.capacity() + crate::expand::INDEXED_ELEMENT_OVERHEAD)
+                        .sum(),
                     Some(crate::expand::Value::Assoc(a)) => a.held_bytes(),
                     None => 0,
                 };
@@ -435,7 +436,9 @@ pub fn apply_case(attrs: Attrs, s: String) -> String {
 }
 
 /// Sets element `key` of an indexed array (converting a scalar to an array).
-pub fn set_indexed(var: &mut Var, idx: i64, value: String) {
+pub fn set_indexed(var: &mut Var, idx: i64, mut value: String) {
+    // A value built by pushing may hold twice its length; an array keeps many.
+    value.shrink_to_fit();
     match &mut var.value {
         Some(Value::Indexed(a)) => {
             a.insert(idx, value);
@@ -458,7 +461,8 @@ pub fn set_indexed(var: &mut Var, idx: i64, value: String) {
 }
 
 /// Sets key `key` of an associative array.
-pub fn set_assoc(var: &mut Var, key: String, value: String) {
+pub fn set_assoc(var: &mut Var, key: String, mut value: String) {
+    value.shrink_to_fit();
     match &mut var.value {
         Some(Value::Assoc(a)) => a.insert(key, value),
         _ => {
