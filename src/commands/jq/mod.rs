@@ -7,8 +7,8 @@
 //!
 //! `env`/`$ENV` read the shell's exported variables and `now` the virtual clock, not the
 //! host; `debug` and `stderr` pass values through silently. Error texts are jaq's, which
-//! can word type errors differently from jq. A parse error in the input exits 2 (jq
-//! 1.7; the jq 1.6 on the reference machine exits 4).
+//! can word type errors differently from jq. The input is read by `input`, a port of jq
+//! 1.6's own parser: its error texts, status 4, and numbers as doubles.
 
 use jaq_core::data::{DataT, HasLut};
 use jaq_core::load::{Arena, File, Loader};
@@ -17,6 +17,8 @@ use jaq_json::Val;
 use jaq_std::input::{HasInputs, Inputs, RcIter};
 
 use super::{CmdResult, Ctx};
+
+mod input;
 
 struct DataKind;
 
@@ -140,7 +142,8 @@ fn fmt_f64(x: f64) -> String {
 fn fmt_num(n: &jaq_json::Num) -> String {
     use jaq_json::Num;
     match n {
-        Num::Int(i) if (i.unsigned_abs() as f64) < 1e17 => i.to_string(),
+        // jq 1.6 holds doubles: integers past 2^53 print rounded.
+        Num::Int(i) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
         Num::Int(i) => fmt_f64(*i as f64),
         Num::BigInt(b) => fmt_f64(b.to_string().parse().unwrap_or(f64::INFINITY)),
         Num::Float(f) => fmt_f64(*f),
@@ -301,9 +304,7 @@ fn usage(ctx: &mut Ctx, msg: &str) -> CmdResult {
 }
 
 fn parse_json(text: &[u8]) -> Result<Vec<Val>, String> {
-    jaq_json::read::parse_many(text)
-        .map(|r| r.map_err(|e| e.to_string()))
-        .collect()
+    input::Parser::new(text).collect()
 }
 
 /// jq's name for the type of a JSON text.
@@ -570,6 +571,8 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
     }
     let mut values: Vec<Val> = Vec::new();
     let mut parse_error: Option<String> = None;
+    // jq reads all its files as one stream of JSON texts.
+    let mut joined: Vec<u8> = Vec::new();
     for (_, t) in &texts {
         if raw_input {
             let s = String::from_utf8_lossy(t);
@@ -580,17 +583,17 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
             }
             continue;
         }
-        for r in jaq_json::read::parse_many(t) {
+        joined.extend_from_slice(t);
+    }
+    if !raw_input {
+        for r in input::Parser::new(&joined) {
             match r {
                 Ok(v) => values.push(v),
                 Err(e) => {
-                    parse_error = Some(e.to_string());
+                    parse_error = Some(e);
                     break;
                 }
             }
-        }
-        if parse_error.is_some() {
-            break;
         }
     }
     if slurp && !raw_input {
@@ -787,11 +790,9 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
         return Ok(code);
     }
     if let Some(e) = parse_error {
-        writeln!(
-            ctx.stderr,
-            "jq: error (at <stdin>:0): Cannot parse input: {e}"
-        )?;
-        return Ok(2);
+        writeln!(ctx.stderr, "parse error: {e}")?;
+        // jq 1.6 exits 4 here (a later jq exits 2).
+        return Ok(4);
     }
     if status != 0 {
         return Ok(status);
