@@ -645,6 +645,26 @@ fn by_default_a_doubling_string_ends_at_the_memory_limit() {
 }
 
 #[test]
+fn by_default_arrays_of_many_elements_end_at_the_memory_limit() {
+    // Each element counts its bytes and its overhead: a million 1 kB elements would
+    // hold about 1.2 GB, so the budget (512 MiB) stops them, by either way of adding.
+    ends_bounded(
+        r#"k=$(printf 'x%.0s' {1..1000}); a=(); for ((i=0; i<1000000; i++)); do a+=("$k"); done"#,
+        Ends::AtLimit("memory limit exceeded (536870912 bytes)"),
+    );
+    ends_bounded(
+        r#"k=$(printf 'x%.0s' {1..1000}); declare -A a; for ((i=0; i<1000000; i++)); do a[k$i]=$k; done"#,
+        Ends::AtLimit("memory limit exceeded"),
+    );
+    // While a million short elements (about 130 MB) still fit.
+    let r = ends_bounded(
+        "for ((i=0; i<1000000; i++)); do a[i]=$i; done; echo ${#a[@]}",
+        Ends::With(0),
+    );
+    assert_eq!(r.stdout, "1000000\n");
+}
+
+#[test]
 fn by_default_an_endless_copy_ends_at_the_io_limit() {
     ends_bounded(
         "cat /dev/zero > /dev/null",
