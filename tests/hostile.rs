@@ -729,3 +729,37 @@ fn by_default_a_flood_of_background_jobs_ends_at_the_job_limit() {
         Ends::AtLimit("limit exceeded"),
     );
 }
+
+/// A decompression bomb (a few hundred bytes that inflate past the file size limit)
+/// stops at that limit with its message instead of inflating into memory: `gunzip`
+/// and `zcat` hold at most the limit, and `tar -z` at most the filesystem's size.
+#[test]
+fn decompression_bombs_stop_at_the_size_limits() {
+    // 8 MiB of zeros is 8 KiB of gzip; the file size limit here is 1 MiB.
+    let make = "head -c 8388608 /dev/zero | gzip -c > /tmp/bomb.gz";
+    let o = stopped_by(
+        &format!("{make}; gunzip /tmp/bomb.gz"),
+        "gzip: file size limit exceeded (1048576 bytes)",
+    );
+    assert!(o.stderr.contains("gzip: /tmp/bomb.gz: File too large"));
+    stopped_by(
+        &format!("{make}; zcat /tmp/bomb.gz | wc -c"),
+        "gzip: file size limit exceeded (1048576 bytes)",
+    );
+    stopped_by(
+        &format!("{make}; gzip -dc < /tmp/bomb.gz > /dev/null"),
+        "gzip: file size limit exceeded (1048576 bytes)",
+    );
+    // A tar member of 8 MiB cannot be made under these limits, so the bomb is a gzip of
+    // zeros presented as a .tar.gz: it must inflate no further than the 4 MiB filesystem.
+    stopped_by(
+        &format!("{make}; tar -xzf /tmp/bomb.gz"),
+        "tar: filesystem size limit exceeded (4194304 bytes)",
+    );
+    // Within the limits the same commands still work.
+    let o = run_with(
+        tight(),
+        "head -c 1000 /dev/zero | gzip -c > /tmp/s.gz; zcat /tmp/s.gz | wc -c".to_owned(),
+    );
+    assert_eq!((o.status, o.stdout.as_str()), (0, "1000\n"));
+}

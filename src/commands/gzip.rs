@@ -103,18 +103,57 @@ fn compress(data: &[u8], name: Option<&str>, mtime: u32, level: u32) -> std::io:
     enc.finish()
 }
 
-fn decompress(data: &[u8]) -> Result<Vec<u8>, String> {
-    if !data.starts_with(&[0x1f, 0x8b]) {
-        return Err("not in gzip format".to_owned());
-    }
+/// Why a decompression gave no data: bad input (GNU's message), or output that would
+/// grow past the limit a decompression bomb must stop at.
+pub(super) enum Inflate {
+    Bad(String),
+    TooBig(u64),
+}
+
+/// Reads all of `r` but never more than `cap` bytes: one byte past it is
+/// [`Inflate::TooBig`], so a small bomb cannot make the engine allocate without bound.
+pub(super) fn read_capped(r: impl Read, cap: u64) -> Result<Vec<u8>, Inflate> {
     let mut out = Vec::new();
-    MultiGzDecoder::new(data)
+    r.take(cap.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
-            _ => "invalid compressed data--format violated".to_owned(),
+        .map_err(|e| {
+            Inflate::Bad(match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => "unexpected end of file".to_owned(),
+                _ => "invalid compressed data--format violated".to_owned(),
+            })
         })?;
+    if u64::try_from(out.len()).unwrap_or(u64::MAX) > cap {
+        return Err(Inflate::TooBig(cap));
+    }
     Ok(out)
+}
+
+/// The most one decompressed file may hold: the filesystem's file size limit, which
+/// also bounds what `zcat` holds before writing it out.
+pub(super) fn inflate_cap(ctx: &Ctx) -> u64 {
+    ctx.fs.lock().limits().max_file_bytes
+}
+
+fn decompress(data: &[u8], cap: u64) -> Result<Vec<u8>, Inflate> {
+    if !data.starts_with(&[0x1f, 0x8b]) {
+        return Err(Inflate::Bad("not in gzip format".to_owned()));
+    }
+    read_capped(MultiGzDecoder::new(data), cap)
+}
+
+/// Reports a failed decompression: bad data is the file's error (status 1); a bomb
+/// ends the script like any other limit.
+fn inflate_failed(ctx: &mut Ctx, name: &str, e: Inflate) -> std::io::Result<i32> {
+    match e {
+        Inflate::Bad(m) => bad_data(ctx, name, &m),
+        Inflate::TooBig(n) => {
+            writeln!(ctx.stderr, "{PROG}: {name}: File too large")?;
+            Err(super::fatal(format!(
+                "{PROG}: {}",
+                crate::fs::LimitHit::FileBytes(n)
+            )))
+        }
+    }
 }
 
 pub fn gzip(ctx: &mut Ctx) -> CmdResult {
@@ -358,9 +397,9 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
         let out = if o.decompress && (o.force && !data.starts_with(&[0x1f, 0x8b])) {
             data.clone()
         } else if o.decompress {
-            match decompress(&data) {
+            match decompress(&data, inflate_cap(ctx)) {
                 Ok(d) => d,
-                Err(e) => return bad_data(ctx, "stdin", &e),
+                Err(e) => return inflate_failed(ctx, "stdin", e),
             }
         } else {
             compress(&data, None, 0, o.level)?
@@ -445,9 +484,9 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
     let out = if passes_through(o, &data) {
         data.to_vec()
     } else if o.decompress {
-        match decompress(&data) {
+        match decompress(&data, inflate_cap(ctx)) {
             Ok(d) => d,
-            Err(e) => return bad_data(ctx, name, &e),
+            Err(e) => return inflate_failed(ctx, name, e),
         }
     } else {
         let base = crate::fs::path::file_name(&path).to_owned();

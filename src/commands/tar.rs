@@ -660,15 +660,22 @@ fn read_archive(
         }
     };
     let data = if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut d = Vec::new();
-        if MultiGzDecoder::new(raw.as_slice())
-            .read_to_end(&mut d)
-            .is_err()
-        {
-            writeln!(ctx.stderr, "tar: Child returned status 1")?;
-            return fail(ctx, "Error is not recoverable: exiting now");
+        // An archive can hold no more than the whole filesystem, so a bomb stops there.
+        let cap = ctx.fs.lock().limits().max_total_bytes;
+        match super::gzip::read_capped(MultiGzDecoder::new(raw.as_slice()), cap) {
+            Ok(d) => d,
+            Err(super::gzip::Inflate::TooBig(n)) => {
+                writeln!(ctx.stderr, "tar: Child returned status 1")?;
+                return Err(super::fatal(format!(
+                    "tar: {}",
+                    crate::fs::LimitHit::TotalBytes(n)
+                )));
+            }
+            Err(super::gzip::Inflate::Bad(_)) => {
+                writeln!(ctx.stderr, "tar: Child returned status 1")?;
+                return fail(ctx, "Error is not recoverable: exiting now");
+            }
         }
-        d
     } else {
         raw
     };
