@@ -921,7 +921,7 @@ pub fn ansi_c_quote(s: &str) -> String {
 /// Double-quotes a value for `declare -p` (escaping `"`, `\`, `$`, `` ` ``).
 pub fn dquote(s: &str) -> String {
     if s.chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t' || crate::text::raw_byte(c).is_some())
+        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
     {
         return ansi_c_quote(s);
     }

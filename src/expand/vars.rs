@@ -109,6 +109,9 @@ impl Attrs {
     pub const ARRAY: u16 = 256;
     /// Declared as an associative array (`declare -A`).
     pub const ASSOC: u16 = 512;
+    /// One of bash's special variables (`RANDOM`, `SECONDS`, ...): computed when read,
+    /// with a side effect when assigned; `unset` removes the mark with the variable.
+    pub const SPECIAL: u16 = 1024;
 
     pub fn has(self, f: u16) -> bool {
         self.0 & f != 0

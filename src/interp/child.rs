@@ -103,7 +103,7 @@ impl Interp {
             "PPID",
             crate::expand::Var {
                 value: Some(Value::Str(ppid.to_string())),
-                attrs: Attrs(Attrs::READONLY),
+                attrs: Attrs(Attrs::READONLY | Attrs::INTEGER),
             },
         );
         child.last_bg = None;

@@ -11,20 +11,11 @@ use crate::syntax::Script;
 impl Interp {
     /// Variables whose value is computed when read.
     fn dynamic_var(&mut self, name: &str) -> Option<Var> {
+        if let Some(v) = self.read_special(name) {
+            return Some(v);
+        }
         let s = match name {
-            "RANDOM" => self.next_random().to_string(),
-            "SECONDS" => {
-                let now = self.fs.lock().clock().now().secs;
-                (now - self.start_time + self.seconds_offset).to_string()
-            }
-            "EPOCHSECONDS" => self.fs.lock().clock().now().secs.to_string(),
-            "EPOCHREALTIME" => {
-                let t = self.fs.lock().clock().now();
-                format!("{}.{:06}", t.secs, t.nanos / 1000)
-            }
             "LINENO" => self.line.to_string(),
-            "BASHPID" => self.bashpid.to_string(),
-            "BASH_SUBSHELL" => self.subshell.to_string(),
             "PIPESTATUS" => {
                 let mut a = imbl::OrdMap::new();
                 for (i, s) in self.pipestatus.iter().enumerate() {
@@ -64,17 +55,6 @@ impl Interp {
                     attrs: Default::default(),
                 });
             }
-            "DIRSTACK" => {
-                let mut a = imbl::OrdMap::new();
-                a.insert(0, self.cwd.clone());
-                for (i, d) in self.dir_stack.iter().rev().enumerate() {
-                    a.insert(i as i64 + 1, d.clone());
-                }
-                return Some(Var {
-                    value: Some(Value::Indexed(a)),
-                    attrs: Default::default(),
-                });
-            }
             "_" => self.last_arg.clone(),
             "BASH_COMMAND" => self.bash_command.clone(),
             _ => return None,
@@ -86,7 +66,7 @@ impl Interp {
 impl ArithHost for Interp {
     fn arith_int(&mut self, name: &str) -> Option<i64> {
         let raw = self.vars.get_raw(name)?;
-        if raw.attrs.has(crate::expand::Attrs::NAMEREF) || is_dynamic(name) {
+        if raw.attrs.has(crate::expand::Attrs::NAMEREF) || is_dynamic(name, raw) {
             return None;
         }
         match &raw.value {
@@ -99,7 +79,7 @@ impl ArithHost for Interp {
         if index.is_none()
             && let Some(raw) = self.vars.get_raw(name)
             && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
-            && !is_dynamic(name)
+            && !is_dynamic(name, raw)
         {
             return Ok(raw.as_scalar());
         }
@@ -170,8 +150,8 @@ impl ArithHost for Interp {
 }
 
 /// Variables whose value is computed on each read rather than stored.
-fn is_dynamic(name: &str) -> bool {
-    matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "BASHPID")
+fn is_dynamic(name: &str, var: &Var) -> bool {
+    var.attrs.has(crate::expand::Attrs::SPECIAL) || name == "LINENO"
 }
 
 /// Splits a `name[sub]` reference given as text into its name and subscript text.
@@ -214,7 +194,7 @@ impl Host for Interp {
         // The common case first: a plain variable, looked up once.
         if let Some(raw) = self.vars.get_raw(name)
             && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
-            && !is_dynamic(name)
+            && !is_dynamic(name, raw)
         {
             return Some(raw.clone());
         }
@@ -243,7 +223,7 @@ impl Host for Interp {
                 }
                 return self.vars.get(&target).cloned();
             }
-            if !is_dynamic(name) {
+            if !is_dynamic(name, v) {
                 return Some(v.clone());
             }
         }

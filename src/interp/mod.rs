@@ -11,6 +11,7 @@ pub(crate) mod pool;
 pub mod procs;
 mod redirect;
 mod signals;
+mod specials;
 pub mod vars;
 
 use std::collections::HashMap;
@@ -406,7 +407,8 @@ pub struct Interp {
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
     pub umask: u32,
-    pub random_state: u32,
+    /// The generators behind `$RANDOM` and `$SRANDOM`.
+    pub rng: specials::Rng,
     pub loop_depth: u32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
@@ -579,7 +581,7 @@ impl Interp {
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
             dir_stack: Vec::new(),
             umask: 0o022,
-            random_state: 0x2545_F491,
+            rng: specials::Rng::default(),
             loop_depth: 0,
             no_errexit: 0,
             compound_status: false,
@@ -684,6 +686,7 @@ impl Interp {
         let var = self.vars.entry("BASH_VERSINFO", false);
         var.value = Some(Value::Indexed(info));
         var.attrs.set(Attrs::READONLY, true);
+        self.init_special_vars();
         self.update_shellopts();
     }
 
@@ -1128,6 +1131,9 @@ impl Interp {
         } else {
             value
         };
+        if attrs.has(Attrs::SPECIAL) && self.assign_special(name, &value) {
+            return Ok(());
+        }
         if value.len() > self.budget.limits.max_string_len {
             let max = self.budget.limits.max_string_len;
             self.budget
@@ -1171,19 +1177,6 @@ impl Interp {
                 self.hash = imbl::OrdMap::new();
                 false
             }
-            "RANDOM" => {
-                if let Ok(n) = value.trim().parse::<i64>() {
-                    self.random_state = n as u32;
-                }
-                true
-            }
-            "SECONDS" => {
-                if let Ok(n) = value.trim().parse::<i64>() {
-                    let now = self.fs.lock().clock().now().secs;
-                    self.seconds_offset = n - (now - self.start_time);
-                }
-                true
-            }
             // A new HISTFILESIZE trims the history file to that many last lines.
             "HISTFILESIZE" => {
                 if let (Ok(n), Some(file)) = (
@@ -1225,6 +1218,9 @@ impl Interp {
             && v.attrs.has(Attrs::READONLY)
         {
             return Err(format!("{name}: readonly variable"));
+        }
+        if self.assign_special_element(&name, key, &value).is_some() {
+            return Ok(());
         }
         let var = existing.unwrap_or_default();
         let attrs = var.attrs;
@@ -1315,17 +1311,6 @@ impl Interp {
     /// Evaluates arithmetic text against this shell's variables.
     pub fn eval_arith_str(&mut self, s: &str) -> Result<i64, crate::expand::ArithFail> {
         crate::expand::arith::eval_str(s, self)
-    }
-
-    /// Next `$RANDOM` (0..32767), deterministic from the seed.
-    pub fn next_random(&mut self) -> u32 {
-        // bash's LCG-based generator shape; deterministic per seed.
-        let mut x = self.random_state;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.random_state = x;
-        (x >> 8) & 0x7fff
     }
 
     /// The scalar value of a variable, if set.

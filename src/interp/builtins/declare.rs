@@ -160,7 +160,9 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         let mut status = 0;
         let mut out = String::new();
         for n in operands {
-            match sh.vars.get_raw(n) {
+            // A special variable is read first, as bash's lookup computes it.
+            let special = sh.read_special(n);
+            match special.as_ref().or(sh.vars.get_raw(n)) {
                 Some(v) => {
                     out.push_str(&print_var(n, v));
                     out.push('\n');
