@@ -260,7 +260,8 @@ impl Interp {
         }
         match name {
             "BASH_ALIASES" => {
-                std::sync::Arc::make_mut(&mut self.aliases).insert(key.to_owned(), value.to_owned());
+                std::sync::Arc::make_mut(&mut self.aliases)
+                    .insert(key.to_owned(), value.to_owned());
             }
             "BASH_CMDS" => {
                 let seq = self.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);

@@ -349,7 +349,9 @@ impl SandboxBuilder {
             ..self
         };
         let sb = builder.build();
-        sb.note_base(store, name, loaded.report.seq);
+        // Damaged newer manifests skipped by the load count as seen: a save goes past them.
+        let base = store.seen(name).unwrap_or(loaded.report.seq);
+        sb.note_base(store, name, base);
         Ok((sb, loaded.report))
     }
 

@@ -651,6 +651,13 @@ impl Store {
         self.inner.hashes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The newest manifest of session `name` this handle has loaded past (damaged
+    /// newer ones included) or saved: the base a later [`Store::save_after`] from
+    /// what it loaded should name.
+    pub fn seen(&self, name: &str) -> Option<u64> {
+        self.lock_seen().get(name).copied()
+    }
+
     fn lock_seen(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
         self.inner.seen.lock().unwrap_or_else(|e| e.into_inner())
     }
