@@ -23,7 +23,7 @@ def test_each_fixture_and_marker_works(pytester: pytest.Pytester) -> None:
         def test_a_fresh_deterministic_shell(shellbox):
             r = shellbox.run("date; echo $RANDOM; whoami; hostname; pwd; ls")
             assert r.stdout_text.splitlines() == [
-                "Thu Jan  1 00:00:00 UTC 2026", "9398", "user", "shellbox", "/workspace",
+                "Thu Jan  1 00:00:00 UTC 2026", "32014", "user", "shellbox", "/workspace",
             ]
 
         def test_state_from_one_test_does_not_leak(shellbox):
