@@ -12,7 +12,9 @@ pub mod vars;
 
 use crate::syntax::{Arith, Script, Word, WordPart};
 pub use arith::{ArithFail, ArithHost};
-pub use vars::{ASSOC_ENTRY_OVERHEAD, Assoc, Attrs, INDEXED_ELEMENT_OVERHEAD, Value, Var};
+pub use vars::{
+    ASSOC_ENTRY_OVERHEAD, Assoc, Attrs, INDEXED_ELEMENT_OVERHEAD, Value, Var, element_cost,
+};
 
 /// Options that change expansion.
 #[derive(Clone, Copy, Debug, Default)]

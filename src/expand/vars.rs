@@ -12,6 +12,15 @@ pub const INDEXED_ELEMENT_OVERHEAD: usize = 128;
 /// its order number). Measured: a million short entries made 254 MB.
 pub const ASSOC_ENTRY_OVERHEAD: usize = 240;
 
+/// What assigning `value` under `key` (none for an indexed element) adds to what
+/// the shell holds: its bytes and the element's own cost.
+pub fn element_cost(key: Option<&str>, value: &str) -> usize {
+    match key {
+        Some(k) => k.len() + value.len() + ASSOC_ENTRY_OVERHEAD,
+        None => value.len() + INDEXED_ELEMENT_OVERHEAD,
+    }
+}
+
 /// A variable's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {

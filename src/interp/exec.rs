@@ -2207,7 +2207,7 @@ impl Interp {
                 let mut it = flat.into_iter();
                 while let Some(k) = it.next() {
                     let v = it.next().unwrap_or_default();
-                    grown += k.len() + v.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
+                    grown += crate::expand::element_cost(Some(&k), &v);
                     map.insert(k, v);
                 }
             } else {
@@ -2228,7 +2228,7 @@ impl Interp {
                     if integer {
                         v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
-                    grown += key.len() + v.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
+                    grown += crate::expand::element_cost(Some(&key), &v);
                     map.insert(key, v);
                 }
             }
@@ -2283,7 +2283,7 @@ impl Interp {
                     if integer {
                         v = crate::expand::arith::eval_str(&v, self)?.to_string();
                     }
-                    grown += v.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
+                    grown += crate::expand::element_cost(None, &v);
                     super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
                 }
@@ -2292,7 +2292,7 @@ impl Interp {
                         if integer {
                             v = crate::expand::arith::eval_str(&v, self)?.to_string();
                         }
-                        grown += v.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
+                        grown += crate::expand::element_cost(None, &v);
                         super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;
                     }

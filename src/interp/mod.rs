@@ -1240,7 +1240,7 @@ impl Interp {
                 value = old + &value;
             }
             let value = vars::apply_case(attrs, value);
-            let grown = key.len() + value.len() + crate::expand::ASSOC_ENTRY_OVERHEAD;
+            let grown = crate::expand::element_cost(Some(key), &value);
             vars::set_assoc(self.vars.entry(&name, false), key.to_owned(), value);
             self.note_growth(grown)
                 .map_err(|m| format!("{name}[{key}]: {m}"))?;
@@ -1282,7 +1282,7 @@ impl Interp {
             value = old + &value;
         }
         let value = vars::apply_case(attrs, value);
-        let grown = value.len() + crate::expand::INDEXED_ELEMENT_OVERHEAD;
+        let grown = crate::expand::element_cost(None, &value);
         vars::set_indexed(self.vars.entry(&name, false), idx, value);
         self.note_growth(grown)
             .map_err(|m| format!("{name}[{key}]: {m}"))?;
