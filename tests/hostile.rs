@@ -665,6 +665,20 @@ fn by_default_arrays_of_many_elements_end_at_the_memory_limit() {
 }
 
 #[test]
+fn by_default_a_string_grown_by_appends_ends_at_the_string_limit() {
+    // Each `s+=` grows the value in place; copying it per append made this quadratic.
+    ends_bounded(
+        r#"k=$(printf 'x%.0s' {1..1000}); s=; for ((i=0; i<1000000; i++)); do s+=$k; done"#,
+        Ends::AtLimit("string length limit exceeded (268435456 bytes)"),
+    );
+    let r = ends_bounded(
+        r#"k=$(printf 'x%.0s' {1..1000}); s=; for ((i=0; i<100000; i++)); do s+=$k; done; echo ${#s}"#,
+        Ends::With(0),
+    );
+    assert_eq!(r.stdout, "100000000\n");
+}
+
+#[test]
 fn by_default_an_endless_copy_ends_at_the_io_limit() {
     ends_bounded(
         "cat /dev/zero > /dev/null",

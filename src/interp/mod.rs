@@ -1110,6 +1110,17 @@ impl Interp {
         if attrs.has(Attrs::READONLY) {
             return Err(format!("{name}: readonly variable"));
         }
+        // `s+=x` on a plain string grows it where it is: copying the old text for
+        // each append made a loop of appends quadratic.
+        if append
+            && !attrs.has(Attrs::INTEGER | Attrs::UPPER | Attrs::LOWER | Attrs::SPECIAL)
+            && let Some(Var {
+                value: Some(Value::Str(s)),
+                ..
+            }) = existing
+        {
+            return self.append_scalar(name, s.len(), &value, allexport);
+        }
         let old = if append {
             existing.and_then(|v| v.as_scalar())
         } else {
@@ -1161,6 +1172,44 @@ impl Interp {
                     a.insert("0".to_owned(), value);
                 }
                 _ => var.value = Some(Value::Str(value)),
+            }
+            if allexport {
+                var.attrs.set(Attrs::EXPORT, true);
+            }
+        });
+        Ok(())
+    }
+
+    /// Appends `value` to string variable `name` (now `old_len` bytes long) in place,
+    /// under the checks a whole new value gets.
+    fn append_scalar(
+        &mut self,
+        name: &str,
+        old_len: usize,
+        value: &str,
+        allexport: bool,
+    ) -> Result<(), String> {
+        let len = old_len.saturating_add(value.len());
+        if len > self.budget.limits.max_string_len {
+            let max = self.budget.limits.max_string_len;
+            self.budget
+                .trip(&format!("string length limit exceeded ({max} bytes)"));
+            return Err(format!(
+                "{name}: string length limit exceeded ({max} bytes)"
+            ));
+        }
+        if value.len() as u64 >= ASSIGN_CHECK_FROM
+            && let Err(m) = self.check_memory(value.len() as u64)
+        {
+            self.budget.trip(&m);
+            return Err(format!("{name}: {m}"));
+        }
+        self.note_growth(value.len())
+            .map_err(|m| format!("{name}: {m}"))?;
+        self.vars.with_entry(name, false, |var| {
+            match &mut var.value {
+                Some(Value::Str(s)) => s.push_str(value),
+                other => *other = Some(Value::Str(value.to_owned())),
             }
             if allexport {
                 var.attrs.set(Attrs::EXPORT, true);

@@ -26,7 +26,7 @@ function absolute(base, name) {
 /** Writes `records` (`{path, content: string | Buffer, mode?, mtime?}`) into native
  * sandbox `sb`, after making `cwd`. String contents are encoded as UTF-8 in one go. */
 function seed(sb, records, cwd) {
-  const lens = new Array(records.length);
+  const lens = new Uint32Array(records.length);
   const chunks = new Array(records.length);
   let modes = null;
   let mtimes = null;
@@ -42,12 +42,12 @@ function seed(sb, records, cwd) {
       lens[i] = c.length;
     }
     if (r.mode !== undefined) {
-      if (!Number.isInteger(r.mode) || r.mode < 0) throw new TypeError(`files[${r.path}].mode must be a non-negative integer`);
-      modes ??= new Array(records.length).fill(0xffffffff);
+      if (!Number.isInteger(r.mode) || r.mode < 0 || r.mode >= 0xffffffff) throw new TypeError(`files[${r.path}].mode must be a non-negative 32-bit integer`);
+      modes ??= new Uint32Array(records.length).fill(0xffffffff);
       modes[i] = r.mode;
     }
     if (r.mtime !== undefined) {
-      mtimes ??= new Array(records.length).fill(Number.NaN);
+      mtimes ??= new Float64Array(records.length).fill(Number.NaN);
       mtimes[i] = r.mtime;
     }
   });

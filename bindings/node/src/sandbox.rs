@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use napi::bindgen_prelude::{Buffer, Function, Object, PromiseRaw};
+use napi::bindgen_prelude::{Buffer, Float64Array, Function, Object, PromiseRaw, Uint32Array};
 use napi::{Env, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -490,12 +490,16 @@ impl NativeSandbox {
         env: &'env Env,
         paths: String,
         data: Buffer,
-        lens: Vec<u32>,
-        modes: Option<Vec<u32>>,
-        mtimes: Option<Vec<f64>>,
+        lens: Uint32Array,
+        modes: Option<Uint32Array>,
+        mtimes: Option<Float64Array>,
         cwd: Option<String>,
     ) -> napi::Result<PromiseRaw<'env, ()>> {
+        // Typed arrays cross as one copy each, not one N-API call per element.
         let data = data.to_vec();
+        let lens = lens.to_vec();
+        let modes = modes.map(|m| m.to_vec());
+        let mtimes = mtimes.map(|m| m.to_vec());
         fs_task(env, &self.sb, move |sb| {
             if let Some(dir) = cwd {
                 with_fs(sb, "mkdir", &dir, |fs, p| fs.mkdir_all(p, 0o755))?;

@@ -247,9 +247,11 @@ fn declare_one(
     } else {
         sh.vars.get_raw(&vname).is_some()
     };
-    let current = sh.vars.get_raw(&vname).cloned();
-    if let Some(cur) = &current
-        && cur.attrs.has(Attrs::READONLY)
+    // Only the attributes: cloning the variable (maybe a large array) made `local`
+    // cost as much as what it shadows.
+    let current = sh.vars.get_raw(&vname).map(|v| v.attrs);
+    if let Some(cur) = current
+        && cur.has(Attrs::READONLY)
         && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
     {
         sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
@@ -258,16 +260,13 @@ fn declare_one(
     if local && !exists_here {
         let mut v = Var::default();
         // A local shadowing a temporary binding starts with its value.
-        if sh.vars.is_temp_binding(&vname)
-            && let Some(cur) = &current
-            && f.set & Attrs::NAMEREF == 0
-        {
-            v.value = cur.value.clone();
+        if current.is_some() && f.set & Attrs::NAMEREF == 0 && sh.vars.is_temp_binding(&vname) {
+            v.value = sh.vars.get_raw(&vname).and_then(|c| c.value.clone());
         }
         // `local x` inherits nothing; namerefs and attributes start fresh.
-        if let Some(cur) = &current
+        if let Some(cur) = current
             && f.set & Attrs::NAMEREF == 0
-            && cur.attrs.has(Attrs::EXPORT)
+            && cur.has(Attrs::EXPORT)
         {
             v.attrs.set(Attrs::EXPORT, false);
         }
