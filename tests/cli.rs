@@ -319,6 +319,28 @@ fn the_cli_sets_its_own_limits() {
             126,
         ),
         (
+            &[
+                "--limit",
+                "max_memory_bytes=1M",
+                "-c",
+                "x=a; while :; do x=$x$x; done",
+            ],
+            "",
+            "bash: memory limit exceeded (1048576 bytes)\n",
+            126,
+        ),
+        (
+            &[
+                "--limit",
+                "max_io_bytes=1M",
+                "-c",
+                "cat /dev/zero > /dev/null",
+            ],
+            "",
+            "bash: I/O limit exceeded (1048576 bytes)\n",
+            126,
+        ),
+        (
             &["--timeout", "0.2", "-c", "while :; do :; done"],
             "",
             "bash: time limit exceeded (0 s)\n",

@@ -694,6 +694,26 @@ fn by_default_an_endless_copy_ends_at_the_io_limit() {
 }
 
 #[test]
+fn by_default_rereading_a_file_by_name_ends_at_the_io_limit() {
+    // `wc -c f` writes a few bytes per round: only its reads of `f` (200 MB each,
+    // charged as reading them from stdin is) bring the loop to the 16 GiB budget.
+    ends_bounded(
+        "head -c 200000000 /dev/zero > f; while :; do wc -c f; done > /dev/null",
+        Ends::AtLimit("I/O limit exceeded (17179869184 bytes)"),
+    );
+    ends_bounded(
+        "head -c 200000000 /dev/zero > f; while :; do grep -c x f; done > /dev/null",
+        Ends::AtLimit("I/O limit exceeded (17179869184 bytes)"),
+    );
+    // While pipelines over a few hundred megabytes of named files still finish.
+    let r = ends_bounded(
+        "head -c 200000000 /dev/zero > f; wc -c f; cat f | tr '\\0' a > g; rm f; grep -c a g; sort g | wc -c",
+        Ends::With(0),
+    );
+    assert_eq!(r.stdout, "200000000 f\n1\n200000001\n");
+}
+
+#[test]
 fn by_default_deep_recursion_and_nesting_end_at_their_limits() {
     ends_bounded(
         "f(){ f; }; f",

@@ -107,6 +107,10 @@ export interface Limits {
   maxFileBytes?: number;
   maxFsBytes?: number;
   maxFiles?: number;
+  /** Bytes the run may make the engine hold at once (values, words, files). */
+  maxMemoryBytes?: number;
+  /** Bytes the run's utilities read and write, all together. */
+  maxIoBytes?: number;
   /** Wall-clock time for one run; `null` for none. */
   timeoutMs?: number | null;
 }

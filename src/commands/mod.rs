@@ -260,6 +260,13 @@ pub trait Host {
     fn probe(&mut self) -> Probe {
         Arc::new(|| Ok(()))
     }
+    /// Charges `n` bytes a command read from a named file to the run's I/O budget
+    /// ([`crate::Limits::max_io_bytes`]), as bytes read from standard input are; an
+    /// error stops the run. The default charges nothing.
+    fn charge_io(&self, n: usize) -> io::Result<()> {
+        let _ = n;
+        Ok(())
+    }
     /// The network policy `curl` and `wget` run under; the default (and a host that
     /// set none) has no network.
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {

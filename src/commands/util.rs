@@ -263,6 +263,8 @@ impl Input {
 /// Why an input could not be opened.
 pub enum OpenError {
     Fs(FsError),
+    /// Reading it passed the run's I/O budget (the run is stopping).
+    Limit(io::Error),
 }
 
 impl OpenError {
@@ -270,6 +272,7 @@ impl OpenError {
     pub fn is(&self, errno: crate::fs::Errno) -> bool {
         match self {
             OpenError::Fs(e) => e.errno == errno,
+            OpenError::Limit(_) => false,
         }
     }
 }
@@ -278,6 +281,7 @@ impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OpenError::Fs(e) => e.fmt(f),
+            OpenError::Limit(e) => e.fmt(f),
         }
     }
 }
@@ -304,6 +308,10 @@ impl Ctx<'_> {
             FileType::Device(_) => Ok(Input::Bytes(Arc::new(Vec::new()))),
             _ => {
                 let data = fs.read_file(&path).map_err(OpenError::Fs)?;
+                drop(fs);
+                // Files are read whole: `while :; do cat big; done > /dev/null`
+                // moves bytes as `cat < big` does and is charged the same.
+                self.host.charge_io(data.len()).map_err(OpenError::Limit)?;
                 Ok(Input::Bytes(data))
             }
         }

@@ -2635,6 +2635,9 @@ impl crate::commands::Host for UtilHost<'_> {
         crate::fs::tick();
         super::procs::check_utility()
     }
+    fn charge_io(&self, n: usize) -> std::io::Result<()> {
+        self.sh.budget.charge_io(n)
+    }
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
         self.sh.registry.network()
     }

@@ -24,6 +24,8 @@ const OURS = {
   maxFileBytes: "max_file_bytes",
   maxFsBytes: "max_fs_bytes",
   maxFiles: "max_files",
+  maxMemoryBytes: "max_memory_bytes",
+  maxIoBytes: "max_io_bytes",
 };
 
 const JUST_BASH = {

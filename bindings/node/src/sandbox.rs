@@ -199,6 +199,8 @@ fn limits_from(v: Option<&Value>) -> napi::Result<Option<Limits>> {
             "max_file_bytes" => l.max_file_bytes = n,
             "max_fs_bytes" => l.max_fs_bytes = n,
             "max_files" => l.max_files = n,
+            "max_memory_bytes" => l.max_memory_bytes = n,
+            "max_io_bytes" => l.max_io_bytes = n,
             _ => return Err(error("TypeError", format!("unknown limit {key:?}"))),
         }
     }

@@ -217,6 +217,25 @@ test("custom commands and limits in a sandbox; a limit in a file write is LIMIT_
   await assert.rejects(createSandbox({ customCommands: 5 }), TypeError);
 });
 
+test("the memory and I/O budgets are limits: maxMemoryBytes and maxIoBytes", async () => {
+  const cases = [
+    [{ maxMemoryBytes: 1 << 20 }, "x=a; while :; do x=$x$x; done", "memory limit exceeded (1048576 bytes)"],
+    [{ maxIoBytes: 1 << 20 }, "cat /dev/zero > /dev/null", "I/O limit exceeded (1048576 bytes)"],
+  ];
+  for (const [limits, command, message] of cases) {
+    const sb = await createSandbox({ limits });
+    const r = await sb.run({ command: `echo started; ${command}; echo never` });
+    assert.equal(r.exitCode, 126, command);
+    assert.equal(r.stdout, "started\n");
+    assert.ok(r.stderr.endsWith(`${message}\n`), r.stderr);
+    // A budget this small still lets ordinary work through.
+    assert.equal((await sb.run({ command: "seq 3 | wc -l" })).stdout, "3\n");
+  }
+  for (const bad of [{ maxMemoryBytes: -1 }, { maxIoBytes: 1.5 }, { maxIoBytes: "1M" }]) {
+    await assert.rejects(createSandbox({ limits: bad }), TypeError);
+  }
+});
+
 test("a persistent shell over the session's files", async () => {
   const sb = await createSandbox();
   const sh = sb.shell();

@@ -79,6 +79,8 @@ counted_limits! {
     max_file_bytes: u64,
     max_fs_bytes: u64,
     max_files: u64,
+    max_memory_bytes: u64,
+    max_io_bytes: u64,
 }
 
 impl Limits {

@@ -132,6 +132,8 @@ def test_the_same_script_gives_the_same_bytes() -> None:
         (Limits(max_commands=50), "for i in $(seq 100); do true; done", "max_commands"),
         (Limits(max_call_depth=20), "f() { f; }; f", "max_call_depth"),
         (Limits(max_output_bytes=1000), "yes | head -c 5000", "max_output_bytes"),
+        (Limits(max_memory_bytes=1 << 20), "x=a; while :; do x=$x$x; done", "max_memory_bytes"),
+        (Limits(max_io_bytes=1 << 20), "cat /dev/zero > /dev/null", "max_io_bytes"),
         (Limits(timeout=0.05, max_loop_iterations=10**12), "while :; do :; done", "timeout"),
     ],
 )
@@ -155,7 +157,9 @@ def test_limits_mirror_the_rust_fields_and_profiles() -> None:
     assert d.timeout == 600.0 and h.timeout == 30.0
     assert Limits.hardened(max_files=5).max_files == 5
     assert list(d.to_dict())[:3] == ["max_commands", "max_loop_iterations", "max_call_depth"]
-    assert len(d.to_dict()) == 19
+    assert len(d.to_dict()) == 21
+    assert d.max_memory_bytes == 512 << 20 and h.max_memory_bytes == 64 << 20
+    assert d.max_io_bytes == 16 << 30 and h.max_io_bytes == 1 << 30
     d.max_words = 7
     d.timeout = None
     assert d.max_words == 7 and d.timeout is None
@@ -170,6 +174,10 @@ def test_bad_limits_are_type_and_value_errors() -> None:
         Limits(max_commands=-1)
     with pytest.raises(TypeError, match="whole number"):
         Limits(max_commands="many")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="limit max_memory_bytes must be a whole number"):
+        Limits(max_memory_bytes=-1)
+    with pytest.raises(TypeError, match="limit max_io_bytes must be a whole number"):
+        Limits(max_io_bytes=1.5)
     with pytest.raises(ValueError, match="0 or more seconds"):
         Limits(timeout=-1)
 

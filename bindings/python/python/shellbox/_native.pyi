@@ -58,6 +58,10 @@ class Limits:
     max_file_bytes: int
     max_fs_bytes: int
     max_files: int
+    #: Bytes the run may make the engine hold at once (values, words, files).
+    max_memory_bytes: int
+    #: Bytes the run's utilities read and write, all together.
+    max_io_bytes: int
     #: Seconds one run may take; ``None`` is no deadline.
     timeout: Optional[float]
     def __new__(cls, **kwargs: Union[int, float, None]) -> Limits: ...
