@@ -7,8 +7,6 @@
 
 use jaq_json::{Map, Num, Val};
 
-use super::fmt_f64;
-
 /// jq 1.6's `MAX_PARSING_DEPTH`: an array or object opened deeper is an error.
 const MAX_DEPTH: usize = 256;
 
@@ -292,16 +290,13 @@ fn strtod(word: &str) -> Option<f64> {
     word.parse::<f64>().ok()
 }
 
-/// A double as jq 1.6 holds it, in the `Val` form that prints and `tostring`s the same.
+/// A double as jq 1.6 holds it (the vendored jaq-json prints floats as jq 1.6 does).
 pub fn number(d: f64) -> Val {
     if d.fract() == 0.0 && d.abs() < 1e17 && !(d == 0.0 && d.is_sign_negative()) {
         // Exact: the double is integral and well inside isize.
         return Val::Num(Num::Int(d as isize));
     }
-    if d.is_nan() {
-        return Val::Num(Num::Float(d));
-    }
-    Val::Num(Num::Dec(std::rc::Rc::new(fmt_f64(d))))
+    Val::Num(Num::Float(d))
 }
 
 /// jq's `found_string`: backslash escapes, `\uXXXX` with surrogate pairs, and the

@@ -92,65 +92,6 @@ struct Opts {
     indent: Option<String>,
 }
 
-/// jq 1.6's number format: shortest digits, exponent when the decimal point is far.
-fn fmt_f64(x: f64) -> String {
-    if x.is_nan() {
-        return "null".to_owned();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 {
-            "1.7976931348623157e+308"
-        } else {
-            "-1.7976931348623157e+308"
-        }
-        .to_owned();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.to_owned();
-    }
-    let sci = format!("{:e}", x.abs());
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i64 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let nd = digits.len() as i64;
-    let decpt = exp + 1;
-    let sign = if x < 0.0 { "-" } else { "" };
-    let body = if decpt <= -4 || decpt > nd + 15 {
-        let (first, rest) = digits.split_at(1);
-        let frac = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        let e = decpt - 1;
-        format!(
-            "{first}{frac}e{}{:02}",
-            if e < 0 { '-' } else { '+' },
-            e.abs()
-        )
-    } else if decpt <= 0 {
-        format!("0.{}{digits}", "0".repeat((-decpt) as usize))
-    } else if decpt >= nd {
-        format!("{digits}{}", "0".repeat((decpt - nd) as usize))
-    } else {
-        let (a, b) = digits.split_at(decpt as usize);
-        format!("{a}.{b}")
-    };
-    format!("{sign}{body}")
-}
-
-fn fmt_num(n: &jaq_json::Num) -> String {
-    use jaq_json::Num;
-    match n {
-        // jq 1.6 holds doubles: integers past 2^53 print rounded.
-        Num::Int(i) if i.unsigned_abs() <= 1 << 53 => i.to_string(),
-        Num::Int(i) => fmt_f64(*i as f64),
-        Num::BigInt(b) => fmt_f64(b.to_string().parse().unwrap_or(f64::INFINITY)),
-        Num::Float(f) => fmt_f64(*f),
-        Num::Dec(s) => fmt_f64(s.parse().unwrap_or(0.0)),
-    }
-}
-
 fn write_str(out: &mut Vec<u8>, s: &[u8], ascii: bool) {
     out.push(b'"');
     let text = String::from_utf8_lossy(s);
@@ -193,7 +134,8 @@ fn write_val(out: &mut Vec<u8>, o: &Opts, v: &Val, level: usize) {
     match v {
         Val::Null => out.extend_from_slice(b"null"),
         Val::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        Val::Num(n) => out.extend_from_slice(fmt_num(n).as_bytes()),
+        // The vendored jaq-json prints numbers as jq 1.6 does.
+        Val::Num(n) => out.extend_from_slice(n.to_string().as_bytes()),
         Val::TStr(s) | Val::BStr(s) => write_str(out, s, o.ascii),
         Val::Arr(items) => {
             if items.is_empty() {
@@ -965,6 +907,26 @@ mod tests {
                 "parse error: Unfinished JSON term at EOF at line 1, column 1\n",
                 4
             )
+        );
+        // jq keys objects by strings only (jaq-json gave null; vendored fix).
+        let (out, err, status) = crate::commands::testing::run(&[], "jq '.[0]'", "{\"a\":1}");
+        assert_eq!(
+            (out.as_str(), err.as_str(), status),
+            (
+                "",
+                "jq: error (at <stdin>:1): Cannot index object with number\n",
+                5
+            )
+        );
+        // Computed numbers print as jq 1.6's doubles in tostring and interpolation.
+        let (out, _, _) = crate::commands::testing::run(
+            &[],
+            "jq -rn '(1.0+2|tostring), \"\\(0.1+0.2) \\(1e1000) \\(1e17)\", (9007199254740993|tostring), ([1,2]|.[1.5])'",
+            "",
+        );
+        assert_eq!(
+            out,
+            "3\n0.30000000000000004 1.7976931348623157e+308 1e+17\n9007199254740992\nnull\n"
         );
         let (out, _, _) = crate::commands::testing::run(&[], "jq -n -r 'env.HOME, (now|type)'", "");
         assert_eq!(out, "null\nnumber\n");
