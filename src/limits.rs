@@ -148,6 +148,27 @@ impl Limits {
         }
     }
 
+    /// The budget of an EXIT trap that runs after a limit ended the run: enough to
+    /// clean up (remove a temporary file, print a line), too little to restart the
+    /// runaway, and never more than the run's own limits.
+    pub fn after_limit(&self) -> Limits {
+        Limits {
+            max_commands: self.max_commands.min(10_000),
+            max_loop_iterations: self.max_loop_iterations.min(10_000),
+            max_call_depth: self.max_call_depth.min(50),
+            max_subshell_depth: self.max_subshell_depth.min(10),
+            max_threads: self.max_threads.min(8),
+            max_background_jobs: 0,
+            max_memory_bytes: self.max_memory_bytes.min(16 << 20),
+            max_io_bytes: self.max_io_bytes.min(1 << 20),
+            timeout: Some(
+                self.timeout
+                    .map_or(AFTER_LIMIT_TIME, |t| t.min(AFTER_LIMIT_TIME)),
+            ),
+            ..self.clone()
+        }
+    }
+
     /// Every limit by its field name, with what it bounds: the names [`Limits::set`]
     /// takes (and the CLI's `--limit NAME=VALUE`).
     pub const FIELDS: &'static [(&'static str, &'static str)] = &[
@@ -339,6 +360,9 @@ fn clock_due() -> bool {
 }
 
 const CLOCK_STRIDE: u32 = 32;
+
+/// How long an EXIT trap may run after a limit ended the run.
+const AFTER_LIMIT_TIME: Duration = Duration::from_secs(1);
 
 /// Assigned bytes between two walks of the variables at least (see [`Budget::grew`]).
 const GROWTH_WALK_MIN: u64 = 1 << 20;

@@ -612,6 +612,52 @@ fn by_default_a_limit_is_final_whatever_the_exit_trap_does() {
         "trap 'exit 0' EXIT; x=$(trap 'exit 0' EXIT; while :; do :; done)",
         Ends::AtLimit("limit exceeded"),
     );
+    let r = ends_bounded(
+        "trap 'echo bye; :(){ :|:& };:' EXIT; :(){ :|:& };:",
+        Ends::AtLimit("limit exceeded"),
+    );
+    assert_eq!(r.stdout, "bye\n");
+}
+
+/// After a limit the EXIT trap still runs, to clean up, and sees status 126.
+#[test]
+fn after_a_limit_the_exit_trap_runs_to_clean_up() {
+    let o = stopped_by(
+        "trap 'echo \"cleaned after $?\"; rm -f /tmp/lock' EXIT; touch /tmp/lock; while :; do :; done",
+        "command limit exceeded (200000 commands)",
+    );
+    assert_eq!(o.stdout, "cleaned after 126\n");
+    assert_eq!(
+        o.stderr.matches("limit exceeded").count(),
+        1,
+        "{}",
+        o.stderr
+    );
+}
+
+/// ...on a small budget of its own: a trap that is itself a runaway ends at once, and
+/// the run still ends with the first limit's status and message.
+#[test]
+fn after_a_limit_the_exit_trap_cannot_restart_the_runaway() {
+    for trap in [
+        "while :; do :; done",
+        ":(){ :|:& };:",
+        "f(){ f; }; f",
+        "sleep 100",
+        "yes > /dev/null",
+        "cat /dev/zero > /dev/null",
+        "x=a; while :; do x=$x$x; done",
+    ] {
+        let o = stopped_by(
+            &format!("trap '{trap}' EXIT; while :; do :; done"),
+            "command limit exceeded (200000 commands)",
+        );
+        assert!(
+            o.elapsed < Duration::from_secs(3),
+            "{trap}: took {:?}",
+            o.elapsed
+        );
+    }
 }
 
 #[test]

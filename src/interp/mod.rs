@@ -830,23 +830,39 @@ impl Interp {
     fn run_script_here(&mut self, src: &str) -> i32 {
         // A limit refusal left over from earlier work on this thread is not this run's.
         let _ = crate::fs::take_limit_hit();
+        let mut reported = false;
         let status = match self.run_source(src, None) {
             Ok(s) => s,
             Err(Flow::Exit(s)) => s,
             Err(Flow::Fatal(m)) => {
                 self.budget.trip(&m);
                 self.errln(&format!("{}: {}", self.shell_name, m));
+                reported = true;
                 126
             }
             Err(_) => self.status,
         };
         self.status = status;
-        if self.budget.tripped().is_some() {
-            // The run is over: no EXIT trap (it would only hit the limit again).
-            self.traps.remove("EXIT");
+        let Some(msg) = self.budget.tripped() else {
+            let status = self.run_exit_trap();
+            return self.report_trip(status);
+        };
+        // A limit is final: the EXIT trap still runs (to clean up), on a small budget
+        // of its own so that it cannot restart the runaway, and whatever it does the
+        // run ends with 126 and the limit's message.
+        let grace = Budget::new(
+            self.budget.limits.after_limit(),
+            Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
+        let run_budget = std::mem::replace(&mut self.budget, grace);
+        self.status = 126;
+        let _ = self.run_exit_trap();
+        self.budget = run_budget;
+        if !reported && status != 126 {
+            self.errln(&format!("{}: {}", self.shell_name, msg));
         }
-        let status = self.run_exit_trap();
-        self.report_trip(status)
+        self.status = 126;
+        126
     }
 
     /// The status a run ends with: 126, with the message, when a limit was hit where
