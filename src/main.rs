@@ -300,11 +300,24 @@ fn open_session(
     if let Some(root) = &o.root {
         let mut fs = sb.snapshot();
         let _ = fs.mkdir_all(seed_at, 0o755);
-        shellbox::session::copy_host_dir(&mut fs, Path::new(root), seed_at, &[".git", "target"])
-            .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+        let report = shellbox::session::copy_host_dir(
+            &mut fs,
+            Path::new(root),
+            seed_at,
+            &[".git", "target"],
+        )
+        .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+        warn_seed(root, &report);
         sb.restore(fs);
     }
     Ok(sb)
+}
+
+/// The one line on stderr that says what of `--root` could not be copied as it is.
+fn warn_seed(root: &str, report: &shellbox::session::SeedReport) {
+    if let Some(w) = report.warning() {
+        eprintln!("shellbox: warning: --root {root}: {w}");
+    }
 }
 
 /// Saves the session back to the store, if there is one.
@@ -456,8 +469,10 @@ fn run_script(o: &Options) -> Result<u8, String> {
     let mut sh = builder.build();
     if let (Some(root), None) = (&o.root, &session) {
         let mut fs = sh.fs_mut();
-        shellbox::session::copy_host_dir(&mut fs, Path::new(root), &cwd, &[".git", "target"])
-            .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+        let report =
+            shellbox::session::copy_host_dir(&mut fs, Path::new(root), &cwd, &[".git", "target"])
+                .map_err(|e| format!("shellbox: --root {root}: {e}"))?;
+        warn_seed(root, &report);
     }
     let repl = o.command.is_none()
         && o.file.is_none()

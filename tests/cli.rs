@@ -183,6 +183,93 @@ fn root_seeds_a_new_session_from_the_host() {
     assert_eq!(shellbox(&args("ls"), "").0, "", "the removal persisted");
 }
 
+/// `--root` keeps the host's permission bits: a script with its exec bit runs, a
+/// read-only file stays read-only.
+#[test]
+fn root_keeps_the_host_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let host = TempDir::new("cli");
+    host.write("build.sh", "#!/bin/bash\necho built\n");
+    host.write("ro.txt", "keep\n");
+    host.write("d/x", "x\n");
+    let mode = |rel: &str, m: u32| {
+        std::fs::set_permissions(host.path().join(rel), std::fs::Permissions::from_mode(m))
+            .unwrap();
+    };
+    mode("build.sh", 0o755);
+    mode("ro.txt", 0o444);
+    mode("d", 0o555);
+    let (out, err, code) = shellbox(
+        &[
+            "--root",
+            host.arg(),
+            "-c",
+            "./build.sh; stat -c '%a %n' build.sh ro.txt d d/x; echo x > d/new",
+        ],
+        "",
+    );
+    mode("d", 0o755);
+    assert_eq!(out, "built\n755 build.sh\n444 ro.txt\n555 d\n644 d/x\n");
+    assert_eq!(err, "bash: line 1: d/new: Permission denied\n");
+    assert_eq!(code, 1);
+}
+
+/// What the host process may not read shows as a real process sees it (a directory it
+/// cannot list is empty and unlistable, a file it cannot open is unreadable, whatever
+/// its mode says), with one warning, instead of ending the run. The binary runs as
+/// nobody: the test needs root to drop to it (root itself reads everything).
+#[test]
+fn root_shows_unreadable_host_entries_as_unreadable_with_one_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let uid = Command::new("id").arg("-u").output().unwrap().stdout;
+    if uid != b"0\n" {
+        eprintln!("skipped: needs root to run the binary as nobody");
+        return;
+    }
+    let host = TempDir::new("cli");
+    host.write("ok.txt", "fine\n");
+    host.write("locked/secret", "s\n");
+    host.write("closed.txt", "c\n");
+    host.write("private.txt", "p\n");
+    let mode = |rel: &str, m: u32| {
+        std::fs::set_permissions(host.path().join(rel), std::fs::Permissions::from_mode(m))
+            .unwrap();
+    };
+    mode("", 0o755);
+    mode("locked", 0o000);
+    mode("closed.txt", 0o000);
+    // Root's, readable by its owner only: the sandbox's user owns it by its mode, but
+    // the host refuses the read.
+    mode("private.txt", 0o600);
+    let script = "cat ok.txt; ls locked; cat closed.txt; cat private.txt; \
+                  stat -c '%a %n' locked closed.txt private.txt";
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_shellbox"))
+        .args(["--root", host.arg(), "-c", script])
+        .output();
+    mode("locked", 0o755);
+    let Ok(out) = out else {
+        eprintln!("skipped: no setpriv to drop root with");
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout, "fine\n0 locked\n0 closed.txt\n600 private.txt\n");
+    assert_eq!(
+        stderr,
+        format!(
+            "shellbox: warning: --root {0}: cannot read {0}/locked: Permission denied \
+             (shown empty or unreadable)\n\
+             ls: cannot open directory 'locked': Permission denied\n\
+             cat: closed.txt: Permission denied\n\
+             cat: private.txt: Permission denied\n",
+            host.arg()
+        )
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
 #[test]
 fn a_damaged_newest_snapshot_is_skipped_with_a_warning() {
     let store = TempDir::new("cli");

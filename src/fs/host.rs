@@ -257,12 +257,21 @@ impl HostFile {
         let fd = self
             .root
             .open_beneath(&self.rel(), OFlags::RDONLY | OFlags::NONBLOCK)
-            .map_err(|_| Errno::EIO)?;
+            .map_err(|e| host_errno(&e))?;
         let now = Seen::of(&fd)?;
         match *self.seen.get_or_init(|| Ok(now)) {
             Ok(seen) if (seen.dev, seen.ino) == (now.dev, now.ino) => Ok((seen, fd)),
             _ => Err(Errno::EIO),
         }
+    }
+}
+
+/// What an open of a host file that failed looks like in the sandbox: a file the host
+/// process may not read is unreadable there too; anything else is an I/O error.
+fn host_errno(e: &std::io::Error) -> Errno {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => Errno::EACCES,
+        _ => Errno::EIO,
     }
 }
 
@@ -304,6 +313,10 @@ fn read_exactly(mut file: std::fs::File, len: u64) -> Result<Arc<Vec<u8>>, Errno
 pub(crate) struct SeedDir {
     ino: Ino,
     depth: usize,
+    /// The host directory's permission bits, given to it by [`Fs::seed_done`] once its
+    /// entries are in (until then it is writable, so they can be added); `None` for a
+    /// directory that was there before seeding.
+    mode: Option<u32>,
 }
 
 /// One entry of a listed host directory, as [`Fs::seed_entries`] adds it.
@@ -316,10 +329,11 @@ pub(crate) struct SeedEntry {
 /// What a [`SeedEntry`] is.
 #[derive(Debug)]
 pub(crate) enum SeedKind {
-    Dir,
-    /// A regular file: its directory's path below the [`HostRoot`], and its name
-    /// there.
-    File(Arc<Path>, Box<[u8]>),
+    /// A directory with these permission bits.
+    Dir(u32),
+    /// A regular file: its directory's path below the [`HostRoot`], its name there,
+    /// and its permission bits.
+    File(Arc<Path>, Box<[u8]>, u32),
     /// A symlink with this target.
     Symlink(String),
 }
@@ -332,13 +346,23 @@ impl Fs {
         Ok(SeedDir {
             ino: walk.existing()?,
             depth: walk.depth(),
+            mode: None,
         })
+    }
+
+    /// Gives seeded directory `dir` its host permission bits, now that its entries
+    /// are in.
+    pub(crate) fn seed_done(&mut self, dir: SeedDir) {
+        if let (Some(mode), Ok(inode)) = (dir.mode, self.inode_mut(dir.ino)) {
+            inode.mode = mode & 0o7777;
+        }
     }
 
     /// Adds the entries of one listed host directory to `dir`, in order, each checked
     /// as any creation is (permission, depth, file count, name); a directory merges
     /// into one already there, anything else there is EEXIST. Returns one [`SeedDir`]
-    /// per `SeedKind::Dir` entry, in order. On failure the entries before the one
+    /// per `SeedKind::Dir` entry, in order (pass each to [`Fs::seed_done`] once its
+    /// own entries are in). On failure the entries before the one
     /// named in the error stay.
     pub(crate) fn seed_entries(
         &mut self,
@@ -364,12 +388,17 @@ impl Fs {
         let mut new_dirs = 0;
         let mut failed = None;
         for entry in entries {
+            let wanted = match entry.kind {
+                SeedKind::Dir(mode) => Some(mode),
+                _ => None,
+            };
             match self.seed_entry(&listing, root, entry.kind, &entry.name) {
                 Ok((ino, is_dir, created)) => {
                     if is_dir {
                         subdirs.push(SeedDir {
                             ino,
                             depth: dir.depth + 1,
+                            mode: wanted.filter(|_| created),
                         });
                         new_dirs += u32::from(created);
                     }
@@ -413,7 +442,7 @@ impl Fs {
             return Err(Errno::ENAMETOOLONG.into());
         }
         if let Some(&ino) = listing.get(name) {
-            if matches!(kind, SeedKind::Dir) && self.inode(ino)?.is_dir() {
+            if matches!(kind, SeedKind::Dir(_)) && self.inode(ino)?.is_dir() {
                 return Ok((ino, true, false));
             }
             return Err(Errno::EEXIST.into());
@@ -422,8 +451,9 @@ impl Fs {
             return Err(self.limit_error(LimitHit::Files(self.limits.max_files)));
         }
         let (node, mode) = match kind {
-            SeedKind::Dir => (Node::Dir(OrdMap::new()), 0o755),
-            SeedKind::File(dir, name) => {
+            // Writable until its entries are in; see `seed_done`.
+            SeedKind::Dir(_) => (Node::Dir(OrdMap::new()), 0o755),
+            SeedKind::File(dir, name, mode) => {
                 let host = HostFile {
                     root: Arc::clone(root),
                     dir,
@@ -432,7 +462,7 @@ impl Fs {
                     seen: OnceLock::new(),
                     bytes: OnceLock::new(),
                 };
-                (Node::Host(Arc::new(host)), 0o644)
+                (Node::Host(Arc::new(host)), mode & 0o7777)
             }
             SeedKind::Symlink(target) => {
                 check_symlink_target(&target)?;

@@ -34,7 +34,7 @@ pub use sandbox::{
     ByteStream, DEFAULT_BASH_WAIT, HOME, JOBS_DIR, NetworkPolicy, ProcessStdin, RunOptions,
     Sandbox, SandboxBuilder, SandboxError, SandboxErrorKind, SandboxProcess,
 };
-pub use seed::{copy_host_dir, digest_host_dir};
+pub use seed::{SeedReport, copy_host_dir, digest_host_dir};
 pub use template::{Template, TemplateBuilder};
 
 /// Virtual time at which a new session's clock starts (2026-01-01T00:00:00Z).

@@ -20,12 +20,17 @@ const MAX_DEPTH: usize = 64;
 
 /// Copies host directory `host` into the filesystem at `dest` (created if missing), in
 /// sorted order, skipping entries named in `skip`. Regular files, directories and
-/// symlinks (copied as links, never followed) are copied; other kinds (sockets, FIFOs,
-/// devices) are left out.
+/// symlinks (copied as links, never followed) are copied, with the host's permission
+/// bits (owned by the sandbox's user); other kinds (sockets, FIFOs, devices) are left
+/// out, and so is what is below a directory on a kernel's pseudo filesystem (a host's
+/// `/proc`, `/sys`, `/dev/pts`), which shows as an empty directory.
 ///
-/// Nothing is dropped silently: an entry the filesystem refuses (too many files, a
-/// name too long, a clash), a host error, or nesting deeper than 64 levels ends the
-/// copy with an error naming the host path.
+/// What the host process may not read appears as a real process would see it: a
+/// directory it cannot list is there, empty, and a file it cannot open reads as
+/// `Permission denied`. Each such entry is named in the returned [`SeedReport`].
+/// Nothing else is dropped silently: an entry the filesystem refuses (too many files,
+/// a name too long, a clash), another host error, or nesting deeper than 64 levels
+/// ends the copy with an error naming the host path.
 ///
 /// Only the listing happens here: a file's size is taken the first time the sandbox
 /// needs it and its bytes when first read, both checked against the filesystem's
@@ -39,7 +44,12 @@ const MAX_DEPTH: usize = 64;
 /// shellbox::session::copy_host_dir(&mut fs, std::path::Path::new("seed"), "/workspace", &[".git"])?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io::Result<()> {
+pub fn copy_host_dir(
+    fs: &mut Fs,
+    host: &Path,
+    dest: &str,
+    skip: &[&str],
+) -> io::Result<SeedReport> {
     let root = Arc::new(HostRoot::open(host).map_err(|e| at(host, e))?);
     let top = fs.seed_dir(dest).map_err(|e| at(host, e))?;
     let fd = root.reopen().map_err(|e| at(host, e))?;
@@ -48,20 +58,109 @@ pub fn copy_host_dir(fs: &mut Fs, host: &Path, dest: &str, skip: &[&str]) -> io:
     let (tx, rx) = std::sync::mpsc::sync_channel(LISTINGS_AHEAD);
     std::thread::scope(|scope| {
         let root = &root;
-        scope.spawn(move || {
+        let lister = scope.spawn(move || {
             let mut lister = Lister {
                 root,
                 skip,
                 tx,
                 buf: Vec::with_capacity(LISTING_BUFFER),
+                report: SeedReport::default(),
             };
-            lister.walk(fd, PathBuf::new(), 0)
+            let _ = lister.walk(fd, PathBuf::new(), 0);
+            lister.report
         });
         let filled = fill(fs, root, top, &rx);
         // After an error the lister may be waiting to send: without a receiver its
         // send fails and it stops, so the scope can end.
         drop(rx);
-        filled
+        let report = lister
+            .join()
+            .map_err(|_| at(host, "the host listing thread failed"))?;
+        filled.map(|()| report)
+    })
+}
+
+/// What [`copy_host_dir`] could not copy as it is on the host.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SeedReport {
+    /// Host paths the host process could not list or look at, with the reason (the
+    /// first [`SeedReport::KEPT`]); they appear empty or unreadable in the sandbox.
+    pub unreadable: Vec<String>,
+    /// How many there were in all.
+    pub unreadable_count: usize,
+    /// Host directories on a pseudo filesystem (`/proc`, `/sys`, ...), shown empty.
+    pub left_out: Vec<String>,
+}
+
+impl SeedReport {
+    /// Entries named in each list at most.
+    pub const KEPT: usize = 8;
+
+    /// One line for a user, if anything was not copied as it is:
+    ///
+    /// ```
+    /// let report = shellbox::session::SeedReport::default();
+    /// assert_eq!(report.warning(), None);
+    /// ```
+    pub fn warning(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(first) = self.unreadable.first() {
+            let more = match self.unreadable_count {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            parts.push(format!(
+                "cannot read {first}{more} (shown empty or unreadable)"
+            ));
+        }
+        if !self.left_out.is_empty() {
+            parts.push(format!(
+                "left out the pseudo filesystems at {}",
+                self.left_out.join(" ")
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    fn unreadable(&mut self, path: &Path) {
+        self.unreadable_count += 1;
+        if self.unreadable.len() < Self::KEPT {
+            self.unreadable
+                .push(format!("{}: Permission denied", path.display()));
+        }
+    }
+}
+
+/// Kernel filesystems whose contents are not files (`statfs` magic numbers): what is
+/// below them is left out of a seeded tree.
+const PSEUDO_FILESYSTEMS: &[u64] = &[
+    0x9fa0,      // proc
+    0x6265_6572, // sysfs
+    0x1cd1,      // devpts
+    0x2782_4ab2, // cgroup
+    0x6367_7270, // cgroup2
+    0x6462_6720, // debugfs
+    0x7472_6163, // tracefs
+    0x7363_6673, // securityfs
+    0x6165_676c, // pstore
+    0xcafe_4a11, // bpf
+    0x6265_6571, // configfs
+    0x6573_5546, // fusectl
+    0x1980_0202, // mqueue
+    0x4249_4e4d, // binfmt_misc
+    0xf97c_ff8c, // selinuxfs
+    0xde5e_81e4, // efivarfs
+    0x0187,      // autofs
+];
+
+/// Whether the directory open as `fd` is on a pseudo filesystem.
+fn is_pseudo(fd: &OwnedFd) -> bool {
+    rustix::fs::fstatfs(fd).is_ok_and(|st| {
+        // `f_type`'s width differs between targets; the magic numbers fit 32 bits.
+        #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+        let kind = st.f_type as u64 & 0xffff_ffff;
+        PSEUDO_FILESYSTEMS.contains(&kind)
     })
 }
 
@@ -89,6 +188,7 @@ fn fill(fs: &mut Fs, root: &Arc<HostRoot>, dir: SeedDir, rx: &Receiver<Listing>)
         .map_err(|(name, e)| at(&root.display_path(&rel.join(name)), e))?;
     for sub in subdirs {
         fill(fs, root, sub, rx)?;
+        fs.seed_done(sub);
     }
     Ok(())
 }
@@ -101,6 +201,7 @@ struct Lister<'a> {
     tx: SyncSender<Listing>,
     /// Room for what one `getdents64` returns (reused for every directory).
     buf: Vec<u8>,
+    report: SeedReport,
 }
 
 /// Bytes asked of each `getdents64`: a directory of a few hundred entries in one call.
@@ -116,13 +217,20 @@ impl Lister<'_> {
             let e = at(&here, format!("nested deeper than {MAX_DEPTH} levels"));
             return self.send(Err(e));
         }
+        if depth > 0 && is_pseudo(&fd) {
+            if self.report.left_out.len() < SeedReport::KEPT {
+                let here = self.root.display_path(&rel);
+                self.report.left_out.push(here.display().to_string());
+            }
+            return self.send(Ok((rel, Vec::new())));
+        }
         let entries = match self.list(&fd, &rel) {
             Ok(entries) => entries,
             Err(e) => return self.send(Err(e)),
         };
         let subdirs: Vec<String> = entries
             .iter()
-            .filter(|e| matches!(e.kind, SeedKind::Dir))
+            .filter(|e| matches!(e.kind, SeedKind::Dir(_)))
             .map(|e| e.name.clone())
             .collect();
         self.send(Ok((rel.clone(), entries)))?;
@@ -131,11 +239,15 @@ impl Lister<'_> {
             let raw = OsStr::from_bytes(&raw);
             let rel = rel.join(raw);
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            let sub = match openat(&fd, raw, flags, Mode::empty()) {
-                Ok(sub) => sub,
+            match openat(&fd, raw, flags, Mode::empty()) {
+                Ok(sub) => self.walk(sub, rel, depth + 1)?,
+                // One this process may not list is there, empty, as `ls` would find it.
+                Err(e) if e == rustix::io::Errno::ACCESS => {
+                    self.report.unreadable(&self.root.display_path(&rel));
+                    self.send(Ok((rel, Vec::new())))?;
+                }
                 Err(e) => return self.send(Err(at(&self.root.display_path(&rel), e))),
-            };
-            self.walk(sub, rel, depth + 1)?;
+            }
         }
         Ok(())
     }
@@ -152,7 +264,16 @@ impl Lister<'_> {
         let mut names = Vec::new();
         let mut dir = RawDir::new(fd, self.buf.spare_capacity_mut());
         while let Some(entry) = dir.next() {
-            let entry = entry.map_err(|e| at(&here(), e))?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                // Listed but not readable (a directory opened, then refused): what
+                // was read so far stays.
+                Err(e) if e == rustix::io::Errno::ACCESS => {
+                    self.report.unreadable(&here());
+                    break;
+                }
+                Err(e) => return Err(at(&here(), e)),
+            };
             let raw = entry.file_name().to_bytes();
             if raw == b"." || raw == b".." {
                 continue;
@@ -173,16 +294,18 @@ impl Lister<'_> {
             let fail = |e: rustix::io::Errno| {
                 at(&root.display_path(&rel.join(OsStr::from_bytes(&raw))), e)
             };
-            let kind = match kind {
-                FileType::Unknown => {
+            // The mode comes with the kind: one `statx`-like call per directory and
+            // file (symlinks and skipped kinds need none).
+            let (kind, mode) = match kind {
+                FileType::Directory | FileType::RegularFile | FileType::Unknown => {
                     let st = statat(fd, &*raw, AtFlags::SYMLINK_NOFOLLOW).map_err(fail)?;
-                    FileType::from_raw_mode(st.st_mode)
+                    (FileType::from_raw_mode(st.st_mode), st.st_mode & 0o7777)
                 }
-                known => known,
+                known => (known, 0),
             };
             let kind = match kind {
-                FileType::Directory => SeedKind::Dir,
-                FileType::RegularFile => SeedKind::File(Arc::clone(&shared), raw),
+                FileType::Directory => SeedKind::Dir(mode),
+                FileType::RegularFile => SeedKind::File(Arc::clone(&shared), raw, mode),
                 FileType::Symlink => {
                     let target = readlinkat(fd, &*raw, Vec::new()).map_err(fail)?;
                     SeedKind::Symlink(crate::text::decode(target.as_bytes()))
@@ -240,4 +363,21 @@ fn digest_dir(h: &mut Sha256, host: &Path, rel: &str, depth: usize) -> io::Resul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kernel_pseudo_filesystem_is_told_from_a_disk() {
+        let open = |p: &str| {
+            rustix::fs::open(p, OFlags::RDONLY | OFlags::DIRECTORY, Mode::empty()).unwrap()
+        };
+        if Path::new("/proc/self").exists() {
+            assert!(is_pseudo(&open("/proc")));
+        }
+        assert!(!is_pseudo(&open(env!("CARGO_MANIFEST_DIR"))));
+    }
 }
