@@ -378,6 +378,8 @@ pub struct Budget {
     pub io: AtomicU64,
     /// Background jobs running now.
     pub background: AtomicU64,
+    /// Bytes waiting in the run's pipes (see [`Budget::buffered`]).
+    in_pipes: AtomicU64,
     /// Bytes (with each element's overhead) assigned to variables since the memory
     /// budget last walked them, and how many more may be assigned before the next
     /// walk: small values are not checked one by one, but their sum is.
@@ -400,6 +402,7 @@ impl Budget {
             threads: AtomicU64::new(0),
             io: AtomicU64::new(0),
             background: AtomicU64::new(0),
+            in_pipes: AtomicU64::new(0),
             grown: AtomicU64::new(0),
             walk_at: AtomicU64::new(GROWTH_WALK_MIN),
             cancel,
@@ -476,6 +479,21 @@ impl Budget {
             return Err(crate::commands::fatal(msg));
         }
         Ok(())
+    }
+
+    /// Notes `n` bytes put into (`more`) or taken out of one of the run's pipes; they
+    /// count as held while they wait (see [`Budget::held_in_pipes`]).
+    pub fn buffered(&self, n: usize, more: bool) {
+        if more {
+            self.in_pipes.fetch_add(n as u64, Ordering::Relaxed);
+        } else {
+            self.in_pipes.fetch_sub(n as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Bytes written to the run's pipes and not yet read.
+    pub fn held_in_pipes(&self) -> u64 {
+        self.in_pipes.load(Ordering::Relaxed)
     }
 
     /// Notes `n` bytes assigned to variables; `true` when they (with those noted

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe};
+use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe_in};
 use super::vars::FrameKind;
 use super::{CallFrame, Flow, Interp, Job, R};
 use crate::commands::Stdio;
@@ -426,7 +426,7 @@ impl Interp {
         let extra_args = self.extra_args.take();
         for (i, cmd) in p.commands.iter().enumerate() {
             let (next_r, w) = if i + 1 < n {
-                let (r, w) = pipe();
+                let (r, w) = pipe_in(&self.budget);
                 (Some(r), Some(Arc::new(OpenFile::PipeW(w))))
             } else {
                 (None, None)
@@ -1147,8 +1147,8 @@ impl Interp {
 
     fn exec_coproc(&mut self, cp: &Coproc) -> R {
         let name = cp.name.clone().unwrap_or_else(|| "COPROC".to_owned());
-        let (in_r, in_w) = pipe();
-        let (out_r, out_w) = pipe();
+        let (in_r, in_w) = pipe_in(&self.budget);
+        let (out_r, out_w) = pipe_in(&self.budget);
         let mut child = self.fork_detached()?;
         child.fds.set(0, Some(Arc::new(OpenFile::PipeR(in_r))));
         child.fds.set(1, Some(Arc::new(OpenFile::PipeW(out_w))));

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::Interp;
-use super::io::{OpenFile, pipe};
+use super::io::{OpenFile, pipe_in};
 use crate::expand::{ArithFail, ArithHost, ExpResult, ExpandError, ExpandOpts, Host, Value, Var};
 use crate::syntax::Script;
 
@@ -284,7 +284,7 @@ impl Host for Interp {
     }
 
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String> {
-        let (r, w) = pipe();
+        let (r, w) = pipe_in(&self.budget);
         let mut child = self
             .fork_detached()
             .map_err(|_| ExpandError::abort("process substitution failed"))?;

@@ -71,6 +71,24 @@ fn wait_on_pipe<'a>(
 pub struct Pipe {
     state: Mutex<PipeState>,
     cv: Condvar,
+    /// The run whose memory budget counts the bytes waiting in the buffer.
+    budget: Option<Arc<crate::limits::Budget>>,
+}
+
+impl Pipe {
+    fn held(&self, n: usize, more: bool) {
+        if let Some(b) = &self.budget {
+            b.buffered(n, more);
+        }
+    }
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let left = st.buf.len();
+        self.held(left, false);
+    }
 }
 
 /// The read end of a pipe; dropping the last one makes writes fail with EPIPE.
@@ -82,7 +100,21 @@ pub struct PipeWriter(Arc<Pipe>);
 
 /// Creates a pipe.
 pub fn pipe() -> (PipeReader, PipeWriter) {
-    let p = Arc::new(Pipe::default());
+    new_pipe(None)
+}
+
+/// Creates a pipe whose buffered bytes count against `budget`'s memory budget while
+/// they wait to be read.
+pub fn pipe_in(budget: &Arc<crate::limits::Budget>) -> (PipeReader, PipeWriter) {
+    new_pipe(Some(Arc::clone(budget)))
+}
+
+fn new_pipe(budget: Option<Arc<crate::limits::Budget>>) -> (PipeReader, PipeWriter) {
+    let p = Arc::new(Pipe {
+        state: Mutex::default(),
+        cv: Condvar::new(),
+        budget,
+    });
     {
         let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
         st.readers = 1;
@@ -96,6 +128,7 @@ impl Drop for PipeReader {
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
         st.readers -= 1;
         if st.readers == 0 {
+            self.0.held(st.buf.len(), false);
             st.buf.clear();
         }
         st.wake_lanes();
@@ -126,6 +159,7 @@ impl PipeReader {
                 out[..na].copy_from_slice(&a[..na]);
                 out[na..n].copy_from_slice(&b[..n - na]);
                 st.buf.drain(..n);
+                self.0.held(n, false);
                 if st.waiting_writers > 0 {
                     st.wake_lanes();
                     self.0.cv.notify_all();
@@ -163,6 +197,7 @@ impl PipeWriter {
             if room > 0 {
                 let n = room.min(data.len());
                 st.buf.extend(&data[..n]);
+                self.0.held(n, true);
                 data = &data[n..];
                 if st.waiting_readers > 0 {
                     st.wake_lanes();
@@ -634,6 +669,34 @@ pub fn for_file_type(ft: FileType, ino: Ino, read: bool, write: bool, append: bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bytes waiting in a run's pipe count against its memory budget until they are
+    /// read, or dropped with the last reader or the pipe.
+    #[test]
+    fn bytes_waiting_in_a_pipe_count_as_held() -> io::Result<()> {
+        let budget = crate::limits::Budget::new(
+            crate::limits::Limits::default(),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let cancel = AtomicBool::new(false);
+        let (reader, writer) = pipe_in(&budget);
+        writer.write_all(&[b'x'; 1000], &cancel)?;
+        assert_eq!(budget.held_in_pipes(), 1000);
+        let mut out = [0; 400];
+        assert_eq!(reader.read(&mut out, &cancel)?, 400);
+        assert_eq!(budget.held_in_pipes(), 600);
+        drop(reader);
+        assert_eq!(budget.held_in_pipes(), 0);
+        drop(writer);
+        // Unread when both ends go.
+        let (reader, writer) = pipe_in(&budget);
+        writer.write_all(&[b'y'; 300], &cancel)?;
+        drop(writer);
+        assert_eq!(budget.held_in_pipes(), 300);
+        drop(reader);
+        assert_eq!(budget.held_in_pipes(), 0);
+        Ok(())
+    }
 
     /// A pipeline streams: whatever a stage writes, its pipe never holds more than
     /// `PIPE_CAPACITY` bytes (`cat big | grep x` does not hold `big` a second time).

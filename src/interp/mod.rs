@@ -721,11 +721,16 @@ impl Interp {
     }
 
     /// Whether `bytes` more fit the run's memory budget beside what the shell holds:
-    /// its variables' values and the filesystem's file contents. Walks the
+    /// its variables' values, the filesystem's file contents and the bytes waiting in
+    /// its pipes. Walks the
     /// variables, so callers ask only for large values.
     pub fn check_memory(&self, bytes: u64) -> Result<(), String> {
         let files = self.fs.lock().usage().0;
-        let held = self.vars.held_bytes().saturating_add(files);
+        let held = self
+            .vars
+            .held_bytes()
+            .saturating_add(files)
+            .saturating_add(self.budget.held_in_pipes());
         self.budget.check_memory(held, bytes)
     }
 
@@ -737,7 +742,11 @@ impl Interp {
             return Ok(());
         }
         let files = self.fs.lock().usage().0;
-        let held = self.vars.held_bytes().saturating_add(files);
+        let held = self
+            .vars
+            .held_bytes()
+            .saturating_add(files)
+            .saturating_add(self.budget.held_in_pipes());
         self.budget.walked(held);
         self.budget
             .check_memory(held, 0)
