@@ -176,6 +176,11 @@ struct Matcher {
     re: Regex,
     /// Patterns with back-references run on the backtracking matcher instead.
     back: Vec<super::backtrack::Backtrack>,
+    /// `-P` patterns the finite-automaton engine cannot run (lookaround,
+    /// back-references, atomic groups, possessive quantifiers, `\K`), on
+    /// `fancy_regex`'s backtracker with a step limit. They match text: a line that
+    /// is not UTF-8 does not match them.
+    fancy: Vec<fancy_regex::Regex>,
     word: bool,
     /// Set when a backtracking search ran out of steps.
     exhausted: std::cell::Cell<bool>,
@@ -192,6 +197,9 @@ fn is_word_byte(b: u8) -> bool {
 impl Matcher {
     /// The leftmost match at or after `pos` of any pattern.
     fn raw_find(&self, line: &[u8], pos: usize) -> Option<(usize, usize)> {
+        if !self.fancy.is_empty() {
+            return self.fancy_find(line, pos);
+        }
         if self.back.is_empty() {
             return self.re.find_at(line, pos).map(|m| (m.start(), m.end()));
         }
@@ -206,6 +214,23 @@ impl Matcher {
                     }
                 }
                 Ok(None) => {}
+                Err(_) => self.exhausted.set(true),
+            }
+        }
+        best
+    }
+
+    /// The leftmost match at or after `pos` of any `-P` backtracking pattern.
+    fn fancy_find(&self, line: &[u8], pos: usize) -> Option<(usize, usize)> {
+        let text = std::str::from_utf8(line).ok()?;
+        let pos = (pos..=text.len()).find(|&p| text.is_char_boundary(p))?;
+        let mut best: Option<(usize, usize)> = None;
+        for re in &self.fancy {
+            match re.find_from_pos(text, pos) {
+                Ok(Some(m)) if best.is_none_or(|(bs, _)| m.start() < bs) => {
+                    best = Some((m.start(), m.end()));
+                }
+                Ok(_) => {}
                 Err(_) => self.exhausted.set(true),
             }
         }
@@ -300,7 +325,7 @@ impl Matcher {
     }
 
     fn is_match(&self, line: &[u8]) -> bool {
-        if self.word || !self.back.is_empty() {
+        if self.word || !self.back.is_empty() || !self.fancy.is_empty() {
             self.find_at(line, 0).is_some()
         } else {
             self.re.is_match(line)
@@ -726,6 +751,7 @@ fn build(
         return Ok(Ok(Matcher {
             re: Regex::new("$^").map_err(io::Error::other)?,
             back,
+            fancy: Vec::new(),
             word: o.word,
             exhausted: std::cell::Cell::new(false),
             skip_pattern: None,
@@ -750,11 +776,27 @@ fn build(
         Ok(re) => Ok(Ok(Matcher {
             re,
             back: Vec::new(),
+            fancy: Vec::new(),
             word: o.word,
             exhausted: std::cell::Cell::new(false),
             skip_pattern,
             skip_re: std::cell::OnceCell::new(),
         })),
+        Err(_) if mode == 'P' => match perl_backtracking(&translated, icase, line) {
+            Ok(fancy) => Ok(Ok(Matcher {
+                re: Regex::new("$^").map_err(io::Error::other)?,
+                back: Vec::new(),
+                fancy,
+                word: o.word,
+                exhausted: std::cell::Cell::new(false),
+                skip_pattern: None,
+                skip_re: std::cell::OnceCell::new(),
+            })),
+            Err(msg) => {
+                ctx.err(msg)?;
+                Ok(Err(2))
+            }
+        },
         Err(e) => {
             let msg = e.to_string();
             let short = msg
@@ -765,6 +807,55 @@ fn build(
             ctx.err(short.strip_prefix("error: ").unwrap_or(short))?;
             Ok(Err(2))
         }
+    }
+}
+
+/// Steps a `-P` backtracking search may take on one line before it gives up (GNU
+/// grep's PCRE2 match limit is ten million too).
+const PERL_BACKTRACK_LIMIT: usize = 10_000_000;
+
+/// `-P` patterns compiled for the backtracking engine, or the message PCRE2 gives
+/// for the first that does not compile.
+fn perl_backtracking(
+    patterns: &[String],
+    icase: bool,
+    line: bool,
+) -> Result<Vec<fancy_regex::Regex>, String> {
+    patterns
+        .iter()
+        .map(|p| {
+            let p = if line {
+                format!("^(?:{p})$")
+            } else {
+                p.clone()
+            };
+            fancy_regex::RegexBuilder::new(&p)
+                .case_insensitive(icase)
+                .backtrack_limit(PERL_BACKTRACK_LIMIT)
+                .build()
+                .map_err(|e| perl_error(&e))
+        })
+        .collect()
+}
+
+/// PCRE2's words for the compile errors people meet; the engine's own otherwise.
+fn perl_error(e: &fancy_regex::Error) -> String {
+    use fancy_regex::{CompileError, Error, ParseError};
+    match e {
+        Error::ParseError(_, ParseError::UnclosedOpenParen) => {
+            "missing closing parenthesis".to_owned()
+        }
+        Error::ParseError(_, ParseError::InvalidBackref) => {
+            "reference to non-existent subpattern".to_owned()
+        }
+        Error::CompileError(c) => match **c {
+            CompileError::InvalidBackref(_) => "reference to non-existent subpattern".to_owned(),
+            CompileError::LookBehindNotConst | CompileError::VariableLookBehindRequiresFeature => {
+                "lookbehind assertion is not fixed length".to_owned()
+            }
+            _ => c.to_string(),
+        },
+        other => other.to_string(),
     }
 }
 
@@ -1061,7 +1152,7 @@ fn search_operand(
             host: &mut *ctx.host,
         };
         run.search(&mut io, &mut reader, &label, show_name)?;
-        return Ok(());
+        return perl_exhausted(&mut io, run, &label);
     }
     let path = ctx.path(if display.is_empty() { "." } else { op });
     let meta = {
@@ -1174,6 +1265,22 @@ fn search_operand(
     let mut reader: &[u8] = &data;
     let name = shown.to_owned();
     run.search(&mut io_of(ctx), &mut reader, &name, show_name)?;
+    perl_exhausted(&mut io_of(ctx), run, &name)
+}
+
+/// After a `-P` search of input `name` where a line ran out of backtracking steps:
+/// GNU's message for that input (the search went on with the next line), and status 2
+/// at the end.
+fn perl_exhausted(io: &mut Io, run: &mut Run, name: &str) -> io::Result<()> {
+    if run.m.fancy.is_empty() || !run.m.exhausted.replace(false) {
+        return Ok(());
+    }
+    run.flush(io)?;
+    writeln!(
+        io.stderr,
+        "grep: {name}: exceeded PCRE's backtracking limit"
+    )?;
+    run.errors = true;
     Ok(())
 }
 
