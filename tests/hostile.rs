@@ -842,3 +842,25 @@ fn decompression_bombs_stop_at_the_size_limits() {
     );
     assert_eq!((o.status, o.stdout.as_str()), (0, "1000\n"));
 }
+
+/// The same bomb as bzip2 data: `bunzip2` and `bzcat` stop at the file size limit, and
+/// `bzip2 -t`, which keeps no output, reads it to the end.
+#[test]
+fn bzip2_bombs_stop_at_the_file_size_limit() {
+    let make = "head -c 8388608 /dev/zero | bzip2 -c > /tmp/bomb.bz2";
+    let o = stopped_by(
+        &format!("{make}; bunzip2 /tmp/bomb.bz2"),
+        "bunzip2: file size limit exceeded (1048576 bytes)",
+    );
+    assert!(o.stderr.contains("bunzip2: /tmp/bomb.bz2: File too large"));
+    stopped_by(
+        &format!("{make}; bzcat /tmp/bomb.bz2 | wc -c"),
+        "bzcat: file size limit exceeded (1048576 bytes)",
+    );
+    stopped_by(
+        &format!("{make}; bzip2 -dc < /tmp/bomb.bz2 > /dev/null"),
+        "bzip2: file size limit exceeded (1048576 bytes)",
+    );
+    let o = run_with(tight(), format!("{make}; bzip2 -t /tmp/bomb.bz2; echo $?"));
+    assert_eq!((o.status, o.stdout.as_str()), (0, "0\n"));
+}

@@ -146,14 +146,19 @@ fn decompress(data: &[u8], cap: u64) -> Result<Vec<u8>, Inflate> {
 fn inflate_failed(ctx: &mut Ctx, name: &str, e: Inflate) -> std::io::Result<i32> {
     match e {
         Inflate::Bad(m) => bad_data(ctx, name, &m),
-        Inflate::TooBig(n) => {
-            writeln!(ctx.stderr, "{PROG}: {name}: File too large")?;
-            Err(super::fatal(format!(
-                "{PROG}: {}",
-                crate::fs::LimitHit::FileBytes(n)
-            )))
-        }
+        Inflate::TooBig(n) => too_big(ctx, PROG, name, n),
     }
+}
+
+/// Ends the script at the file size limit `cap` that decompressing `name` would pass
+/// (a decompression bomb), after `PROG: NAME: File too large`; every decompressor
+/// stops this way.
+pub(super) fn too_big(ctx: &mut Ctx, prog: &str, name: &str, cap: u64) -> std::io::Result<i32> {
+    writeln!(ctx.stderr, "{prog}: {name}: File too large")?;
+    Err(super::fatal(format!(
+        "{prog}: {}",
+        crate::fs::LimitHit::FileBytes(cap)
+    )))
 }
 
 pub fn gzip(ctx: &mut Ctx) -> CmdResult {

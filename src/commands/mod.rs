@@ -42,6 +42,7 @@ mod basename;
 mod basenc;
 mod bc;
 mod bsdsum;
+mod bzip2;
 mod cat;
 mod chmod;
 mod cksum;
@@ -413,6 +414,9 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("grep", grep::grep),
         ("egrep", grep::egrep),
         ("fgrep", grep::fgrep),
+        ("bunzip2", bzip2::bunzip2),
+        ("bzcat", bzip2::bzcat),
+        ("bzip2", bzip2::bzip2),
         ("gunzip", gzip::gunzip),
         ("gzip", gzip::gzip),
         ("head", head::head),
