@@ -53,6 +53,7 @@ mod cp;
 mod curl;
 mod cut;
 mod date;
+mod dd;
 mod df;
 mod diff;
 mod dirname;
@@ -394,6 +395,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("curl", curl::curl),
         ("cut", cut::cut),
         ("date", date::date),
+        ("dd", dd::dd),
         ("dirname", dirname::dirname),
         ("env", env::env),
         ("expand", expand::expand),
