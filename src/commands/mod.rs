@@ -72,6 +72,7 @@ mod grep;
 mod gzip;
 mod head;
 mod hostname;
+mod iconv;
 mod id;
 mod join;
 mod jq;
@@ -419,6 +420,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("gzip", gzip::gzip),
         ("head", head::head),
         ("hostname", hostname::hostname),
+        ("iconv", iconv::iconv),
         ("id", id::id),
         ("jq", jq::jq),
         ("join", join::join),
