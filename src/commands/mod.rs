@@ -54,6 +54,7 @@ mod cp;
 mod curl;
 mod cut;
 mod date;
+mod dd;
 mod df;
 mod diff;
 mod dirname;
@@ -72,6 +73,7 @@ mod grep;
 mod gzip;
 mod head;
 mod hostname;
+mod iconv;
 mod id;
 mod join;
 mod jq;
@@ -395,6 +397,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("curl", curl::curl),
         ("cut", cut::cut),
         ("date", date::date),
+        ("dd", dd::dd),
         ("dirname", dirname::dirname),
         ("env", env::env),
         ("expand", expand::expand),
@@ -421,6 +424,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("gzip", gzip::gzip),
         ("head", head::head),
         ("hostname", hostname::hostname),
+        ("iconv", iconv::iconv),
         ("id", id::id),
         ("jq", jq::jq),
         ("join", join::join),

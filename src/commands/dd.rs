@@ -1,0 +1,853 @@
+//! `dd`: copies blocks from `if=` to `of=` (standard streams by default) with GNU's
+//! operands, conversions (`conv=ucase,lcase,swab,sync,notrunc,excl,nocreat`), flags
+//! (`iflag=fullblock,skip_bytes,count_bytes`, `oflag=append,seek_bytes`) and record counts.
+
+use super::about::{write_help, write_version};
+use super::args::usage_error;
+use super::util::{Input, Reader, lq, quote, quotef};
+use super::{CmdResult, Ctx};
+use crate::fs::{Device, FileType, Ino, OpenOptions};
+use std::io::Read;
+
+const USAGE: &str = "\
+Usage: dd [OPERAND]...
+  or:  dd OPTION
+Copy a file, converting and formatting according to the operands.
+
+  bs=BYTES        read and write up to BYTES bytes at a time (default: 512);
+                  overrides ibs and obs
+  cbs=BYTES       convert BYTES bytes at a time
+  conv=CONVS      convert the file as per the comma separated symbol list
+  count=N         copy only N input blocks
+  ibs=BYTES       read up to BYTES bytes at a time (default: 512)
+  if=FILE         read from FILE instead of stdin
+  iflag=FLAGS     read as per the comma separated symbol list
+  obs=BYTES       write BYTES bytes at a time (default: 512)
+  of=FILE         write to FILE instead of stdout
+  oflag=FLAGS     write as per the comma separated symbol list
+  seek=N          (or oseek=N) skip N obs-sized output blocks
+  skip=N          (or iseek=N) skip N ibs-sized input blocks
+  status=LEVEL    The LEVEL of information to print to stderr;
+                  'none' suppresses everything but error messages,
+                  'noxfer' suppresses the final transfer statistics,
+                  'progress' shows periodic transfer statistics
+
+N and BYTES may be followed by the following multiplicative suffixes:
+c=1, w=2, b=512, kB=1000, K=1024, MB=1000*1000, M=1024*1024, xM=M,
+GB=1000*1000*1000, G=1024*1024*1024, and so on for T, P, E, Z, Y.
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
+If N ends in 'B', it counts bytes not blocks.
+
+Each CONV symbol may be:
+
+  lcase     change upper case to lower case
+  ucase     change lower case to upper case
+  sparse    try to seek rather than write all-NUL output blocks
+  swab      swap every pair of input bytes
+  sync      pad every input block with NULs to ibs-size
+  excl      fail if the output file already exists
+  nocreat   do not create the output file
+  notrunc   do not truncate the output file
+  noerror   continue after read errors
+  fdatasync  physically write output file data before finishing
+  fsync     likewise, but also write metadata
+
+Each FLAG symbol may be:
+
+  append    append mode (makes sense only for output; conv=notrunc suggested)
+  fullblock  accumulate full blocks of input (iflag only)
+  count_bytes  treat count=N as a byte count (iflag only)
+  skip_bytes  treat skip=N as a byte count (iflag only)
+  seek_bytes  treat seek=N as a byte count (oflag only)
+
+Options are:
+
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+/// The largest count GNU accepts (intmax_t).
+const MAX_NUMBER: u64 = i64::MAX as u64;
+
+/// A read from a pipe or device is at most this much, however big `ibs` is, so a huge
+/// block size does not allocate a huge buffer up front.
+const READ_CHUNK: usize = 1 << 20;
+
+/// The largest block dd allocates: the default per-file size limit. A bigger one is
+/// refused as GNU refuses a block it cannot allocate.
+const MAX_BLOCK: u64 = 256 << 20;
+
+#[derive(Default)]
+struct Opts {
+    input: Option<String>,
+    output: Option<String>,
+    bs: Option<u64>,
+    ibs: u64,
+    obs: u64,
+    count: Option<(u64, bool)>,
+    skip: (u64, bool),
+    seek: (u64, bool),
+    ucase: bool,
+    lcase: bool,
+    swab: bool,
+    sync: bool,
+    notrunc: bool,
+    excl: bool,
+    nocreat: bool,
+    fullblock: bool,
+    count_bytes: bool,
+    skip_bytes: bool,
+    seek_bytes: bool,
+    append: bool,
+    /// 0 none, 1 noxfer, 2 default/progress.
+    status: u8,
+}
+
+/// Why an operand value was refused.
+enum NumError {
+    Invalid,
+    TooLarge,
+}
+
+/// A multiplier suffix of GNU `xstrtoumax` with dd's suffix set.
+fn suffix_mult(s: &str) -> Option<u64> {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return Some(1);
+    };
+    let simple = match first {
+        'c' | 'B' => Some(1),
+        'w' => Some(2),
+        'b' => Some(512),
+        _ => None,
+    };
+    if let Some(m) = simple {
+        return chars.as_str().is_empty().then_some(m);
+    }
+    let pow: u32 = match first {
+        'k' | 'K' => 1,
+        'M' => 2,
+        'G' => 3,
+        'T' => 4,
+        'P' => 5,
+        'E' => 6,
+        'Z' => 7,
+        'Y' => 8,
+        'R' => 9,
+        'Q' => 10,
+        _ => return None,
+    };
+    let base: u64 = match chars.as_str() {
+        "" | "iB" => 1024,
+        "B" => 1000,
+        _ => return None,
+    };
+    Some(base.checked_pow(pow).unwrap_or(u64::MAX))
+}
+
+/// One factor: digits and an optional suffix.
+fn factor(s: &str) -> Result<u64, NumError> {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, suffix) = s.split_at(end);
+    if digits.is_empty() {
+        return Err(NumError::Invalid);
+    }
+    let mult = suffix_mult(suffix).ok_or(NumError::Invalid)?;
+    let n: u64 = digits.parse().map_err(|_| NumError::TooLarge)?;
+    let v = n.checked_mul(mult).ok_or(NumError::TooLarge)?;
+    if v > MAX_NUMBER {
+        return Err(NumError::TooLarge);
+    }
+    Ok(v)
+}
+
+/// GNU dd's `parse_integer`: `N[SUFFIX]` or `N[SUFFIX]xM[SUFFIX]`.
+fn parse_number(s: &str) -> Result<u64, NumError> {
+    match s.split_once('x') {
+        Some((a, b)) => {
+            let (x, y) = (factor(a)?, factor(b)?);
+            let v = x.checked_mul(y).ok_or(NumError::TooLarge)?;
+            if v > MAX_NUMBER {
+                return Err(NumError::TooLarge);
+            }
+            Ok(v)
+        }
+        None => factor(s),
+    }
+}
+
+/// A usage problem found while reading operands: the message and whether it is
+/// followed by the `Try 'dd --help'` line.
+struct Refusal(String, bool);
+
+fn number(value: &str) -> Result<u64, Refusal> {
+    if value.starts_with("0x") {
+        // GNU warns before refusing; the warning is part of the message.
+        return Err(Refusal(
+            format!(
+                "warning: {} is a zero multiplier; use {} if that is intended\ndd: invalid number: {}",
+                lq("0x"),
+                lq("00x"),
+                lq(value)
+            ),
+            false,
+        ));
+    }
+    match parse_number(value) {
+        Ok(n) => Ok(n),
+        Err(NumError::Invalid) => Err(Refusal(format!("invalid number: {}", lq(value)), false)),
+        Err(NumError::TooLarge) => Err(Refusal(
+            format!(
+                "invalid number: {}: Value too large for defined data type",
+                lq(value)
+            ),
+            false,
+        )),
+    }
+}
+
+/// `count=`, `skip=`, `seek=`: a number, counting bytes when it ends in `B`.
+fn blocks(value: &str) -> Result<(u64, bool), Refusal> {
+    let bytes = value.ends_with('B') && !value.ends_with("kB") && !value.ends_with("iB") && {
+        let before = value.get(..value.len() - 1).unwrap_or("");
+        before.ends_with(|c: char| c.is_ascii_digit())
+    };
+    Ok((number(value)?, bytes))
+}
+
+fn parse_opts(args: &[String]) -> Result<Opts, Refusal> {
+    let mut o = Opts {
+        ibs: 512,
+        obs: 512,
+        status: 2,
+        ..Opts::default()
+    };
+    for arg in args {
+        let Some((key, value)) = arg.split_once('=') else {
+            return Err(Refusal(format!("unrecognized operand {}", lq(arg)), true));
+        };
+        let size = |v: &str| -> Result<u64, Refusal> {
+            match number(v)? {
+                0 => Err(Refusal(format!("invalid number: {}", lq(v)), false)),
+                n => Ok(n),
+            }
+        };
+        match key {
+            "if" => o.input = Some(value.to_owned()),
+            "of" => o.output = Some(value.to_owned()),
+            "bs" => o.bs = Some(size(value)?),
+            "ibs" => o.ibs = size(value)?,
+            "obs" => o.obs = size(value)?,
+            "cbs" => {
+                size(value)?;
+            }
+            "count" => o.count = Some(blocks(value)?),
+            "skip" | "iseek" => o.skip = blocks(value)?,
+            "seek" | "oseek" => o.seek = blocks(value)?,
+            "conv" => {
+                for sym in value.split(',') {
+                    match sym {
+                        "ucase" => o.ucase = true,
+                        "lcase" => o.lcase = true,
+                        "swab" => o.swab = true,
+                        "sync" => o.sync = true,
+                        "notrunc" => o.notrunc = true,
+                        "excl" => o.excl = true,
+                        "nocreat" => o.nocreat = true,
+                        "noerror" | "fsync" | "fdatasync" | "sparse" => {}
+                        _ => {
+                            return Err(Refusal(format!("invalid conversion: {}", lq(sym)), true));
+                        }
+                    }
+                }
+            }
+            "iflag" | "oflag" => {
+                let input = key == "iflag";
+                for sym in value.split(',') {
+                    match (sym, input) {
+                        ("fullblock", true) => o.fullblock = true,
+                        ("count_bytes", true) => o.count_bytes = true,
+                        ("skip_bytes", true) => o.skip_bytes = true,
+                        ("seek_bytes", false) => o.seek_bytes = true,
+                        ("append", false) => o.append = true,
+                        (
+                            "append" | "direct" | "directory" | "dsync" | "sync" | "nonblock"
+                            | "noatime" | "nocache" | "noctty" | "nofollow" | "binary" | "text",
+                            _,
+                        ) => {}
+                        _ => {
+                            let which = if input { "input" } else { "output" };
+                            return Err(Refusal(
+                                format!("invalid {which} flag: {}", lq(sym)),
+                                true,
+                            ));
+                        }
+                    }
+                }
+            }
+            "status" => {
+                o.status = match value {
+                    "none" => 0,
+                    "noxfer" => 1,
+                    "progress" => 2,
+                    _ => {
+                        return Err(Refusal(
+                            format!("invalid status level: {}", lq(value)),
+                            true,
+                        ));
+                    }
+                }
+            }
+            _ => return Err(Refusal(format!("unrecognized operand {}", lq(arg)), true)),
+        }
+    }
+    if o.ucase && o.lcase {
+        return Err(Refusal("cannot combine lcase and ucase".to_owned(), false));
+    }
+    if o.excl && o.nocreat {
+        return Err(Refusal("cannot combine excl and nocreat".to_owned(), false));
+    }
+    if let Some(bs) = o.bs {
+        o.ibs = bs;
+        o.obs = bs;
+    }
+    Ok(o)
+}
+
+/// Where the copy goes.
+enum Sink {
+    Stdout,
+    File { ino: Ino, offset: u64 },
+}
+
+/// The running totals of the copy.
+#[derive(Default)]
+struct Stats {
+    r_full: u64,
+    r_partial: u64,
+    w_full: u64,
+    w_partial: u64,
+    bytes: u64,
+}
+
+/// What went wrong writing: a stream error (a closed pipe, a limit), which ends dd as
+/// it ends any writer, or a file's error, already worded.
+enum WriteFailed {
+    Io(std::io::Error),
+    Msg(String),
+}
+
+struct Writer<'n> {
+    sink: Sink,
+    name: &'n str,
+    append: bool,
+    stats: Stats,
+}
+
+impl Writer<'_> {
+    /// Writes one output block.
+    fn put(&mut self, ctx: &mut Ctx, data: &[u8], full: bool) -> Result<(), WriteFailed> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        match &mut self.sink {
+            Sink::Stdout => {
+                ctx.stdout.write_all(data).map_err(WriteFailed::Io)?;
+            }
+            Sink::File { ino, offset } => {
+                let mut fs = ctx.fs.lock();
+                if self.append {
+                    *offset = fs.stat_ino(*ino).map_or(*offset, |m| m.size);
+                }
+                match fs.write_at(*ino, *offset, data) {
+                    Ok(end) => *offset = end,
+                    Err(e) => {
+                        return Err(WriteFailed::Msg(format!(
+                            "error writing {}: {e}",
+                            quote(self.name)
+                        )));
+                    }
+                }
+            }
+        }
+        self.stats.bytes += data.len() as u64;
+        if full {
+            self.stats.w_full += 1;
+        } else {
+            self.stats.w_partial += 1;
+        }
+        Ok(())
+    }
+}
+
+/// GNU `human_readable` with autoscaling and one decimal below 10: `5.0 kB`, `3.0 MiB`.
+fn human(n: u64, base: u64) -> String {
+    let units: [&str; 8] = if base == 1000 {
+        ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"]
+    } else {
+        ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    };
+    if n < base {
+        return format!("{n} B");
+    }
+    let mut v = n as f64;
+    let mut unit = "";
+    for u in units {
+        v /= base as f64;
+        unit = u;
+        if v < base as f64 {
+            break;
+        }
+    }
+    if v < 10.0 {
+        let r = (v * 10.0).round() / 10.0;
+        if r < 10.0 {
+            return format!("{r:.1} {unit}");
+        }
+    }
+    format!("{:.0} {unit}", v.round())
+}
+
+/// GNU's `%g`: six significant digits, trailing zeros dropped.
+fn fmt_g(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    let exp = x.abs().log10().floor() as i32;
+    if !(-4..6).contains(&exp) {
+        let s = format!("{:.5e}", x);
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        let e: i32 = e.parse().unwrap_or(0);
+        let sign = if e < 0 { '-' } else { '+' };
+        return format!("{m}e{sign}{:02}", e.abs());
+    }
+    let decimals = usize::try_from(5 - exp).unwrap_or(0);
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
+}
+
+fn summary(ctx: &mut Ctx, st: &Stats, level: u8, nanos: i64) -> std::io::Result<()> {
+    if level == 0 {
+        return Ok(());
+    }
+    let mut text = format!(
+        "{}+{} records in\n{}+{} records out\n",
+        st.r_full, st.r_partial, st.w_full, st.w_partial
+    );
+    if level >= 2 {
+        let n = st.bytes;
+        let (si, iec) = (human(n, 1000), human(n, 1024));
+        let amount = if n < 1000 {
+            format!("{n} byte{}", if n == 1 { "" } else { "s" })
+        } else if n < 1024 {
+            format!("{n} bytes ({si})")
+        } else {
+            format!("{n} bytes ({si}, {iec})")
+        };
+        let (secs, rate) = if nanos > 0 {
+            let secs = nanos as f64 / 1e9;
+            let per = (n as f64 / secs) as u64;
+            (fmt_g(secs), human(per, 1000))
+        } else {
+            ("0".to_owned(), "Infinity B".to_owned())
+        };
+        text.push_str(&format!("{amount} copied, {secs} s, {rate}/s\n"));
+    }
+    ctx.stderr.write_all(text.as_bytes())
+}
+
+/// Reads one input block (at most `want` bytes) into `buf`. A device fills it; a pipe
+/// gives what one read gives unless `iflag=fullblock`. Device bytes are charged to the
+/// I/O budget, as bytes from a pipe are where they were written.
+fn read_block(
+    ctx: &mut Ctx,
+    reader: &mut Reader<'_>,
+    counted: bool,
+    want: usize,
+    fullblock: bool,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    buf.clear();
+    loop {
+        let room = want.saturating_sub(buf.len()).min(READ_CHUNK);
+        if room == 0 {
+            return Ok(());
+        }
+        if counted {
+            ctx.host.charge_io(room)?;
+        }
+        let start = buf.len();
+        buf.resize(start + room, 0);
+        let slot = buf.get_mut(start..).unwrap_or_default();
+        let n = match &mut *reader {
+            Reader::Stdin(_) => ctx.stdin.read(slot)?,
+            other => other.read(slot)?,
+        };
+        buf.truncate(start + n);
+        ctx.host.check()?;
+        if n == 0 || (!fullblock && matches!(reader, Reader::Stdin(_))) {
+            return Ok(());
+        }
+    }
+}
+
+pub fn dd(ctx: &mut Ctx) -> CmdResult {
+    match ctx.args {
+        [a] if a == "--help" => {
+            write_help(ctx, USAGE)?;
+            return Ok(0);
+        }
+        [a] if a == "--version" => {
+            write_version(ctx)?;
+            return Ok(0);
+        }
+        _ => {}
+    }
+    let o = match parse_opts(ctx.args) {
+        Ok(o) => o,
+        Err(Refusal(msg, true)) => return usage_error(ctx, &msg, 1),
+        Err(Refusal(msg, false)) => {
+            ctx.err(msg)?;
+            return Ok(1);
+        }
+    };
+    if o.ibs > MAX_BLOCK || o.obs > MAX_BLOCK {
+        ctx.err("memory exhausted")?;
+        return Ok(1);
+    }
+    let started = ctx.fs.lock().clock().now().as_nanos();
+
+    // Input.
+    let in_name = o.input.clone().unwrap_or_else(|| "-".to_owned());
+    let input = match ctx.open_input(&in_name) {
+        Ok(i) => i,
+        Err(super::util::OpenError::Limit(e)) => return Err(e),
+        Err(e) if e.is(crate::fs::Errno::EISDIR) => {
+            ctx.err(format!("error reading {}: {e}", quote(&in_name)))?;
+            return Ok(1);
+        }
+        Err(e) => {
+            ctx.err(format!("failed to open {}: {e}", quote(&in_name)))?;
+            return Ok(1);
+        }
+    };
+    let counted = matches!(input, Input::Zero | Input::Random);
+    let in_display = if o.input.is_some() {
+        in_name.clone()
+    } else {
+        "standard input".to_owned()
+    };
+
+    // Output.
+    let out_name = o.output.clone().unwrap_or_default();
+    let seek_bytes = if o.seek.1 || o.seek_bytes {
+        o.seek.0
+    } else {
+        o.seek.0.saturating_mul(o.obs)
+    };
+    let sink = match &o.output {
+        None => Sink::Stdout,
+        Some(name) => {
+            let path = ctx.path(name);
+            let mut fs = ctx.fs.lock();
+            let to_stdout = matches!(
+                fs.stat(&path).map(|m| m.file_type),
+                Ok(FileType::Device(Device::Stdout))
+            );
+            if to_stdout {
+                Sink::Stdout
+            } else {
+                let opts = OpenOptions {
+                    write: true,
+                    create: !o.nocreat,
+                    exclusive: o.excl,
+                    truncate: !o.notrunc && o.seek.0 == 0 && !o.append,
+                    mode: Some(ctx.file_mode()),
+                    ..OpenOptions::default()
+                };
+                let opened = if name.is_empty() {
+                    Err(crate::fs::Errno::ENOENT.into())
+                } else {
+                    fs.open(&path, opts)
+                };
+                match opened {
+                    Ok(ino) => {
+                        if !o.notrunc && seek_bytes > 0 && !o.append {
+                            let is_file = fs.stat_ino(ino).is_ok_and(|m| m.is_file());
+                            if is_file && let Err(e) = fs.truncate_ino(ino, seek_bytes) {
+                                drop(fs);
+                                ctx.err(format!(
+                                    "failed to truncate to {seek_bytes} bytes in output file {}: {e}",
+                                    quote(name)
+                                ))?;
+                                return Ok(1);
+                            }
+                        }
+                        let offset = if o.append {
+                            fs.stat_ino(ino).map_or(0, |m| m.size)
+                        } else {
+                            seek_bytes
+                        };
+                        Sink::File { ino, offset }
+                    }
+                    Err(e) => {
+                        drop(fs);
+                        ctx.err(format!("failed to open {}: {e}", quote(name)))?;
+                        return Ok(1);
+                    }
+                }
+            }
+        }
+    };
+    let out_display = if o.output.is_some() {
+        out_name.as_str()
+    } else {
+        "standard output"
+    };
+    let mut w = Writer {
+        sink,
+        name: out_display,
+        append: o.append,
+        stats: Stats::default(),
+    };
+
+    let ibs = usize::try_from(o.ibs).unwrap_or(usize::MAX);
+    let obs = usize::try_from(o.obs).unwrap_or(usize::MAX);
+    let mut status = 0;
+
+    // Skipping input: in-memory files and devices seek; a pipe is read and dropped.
+    let skip_total = if o.skip.1 || o.skip_bytes {
+        o.skip.0
+    } else {
+        o.skip.0.saturating_mul(o.ibs)
+    };
+    // The reader never reads its stdin: stdin is read through `ctx` so that the rest
+    // of `ctx` stays usable while the reader lives.
+    let mut no_stdin = std::io::empty();
+    let mut reader = input.reader(&mut no_stdin);
+    let mut buf = Vec::new();
+    match &mut reader {
+        Reader::Bytes(data, pos) => {
+            let len = data.len() as u64;
+            if skip_total > len {
+                *pos = data.len();
+                if o.status > 0 {
+                    let msg = format!("{}: cannot skip to specified offset\n", quotef(&in_display));
+                    ctx.stderr.write_all(format!("dd: {msg}").as_bytes())?;
+                }
+            } else {
+                *pos = usize::try_from(skip_total).unwrap_or(usize::MAX);
+            }
+        }
+        Reader::Zero | Reader::Random(_) => {}
+        Reader::Stdin(_) => {
+            let mut left = skip_total;
+            let mut chunk = vec![0u8; 64 * 1024];
+            while left > 0 {
+                let want = usize::try_from(left).unwrap_or(usize::MAX).min(chunk.len());
+                let n = ctx.stdin.read(chunk.get_mut(..want).unwrap_or_default())?;
+                ctx.host.check()?;
+                if n == 0 {
+                    if o.status > 0 {
+                        let msg =
+                            format!("{}: cannot skip to specified offset\n", quote(&in_display));
+                        ctx.stderr.write_all(format!("dd: {msg}").as_bytes())?;
+                    }
+                    break;
+                }
+                left -= n as u64;
+            }
+        }
+    }
+
+    // Seeking on standard output writes NULs, as GNU does where it cannot lseek.
+    if matches!(w.sink, Sink::Stdout) && seek_bytes > 0 {
+        let mut left = seek_bytes;
+        let zeros = vec![0u8; 64 * 1024];
+        while left > 0 {
+            let n = usize::try_from(left).unwrap_or(usize::MAX).min(zeros.len());
+            ctx.host.charge_io(n)?;
+            ctx.host.check()?;
+            ctx.stdout.write_all(zeros.get(..n).unwrap_or_default())?;
+            left -= n as u64;
+        }
+    }
+
+    let (count_limit, count_in_bytes) = match o.count {
+        Some((n, b)) => (Some(n), b || o.count_bytes),
+        None => (None, false),
+    };
+    let two_bufs = o.bs.is_none();
+    let mut obuf: Vec<u8> = Vec::new();
+    let mut bytes_in: u64 = 0;
+    let mut pending_swab: Option<u8> = None;
+    let mut failed: Option<WriteFailed> = None;
+    loop {
+        let want = match count_limit {
+            Some(n) if count_in_bytes => {
+                let left = n.saturating_sub(bytes_in);
+                if left == 0 {
+                    break;
+                }
+                ibs.min(usize::try_from(left).unwrap_or(usize::MAX))
+            }
+            Some(n) => {
+                if w.stats.r_full + w.stats.r_partial >= n {
+                    break;
+                }
+                ibs
+            }
+            None => ibs,
+        };
+        if let Reader::Bytes(data, pos) = &mut reader {
+            let rest = data.get(*pos..).unwrap_or_default();
+            let n = rest.len().min(want);
+            buf.clear();
+            buf.extend_from_slice(rest.get(..n).unwrap_or_default());
+            *pos += n;
+            ctx.host.check()?;
+        } else {
+            read_block(ctx, &mut reader, counted, want, o.fullblock, &mut buf)?;
+        }
+        if buf.is_empty() {
+            break;
+        }
+        bytes_in += buf.len() as u64;
+        if buf.len() < ibs {
+            w.stats.r_partial += 1;
+            if o.sync {
+                ctx.host.charge_io(ibs - buf.len())?;
+                buf.resize(ibs, 0);
+            }
+        } else {
+            w.stats.r_full += 1;
+        }
+        if o.swab {
+            let mut out = Vec::with_capacity(buf.len() + 1);
+            let mut iter = buf.iter().copied();
+            if let Some(p) = pending_swab.take() {
+                match iter.next() {
+                    Some(b) => out.extend_from_slice(&[b, p]),
+                    None => pending_swab = Some(p),
+                }
+            }
+            let rest: Vec<u8> = iter.collect();
+            let mut pairs = rest.chunks_exact(2);
+            for pair in pairs.by_ref() {
+                if let [a, b] = pair {
+                    out.extend_from_slice(&[*b, *a]);
+                }
+            }
+            if let [last] = pairs.remainder() {
+                pending_swab = Some(*last);
+            }
+            buf = out;
+        }
+        if o.ucase {
+            buf.make_ascii_uppercase();
+        } else if o.lcase {
+            buf.make_ascii_lowercase();
+        }
+        if two_bufs {
+            obuf.extend_from_slice(&buf);
+            let mut start = 0;
+            while obuf.len() - start >= obs {
+                let block = obuf.get(start..start + obs).unwrap_or_default();
+                if let Err(e) = w.put(ctx, block, true) {
+                    failed = Some(e);
+                    break;
+                }
+                start += obs;
+            }
+            obuf.drain(..start);
+        } else {
+            let full = buf.len() == ibs;
+            if let Err(e) = w.put(ctx, &buf, full) {
+                failed = Some(e);
+            }
+        }
+        if failed.is_some() {
+            break;
+        }
+    }
+    if failed.is_none() {
+        if let Some(p) = pending_swab.take() {
+            obuf.push(p);
+            if !two_bufs {
+                let tail = std::mem::take(&mut obuf);
+                if let Err(e) = w.put(ctx, &tail, false) {
+                    failed = Some(e);
+                }
+            }
+        }
+        if failed.is_none() && !obuf.is_empty() {
+            let tail = std::mem::take(&mut obuf);
+            let full = tail.len() == obs;
+            if let Err(e) = w.put(ctx, &tail, full) {
+                failed = Some(e);
+            }
+        }
+    }
+    match failed {
+        Some(WriteFailed::Io(e)) => return Err(e),
+        Some(WriteFailed::Msg(msg)) => {
+            ctx.err(msg)?;
+            status = 1;
+        }
+        None => {}
+    }
+    let ended = ctx.fs.lock().clock().now().as_nanos();
+    summary(ctx, &w.stats, o.status, ended.saturating_sub(started))?;
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fmt_g, human, parse_number};
+    use crate::commands::testing::check;
+
+    #[test]
+    fn numbers_and_units() {
+        for (s, want) in [
+            ("10", Some(10)),
+            ("2x3", Some(6)),
+            ("1K", Some(1024)),
+            ("1kB", Some(1000)),
+            ("1w", Some(2)),
+            ("1b", Some(512)),
+            ("5B", Some(5)),
+            ("1KiB", Some(1024)),
+            ("1m", None),
+            ("1x2x3", None),
+            ("", None),
+        ] {
+            assert_eq!(parse_number(s).ok(), want, "{s}");
+        }
+        assert_eq!(human(5000, 1000), "5.0 kB");
+        assert_eq!(human(5000, 1024), "4.9 KiB");
+        assert_eq!(human(3_145_728, 1000), "3.1 MB");
+        assert_eq!(fmt_g(0.00273283), "0.00273283");
+        assert_eq!(fmt_g(1.7354e-05), "1.7354e-05");
+    }
+
+    #[test]
+    fn dd_table() {
+        check(
+            &[("f", "abcdefghij")],
+            "dd if=f bs=4 count=2 status=none conv=ucase",
+            "",
+            ("ABCDEFGH", "", 0),
+        );
+        check(
+            &[],
+            "dd if=/dev/zero bs=1 count=3 status=noxfer",
+            "",
+            ("\0\0\0", "3+0 records in\n3+0 records out\n", 0),
+        );
+    }
+}
