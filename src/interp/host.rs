@@ -27,31 +27,14 @@ impl Interp {
                 });
             }
             "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
-                // FUNCNAME exists only inside a function; the others in sourced files too.
-                if self.frames.is_empty() || (name == "FUNCNAME" && !self.in_function()) {
-                    return None;
-                }
-                let mut a = imbl::OrdMap::new();
-                let n = self.frames.len();
-                for (i, f) in self.frames.iter().rev().enumerate() {
-                    let v = match name {
-                        "FUNCNAME" => f.func.clone(),
-                        "BASH_SOURCE" => f.source.clone(),
-                        _ => f.call_line.to_string(),
-                    };
-                    a.insert(i as i64, v);
-                }
-                let last = match name {
-                    "FUNCNAME" => "main".to_owned(),
-                    "BASH_SOURCE" => self.arg0.clone(),
-                    _ => "0".to_owned(),
-                };
-                // Under `bash -c` there is no `main` frame at the bottom.
-                if !self.command_string_mode || self.script_name.is_some() {
-                    a.insert(n as i64, last);
-                }
+                let a = self.call_stack(name, true)?;
                 return Some(Var {
-                    value: Some(Value::Indexed(a)),
+                    value: Some(Value::Indexed(
+                        a.into_iter()
+                            .enumerate()
+                            .map(|(i, v)| (i as i64, v))
+                            .collect(),
+                    )),
                     attrs: Default::default(),
                 });
             }
@@ -60,6 +43,41 @@ impl Interp {
             _ => return None,
         };
         Some(Var::scalar(s))
+    }
+}
+
+impl Interp {
+    /// `FUNCNAME`, `BASH_SOURCE` or `BASH_LINENO` (innermost frame first), or None when
+    /// it has no elements. With `visible`, as expansion sees them: FUNCNAME only inside
+    /// a function (the others in sourced files and at a script's top level too). Without
+    /// it, as `caller` reads bash's arrays, where a sourced file has its `source` and
+    /// `main` frames in FUNCNAME too.
+    pub(crate) fn call_stack(&self, name: &str, visible: bool) -> Option<Vec<String>> {
+        // Under `bash -c` there is no `main` frame at the bottom.
+        let has_main = !self.command_string_mode || self.script_name.is_some();
+        if (self.frames.is_empty() && !has_main)
+            || (name == "FUNCNAME" && (self.frames.is_empty() || visible && !self.in_function()))
+        {
+            return None;
+        }
+        let mut a: Vec<String> = self
+            .frames
+            .iter()
+            .rev()
+            .map(|f| match name {
+                "FUNCNAME" => f.func.clone(),
+                "BASH_SOURCE" => f.source.clone(),
+                _ => f.call_line.to_string(),
+            })
+            .collect();
+        if has_main {
+            a.push(match name {
+                "FUNCNAME" => "main".to_owned(),
+                "BASH_SOURCE" => self.arg0.clone(),
+                _ => "0".to_owned(),
+            });
+        }
+        Some(a)
     }
 }
 
