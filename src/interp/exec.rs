@@ -719,6 +719,7 @@ impl Interp {
                 _ => "environment".to_owned(),
             };
             f.source = Some(file.into());
+            f.line = c.line;
             self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
@@ -1536,6 +1537,7 @@ impl Interp {
             ));
             return Err(Flow::Abort);
         }
+        let args_pushed = self.push_args(&words[1..]);
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
         self.vars.push_function_frame(adopt);
         self.call_depth += 1;
@@ -1544,6 +1546,7 @@ impl Interp {
             source: f.source.as_deref().unwrap_or("environment").to_owned(),
             call_line: self.line,
             function: true,
+            args_pushed,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
@@ -1554,7 +1557,9 @@ impl Interp {
             other => other,
         };
         // RETURN trap runs when a function returns (if functrace or set in it).
-        self.frames.pop();
+        if self.frames.pop().is_some_and(|f| f.args_pushed) {
+            self.pop_args();
+        }
         self.call_depth -= 1;
         self.vars.pop_frame();
         self.positional = saved_pos;

@@ -350,6 +350,20 @@ pub struct CallFrame {
     pub call_line: u32,
     /// A function call, not a `source`.
     pub function: bool,
+    /// The call pushed its arguments on `BASH_ARGV` (extdebug was on), so its return
+    /// pops them.
+    pub args_pushed: bool,
+}
+
+/// `BASH_ARGC` and `BASH_ARGV`, bash's debugger stacks: each call's argument count and
+/// its arguments, outermost first (the variables show them innermost first).
+#[derive(Clone, Debug, Default)]
+pub struct ArgStack {
+    pub counts: Vec<usize>,
+    pub args: Vec<String>,
+    /// bash's `bash_argv_initialized`: the bottom entry, the shell's own positional
+    /// parameters, has been pushed (by extdebug or a read outside any function).
+    pub started: bool,
 }
 
 /// The shell: all state of one bash process.
@@ -373,6 +387,8 @@ pub struct Interp {
     pub line: u32,
     pub call_depth: usize,
     pub frames: Vec<CallFrame>,
+    /// `BASH_ARGC`/`BASH_ARGV`.
+    pub arg_stack: ArgStack,
     pub subshell: u32,
     /// `$$`: the pid of the shell process (a subshell keeps its parent's).
     pub pid: u32,
@@ -593,6 +609,7 @@ impl Interp {
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
+            arg_stack: ArgStack::default(),
             in_function_source: String::new(),
             script_name: None,
             start_time: start,

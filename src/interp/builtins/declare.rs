@@ -446,6 +446,10 @@ fn print_functions(sh: &mut Interp, names: &[String], names_only: bool) -> R {
             Some(f) => {
                 if names_only && names.is_empty() {
                     out.push_str(&format!("declare -f {n}\n"));
+                } else if names_only && sh.extdebug() {
+                    // Where it was defined, for a debugger.
+                    let file = f.source.as_deref().unwrap_or("environment");
+                    out.push_str(&format!("{n} {} {file}\n", f.line));
                 } else if names_only {
                     // `declare -F name` prints just the name.
                     out.push_str(&format!("{n}\n"));

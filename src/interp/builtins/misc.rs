@@ -578,6 +578,9 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
                     sh.update_shellopts();
                 } else {
                     sh.shopt.set(name, on);
+                    if name == "extdebug" {
+                        sh.extdebug_changed();
+                    }
                     sh.update_shellopts();
                 }
             }
@@ -725,6 +728,13 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         )));
     }
     let src = crate::text::decode(&content);
+    // Only arguments given to `source` go on BASH_ARGV (after it starts from the
+    // caller's positional parameters).
+    let args_pushed = if rest.len() > 1 {
+        sh.push_args(&rest[1..])
+    } else {
+        sh.push_source_name(file)
+    };
     let saved_pos = if rest.len() > 1 {
         Some(std::mem::replace(
             &mut sh.positional,
@@ -741,9 +751,12 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         source: file.clone(),
         call_line: sh.line,
         function: false,
+        args_pushed,
     });
     let r = sh.run_source(&src, None);
-    sh.frames.pop();
+    if sh.frames.pop().is_some_and(|f| f.args_pushed) {
+        sh.pop_args();
+    }
     sh.line = saved_line;
     sh.call_depth -= 1;
     sh.sourcing -= 1;
