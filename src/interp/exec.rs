@@ -160,7 +160,10 @@ impl Interp {
         }
         match name {
             "ERR" => self.set.errtrace,
-            "DEBUG" | "RETURN" => self.set.functrace,
+            // A function without the trace attribute hides them from what it calls.
+            "DEBUG" | "RETURN" => {
+                self.set.functrace || self.frames.iter().all(|f| !f.function || f.traced)
+            }
             _ => true,
         }
     }
@@ -1547,16 +1550,29 @@ impl Interp {
             call_line: self.line,
             function: true,
             args_pushed,
+            traced: self.traced_funcs.contains(&f.name),
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
-        let r = self.exec_command(&f.body);
+        // bash runs the DEBUG trap once more as the function starts (traced functions
+        // and `set -T` only).
+        let r = match self.run_debug_trap() {
+            Ok(()) => self.exec_command(&f.body),
+            Err(e) => Err(e),
+        };
         self.loop_depth = saved_loops;
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
             other => other,
         };
-        // RETURN trap runs when a function returns (if functrace or set in it).
+        // The RETURN trap runs in the function's context (FUNCNAME, $@) as it returns.
+        if let Ok(s) = r
+            && self.trap_active("RETURN")
+            && let Some(action) = self.traps.get("RETURN").cloned()
+        {
+            self.status = s;
+            let _ = self.run_trap_action("RETURN", "return trap", &action);
+        }
         if self.frames.pop().is_some_and(|f| f.args_pushed) {
             self.pop_args();
         }
@@ -1565,12 +1581,6 @@ impl Interp {
         self.positional = saved_pos;
         self.line = saved_line;
         if let Ok(s) = r {
-            if let Some(action) = self.traps.get("RETURN").cloned()
-                && self.set.functrace
-                && !self.running_traps.iter().any(|t| t == "RETURN")
-            {
-                let _ = self.run_trap_action("RETURN", "return trap", &action);
-            }
             self.status = s;
         }
         r

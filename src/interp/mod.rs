@@ -353,6 +353,8 @@ pub struct CallFrame {
     /// The call pushed its arguments on `BASH_ARGV` (extdebug was on), so its return
     /// pops them.
     pub args_pushed: bool,
+    /// A function with the trace attribute.
+    pub traced: bool,
 }
 
 /// `BASH_ARGC` and `BASH_ARGV`, bash's debugger stacks: each call's argument count and
@@ -473,6 +475,9 @@ pub struct Interp {
     pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
+    /// Functions with the trace attribute (`declare -ft`): they inherit the DEBUG and
+    /// RETURN traps as all functions do under `set -T`.
+    pub traced_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
     pub parent_traps: imbl::OrdMap<String, String>,
     /// Nesting of command substitutions (the `+` repetition of `set -x`).
@@ -622,6 +627,7 @@ impl Interp {
             adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
+            traced_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
             ulimits: std::collections::BTreeMap::new(),
