@@ -290,6 +290,21 @@ impl Interp {
             child.arg0 = prog.clone();
             child.positional = Arc::new(rest.to_vec());
         }
+        if child.extdebug() {
+            // bash -O extdebug binds BASH_ARGV and starts its debugger (bashdb's
+            // start file), which is not installed here: bash then carries on without.
+            child.init_args();
+            let name = child.arg0.clone();
+            child.errln(&format!(
+                "{name}: /usr/share/bashdb/bashdb-main.inc: No such file or directory"
+            ));
+            child.errln(&format!(
+                "{name}: warning: cannot start debugger; debugging mode disabled"
+            ));
+            child.shopt.set("extdebug", false);
+            child.extdebug_changed();
+            child.update_shellopts();
+        }
         if child.set.noexec {
             // Parse only.
             let r = crate::syntax::parse_with(&script, child.parse_options());

@@ -160,7 +160,10 @@ impl Interp {
         }
         match name {
             "ERR" => self.set.errtrace,
-            "DEBUG" | "RETURN" => self.set.functrace,
+            // A function without the trace attribute hides them from what it calls.
+            "DEBUG" | "RETURN" => {
+                self.set.functrace || self.frames.iter().all(|f| !f.function || f.traced)
+            }
             _ => true,
         }
     }
@@ -719,6 +722,7 @@ impl Interp {
                 _ => "environment".to_owned(),
             };
             f.source = Some(file.into());
+            f.line = c.line;
             self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
@@ -1536,6 +1540,7 @@ impl Interp {
             ));
             return Err(Flow::Abort);
         }
+        let args_pushed = self.push_args(&words[1..]);
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
         self.vars.push_function_frame(adopt);
         self.call_depth += 1;
@@ -1544,28 +1549,38 @@ impl Interp {
             source: f.source.as_deref().unwrap_or("environment").to_owned(),
             call_line: self.line,
             function: true,
+            args_pushed,
+            traced: self.traced_funcs.contains(&f.name),
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
-        let r = self.exec_command(&f.body);
+        // bash runs the DEBUG trap once more as the function starts (traced functions
+        // and `set -T` only).
+        let r = match self.run_debug_trap() {
+            Ok(()) => self.exec_command(&f.body),
+            Err(e) => Err(e),
+        };
         self.loop_depth = saved_loops;
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
             other => other,
         };
-        // RETURN trap runs when a function returns (if functrace or set in it).
-        self.frames.pop();
+        // The RETURN trap runs in the function's context (FUNCNAME, $@) as it returns.
+        if let Ok(s) = r
+            && self.trap_active("RETURN")
+            && let Some(action) = self.traps.get("RETURN").cloned()
+        {
+            self.status = s;
+            let _ = self.run_trap_action("RETURN", "return trap", &action);
+        }
+        if self.frames.pop().is_some_and(|f| f.args_pushed) {
+            self.pop_args();
+        }
         self.call_depth -= 1;
         self.vars.pop_frame();
         self.positional = saved_pos;
         self.line = saved_line;
         if let Ok(s) = r {
-            if let Some(action) = self.traps.get("RETURN").cloned()
-                && self.set.functrace
-                && !self.running_traps.iter().any(|t| t == "RETURN")
-            {
-                let _ = self.run_trap_action("RETURN", "return trap", &action);
-            }
             self.status = s;
         }
         r

@@ -27,39 +27,139 @@ impl Interp {
                 });
             }
             "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
-                // FUNCNAME exists only inside a function; the others in sourced files too.
-                if self.frames.is_empty() || (name == "FUNCNAME" && !self.in_function()) {
-                    return None;
+                return self.call_stack(name, true).map(array_var);
+            }
+            "BASH_ARGC" | "BASH_ARGV" => {
+                // bash's get_bashargcv: a read outside any function starts the stacks
+                // even without extdebug.
+                if !self.extdebug() && !self.in_function() {
+                    self.init_args();
                 }
-                let mut a = imbl::OrdMap::new();
-                let n = self.frames.len();
-                for (i, f) in self.frames.iter().rev().enumerate() {
-                    let v = match name {
-                        "FUNCNAME" => f.func.clone(),
-                        "BASH_SOURCE" => f.source.clone(),
-                        _ => f.call_line.to_string(),
-                    };
-                    a.insert(i as i64, v);
-                }
-                let last = match name {
-                    "FUNCNAME" => "main".to_owned(),
-                    "BASH_SOURCE" => self.arg0.clone(),
-                    _ => "0".to_owned(),
+                let st = &self.arg_stack;
+                let a: Vec<String> = if name == "BASH_ARGC" {
+                    st.counts.iter().rev().map(usize::to_string).collect()
+                } else {
+                    st.args.iter().rev().cloned().collect()
                 };
-                // Under `bash -c` there is no `main` frame at the bottom.
-                if !self.command_string_mode || self.script_name.is_some() {
-                    a.insert(n as i64, last);
-                }
-                return Some(Var {
-                    value: Some(Value::Indexed(a)),
-                    attrs: Default::default(),
-                });
+                return Some(array_var(a));
             }
             "_" => self.last_arg.clone(),
             "BASH_COMMAND" => self.bash_command.clone(),
             _ => return None,
         };
         Some(Var::scalar(s))
+    }
+}
+
+/// An indexed array of `items`, as the call-stack variables are read.
+fn array_var(items: Vec<String>) -> Var {
+    Var {
+        value: Some(Value::Indexed(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v))
+                .collect(),
+        )),
+        attrs: Default::default(),
+    }
+}
+
+impl Interp {
+    /// Whether `shopt -s extdebug` is on (bash's `debugging_mode`).
+    pub(crate) fn extdebug(&self) -> bool {
+        self.shopt.has(const { super::Shopts::flag("extdebug") })
+    }
+
+    /// bash's `shopt_set_debug_mode`: extdebug turns `set -E` and `set -T` on or off
+    /// with it, and starts BASH_ARGC/BASH_ARGV.
+    pub(crate) fn extdebug_changed(&mut self) {
+        let on = self.extdebug();
+        self.set.errtrace = on;
+        self.set.functrace = on;
+        if on {
+            self.init_args();
+        }
+    }
+
+    /// bash's `init_bash_argv`: starts BASH_ARGC/BASH_ARGV, once, with the positional
+    /// parameters of the time.
+    pub(crate) fn init_args(&mut self) {
+        let st = &mut self.arg_stack;
+        if !st.started {
+            st.started = true;
+            // It goes on top of whatever a `source` in a function pushed before.
+            st.counts.push(self.positional.len());
+            st.args.extend(self.positional.iter().cloned());
+        }
+    }
+
+    /// A function call or `source` with arguments pushes them on BASH_ARGV under
+    /// extdebug; true when it did (the return pops them then).
+    pub(crate) fn push_args(&mut self, args: &[String]) -> bool {
+        if !self.extdebug() {
+            return false;
+        }
+        self.init_args();
+        self.push_arg_frame(args);
+        true
+    }
+
+    fn push_arg_frame(&mut self, args: &[String]) {
+        self.arg_stack.counts.push(args.len());
+        self.arg_stack.args.extend(args.iter().cloned());
+    }
+
+    /// `source FILE` without arguments pushes FILE as its one argument, with or
+    /// without extdebug (bash's `_evalfile`, whose look-up of BASH_ARGV outside any
+    /// function starts the stacks first).
+    pub(crate) fn push_source_name(&mut self, file: &str) -> bool {
+        if !self.extdebug() && !self.in_function() {
+            self.init_args();
+        }
+        self.push_arg_frame(&[file.to_owned()]);
+        true
+    }
+
+    /// Drops the innermost call's arguments from BASH_ARGC/BASH_ARGV.
+    pub(crate) fn pop_args(&mut self) {
+        let st = &mut self.arg_stack;
+        if let Some(n) = st.counts.pop() {
+            st.args.truncate(st.args.len().saturating_sub(n));
+        }
+    }
+
+    /// `FUNCNAME`, `BASH_SOURCE` or `BASH_LINENO` (innermost frame first), or None when
+    /// it has no elements. With `visible`, as expansion sees them: FUNCNAME only inside
+    /// a function (the others in sourced files and at a script's top level too). Without
+    /// it, as `caller` reads bash's arrays, where a sourced file has its `source` and
+    /// `main` frames in FUNCNAME too.
+    pub(crate) fn call_stack(&self, name: &str, visible: bool) -> Option<Vec<String>> {
+        // Under `bash -c` there is no `main` frame at the bottom.
+        let has_main = !self.command_string_mode || self.script_name.is_some();
+        if (self.frames.is_empty() && !has_main)
+            || (name == "FUNCNAME" && (self.frames.is_empty() || visible && !self.in_function()))
+        {
+            return None;
+        }
+        let mut a: Vec<String> = self
+            .frames
+            .iter()
+            .rev()
+            .map(|f| match name {
+                "FUNCNAME" => f.func.clone(),
+                "BASH_SOURCE" => f.source.clone(),
+                _ => f.call_line.to_string(),
+            })
+            .collect();
+        if has_main {
+            a.push(match name {
+                "FUNCNAME" => "main".to_owned(),
+                "BASH_SOURCE" => self.arg0.clone(),
+                _ => "0".to_owned(),
+            });
+        }
+        Some(a)
     }
 }
 

@@ -350,6 +350,22 @@ pub struct CallFrame {
     pub call_line: u32,
     /// A function call, not a `source`.
     pub function: bool,
+    /// The call pushed its arguments on `BASH_ARGV` (extdebug was on), so its return
+    /// pops them.
+    pub args_pushed: bool,
+    /// A function with the trace attribute.
+    pub traced: bool,
+}
+
+/// `BASH_ARGC` and `BASH_ARGV`, bash's debugger stacks: each call's argument count and
+/// its arguments, outermost first (the variables show them innermost first).
+#[derive(Clone, Debug, Default)]
+pub struct ArgStack {
+    pub counts: Vec<usize>,
+    pub args: Vec<String>,
+    /// bash's `bash_argv_initialized`: the bottom entry, the shell's own positional
+    /// parameters, has been pushed (by extdebug or a read outside any function).
+    pub started: bool,
 }
 
 /// The shell: all state of one bash process.
@@ -373,6 +389,8 @@ pub struct Interp {
     pub line: u32,
     pub call_depth: usize,
     pub frames: Vec<CallFrame>,
+    /// `BASH_ARGC`/`BASH_ARGV`.
+    pub arg_stack: ArgStack,
     pub subshell: u32,
     /// `$$`: the pid of the shell process (a subshell keeps its parent's).
     pub pid: u32,
@@ -457,6 +475,9 @@ pub struct Interp {
     pub decl_assigns: Vec<(crate::syntax::Assign, Option<String>)>,
     /// Functions marked with `export -f` (inherited by child shells).
     pub exported_funcs: imbl::OrdSet<String>,
+    /// Functions with the trace attribute (`declare -ft`): they inherit the DEBUG and
+    /// RETURN traps as all functions do under `set -T`.
+    pub traced_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
     pub parent_traps: imbl::OrdMap<String, String>,
     /// Nesting of command substitutions (the `+` repetition of `set -x`).
@@ -593,6 +614,7 @@ impl Interp {
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
+            arg_stack: ArgStack::default(),
             in_function_source: String::new(),
             script_name: None,
             start_time: start,
@@ -605,6 +627,7 @@ impl Interp {
             adopt_bindings: false,
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
+            traced_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
             ulimits: std::collections::BTreeMap::new(),

@@ -181,6 +181,9 @@ pub struct FunctionDef {
     /// The file the definition was read from (`BASH_SOURCE` inside it); filled in by
     /// the interpreter when the definition runs, never by the parser.
     pub source: Option<Arc<str>>,
+    /// The line the definition ran at (`declare -F name` under extdebug); also filled
+    /// in by the interpreter.
+    pub line: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1348,6 +1348,7 @@ impl Parser {
                 body: Arc::new(body),
                 keyword,
                 source: None,
+                line: 0,
             }),
             redirects: Vec::new(),
             line,

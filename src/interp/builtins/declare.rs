@@ -70,7 +70,8 @@ fn parse_flags(sh: &mut Interp, name: &str, args: &[String]) -> Result<(Flags, u
         for c in rest.chars() {
             match c {
                 'p' => f.print = true,
-                'f' => f.funcs = true,
+                // `+f` names variables: `declare +ft f` leaves function f traced.
+                'f' => f.funcs |= on,
                 'F' => f.func_names = true,
                 'g' => f.global = true,
                 'I' => {}
@@ -116,7 +117,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     };
     let operands = &args[start..];
     if f.funcs || f.func_names {
-        return print_functions(sh, operands, f.func_names);
+        return print_functions(sh, operands, &f);
     }
     if operands.is_empty() {
         // List variables with the requested attributes.
@@ -431,10 +432,47 @@ fn first_assign(s: &crate::syntax::Script) -> Option<Assign> {
     }
 }
 
-fn print_functions(sh: &mut Interp, names: &[String], names_only: bool) -> R {
+/// The attribute letters bash shows for function `name` (`ft`, `fx`, `ftx`).
+fn function_attrs(sh: &Interp, name: &str) -> String {
+    let mut a = String::from("f");
+    if sh.traced_funcs.contains(name) {
+        a.push('t');
+    }
+    if sh.exported_funcs.contains(name) {
+        a.push('x');
+    }
+    a
+}
+
+/// `declare -f`/`-F`: with attribute options and names, sets (`-t`, `-x`) or clears
+/// (`+t`, `+x`) them; otherwise prints definitions or names. A definition printed with
+/// its attributes is followed by the `declare -ft name` line that restores them.
+fn print_functions(sh: &mut Interp, names: &[String], f: &Flags) -> R {
+    let names_only = f.func_names;
     let mut out = String::new();
     let mut status = 0;
-    let list: Vec<String> = if names.is_empty() {
+    const FUNC_ATTRS: u16 = Attrs::TRACE | Attrs::EXPORT;
+    if !names.is_empty() && !f.print && (f.set | f.unset) & FUNC_ATTRS != 0 {
+        for n in names {
+            if !sh.funcs.contains_key(n.as_str()) {
+                status = 1;
+                continue;
+            }
+            for (bit, set) in [
+                (Attrs::TRACE, &mut sh.traced_funcs),
+                (Attrs::EXPORT, &mut sh.exported_funcs),
+            ] {
+                if f.set & bit != 0 {
+                    set.insert(n.clone());
+                } else if f.unset & bit != 0 {
+                    set.remove(n);
+                }
+            }
+        }
+        return Ok(status);
+    }
+    let listing = names.is_empty();
+    let list: Vec<String> = if listing {
         let mut v: Vec<String> = sh.funcs.keys().cloned().collect();
         v.sort();
         v
@@ -442,19 +480,32 @@ fn print_functions(sh: &mut Interp, names: &[String], names_only: bool) -> R {
         names.to_vec()
     };
     for n in list {
-        match sh.funcs.get(&n) {
-            Some(f) => {
-                if names_only && names.is_empty() {
-                    out.push_str(&format!("declare -f {n}\n"));
-                } else if names_only {
-                    // `declare -F name` prints just the name.
-                    out.push_str(&format!("{n}\n"));
-                } else {
-                    out.push_str(&crate::syntax::printer::function_to_string(f));
-                    out.push('\n');
-                }
+        let Some(def) = sh.funcs.get(&n).cloned() else {
+            status = 1;
+            continue;
+        };
+        let attrs = function_attrs(sh, &n);
+        if listing
+            && ((f.set & Attrs::TRACE != 0 && !attrs.contains('t'))
+                || (f.set & Attrs::EXPORT != 0 && !attrs.contains('x')))
+        {
+            continue;
+        }
+        if names_only && (listing || f.print) {
+            out.push_str(&format!("declare -{attrs} {n}\n"));
+        } else if names_only && sh.extdebug() {
+            // Where it was defined, for a debugger.
+            let file = def.source.as_deref().unwrap_or("environment");
+            out.push_str(&format!("{n} {} {file}\n", def.line));
+        } else if names_only {
+            // `declare -F name` prints just the name.
+            out.push_str(&format!("{n}\n"));
+        } else {
+            out.push_str(&crate::syntax::printer::function_to_string(&def));
+            out.push('\n');
+            if (listing || f.print) && attrs != "f" {
+                out.push_str(&format!("declare -{attrs} {n}\n"));
             }
-            None => status = 1,
         }
     }
     sh.out(out.as_bytes())?;
@@ -615,6 +666,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
     for n in &args[i..] {
         if funcs {
             sh.funcs.remove(n);
+            sh.traced_funcs.remove(n);
             continue;
         }
         if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
@@ -636,6 +688,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         };
         if sh.vars.get_raw(&target).is_none() && !vars_only && sh.funcs.remove(n.as_str()).is_some()
         {
+            // bash keeps the trace attribute for a later definition here (not with -f).
             continue;
         }
         if let Err(super::super::vars::AssignError::Readonly(v)) = sh.vars.unset(&target) {

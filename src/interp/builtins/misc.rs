@@ -578,6 +578,9 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
                     sh.update_shellopts();
                 } else {
                     sh.shopt.set(name, on);
+                    if name == "extdebug" {
+                        sh.extdebug_changed();
+                    }
                     sh.update_shellopts();
                 }
             }
@@ -725,6 +728,13 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         )));
     }
     let src = crate::text::decode(&content);
+    // Only arguments given to `source` go on BASH_ARGV (after it starts from the
+    // caller's positional parameters).
+    let args_pushed = if rest.len() > 1 {
+        sh.push_args(&rest[1..])
+    } else {
+        sh.push_source_name(file)
+    };
     let saved_pos = if rest.len() > 1 {
         Some(std::mem::replace(
             &mut sh.positional,
@@ -741,9 +751,13 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         source: file.clone(),
         call_line: sh.line,
         function: false,
+        args_pushed,
+        traced: false,
     });
     let r = sh.run_source(&src, None);
-    sh.frames.pop();
+    if sh.frames.pop().is_some_and(|f| f.args_pushed) {
+        sh.pop_args();
+    }
     sh.line = saved_line;
     sh.call_depth -= 1;
     sh.sourcing -= 1;
@@ -2340,43 +2354,55 @@ pub fn times(sh: &mut Interp, _args: &[String]) -> R {
     Ok(0)
 }
 
+/// bash's `caller` (builtins/caller.def): it reads the call stack as the arrays
+/// `BASH_LINENO`, `BASH_SOURCE` and `FUNCNAME` show it, and with no stack (top level
+/// of `bash -c`) fails before looking at its arguments.
 pub fn caller(sh: &mut Interp, args: &[String]) -> R {
-    // Frame `i` counts from the innermost call: its line is BASH_LINENO[i], the
-    // function and file that made the call are FUNCNAME[i+1] and BASH_SOURCE[i+1].
-    let frames: Vec<&super::super::CallFrame> = sh.frames.iter().rev().collect();
-    let has_main = !sh.command_string_mode || sh.script_name.is_some();
-    let func = |i: usize| match frames.get(i) {
-        Some(f) => Some(f.func.clone()),
-        None if i == frames.len() && has_main => Some("main".to_owned()),
-        None => None,
+    const USAGE: &str = "caller: usage: caller [expr]";
+    let (Some(lines), Some(sources)) = (
+        sh.call_stack("BASH_LINENO", false),
+        sh.call_stack("BASH_SOURCE", false),
+    ) else {
+        return Ok(1);
     };
-    let source = |i: usize| match frames.get(i) {
-        Some(f) => Some(f.source.clone()),
-        None if i == frames.len() && has_main => Some(sh.arg0.clone()),
-        None => None,
+    let start = match super::options(sh, "caller", args, "", USAGE) {
+        Ok((_, i)) => i,
+        Err(s) => return Ok(s),
     };
-    let text = match args.get(1) {
-        None => {
-            let Some(f) = frames.first() else {
-                return Ok(1);
-            };
-            let file = source(1).unwrap_or_else(|| "NULL".to_owned());
-            format!("{} {file}\n", f.call_line)
-        }
-        Some(a) => {
-            let Ok(n) = a.parse::<usize>() else {
-                sh.builtin_error("caller", &format!("{a}: invalid number"));
-                return Ok(2);
-            };
-            let (Some(f), Some(name), Some(file)) = (frames.get(n), func(n + 1), source(n + 1))
-            else {
-                return Ok(1);
-            };
-            format!("{} {name} {file}\n", f.call_line)
-        }
+    let Some(a) = args.get(start) else {
+        let line = lines.first().map_or("NULL", String::as_str);
+        let file = sources.get(1).map_or("NULL", String::as_str);
+        sh.out(format!("{line} {file}\n").as_bytes())?;
+        return Ok(0);
     };
-    sh.out(text.as_bytes())?;
+    let Some(funcs) = sh.call_stack("FUNCNAME", false) else {
+        return Ok(1);
+    };
+    let Ok(n) = a.trim().parse::<i64>() else {
+        sh.builtin_error("caller", &format!("{a}: {}", invalid_number_kind(a)));
+        sh.errln(USAGE);
+        return Ok(2);
+    };
+    let at = |v: &Vec<String>, i: i64| usize::try_from(i).ok().and_then(|i| v.get(i).cloned());
+    let (Some(line), Some(file), Some(func)) = (
+        at(&lines, n),
+        at(&sources, n.saturating_add(1)),
+        at(&funcs, n.saturating_add(1)),
+    ) else {
+        return Ok(1);
+    };
+    sh.out(format!("{line} {func} {file}\n").as_bytes())?;
     Ok(0)
+}
+
+/// What bash's `sh_invalidnum` calls a word that is not a number.
+fn invalid_number_kind(s: &str) -> &'static str {
+    let b = s.as_bytes();
+    match (b.first(), b.get(1)) {
+        (Some(b'0'), Some(c)) if c.is_ascii_digit() => "invalid octal number",
+        (Some(b'0'), Some(b'x')) => "invalid hex number",
+        _ => "invalid number",
+    }
 }
 
 pub fn exec(sh: &mut Interp, args: &[String]) -> R {
