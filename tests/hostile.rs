@@ -864,3 +864,25 @@ fn bzip2_bombs_stop_at_the_file_size_limit() {
     let o = run_with(tight(), format!("{make}; bzip2 -t /tmp/bomb.bz2; echo $?"));
     assert_eq!((o.status, o.stdout.as_str()), (0, "0\n"));
 }
+
+/// The same bomb as xz data: `unxz` and `xzcat` stop at the file size limit, and
+/// `xz -t`, which keeps no output, reads it to the end.
+#[test]
+fn xz_bombs_stop_at_the_file_size_limit() {
+    let make = "head -c 2097152 /dev/zero | xz -c > /tmp/bomb.xz";
+    let o = stopped_by(
+        &format!("{make}; unxz /tmp/bomb.xz"),
+        "unxz: file size limit exceeded (1048576 bytes)",
+    );
+    assert!(o.stderr.contains("unxz: /tmp/bomb.xz: File too large"));
+    stopped_by(
+        &format!("{make}; xzcat /tmp/bomb.xz | wc -c"),
+        "xzcat: file size limit exceeded (1048576 bytes)",
+    );
+    stopped_by(
+        &format!("{make}; xz -dc < /tmp/bomb.xz > /dev/null"),
+        "xz: file size limit exceeded (1048576 bytes)",
+    );
+    let o = run_with(tight(), format!("{make}; xz -t /tmp/bomb.xz; echo $?"));
+    assert_eq!((o.status, o.stdout.as_str()), (0, "0\n"));
+}

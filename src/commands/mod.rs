@@ -130,6 +130,7 @@ mod wc;
 mod which;
 mod whoami;
 mod xargs;
+mod xz;
 mod yes;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -484,6 +485,9 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("whoami", whoami::whoami),
         ("tree", tree::tree),
         ("xargs", xargs::xargs),
+        ("unxz", xz::unxz),
+        ("xz", xz::xz),
+        ("xzcat", xz::xzcat),
         ("yes", yes::yes),
         ("zcat", gzip::zcat),
         ("base32", basenc::base32),
