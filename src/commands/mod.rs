@@ -74,6 +74,7 @@ mod head;
 mod hostname;
 mod iconv;
 mod id;
+mod install;
 mod join;
 mod jq;
 mod ln;
@@ -422,6 +423,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("hostname", hostname::hostname),
         ("iconv", iconv::iconv),
         ("id", id::id),
+        ("install", install::install),
         ("jq", jq::jq),
         ("join", join::join),
         ("ln", ln::ln),
