@@ -44,6 +44,7 @@ mod bc;
 mod bsdsum;
 mod cat;
 mod chmod;
+mod chown;
 mod cksum;
 mod clear;
 mod cmp;
@@ -405,6 +406,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("false", false_::false_),
         ("awk", awk::awk),
         ("chmod", chmod::chmod),
+        ("chown", chown::chown),
+        ("chgrp", chown::chgrp),
         ("cmp", cmp::cmp),
         ("column", column::column),
         ("df", df::df),
