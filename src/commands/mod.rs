@@ -45,6 +45,7 @@ mod bsdsum;
 mod bzip2;
 mod cat;
 mod chmod;
+mod chown;
 mod cksum;
 mod clear;
 mod cmp;
@@ -75,6 +76,7 @@ mod head;
 mod hostname;
 mod iconv;
 mod id;
+mod install;
 mod join;
 mod jq;
 mod ln;
@@ -406,6 +408,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("false", false_::false_),
         ("awk", awk::awk),
         ("chmod", chmod::chmod),
+        ("chown", chown::chown),
+        ("chgrp", chown::chgrp),
         ("cmp", cmp::cmp),
         ("column", column::column),
         ("df", df::df),
@@ -427,6 +431,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("hostname", hostname::hostname),
         ("iconv", iconv::iconv),
         ("id", id::id),
+        ("install", install::install),
         ("jq", jq::jq),
         ("join", join::join),
         ("ln", ln::ln),
