@@ -177,22 +177,37 @@ impl Interp {
         }
     }
 
-    /// Runs the DEBUG trap before a command (its status is not kept).
-    pub(crate) fn run_debug_trap(&mut self) -> Result<(), Flow> {
+    /// Runs the DEBUG trap before a command ($? is kept) and gives its status, 0 when
+    /// none ran. Under extdebug a status of 2 in a function or sourced file returns
+    /// from it, as `return 2` would (bash's `run_debug_trap`).
+    pub(crate) fn run_debug_trap(&mut self) -> Result<i32, Flow> {
         if !self.trap_active("DEBUG") {
-            return Ok(());
+            return Ok(0);
         }
         let Some(action) = self.traps.get("DEBUG").cloned() else {
-            return Ok(());
+            return Ok(0);
         };
         let saved = self.status;
         let r = self.run_trap_action("DEBUG", "debug trap", &action);
         self.status = saved;
-        match r {
-            Err(Flow::Exit(s)) => Err(Flow::Exit(s)),
-            Err(Flow::Fatal(m)) => Err(Flow::Fatal(m)),
-            _ => Ok(()),
+        let status = match r {
+            Err(Flow::Exit(s)) => return Err(Flow::Exit(s)),
+            Err(Flow::Fatal(m)) => return Err(Flow::Fatal(m)),
+            Ok(s) | Err(Flow::Return(s)) => s,
+            Err(_) => 0,
+        };
+        if status == 2 && self.extdebug() && (self.in_function() || self.sourcing > 0) {
+            return Err(Flow::Return(2));
         }
+        Ok(status)
+    }
+
+    /// Runs the DEBUG trap; true when extdebug has it skip the command (bash manual,
+    /// `extdebug` 2: a non-zero status skips the next command). Simple commands,
+    /// `case` and each `for` iteration honour it, as bash's do.
+    pub(crate) fn debug_skip(&mut self) -> Result<bool, Flow> {
+        let s = self.run_debug_trap()?;
+        Ok(s != 0 && self.extdebug())
     }
 
     fn run_err_trap(&mut self) {
@@ -887,7 +902,9 @@ impl Interp {
                         self.charge_loop()?;
                         self.line = line;
                         self.note_command(|| printer::loop_head("for", f));
-                        self.run_debug_trap()?;
+                        if self.debug_skip()? {
+                            continue;
+                        }
                         if self.set.xtrace {
                             self.xtrace_line(&printer::loop_head("for", f));
                         }
@@ -1022,7 +1039,9 @@ impl Interp {
 
     fn exec_case(&mut self, cc: &CaseClause) -> R {
         self.note_command(|| printer::case_head(cc));
-        self.run_debug_trap()?;
+        if self.debug_skip()? {
+            return Ok(0);
+        }
         let word = match Expander::new(self).string(&cc.word) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -1366,8 +1385,8 @@ impl Interp {
         self.line = c.line;
         self.charge()?;
         self.note_command(|| printer::command_with_docs(c));
-        if !self.traps.is_empty() {
-            self.run_debug_trap()?;
+        if !self.traps.is_empty() && self.debug_skip()? {
+            return Ok(0);
         }
         // A command with no words left takes the status of its last substitution,
         // whether it sat in an assignment or in a word that expanded to nothing.
@@ -1556,8 +1575,10 @@ impl Interp {
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         // bash runs the DEBUG trap once more as the function starts (traced functions
         // and `set -T` only).
+        // Under extdebug a failing trap there skips the body, with its status.
         let r = match self.run_debug_trap() {
-            Ok(()) => self.exec_command(&f.body),
+            Ok(s) if s != 0 && self.extdebug() => Ok(s),
+            Ok(_) => self.exec_command(&f.body),
             Err(e) => Err(e),
         };
         self.loop_depth = saved_loops;

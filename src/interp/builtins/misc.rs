@@ -1391,24 +1391,42 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         return Ok(0);
     }
     if rest.is_empty() || print {
-        let mut out = String::new();
-        let wanted: Vec<String> = rest.iter().filter_map(|s| trap_name(s)).collect();
         let mut shown = sh.parent_traps.clone();
         for (k, v) in sh.traps.iter() {
             shown.insert(k.clone(), v.clone());
         }
-        for (sig, action) in shown.iter() {
-            if !wanted.is_empty() && !wanted.contains(sig) {
-                continue;
-            }
-            out.push_str(&format!(
-                "trap -- {} {}\n",
-                super::single_quote(action),
-                sig
-            ));
+        let line =
+            |sig: &str, action: &str| format!("trap -- {} {}\n", super::single_quote(action), sig);
+        if rest.is_empty() {
+            // bash's order: EXIT, the signals by number, then DEBUG, ERR, RETURN.
+            let key = |sig: &str| match sig {
+                "DEBUG" => 1000,
+                "ERR" => 1001,
+                "RETURN" => 1002,
+                _ => super::signal_number(sig).unwrap_or(999),
+            };
+            let mut all: Vec<(&String, &String)> = shown.iter().collect();
+            all.sort_by_key(|(sig, _)| key(sig));
+            let out: String = all.iter().map(|(sig, a)| line(sig, a)).collect();
+            sh.out(out.as_bytes())?;
+            return Ok(0);
         }
-        sh.out(out.as_bytes())?;
-        return Ok(0);
+        // Each operand in turn, as often as it is named; an unknown one is an error.
+        let mut status = 0;
+        for s in &rest {
+            match trap_name(s) {
+                Some(sig) => {
+                    if let Some(action) = shown.get(&sig) {
+                        sh.out(line(&sig, action).as_bytes())?;
+                    }
+                }
+                None => {
+                    sh.builtin_error("trap", &format!("{s}: invalid signal specification"));
+                    status = 1;
+                }
+            }
+        }
+        return Ok(status);
     }
     // `trap N sig...` with a number first resets those signals.
     let (action, sigs): (Option<String>, &[String]) =
