@@ -129,6 +129,27 @@ impl Interp {
         }
     }
 
+    /// The call-stack arrays (`FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO`, `BASH_ARGC`,
+    /// `BASH_ARGV`) as `declare -p` shows them: they always exist, empty when nothing
+    /// is on the stack, and `FUNCNAME` outside a function has no value at all.
+    pub(crate) fn stack_var(&mut self, name: &str) -> Option<Var> {
+        if !matches!(
+            name,
+            "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" | "BASH_ARGC" | "BASH_ARGV"
+        ) {
+            return None;
+        }
+        match self.dynamic_var(name) {
+            Some(v) => Some(v),
+            None if name == "FUNCNAME" => {
+                let mut v = Var::default();
+                v.attrs.set(crate::expand::Attrs::ARRAY, true);
+                Some(v)
+            }
+            None => Some(array_var(Vec::new())),
+        }
+    }
+
     /// `FUNCNAME`, `BASH_SOURCE` or `BASH_LINENO` (innermost frame first), or None when
     /// it has no elements. With `visible`, as expansion sees them: FUNCNAME only inside
     /// a function (the others in sourced files and at a script's top level too). Without

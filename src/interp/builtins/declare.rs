@@ -162,7 +162,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         let mut out = String::new();
         for n in operands {
             // A special variable is read first, as bash's lookup computes it.
-            let special = sh.read_special(n);
+            let special = sh.read_special(n).or_else(|| sh.stack_var(n));
             match special.as_ref().or(sh.vars.get_raw(n)) {
                 Some(v) => {
                     out.push_str(&print_var(n, v));
