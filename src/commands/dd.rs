@@ -124,25 +124,7 @@ fn suffix_mult(s: &str) -> Option<u64> {
     if let Some(m) = simple {
         return chars.as_str().is_empty().then_some(m);
     }
-    let pow: u32 = match first {
-        'k' | 'K' => 1,
-        'M' => 2,
-        'G' => 3,
-        'T' => 4,
-        'P' => 5,
-        'E' => 6,
-        'Z' => 7,
-        'Y' => 8,
-        'R' => 9,
-        'Q' => 10,
-        _ => return None,
-    };
-    let base: u64 = match chars.as_str() {
-        "" | "iB" => 1024,
-        "B" => 1000,
-        _ => return None,
-    };
-    Some(base.checked_pow(pow).unwrap_or(u64::MAX))
+    super::util::power_suffix(s, false)
 }
 
 /// One factor: digits and an optional suffix.

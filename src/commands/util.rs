@@ -482,30 +482,35 @@ pub fn parse_size(s: &str) -> Option<u64> {
     let mult: u64 = match suffix {
         "" => 1,
         "b" => 512,
-        _ => {
-            let mut chars = suffix.chars();
-            let pow: u32 = match chars.next()? {
-                'k' | 'K' => 1,
-                'm' | 'M' => 2,
-                'G' => 3,
-                'T' => 4,
-                'P' => 5,
-                'E' => 6,
-                'Z' => 7,
-                'Y' => 8,
-                'R' => 9,
-                'Q' => 10,
-                _ => return None,
-            };
-            let base: u64 = match chars.as_str() {
-                "" | "iB" => 1024,
-                "B" => 1000,
-                _ => return None,
-            };
-            base.checked_pow(pow).unwrap_or(u64::MAX)
-        }
+        _ => power_suffix(suffix, true)?,
     };
     Some(n.saturating_mul(mult))
+}
+
+/// The multiplier of a GNU power suffix: `K`/`KiB` 1024, `KB` 1000, then `M G T P E Z
+/// Y R Q` (and `k`; `m` too when `lower_m`). None for anything else; saturates.
+pub fn power_suffix(suffix: &str, lower_m: bool) -> Option<u64> {
+    let mut chars = suffix.chars();
+    let pow: u32 = match chars.next()? {
+        'k' | 'K' => 1,
+        'm' if lower_m => 2,
+        'M' => 2,
+        'G' => 3,
+        'T' => 4,
+        'P' => 5,
+        'E' => 6,
+        'Z' => 7,
+        'Y' => 8,
+        'R' => 9,
+        'Q' => 10,
+        _ => return None,
+    };
+    let base: u64 = match chars.as_str() {
+        "" | "iB" => 1024,
+        "B" => 1000,
+        _ => return None,
+    };
+    Some(base.checked_pow(pow).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]
