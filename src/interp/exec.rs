@@ -709,6 +709,11 @@ impl Interp {
     fn exec_command_unchecked(&mut self, c: &Command) -> R {
         // Only the command itself is the last one, not what it runs inside.
         let last = std::mem::take(&mut self.exec_last);
+        // `set -n` (bash's read_but_dont_execute): from here on commands are read
+        // and parsed but none runs, not even a later `set +n` or the EXIT trap.
+        if self.set.noexec {
+            return Ok(0);
+        }
         if let CommandKind::Simple(s) = &c.kind {
             let r = self.exec_simple(c, s, last);
             self.compound_status = false;

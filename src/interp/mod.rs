@@ -172,7 +172,7 @@ pub const SHOPT_OPTIONS: &[(&str, bool)] = &[
     ("cdspell", false),
     ("checkhash", false),
     ("checkjobs", false),
-    ("checkwinsize", false),
+    ("checkwinsize", true),
     ("cmdhist", true),
     ("compat31", false),
     ("compat32", false),
@@ -724,6 +724,10 @@ impl Interp {
 
     /// Refreshes `SHELLOPTS` and `BASHOPTS` after a `set -o` or `shopt` change.
     pub fn update_shellopts(&mut self) {
+        // An interactive shell ignores `set -n`.
+        if self.interactive {
+            self.set.noexec = false;
+        }
         let on: Vec<&str> = SET_OPTIONS
             .iter()
             .filter(|(n, _)| self.set.get(n) == Some(true))

@@ -503,17 +503,39 @@ fn print_set_o(sh: &mut Interp, on: bool) -> Result<(), Flow> {
     sh.out(out.as_bytes())
 }
 
+/// One line of `shopt`'s listing: `-p` gives the command that restores the option,
+/// otherwise the name and on/off in columns (bash's print_shopt and OPTFMT).
+fn shopt_line(name: &str, on: bool, reusable: bool, o_mode: bool) -> String {
+    match (reusable, o_mode) {
+        (true, true) => format!("set {}o {name}\n", if on { '-' } else { '+' }),
+        (true, false) => format!("shopt {} {name}\n", if on { "-s" } else { "-u" }),
+        (false, _) => format!("{name:<15}\t{}\n", if on { "on" } else { "off" }),
+    }
+}
+
+/// The `shopt` builtin, after bash's shopt.c: `-s`/`-u` set or unset the named
+/// options (or, with no names, list those that are set or unset), no flag lists
+/// them, `-p` lists in reusable form, `-q` prints nothing, and `-o` works on the
+/// `set -o` options instead.
 pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
-    let mut set = None;
+    let mut set_flag = false;
+    let mut unset_flag = false;
     let mut quiet = false;
     let mut print = false;
     let mut o_mode = false;
     let mut i = 1;
-    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
-        for c in args[i][1..].chars() {
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        for c in flags.chars() {
             match c {
-                's' => set = Some(true),
-                'u' => set = Some(false),
+                's' => set_flag = true,
+                'u' => unset_flag = true,
                 'q' => quiet = true,
                 'p' => print = true,
                 'o' => o_mode = true,
@@ -526,30 +548,33 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
         }
         i += 1;
     }
-    let names = &args[i..];
-    let mut status = 0;
-    let mut out = String::new();
+    if set_flag && unset_flag {
+        sh.builtin_error("shopt", "cannot set and unset shell options simultaneously");
+        return Ok(1);
+    }
+    let set = if set_flag {
+        Some(true)
+    } else if unset_flag {
+        Some(false)
+    } else {
+        None
+    };
+    let names = args.get(i..).unwrap_or_default();
     if names.is_empty() {
+        // A listing: every option, or with -s/-u those that are on/off.
+        let mut out = String::new();
         if o_mode {
             for (name, _) in SET_OPTIONS {
                 let v = sh.set.get(name).unwrap_or(false);
                 if set.is_none_or(|s| s == v) {
-                    if print || set.is_some() {
-                        out.push_str(&format!("set {}o {}\n", if v { '-' } else { '+' }, name));
-                    } else {
-                        out.push_str(&format!("{:<15}\t{}\n", name, if v { "on" } else { "off" }));
-                    }
+                    out.push_str(&shopt_line(name, v, print, true));
                 }
             }
         } else {
             for (name, _) in SHOPT_OPTIONS {
                 let v = sh.shopt.get(name);
                 if set.is_none_or(|s| s == v) {
-                    if print || set.is_some() {
-                        out.push_str(&format!("shopt {} {}\n", if v { "-s" } else { "-u" }, name));
-                    } else {
-                        out.push_str(&format!("{:<15}\t{}\n", name, if v { "on" } else { "off" }));
-                    }
+                    out.push_str(&shopt_line(name, v, print, false));
                 }
             }
         }
@@ -558,6 +583,7 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
         }
         return Ok(0);
     }
+    let mut status = 0;
     for name in names {
         let current = if o_mode {
             sh.set.get(name)
@@ -567,54 +593,42 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
             None
         };
         let Some(current) = current else {
-            sh.builtin_error("shopt", &format!("{name}: invalid shell option name"));
-            status = 1;
+            if o_mode {
+                // bash's shopt -o goes through `set -o`'s name check, and its
+                // -s/-u ignore the failure (shopt.c's set_shellopts_list).
+                sh.builtin_error("shopt", &format!("{name}: invalid option name"));
+                if set.is_none() {
+                    status = 1;
+                }
+            } else {
+                sh.builtin_error("shopt", &format!("{name}: invalid shell option name"));
+                status = 1;
+            }
             continue;
         };
         match set {
+            Some(on) if o_mode => {
+                sh.set.set_named(name, on);
+                sh.update_shellopts();
+            }
             Some(on) => {
-                if o_mode {
-                    sh.set.set_named(name, on);
-                    sh.update_shellopts();
-                } else {
-                    sh.shopt.set(name, on);
-                    if name == "extdebug" {
-                        sh.extdebug_changed();
-                    }
-                    sh.update_shellopts();
+                sh.shopt.set(name, on);
+                if name == "extdebug" {
+                    sh.extdebug_changed();
                 }
+                sh.update_shellopts();
             }
             None => {
                 if !current {
                     status = 1;
                 }
                 if !quiet {
-                    if print {
-                        if o_mode {
-                            out.push_str(&format!(
-                                "set {}o {}\n",
-                                if current { '-' } else { '+' },
-                                name
-                            ));
-                        } else {
-                            out.push_str(&format!(
-                                "shopt {} {}\n",
-                                if current { "-s" } else { "-u" },
-                                name
-                            ));
-                        }
-                    } else {
-                        out.push_str(&format!(
-                            "{:<15}\t{}\n",
-                            name,
-                            if current { "on" } else { "off" }
-                        ));
-                    }
+                    // Each line as it comes, so errors interleave as in bash.
+                    sh.out(shopt_line(name, current, print, o_mode).as_bytes())?;
                 }
             }
         }
     }
-    sh.out(out.as_bytes())?;
     Ok(status)
 }
 
