@@ -518,36 +518,21 @@ fn shopt_line(name: &str, on: bool, reusable: bool, o_mode: bool) -> String {
 /// them, `-p` lists in reusable form, `-q` prints nothing, and `-o` works on the
 /// `set -o` options instead.
 pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
-    let mut set_flag = false;
-    let mut unset_flag = false;
-    let mut quiet = false;
-    let mut print = false;
-    let mut o_mode = false;
-    let mut i = 1;
-    while let Some(a) = args.get(i) {
-        if a == "--" {
-            i += 1;
-            break;
-        }
-        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            break;
-        };
-        for c in flags.chars() {
-            match c {
-                's' => set_flag = true,
-                'u' => unset_flag = true,
-                'q' => quiet = true,
-                'p' => print = true,
-                'o' => o_mode = true,
-                _ => {
-                    sh.builtin_error("shopt", &format!("-{c}: invalid option"));
-                    sh.errln("shopt: usage: shopt [-pqsu] [-o] [optname ...]");
-                    return Ok(2);
-                }
-            }
-        }
-        i += 1;
-    }
+    let (flags, i) = match super::letter_options(
+        sh,
+        "shopt",
+        args,
+        "spqou",
+        "shopt: usage: shopt [-pqsu] [-o] [optname ...]",
+    ) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    let set_flag = flags.contains('s');
+    let unset_flag = flags.contains('u');
+    let quiet = flags.contains('q');
+    let print = flags.contains('p');
+    let o_mode = flags.contains('o');
     if set_flag && unset_flag {
         sh.builtin_error("shopt", "cannot set and unset shell options simultaneously");
         return Ok(1);
