@@ -28,6 +28,7 @@ use crate::interp::io::{Capture, OpenFile};
 use crate::interp::{ExecOutput, Interp, Stopped, procs};
 use crate::limits::{Budget, Limits};
 
+pub use crate::interp::pool::linger;
 pub use files::{NewFile, RemoveOptions, copy_in, provision, provision_files, remove_in};
 pub use process::{INTERNAL_ERROR, TERMINATED};
 pub use sandbox::{

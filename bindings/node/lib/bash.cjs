@@ -87,8 +87,21 @@ function execResult(r, aborted) {
     stdout: r.stdout.length === 0 ? "" : decode(r.stdout),
     stderr: stderrBytes.length === 0 ? "" : decode(stderrBytes),
     exitCode,
-    env: parseEnv(r.env),
   };
+  // `env` is parsed when first read (most callers never read it): an enumerable
+  // accessor that parses once; assigning to it makes it a plain property.
+  let env;
+  Object.defineProperty(result, "env", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      env ??= parseEnv(r.env);
+      return env;
+    },
+    set(value) {
+      Object.defineProperty(result, "env", { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
   Object.defineProperties(result, {
     stdoutBytes: { value: r.stdout },
     stderrBytes: { value: stderrBytes },

@@ -87,6 +87,7 @@ impl Bridge {
         let id = NEXT_CALL.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel();
         lock_calls().insert(id, tx);
+        IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
         let _pending = Pending(id);
         let call = CommandCall {
             id,
@@ -164,6 +165,15 @@ enum Reply {
 
 static NEXT_CALL: AtomicU32 = AtomicU32::new(1);
 
+/// Calls handed to JavaScript and not yet answered.
+static IN_FLIGHT: AtomicU32 = AtomicU32::new(0);
+
+/// Whether some engine thread is waiting for JavaScript to answer a call (so the
+/// JavaScript thread must not wait for that run, see `crate::handoff`).
+pub(crate) fn js_busy() -> bool {
+    IN_FLIGHT.load(Ordering::Acquire) > 0
+}
+
 /// Calls waiting for JavaScript, by id.
 static CALLS: LazyLock<Mutex<HashMap<u32, mpsc::Sender<Reply>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -178,6 +188,7 @@ struct Pending(u32);
 impl Drop for Pending {
     fn drop(&mut self) {
         lock_calls().remove(&self.0);
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

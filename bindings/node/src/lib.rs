@@ -7,6 +7,7 @@
 //! JavaScript layer (`lib/shellbox.cjs`) turns into `Error.code`.
 
 mod commands;
+mod handoff;
 mod process;
 mod sandbox;
 

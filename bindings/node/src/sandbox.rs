@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use napi::bindgen_prelude::{Buffer, Float64Array, Function, Object, PromiseRaw, Uint32Array};
+use napi::bindgen_prelude::{
+    Buffer, Either, Float64Array, Function, Object, PromiseRaw, Uint32Array,
+};
 use napi::{Env, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -22,6 +24,7 @@ use shellbox::session::{
 use shellbox::store::Store;
 
 use crate::commands::{Bridge, CommandCall};
+use crate::handoff::{self, Handoff};
 use crate::process::NativeProcess;
 use crate::{error, sandbox_error};
 
@@ -550,26 +553,23 @@ impl NativeSandbox {
         self.sb.id().to_owned()
     }
 
-    /// Runs `command` in a fresh shell; resolves when it ends. The command's thread
-    /// resolves the promise itself (no runtime thread in between).
-    #[napi(ts_return_type = "Promise<RunResult>")]
+    /// Runs `command` in a fresh shell on the engine's thread: its result, or a
+    /// promise of it when it takes longer than a moment (see `crate::handoff`).
+    #[napi(ts_return_type = "RunResult | Promise<RunResult>")]
     pub fn run<'env>(
         &self,
         env: &'env Env,
         command: String,
         init: Option<RunInit>,
         cancel: Option<&NativeCancel>,
-    ) -> napi::Result<Object<'env>> {
+    ) -> napi::Result<Either<RunResult, Object<'env>>> {
         let opts = run_options(command, init, cancel);
-        let (deferred, promise) = env.create_deferred()?;
-        let done = deferred.clone();
-        match self.sb.run_then(opts, move |out| {
-            done.resolve(move |_| Ok(run_result(out)));
-        }) {
-            Ok(()) => {}
-            Err(e) => deferred.reject(sandbox_error(&e)),
+        let handoff = Handoff::new();
+        let done = handoff.clone();
+        match self.sb.run_then(opts, move |out| done.finish(out)) {
+            Ok(()) => handoff.result(env, crate::commands::js_busy),
+            Err(e) => handoff::rejected(env, sandbox_error(&e)),
         }
-        Ok(promise)
     }
 
     /// Starts `command` in the background; resolves at once with its handle.

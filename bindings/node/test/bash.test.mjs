@@ -226,3 +226,21 @@ test("syntax errors and missing commands read as bash's", async () => {
   assert.equal(m.stderr, "bash: line 1: nosuchcmd: command not found\n");
   assert.equal(m.exitCode, 127);
 });
+
+test("results come back right whether a run ends at once or outlasts the caller's short wait", async () => {
+  // A short run is usually handed back as a value, a long one through a promise; many
+  // at once race the engine's threads against the JavaScript thread's wait.
+  const bash = new Bash({ cwd: "/workspace" });
+  const long = "s=0; for ((i=0; i<30000; i++)); do s=$((s+i)); done; echo $s";
+  const runs = [];
+  for (let i = 0; i < 40; i++) runs.push(bash.exec(i % 4 === 0 ? long : `echo ${i}; x=${i}`));
+  const results = await Promise.all(runs);
+  results.forEach((r, i) => {
+    assert.equal(r.stdout, i % 4 === 0 ? "449985000\n" : `${i}\n`);
+    if (i % 4 !== 0) assert.equal(r.env.x, String(i));
+  });
+  const r = await bash.exec("echo hi");
+  r.env = { replaced: "1" };
+  assert.deepEqual(r.env, { replaced: "1" });
+  assert.equal(JSON.parse(JSON.stringify(r)).env.replaced, "1");
+});
