@@ -1675,20 +1675,7 @@ impl Interp {
     /// Searches PATH for an executable `name`, ignoring the hash table; the path as
     /// PATH spells it (`dir/name`, maybe relative).
     pub(crate) fn path_search(&self, name: &str) -> Option<String> {
-        let path = self.get_str("PATH")?;
-        let fs = self.fs.lock();
-        for dir in path.split(':') {
-            let dir = if dir.is_empty() { "." } else { dir };
-            let spelled = format!("{dir}/{name}");
-            let full = crate::fs::path::join(&self.cwd, &spelled);
-            if let Ok(m) = fs.stat(&full)
-                && m.file_type != crate::fs::FileType::Dir
-                && fs.access(&full, false, false, true).is_ok()
-            {
-                return Some(spelled);
-            }
-        }
-        None
+        super::builtins::describe::path_executable(self, name)
     }
 
     /// Finds a command to run: a remembered location first (even one that has since

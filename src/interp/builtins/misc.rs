@@ -1,5 +1,5 @@
 //! The smaller builtins: echo, cd/pwd/dirs, control flow (exit, return, break),
-//! set/shopt, eval/source, alias, type/command, getopts, traps, jobs and signals.
+//! set/shopt, eval/source, alias, command, getopts, traps, jobs and signals.
 
 use std::sync::Arc;
 
@@ -840,182 +840,24 @@ pub fn unalias(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
-/// How `type` shows a file found on PATH: relative PATH entries stay relative.
-fn display_path(dir: &str, name: &str, full: &str) -> String {
-    if dir.starts_with('/') {
-        full.to_owned()
-    } else if dir.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{}/{name}", dir.trim_end_matches('/'))
-    }
-}
-
-const KEYWORDS: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
-    "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
-];
-
-/// What a name is, for `type` and `command -v`: (kind, detail).
-fn classify(sh: &mut Interp, name: &str, all: bool) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    if let Some(a) = sh.aliases.get(name) {
-        out.push(("alias", a.clone()));
-    }
-    if KEYWORDS.contains(&name) {
-        out.push(("keyword", String::new()));
-    }
-    if let Some(f) = sh.funcs.get(name) {
-        out.push(("function", crate::syntax::printer::function_to_string(f)));
-    }
-    if super::lookup(name).is_some() {
-        out.push(("builtin", String::new()));
-    }
-    if name.contains('/') {
-        let p = crate::fs::path::join(&sh.cwd, name);
-        let fs = sh.fs.lock();
-        if fs
-            .stat(&p)
-            .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir)
-            && fs.access(&p, false, false, true).is_ok()
-        {
-            out.push(("file", name.to_owned()));
-        }
-    } else if let Some(path) = sh.get_str("PATH") {
-        let fs = sh.fs.lock();
-        let mut fallback = None;
-        let before = out.len();
-        for dir in path.split(':') {
-            let full = crate::fs::path::join(
-                &sh.cwd,
-                &format!("{}/{name}", if dir.is_empty() { "." } else { dir }),
-            );
-            let is_file = fs
-                .stat(&full)
-                .is_ok_and(|m| m.file_type != crate::fs::FileType::Dir);
-            if is_file && fs.access(&full, false, false, true).is_ok() {
-                out.push(("file", display_path(dir, name, &full)));
-                if !all {
-                    break;
-                }
-            } else if is_file && fallback.is_none() {
-                fallback = Some(display_path(dir, name, &full));
-            }
-        }
-        // Like bash, a non-executable file is reported when nothing executable is.
-        if out.len() == before
-            && let Some(f) = fallback
-        {
-            out.push(("file", f));
-        }
-    }
-    if !all {
-        out.truncate(1);
-    }
-    out
-}
-
-pub fn type_(sh: &mut Interp, args: &[String]) -> R {
-    let mut t_only = false;
-    let mut all = false;
-    let mut path_only = false;
-    let mut force_path = false;
-    let mut no_funcs = false;
-    let mut i = 1;
-    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
-        if args[i] == "--" {
-            i += 1;
-            break;
-        }
-        for c in args[i][1..].chars() {
-            match c {
-                't' => t_only = true,
-                'a' => all = true,
-                'p' => path_only = true,
-                'P' => force_path = true,
-                'f' => no_funcs = true,
-                _ => {
-                    sh.builtin_error("type", &format!("-{c}: invalid option"));
-                    sh.errln("type: usage: type [-afptP] name [name ...]");
-                    return Ok(2);
-                }
-            }
-        }
-        i += 1;
-    }
-    let mut status = 0;
-    let mut out = String::new();
-    for name in &args[i..] {
-        let mut kinds = classify(sh, name, all || force_path || no_funcs);
-        if no_funcs {
-            kinds.retain(|(k, _)| *k != "function");
-            if !all {
-                kinds.truncate(1);
-            }
-        }
-        if force_path {
-            kinds.retain(|(k, _)| *k == "file");
-            if !all {
-                kinds.truncate(1);
-            }
-        }
-        if kinds.is_empty() {
-            if !t_only && !path_only && !force_path {
-                sh.builtin_error("type", &format!("{name}: not found"));
-            }
-            status = 1;
-            continue;
-        }
-        for (kind, detail) in kinds {
-            if t_only {
-                out.push_str(kind);
-                out.push('\n');
-                continue;
-            }
-            if path_only || force_path {
-                if kind == "file" {
-                    out.push_str(&format!("{detail}\n"));
-                }
-                continue;
-            }
-            match kind {
-                "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
-                "keyword" => out.push_str(&format!("{name} is a shell keyword\n")),
-                "function" => out.push_str(&format!("{name} is a function\n{detail}\n")),
-                "builtin" => out.push_str(&format!("{name} is a shell builtin\n")),
-                _ => out.push_str(&format!("{name} is {detail}\n")),
-            }
-        }
-    }
-    sh.out(out.as_bytes())?;
-    Ok(status)
-}
-
 pub fn command(sh: &mut Interp, args: &[String]) -> R {
-    let mut v = false;
-    let mut big_v = false;
-    let mut default_path = false;
-    let mut i = 1;
-    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
-        if args[i] == "--" {
-            i += 1;
-            break;
-        }
-        for c in args[i][1..].chars() {
-            match c {
-                'v' => v = true,
-                'V' => big_v = true,
-                'p' => default_path = true,
-                _ => {
-                    sh.builtin_error("command", &format!("-{c}: invalid option"));
-                    sh.errln("command: usage: command [-pVv] command [arg ...]");
-                    return Ok(2);
-                }
-            }
-        }
-        i += 1;
+    let (letters, start) = match super::letter_options(
+        sh,
+        "command",
+        args,
+        "pvV",
+        "command: usage: command [-pVv] command [arg ...]",
+    ) {
+        Ok(x) => x,
+        Err(status) => return Ok(status),
+    };
+    let rest = &args[start..];
+    let default_path = letters.contains('p');
+    // The last of -v and -V wins.
+    let describe = letters.chars().rev().find(|c| matches!(c, 'v' | 'V'));
+    if let Some(c) = describe {
+        return super::describe::command_describe(sh, rest, c == 'V', default_path);
     }
-    let rest = &args[i..];
     if rest.is_empty() {
         return Ok(0);
     }
@@ -1026,7 +868,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
     } else {
         None
     };
-    let r = command_inner(sh, rest, v, big_v);
+    let r = command_run(sh, rest);
     if let Some(old) = saved_path {
         match old {
             Some(var) => *sh.vars.entry("PATH", false) = var,
@@ -1038,47 +880,8 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
     r
 }
 
-fn command_inner(sh: &mut Interp, rest: &[String], v: bool, big_v: bool) -> R {
-    if v || big_v {
-        let mut found_any = false;
-        let mut out = String::new();
-        for name in rest {
-            let kinds = classify(sh, name, false);
-            match kinds.first() {
-                None => {
-                    if big_v {
-                        sh.builtin_error("command", &format!("{name}: not found"));
-                    }
-                }
-                Some((kind, detail)) => {
-                    found_any = true;
-                    if big_v {
-                        match *kind {
-                            "alias" => out.push_str(&format!("{name} is aliased to `{detail}'\n")),
-                            "keyword" => out.push_str(&format!("{name} is a shell keyword\n")),
-                            "function" => {
-                                out.push_str(&format!("{name} is a function\n{detail}\n"))
-                            }
-                            "builtin" => out.push_str(&format!("{name} is a shell builtin\n")),
-                            _ => out.push_str(&format!("{name} is {detail}\n")),
-                        }
-                    } else {
-                        match *kind {
-                            "alias" => out.push_str(&format!(
-                                "alias {name}={}\n",
-                                crate::expand::param::quote(detail)
-                            )),
-                            "file" => out.push_str(&format!("{detail}\n")),
-                            _ => out.push_str(&format!("{name}\n")),
-                        }
-                    }
-                }
-            }
-        }
-        sh.out(out.as_bytes())?;
-        return Ok(if found_any { 0 } else { 1 });
-    }
-    // Run the command skipping functions.
+/// Runs `rest` as a command, skipping functions.
+fn command_run(sh: &mut Interp, rest: &[String]) -> R {
     let name = rest[0].as_str();
     if let Some(b) = super::lookup(name) {
         let outer = std::mem::replace(&mut sh.under_command, true);
@@ -1136,70 +939,6 @@ pub fn enable(sh: &mut Interp, args: &[String]) -> R {
         }
     }
     Ok(status)
-}
-
-pub fn hash(sh: &mut Interp, args: &[String]) -> R {
-    let mut i = 1;
-    let mut reset = false;
-    while i < args.len() && args[i].starts_with('-') {
-        if args[i] == "-r" {
-            reset = true;
-        }
-        i += 1;
-    }
-    if reset {
-        sh.hash = imbl::OrdMap::new();
-    }
-    if i >= args.len() {
-        if !reset {
-            if sh.hash.is_empty() {
-                // bash reports the empty table on standard output.
-                sh.out(b"hash: hash table empty\n")?;
-            } else {
-                let mut out = String::from("hits\tcommand\n");
-                for (_, h) in hash_listing_order(&sh.hash) {
-                    out.push_str(&format!("{:4}\t{}\n", h.hits, h.path));
-                }
-                sh.out(out.as_bytes())?;
-            }
-        }
-        return Ok(0);
-    }
-    let mut status = 0;
-    for name in &args[i..] {
-        if super::lookup(name).is_some() {
-            continue;
-        }
-        match sh.path_search(name) {
-            Some(path) => {
-                let seq = sh.hash.values().map(|h| h.seq + 1).max().unwrap_or(0);
-                let hashed = super::super::Hashed { path, hits: 0, seq };
-                sh.hash.insert(name.clone(), hashed);
-            }
-            None => {
-                sh.builtin_error("hash", &format!("{name}: not found"));
-                status = 1;
-            }
-        }
-    }
-    Ok(status)
-}
-
-/// The hash table in the order bash lists it: by bucket of its 256-bucket table
-/// (FNV-1 of the name), newest first within a bucket.
-fn hash_listing_order(
-    table: &imbl::OrdMap<String, super::super::Hashed>,
-) -> Vec<(&String, &super::super::Hashed)> {
-    let bucket = |name: &str| {
-        let mut h: u32 = 2_166_136_261;
-        for b in name.bytes() {
-            h = h.wrapping_mul(16_777_619) ^ u32::from(b);
-        }
-        h & 255
-    };
-    let mut rows: Vec<_> = table.iter().collect();
-    rows.sort_by_key(|(name, h)| (bucket(name), std::cmp::Reverse(h.seq)));
-    rows
 }
 
 pub fn let_(sh: &mut Interp, args: &[String]) -> R {

@@ -4,6 +4,8 @@
 
 pub mod complete;
 pub mod declare;
+pub mod describe;
+pub mod hash;
 pub mod help;
 pub mod history;
 pub mod misc;
@@ -47,7 +49,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("fc", history::fc),
     ("fg", misc::fg),
     ("getopts", misc::getopts),
-    ("hash", misc::hash),
+    ("hash", hash::hash),
     ("help", help::help),
     ("history", history::history),
     ("jobs", misc::jobs),
@@ -73,7 +75,7 @@ const TABLE: &[(&str, Builtin)] = &[
     ("times", misc::times),
     ("trap", misc::trap),
     ("true", misc::true_),
-    ("type", misc::type_),
+    ("type", describe::type_),
     ("typeset", declare::declare),
     ("ulimit", ulimit::ulimit),
     ("umask", misc::umask),
