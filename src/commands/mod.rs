@@ -127,6 +127,7 @@ mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
+mod unzip;
 mod uuidgen;
 mod wc;
 mod which;
@@ -134,6 +135,7 @@ mod whoami;
 mod xargs;
 mod xz;
 mod yes;
+mod zip;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
 /// writing stdout becomes status 141 (SIGPIPE) without a message; an error made by
@@ -425,6 +427,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("bunzip2", bzip2::bunzip2),
         ("bzcat", bzip2::bzcat),
         ("bzip2", bzip2::bzip2),
+        ("unzip", unzip::unzip),
+        ("zip", zip::zip),
         ("gunzip", gzip::gunzip),
         ("gzip", gzip::gzip),
         ("head", head::head),
