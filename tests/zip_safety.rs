@@ -51,7 +51,11 @@ fn members_never_land_outside_the_destination() {
         stderr.contains("warning:  stripped absolute path spec from /abs.txt"),
         "{stderr}"
     );
-    for inside in ["/tmp/box/out/a/b.txt", "/tmp/box/out/abs.txt", "/tmp/box/out/etc/x"] {
+    for inside in [
+        "/tmp/box/out/a/b.txt",
+        "/tmp/box/out/abs.txt",
+        "/tmp/box/out/etc/x",
+    ] {
         assert!(
             stdout.lines().any(|l| l == inside),
             "{inside} missing: {stdout}"
@@ -74,8 +78,9 @@ fn a_member_that_inflates_past_the_file_limit_is_refused() {
     let mut limits = Limits::default();
     limits.max_file_bytes = 1 << 20;
     let mut sh = shell_with(limits, &bytes);
-    let out = sh
-        .exec("cd /tmp/box/out && unzip ../evil.zip; echo \"status $?\"; unzip -p ../evil.zip | wc -c");
+    let out = sh.exec(
+        "cd /tmp/box/out && unzip ../evil.zip; echo \"status $?\"; unzip -p ../evil.zip | wc -c",
+    );
     assert_ne!(
         out.exit_code,
         0,
