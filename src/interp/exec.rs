@@ -1575,6 +1575,7 @@ impl Interp {
             function: true,
             args_pushed,
             traced: self.traced_funcs.contains(&f.name),
+            saved_opts: None,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
@@ -1599,8 +1600,13 @@ impl Interp {
             self.status = s;
             let _ = self.run_trap_action("RETURN", "return trap", &action);
         }
-        if self.frames.pop().is_some_and(|f| f.args_pushed) {
+        let frame = self.frames.pop();
+        if frame.as_ref().is_some_and(|f| f.args_pushed) {
             self.pop_args();
+        }
+        if let Some(opts) = frame.and_then(|f| f.saved_opts) {
+            self.set = opts;
+            self.update_shellopts();
         }
         self.call_depth -= 1;
         self.vars.pop_frame();

@@ -355,6 +355,8 @@ pub struct CallFrame {
     pub args_pushed: bool,
     /// A function with the trace attribute.
     pub traced: bool,
+    /// The `set` options as `local -` found them, put back when the function returns.
+    pub saved_opts: Option<SetOpts>,
 }
 
 /// `BASH_ARGC` and `BASH_ARGV`, bash's debugger stacks: each call's argument count and

@@ -195,6 +195,15 @@ fn declare_one(
     f: &Flags,
     local: bool,
 ) -> Result<(), i32> {
+    // `local -`: the function's `set` options are put back as they are now when it
+    // returns (a later `local -` in the same call saves them again).
+    if op == "-" && local && builtin == "local" {
+        let now = sh.set;
+        if let Some(frame) = sh.frames.iter_mut().rev().find(|f| f.function) {
+            frame.saved_opts = Some(now);
+        }
+        return Ok(());
+    }
     let (assign, early_value): (Option<Assign>, Option<String>) =
         match sh.stashed_decl_assign(op).cloned() {
             Some((a, v)) => (Some(a), v),

@@ -752,6 +752,7 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         function: false,
         args_pushed,
         traced: false,
+        saved_opts: None,
     });
     let r = sh.run_source(&src, None);
     if sh.frames.pop().is_some_and(|f| f.args_pushed) {
