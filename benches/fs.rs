@@ -1,6 +1,6 @@
 //! Filesystem benchmarks: a snapshot must cost the same for 10 files as for 100,000
 //! (an O(1) clone), a write into a fork must copy only the path it touches, and path
-//! lookup must stay cheap for deep paths.
+//! lookup must stay cheap for deep paths; seeding many files at once is measured too.
 
 use std::hint::black_box;
 
@@ -86,5 +86,41 @@ fn lookup(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, snapshot, fork_write, lookup);
+/// Seeding a sandbox as the Node package's `new Bash({files})` does: 20,000 small
+/// files over 200 directories through `provision_files` (issue 21).
+fn provision(c: &mut Criterion) {
+    use shellbox::session::{NewFile, provision_files};
+    let files: Vec<(String, Vec<u8>)> = (0..20_000)
+        .map(|i| {
+            let path = format!("/workspace/d{}/f{i}.txt", i % 200);
+            (
+                path,
+                format!("line one\nhay {i}\nline three\n").into_bytes(),
+            )
+        })
+        .collect();
+    let mut group = c.benchmark_group("provision");
+    group.sample_size(20);
+    group.bench_function("20000 files in 200 directories", |b| {
+        b.iter_batched(
+            || {
+                let batch = files
+                    .iter()
+                    .map(|(p, d)| NewFile::new(p.as_str(), d.as_slice()));
+                (Fs::new(Clock::virtual_at(0)), batch.collect::<Vec<_>>())
+            },
+            |(mut fs, batch)| {
+                if let Err(e) = provision_files(&mut fs, batch) {
+                    eprintln!("provision failed: {}", e.message());
+                    std::process::exit(1);
+                }
+                fs
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, snapshot, fork_write, lookup, provision);
 criterion_main!(benches);

@@ -14,6 +14,10 @@
 /// assert_eq!(join("/a", "/../../etc/"), "/etc");
 /// ```
 pub fn join(cwd: &str, path: &str) -> String {
+    // Most paths handed in are absolute and normal already: no splitting, one copy.
+    if is_normal_absolute(path) {
+        return path.to_owned();
+    }
     let mut parts: Vec<&str> = Vec::new();
     let base = if path.starts_with('/') { "" } else { cwd };
     for comp in base.split('/').chain(path.split('/')) {
@@ -34,6 +38,15 @@ pub fn join(cwd: &str, path: &str) -> String {
         out.push('/');
     }
     out
+}
+
+/// Whether `path` is absolute with no empty, `.` or `..` component and no trailing
+/// slash (so [`join`] would return it unchanged); `/` is.
+fn is_normal_absolute(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix('/') else {
+        return false;
+    };
+    rest.is_empty() || rest.split('/').all(|c| !matches!(c, "" | "." | ".."))
 }
 
 /// The last component (`basename` without suffix handling); "/" for "/".
@@ -113,6 +126,11 @@ mod tests {
                 ("/a/./b/.", "/a/b"),
                 ("...", "/workspace/..."),
                 (".hidden", "/workspace/.hidden"),
+                ("/a/b/", "/a/b"),
+                ("/a//b", "/a/b"),
+                ("/a/b/..", "/a"),
+                ("/a/.../b", "/a/.../b"),
+                ("/a/..b/.c", "/a/..b/.c"),
             ],
         );
     }

@@ -5,7 +5,7 @@
 
 use super::sandbox::{Sandbox, SandboxError, SandboxErrorKind};
 use crate::fs::{Errno, FileType, Fs, FsError};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// How [`Sandbox::remove`] treats what it finds.
 ///
@@ -163,17 +163,18 @@ impl NewFile {
 /// assert_eq!(fs.stat("/data/sub").unwrap().uid, 1000);
 /// ```
 pub fn provision_files(fs: &mut Fs, files: Vec<NewFile>) -> Result<(), SandboxError> {
-    // By directory, in first-seen order; a later duplicate replaces an earlier one.
+    // By directory, in first-seen order.
     let mut order: Vec<String> = Vec::new();
     // foldhash: SipHash was a tenth of the time of seeding 20,000 files.
     let mut by_dir: HashMap<String, Vec<NewFile>, foldhash::fast::RandomState> = HashMap::default();
     for f in files {
-        let dir = crate::fs::path::parent(&f.path).to_owned();
-        let group = by_dir.entry(dir.clone()).or_insert_with(|| {
-            order.push(dir);
-            Vec::new()
-        });
-        group.push(f);
+        let dir = crate::fs::path::parent(&f.path);
+        if let Some(group) = by_dir.get_mut(dir) {
+            group.push(f);
+        } else {
+            order.push(dir.to_owned());
+            by_dir.insert(dir.to_owned(), vec![f]);
+        }
     }
     for dir in order {
         let Some(group) = by_dir.remove(&dir) else {
@@ -183,19 +184,11 @@ pub fn provision_files(fs: &mut Fs, files: Vec<NewFile>) -> Result<(), SandboxEr
             .map_err(|e| SandboxError::fs("mkdir", &dir, &e))?;
         let mut attrs = Vec::new();
         let mut batch = Vec::with_capacity(group.len());
-        let mut later = Vec::new();
-        let mut names: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
         for f in group {
-            let name = crate::fs::path::file_name(&f.path).to_owned();
             if f.mode.is_some() || f.mtime.is_some() {
                 attrs.push((f.path.clone(), f.mode, f.mtime));
             }
-            // A repeated name is written after the batch, in order.
-            if names.insert(name.clone()) && later.is_empty() {
-                batch.push((name, f.content));
-            } else {
-                later.push(f);
-            }
+            batch.push((crate::fs::path::file_name(&f.path).to_owned(), f.content));
         }
         // In a directory the user may not write (say `/`), each file goes in as the
         // host, one at a time.
@@ -206,10 +199,12 @@ pub fn provision_files(fs: &mut Fs, files: Vec<NewFile>) -> Result<(), SandboxEr
         } else {
             batch
         };
+        // A name the directory has already (a path given twice among them, the later
+        // content winning) is written over, in order.
         let left = left
             .into_iter()
             .map(|(name, content)| NewFile::new(crate::fs::path::join(&dir, &name), content));
-        for f in left.chain(later) {
+        for f in left {
             provision(fs, &f.path, |fs| fs.write_file(&f.path, &f.content))
                 .map_err(|e| SandboxError::fs("write", &f.path, &e))?;
         }
@@ -353,5 +348,46 @@ fn copy_node(
                 .map_err(|e| err("write", dst, e))?;
             fs.chmod(dst, meta.mode).map_err(|e| err("chmod", dst, e))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::fs::{Clock, Fs};
+
+    fn read(fs: &mut Fs, path: &str) -> Vec<u8> {
+        fs.read_file(path).unwrap().as_slice().to_vec()
+    }
+
+    #[test]
+    fn a_path_given_twice_keeps_the_later_content_and_existing_files_are_replaced() {
+        let mut fs = Fs::new(Clock::virtual_at(0));
+        provision_files(&mut fs, vec![NewFile::new("/d/old", "before")]).unwrap();
+        let mut moded = NewFile::new("/d/x", "x");
+        moded.mode = Some(0o600);
+        let files = vec![
+            NewFile::new("/d/a", "1"),
+            NewFile::new("/d/b", "2"),
+            NewFile::new("/d/a", "3"),
+            NewFile::new("/e/c", "4"),
+            NewFile::new("/d/old", "after"),
+            moded,
+            NewFile::new("/d/b", "5"),
+        ];
+        provision_files(&mut fs, files).unwrap();
+        assert_eq!(read(&mut fs, "/d/a"), b"3");
+        assert_eq!(read(&mut fs, "/d/b"), b"5");
+        assert_eq!(read(&mut fs, "/e/c"), b"4");
+        assert_eq!(read(&mut fs, "/d/old"), b"after");
+        assert_eq!(fs.stat("/d/x").unwrap().mode & 0o7777, 0o600);
+        let names: Vec<String> = fs
+            .read_dir("/d")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(names, ["a", "b", "old", "x"]);
     }
 }

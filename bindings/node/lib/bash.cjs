@@ -13,7 +13,7 @@
 const nodePath = require("node:path").posix;
 const native = require("./native.cjs");
 const { ShellboxFs } = require("./fs.cjs");
-const { absolute, seed } = require("./seed.cjs");
+const { absolute, seed, seedStrings } = require("./seed.cjs");
 const { dispatcher, normalizeCommands } = require("./commands.cjs");
 const { fromJustBash } = require("./limits.cjs");
 const { decode, toBuffer } = require("./bytes.cjs");
@@ -129,8 +129,9 @@ class Bash {
     this._keepState = Boolean(o.keepState);
     this._shell = null;
     this._seeded = false;
-    this._ready = fileRecords(files)
-      .then((records) => seed(this._native, records, this._cwd))
+    // As in just-bash, relative paths start at the root.
+    const seeded = seedStrings(this._native, files, "/", this._cwd);
+    this._ready = (seeded ?? fileRecords(files).then((records) => seed(this._native, records, this._cwd)))
       .then(() => {
         if (this._keepState) this._shell = sync(() => this._native.shell(this._cwd, this._env));
         this._seeded = true;

@@ -58,4 +58,27 @@ function seed(sb, records, cwd) {
   return settle(sb.seed(paths, data, lens, modes, mtimes, cwd ?? null));
 }
 
-module.exports = { absolute, seed };
+/** The common case of just-bash's `files`, every value a string, seeded without a
+ * record per file: `null` (nothing done) when some value is not a string. Paths are
+ * resolved from `base` as in `absolute`. */
+function seedStrings(sb, files, base, cwd) {
+  const names = Object.keys(files);
+  const texts = new Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const text = files[names[i]];
+    if (typeof text !== "string") return null;
+    texts[i] = text;
+  }
+  const lens = new Uint32Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const name = absolute(base, names[i]);
+    // Reported by the next call, as a failed seed is.
+    if (name.includes("\0")) return Promise.reject(new TypeError(`file path ${JSON.stringify(name)} holds a NUL byte`));
+    names[i] = name;
+    lens[i] = Buffer.byteLength(texts[i], "utf8");
+  }
+  const data = Buffer.from(texts.join(""), "utf8");
+  return settle(sb.seed(names.join("\0"), data, lens, null, null, cwd ?? null));
+}
+
+module.exports = { absolute, seed, seedStrings };

@@ -16,20 +16,33 @@ test("exec runs a script over initial files and reports stdout, stderr, exit cod
   assert.ok(r.stdoutBytes instanceof Uint8Array);
 });
 
+/** Paths `path.resolve` changes, each with a text naming how; `ODD_READ` cats them. */
+const ODD_PATHS = {
+  "rel/a.txt": "relative\n",
+  "/x/../b.txt": "dotdot\n",
+  "/c//d/./e.txt": "doubled\n",
+  "/f/g/": "trailing slash\n",
+  "/u.txt": "é ü\n",
+};
+const ODD_READ = ["cat /rel/a.txt /b.txt /c/d/e.txt /f/g /u.txt", "relative\ndotdot\ndoubled\ntrailing slash\né ü\n"];
+
 test("initial file paths are resolved as path.resolve does, and string and byte contents mix", async () => {
-  const files = {
-    "rel/a.txt": "relative\n",
-    "/x/../b.txt": "dotdot\n",
-    "/c//d/./e.txt": "doubled\n",
-    "/f/g/": "trailing slash\n",
-    "/u.txt": "é ü\n",
-    "/bin.dat": new Uint8Array([0, 255, 10]),
-  };
-  const bash = new Bash({ files });
-  const r = await bash.exec("cat /rel/a.txt /b.txt /c/d/e.txt /f/g /u.txt; od -An -tu1 /bin.dat");
-  assert.equal(r.stdout, "relative\ndotdot\ndoubled\ntrailing slash\né ü\n   0 255  10\n");
+  const bash = new Bash({ files: { ...ODD_PATHS, "/bin.dat": new Uint8Array([0, 255, 10]) } });
+  const r = await bash.exec(`${ODD_READ[0]}; od -An -tu1 /bin.dat`);
+  assert.equal(r.stdout, `${ODD_READ[1]}   0 255  10\n`);
   const only = new Bash({ files: { "/s1": "one", "/s2": "ünï", "/s3": "" } });
   assert.equal((await only.exec("cat /s1 /s2 /s3; wc -c < /s2")).stdout, "oneünï5\n");
+});
+
+test("files that are all strings take the batch path with the same rules", async () => {
+  // The later of two names for one path wins; a lone surrogate becomes U+FFFD, as
+  // Buffer.from(text) makes it.
+  const files = { ...ODD_PATHS, "/twice": "first\n", "/y/../twice": "second\n", "/lone": "a\ud800b" };
+  const r = await new Bash({ files }).exec(`${ODD_READ[0]} /twice; od -An -tx1 /lone`);
+  assert.equal(r.stdout, `${ODD_READ[1]}second\n 61 ef bf bd 62\n`);
+  // A NUL in a path is a TypeError, reported by the next call as a failed seed is.
+  const bad = new Bash({ files: { "/ok": "x", "/a\0b": "y" } });
+  await assert.rejects(bad.exec("true"), (e) => e instanceof TypeError && /holds a NUL byte/.test(e.message));
 });
 
 test("each exec starts from the same shell state; files persist", async () => {
