@@ -93,6 +93,8 @@ impl Interp {
         child.script_name = None;
         child.status = 0;
         child.dir_stack = Vec::new();
+        child.command_number = 1;
+        child.disabled_builtins = imbl::OrdSet::new();
         child.jobs = Arc::new(std::sync::Mutex::new(super::JobTable::default()));
         child.pid = child.bashpid;
         let ppid = match at {

@@ -626,7 +626,7 @@ impl Interp {
                 .and_then(|w| w.as_literal())
                 .map(str::to_owned)
             && !self.funcs.contains_key(&name)
-            && super::builtins::lookup(&name).is_none()
+            && self.builtin(&name).is_none()
             && self.registry.get(&name).is_some()
         {
             child.proc.set_command(&name, &text);
@@ -1489,8 +1489,7 @@ impl Interp {
         let moved = self.redirected[mark..]
             .iter()
             .any(|&(_, u)| u == super::redirect::Undo::MovedAway);
-        let in_shell =
-            moved && (self.funcs.contains_key(name) || super::builtins::lookup(name).is_some());
+        let in_shell = moved && (self.funcs.contains_key(name) || self.builtin(name).is_some());
         let r = if redir_ok {
             self.no_fork = last;
             let r = self.dispatch(c, &words);
@@ -1531,7 +1530,7 @@ impl Interp {
             self.adopt_bindings = adopt;
             return self.call_function(&f, words);
         }
-        if let Some(b) = super::builtins::lookup(name) {
+        if let Some(b) = self.builtin(name) {
             return match super::builtins::call(self, name, b, words) {
                 Err(flow) => self.builtin_write_failed(name, flow),
                 ok => ok,
@@ -2659,7 +2658,7 @@ impl crate::commands::Host for UtilHost<'_> {
             let path = crate::fs::path::join(&self.sh.cwd, name);
             return self.sh.fs.lock().stat(&path).is_ok_and(|m| !m.is_dir());
         }
-        super::builtins::lookup(name).is_some()
+        self.sh.builtin(name).is_some()
             || self.sh.command_location(name).is_some()
             || (self.sh.registry.get(name).is_some() && self.sh.get_str("PATH").is_none())
     }

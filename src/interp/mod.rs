@@ -436,8 +436,11 @@ pub struct Interp {
     /// from its body: bash checks `set -e` and the ERR trap on the inner commands, not
     /// again on the compound itself.
     pub compound_status: bool,
-    /// Options for parsing `eval`, `source` and later top-level commands.
+    /// The remembered command locations (`hash`).
     pub hash: imbl::OrdMap<String, Hashed>,
+    /// The builtins `enable -n` turned off: the name then finds a function or a
+    /// program, as if the builtin did not exist.
+    pub disabled_builtins: imbl::OrdSet<String>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
@@ -453,6 +456,9 @@ pub struct Interp {
     pub track_command: bool,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
+    /// The prompt's `\#`: 1 plus the top-level commands read from a script or
+    /// terminal so far (bash's `current_command_number`).
+    pub command_number: u64,
     pub in_function_source: String,
     /// The script being read when running from a file (for `$0` and messages).
     pub script_name: Option<String>,
@@ -609,6 +615,7 @@ impl Interp {
             no_errexit: 0,
             compound_status: false,
             hash: imbl::OrdMap::new(),
+            disabled_builtins: imbl::OrdSet::new(),
             last_arg: String::new(),
             in_subshell: false,
             shell_name: "bash".to_owned(),
@@ -616,6 +623,7 @@ impl Interp {
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
+            command_number: 1,
             arg_stack: ArgStack::default(),
             in_function_source: String::new(),
             script_name: None,
@@ -1077,7 +1085,11 @@ impl Interp {
             if self.set.noexec {
                 continue;
             }
-            match self.exec_toplevel_list(&cmd, base_line) {
+            let ran = self.exec_toplevel_list(&cmd, base_line);
+            if !nested {
+                self.command_number = self.command_number.saturating_add(1);
+            }
+            match ran {
                 Ok(s) => status = s,
                 Err(Flow::Abort) => {
                     status = 1;

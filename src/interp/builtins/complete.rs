@@ -884,8 +884,16 @@ fn action_matches(sh: &mut Interp, cs: &CompSpec, word: &str) -> Vec<String> {
                 .map(|(k, _)| k)
                 .collect(),
             "binding" => own(BINDINGS),
-            "builtin" | "enabled" => super::names().map(str::to_owned).collect(),
-            "disabled" | "hostname" | "service" | "stopped" => Vec::new(),
+            "builtin" => super::names().map(str::to_owned).collect(),
+            "enabled" => super::names()
+                .filter(|n| !sh.disabled_builtins.contains(*n))
+                .map(str::to_owned)
+                .collect(),
+            "disabled" => super::names()
+                .filter(|n| sh.disabled_builtins.contains(*n))
+                .map(str::to_owned)
+                .collect(),
+            "hostname" | "service" | "stopped" => Vec::new(),
             "export" => sh
                 .vars
                 .all()

@@ -98,7 +98,7 @@ fn describe(sh: &mut Interp, name: &str, ask: Ask, out: &mut String) -> bool {
         }
         found = true;
     }
-    if !ask.force_path && super::lookup(name).is_some() {
+    if !ask.force_path && sh.builtin(name).is_some() {
         if sh.set.posix && super::is_special_name(name) {
             named(out, "builtin", "a special shell builtin");
         } else {

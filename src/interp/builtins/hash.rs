@@ -72,7 +72,7 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
                 sh.builtin_error("hash", &format!("{name}: not found"));
                 status = 1;
             }
-        } else if sh.funcs.get(name).is_none() && super::lookup(name).is_none() {
+        } else if sh.funcs.get(name).is_none() && sh.builtin(name).is_none() {
             sh.hash.remove(name);
             match sh.path_search(name) {
                 Some(path) => remember(sh, name, path),

@@ -884,7 +884,7 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
 /// Runs `rest` as a command, skipping functions.
 fn command_run(sh: &mut Interp, rest: &[String]) -> R {
     let name = rest[0].as_str();
-    if let Some(b) = super::lookup(name) {
+    if let Some(b) = sh.builtin(name) {
         let outer = std::mem::replace(&mut sh.under_command, true);
         let r = super::call(sh, name, b, rest);
         sh.under_command = outer;
@@ -911,7 +911,7 @@ pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
     let Some(name) = args.get(1) else {
         return Ok(0);
     };
-    match super::lookup(name) {
+    match sh.builtin(name) {
         Some(b) => super::call(sh, name, b, &args[1..]),
         None => {
             sh.builtin_error("builtin", &format!("{name}: not a shell builtin"));
@@ -920,26 +920,96 @@ pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
     }
 }
 
+/// `enable` (bash's enable.def): lists builtins (`-a` all, `-n` the disabled ones, `-s`
+/// the special ones, `-p` or no names), turns named ones off (`-n`) and on again.
+/// Loading builtins from shared objects (`-f`) cannot work in the sandbox: it fails
+/// with the error the dynamic loader gives for the file; `-d` finds nothing loaded.
 pub fn enable(sh: &mut Interp, args: &[String]) -> R {
-    if args.len() == 1 || args[1..].iter().any(|a| a == "-p" || a == "-a") {
+    const USAGE: &str = "enable: usage: enable [-a] [-dnps] [-f filename] [name ...]";
+    let (given, first) = match super::options(sh, "enable", args, "adnpsf:", USAGE) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    let has = |c: char| given.iter().any(|(g, _)| *g == c);
+    let names = &args[first..];
+    if names.is_empty() || has('p') {
         let mut out = String::new();
         for n in super::names() {
-            out.push_str(&format!("enable {n}\n"));
+            if has('s') && !super::is_special_name(n) {
+                continue;
+            }
+            let off = sh.disabled_builtins.contains(n);
+            if off && (has('a') || has('n')) {
+                out.push_str(&format!("enable -n {n}\n"));
+            } else if !off && (has('a') || !has('n')) {
+                out.push_str(&format!("enable {n}\n"));
+            }
         }
         sh.out(out.as_bytes())?;
         return Ok(0);
     }
+    if let Some(file) = given
+        .iter()
+        .rev()
+        .find_map(|(c, v)| v.as_ref().filter(|_| *c == 'f'))
+    {
+        let why = shared_object_error(sh, file);
+        sh.builtin_error(
+            "enable",
+            &format!("cannot open shared object {file}: {file}: {why}"),
+        );
+        return Ok(1);
+    }
     let mut status = 0;
-    for a in &args[1..] {
-        if a.starts_with('-') {
-            continue;
-        }
-        if super::lookup(a).is_none() {
-            sh.builtin_error("enable", &format!("{a}: not a shell builtin"));
+    for name in names {
+        let known = super::lookup(name).is_some();
+        if has('d') && known {
+            sh.builtin_error("enable", &format!("{name}: not dynamically loaded"));
             status = 1;
+        } else if has('d') || !known {
+            sh.builtin_error("enable", &format!("{name}: not a shell builtin"));
+            status = 1;
+        } else if has('n') {
+            sh.disabled_builtins.insert(name.clone());
+        } else {
+            sh.disabled_builtins.remove(name);
         }
     }
     Ok(status)
+}
+
+/// What the dynamic loader says of `file` (looked up in `BASH_LOADABLES_PATH` when it
+/// has no slash, as bash does): no shared object can be loaded into the sandbox.
+fn shared_object_error(sh: &mut Interp, file: &str) -> &'static str {
+    let mut candidates = Vec::new();
+    if file.contains('/') {
+        candidates.push(crate::fs::path::join(&sh.cwd, file));
+    } else if let Some(dirs) = sh.get_str("BASH_LOADABLES_PATH") {
+        for dir in dirs.split(':') {
+            let dir = if dir.is_empty() { "." } else { dir };
+            candidates.push(crate::fs::path::join(
+                &crate::fs::path::join(&sh.cwd, dir),
+                file,
+            ));
+        }
+    }
+    let fs = sh.fs.lock();
+    let Some((path, meta)) = candidates
+        .iter()
+        .find_map(|p| fs.stat(p).ok().map(|m| (p, m)))
+    else {
+        return "cannot open shared object file: No such file or directory";
+    };
+    if meta.is_dir() {
+        return "cannot read file data: Is a directory";
+    }
+    match fs.read_file(path) {
+        // An ELF header is 64 bytes.
+        Ok(data) if data.len() < 64 => "file too short",
+        Ok(data) if !data.starts_with(b"\x7fELF") => "invalid ELF header",
+        Ok(_) => "shared objects cannot be loaded in the sandbox",
+        Err(_) => "cannot open shared object file: Permission denied",
+    }
 }
 
 pub fn let_(sh: &mut Interp, args: &[String]) -> R {

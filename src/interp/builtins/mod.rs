@@ -100,6 +100,16 @@ pub fn lookup(name: &str) -> Option<Builtin> {
     INDEX.get(name).copied()
 }
 
+impl Interp {
+    /// The builtin `name` runs, unless `enable -n` turned it off.
+    pub(crate) fn builtin(&self, name: &str) -> Option<Builtin> {
+        if !self.disabled_builtins.is_empty() && self.disabled_builtins.contains(name) {
+            return None;
+        }
+        lookup(name)
+    }
+}
+
 /// Runs builtin `b` under `name` with `args` (`args[0]` is the name), answering a
 /// `--help` first argument with the builtin's help as bash's `CASE_HELPOPT` does.
 pub fn call(sh: &mut Interp, name: &str, b: Builtin, args: &[String]) -> R {

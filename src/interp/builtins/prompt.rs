@@ -65,9 +65,20 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
             'e' => out.push('\x1b'),
             '\\' => out.push('\\'),
             '[' | ']' => {}
-            'j' => out.push('0'),
+            // The jobs still running (bash's count_all_jobs skips the dead ones).
+            'j' => {
+                let now = sh.fs.lock().clock().now();
+                let jobs = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+                let live = jobs
+                    .jobs
+                    .iter()
+                    .filter(|j| j.id != 0 && !j.finished_by(now));
+                out.push_str(&live.count().to_string());
+            }
             'l' => out.push_str("tty"),
-            '#' => out.push('1'),
+            // `bash -c` reads no commands the way a script or terminal does: 0.
+            '#' if sh.command_string_mode => out.push('0'),
+            '#' => out.push_str(&sh.command_number.to_string()),
             // Without history on, bash shows 1.
             '!' if sh.set.history => out.push_str(&sh.history.current_number().to_string()),
             '!' => out.push('1'),

@@ -100,19 +100,11 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
         value = Some(args[i].clone());
     }
     if all {
-        // bash pads the description and label together to column 36.
         let out: String = RESOURCES
             .iter()
             .map(|(c, desc, unit, _)| {
                 let (s, h) = get(sh, *c);
-                let v = if hard { h } else { s };
-                let label = if unit.is_empty() {
-                    format!("(-{c})")
-                } else {
-                    format!("({unit}, -{c})")
-                };
-                let pad = 36usize.saturating_sub(desc.len() + 1 + label.len());
-                format!("{desc} {}{label} {}\n", " ".repeat(pad), show(v))
+                described(desc, unit, *c, &show(if hard { h } else { s }))
             })
             .collect();
         sh.out(out.as_bytes())?;
@@ -131,13 +123,7 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
                 if multi {
                     let r = RESOURCES.iter().find(|r| r.0 == *c);
                     let (desc, unit) = r.map(|r| (r.1, r.2)).unwrap_or(("", ""));
-                    let label = if unit.is_empty() {
-                        format!("(-{c})")
-                    } else {
-                        format!("({unit}, -{c})")
-                    };
-                    let pad = 36usize.saturating_sub(desc.len() + 1 + label.len());
-                    out.push_str(&format!("{desc} {}{label} {}\n", " ".repeat(pad), show(v)));
+                    out.push_str(&described(desc, unit, *c, &show(v)));
                 } else {
                     out.push_str(&format!("{}\n", show(v)));
                 }
@@ -197,4 +183,16 @@ pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
             Ok(0)
         }
     }
+}
+
+/// One line of `ulimit -a` (or of several limits asked for at once), laid out as
+/// bash 5.2's `printone` does: `"%-20s %20s"` of the description and
+/// `"(UNIT, -C) "`, then the value.
+fn described(desc: &str, unit: &str, c: char, value: &str) -> String {
+    let label = if unit.is_empty() {
+        format!("(-{c}) ")
+    } else {
+        format!("({unit}, -{c}) ")
+    };
+    format!("{desc:<20} {label:>20}{value}\n")
 }
