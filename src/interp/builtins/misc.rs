@@ -302,6 +302,47 @@ fn count_operand<'a>(
     Ok(rest.first())
 }
 
+/// `logout`: `exit` in a login shell (`bash -l`); refused in any other.
+pub fn logout(sh: &mut Interp, args: &[String]) -> R {
+    if !sh
+        .shopt
+        .has(const { crate::interp::Shopts::flag("login_shell") })
+    {
+        sh.builtin_error("logout", "not login shell: use `exit'");
+        return Ok(1);
+    }
+    exit(sh, args)
+}
+
+/// `suspend [-f]`: without job control (`set -m`) and without `-f` bash refuses;
+/// otherwise it stops itself with SIGSTOP, which the sandbox's shell ignores as it
+/// does `kill -STOP $$` (nothing could continue it), so it goes on at once.
+pub fn suspend(sh: &mut Interp, args: &[String]) -> R {
+    let usage = "suspend: usage: suspend [-f]";
+    let (flags, first) = match super::letter_options(sh, "suspend", args, "f", usage) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    if first < args.len() {
+        // bash's no_args: the shell gives up the command line, as `exit 1` would.
+        sh.builtin_error("suspend", "too many arguments");
+        return Err(Flow::Exit(1));
+    }
+    if !flags.contains('f') && !sh.set.monitor {
+        sh.builtin_error("suspend", "cannot suspend: no job control");
+        return Ok(1);
+    }
+    if !flags.contains('f')
+        && sh
+            .shopt
+            .has(const { crate::interp::Shopts::flag("login_shell") })
+    {
+        sh.builtin_error("suspend", "cannot suspend a login shell");
+        return Ok(1);
+    }
+    Ok(0)
+}
+
 pub fn exit(sh: &mut Interp, args: &[String]) -> R {
     let arg = count_operand(sh, "exit", args)?;
     match parse_status(sh, "exit", arg) {
