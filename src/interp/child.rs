@@ -132,6 +132,8 @@ impl Interp {
             child.shopt.set(name, true);
         }
         child.update_shellopts();
+        // Only `-l` / `--login` make a login shell, whatever the parent was.
+        child.shopt.set("login_shell", false);
         let mut i = 1;
         let mut want_c = false;
         let mut read_stdin = false;
@@ -145,7 +147,10 @@ impl Interp {
                     break;
                 }
                 "--norc" => norc = true,
-                "--noprofile" | "--noediting" | "--login" => {}
+                "--noprofile" | "--noediting" => {}
+                "--login" => {
+                    child.shopt.set("login_shell", true);
+                }
                 "--rcfile" | "--init-file" => {
                     i += 1;
                     match words.get(i) {
@@ -198,7 +203,10 @@ impl Interp {
                             'c' => want_c = true,
                             's' => read_stdin = true,
                             'i' => child.interactive = on,
-                            'l' | 'r' | 'D' => {}
+                            'l' => {
+                                child.shopt.set("login_shell", true);
+                            }
+                            'r' | 'D' => {}
                             // Each `o` or `O` in a group takes the next word as its
                             // option name: `-oo errexit noglob`.
                             'o' | 'O' => {
