@@ -1004,7 +1004,12 @@ impl Interp {
                     };
                     self.xtrace_line(&format!("(( {text} ))"));
                 }
-                match self.eval_arith(a) {
+                let r = match Expander::new(self).arith_detailed(a) {
+                    Ok(Err(f)) if f.discard => return self.expand_error(f.into()),
+                    Ok(r) => r.map_err(ExpandError::from),
+                    Err(e) => Err(e),
+                };
+                match r {
                     Ok(v) => Ok((v == 0) as i32),
                     Err(mut e) => {
                         if e.kind == ErrorKind::Abort {
