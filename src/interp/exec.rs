@@ -1092,7 +1092,12 @@ impl Interp {
                 }
             }
             if matched {
-                status = self.exec_list(&item.body)?;
+                // An arm with no commands sets the status to 0.
+                status = if item.body.items.is_empty() {
+                    0
+                } else {
+                    self.exec_list(&item.body)?
+                };
                 match item.terminator {
                     CaseTerminator::Break => return Ok(status),
                     CaseTerminator::FallThrough => {
@@ -1683,7 +1688,14 @@ impl Interp {
             argv.extend(words.iter().skip(1).cloned());
             return self.run_interpreter(name, &interp, &argv, &path, &content, words, depth);
         }
-        self.run_script_file(&path, &content, words)
+        // bash hands the script the path it ran (PATH's spelling for a name found there).
+        let mut argv = words.to_vec();
+        if !name.contains('/')
+            && let Some(first) = argv.first_mut()
+        {
+            *first = path.clone();
+        }
+        self.run_script_file(&path, &content, &argv)
     }
 
     /// Runs a script under the interpreter its `#!` line names, with bash's errors when
@@ -1786,6 +1798,8 @@ impl Interp {
     /// Runs a script file in a child shell (a new bash process in real life).
     fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String]) -> R {
         let mut child = self.fork_subshell()?;
+        // A new process: the caller's `if`/`||` does not suspend the script's `set -e`.
+        child.no_errexit = 0;
         child.positional = Arc::new(words[1..].to_vec());
         child.arg0 = words[0].clone();
         child.script_name = Some(words[0].clone());
