@@ -886,3 +886,46 @@ fn xz_bombs_stop_at_the_file_size_limit() {
     let o = run_with(tight(), format!("{make}; xz -t /tmp/bomb.xz; echo $?"));
     assert_eq!((o.status, o.stdout.as_str()), (0, "0\n"));
 }
+
+/// A key or index that holds shell code is data (issue 23): arithmetic, `[[ -v ]]`,
+/// `[[ -eq ]]` and subscripts in expansions read it once and never run it, however it
+/// is quoted, nested or combined, in the contexts where bash 5.2 expands it once.
+#[test]
+fn subscripts_holding_code_are_never_run() {
+    let payloads = [
+        "$(touch /tmp/pwned)",
+        "`touch /tmp/pwned`",
+        "$(touch /tmp/pwned)]",
+        "x]+$(touch /tmp/pwned)",
+        "'$(touch /tmp/pwned)'",
+        "\"$(touch /tmp/pwned)\"",
+        "\\$(touch /tmp/pwned)",
+        "${x:=$(touch /tmp/pwned)}",
+        "$(touch /tmp/pwned\n)",
+        "a[$(touch /tmp/pwned)]",
+    ];
+    let uses = [
+        "(( A[$k]++ ))",
+        "(( A[$k] = 1, A[$k] += A[$k] ))",
+        ": $(( A[$k] ))",
+        ": \"$(( A[$k] + 1 ))\"",
+        "for (( n = 0; A[$k] < 3 && n < 3; A[$k]++, n++ )); do :; done",
+        "(( a[A[$k]] ))",
+        ": ${s:A[$k]:1}",
+        ": ${a[A[$k]]}",
+        "[[ -v A[$k] ]]",
+        "[[ A[$k] -eq 1 ]]",
+        "[[ a[A[$k]] -ge 0 ]]",
+        "(( a[$k] )) 2>/dev/null",
+    ];
+    for p in payloads {
+        for u in uses {
+            let script = format!(
+                "declare -A A; a=(1 2); s=abc; k='{}'\n{u}\n[ -e /tmp/pwned ] && echo RAN",
+                p.replace('\'', "'\\''")
+            );
+            let o = run_with(tight(), script.clone());
+            assert!(!o.stdout.contains("RAN"), "{script}\nran the key's code");
+        }
+    }
+}

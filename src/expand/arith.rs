@@ -42,6 +42,9 @@ pub struct ArithFail {
     pub token: Option<String>,
     /// Fatal errors (unbound variable) exit the shell instead of aborting the command.
     pub fatal: bool,
+    /// An error evaluating an array subscript abandons the command line even inside
+    /// `(( ))`, which otherwise only fails (bash's message then has no `((: `).
+    pub discard: bool,
 }
 
 impl ArithFail {
@@ -51,6 +54,7 @@ impl ArithFail {
             message: message.into(),
             token,
             fatal: false,
+            discard: false,
         }
     }
     /// `expr: message (error token is "tok")`, as bash prints it after `bash: line N: `.

@@ -162,6 +162,72 @@ pub enum Piece {
     Break,
 }
 
+/// The text [`Expander::subscripts_once`] is building: how deep in `[...]` it is, and
+/// whether a literal `'` has opened a quoted stretch there.
+struct OnceState {
+    text: String,
+    plain: Option<String>,
+    depth: usize,
+    in_sq: bool,
+}
+
+impl OnceState {
+    fn literal(&mut self, s: &str, quotes: bool) {
+        for c in s.chars() {
+            match c {
+                '\'' if quotes && self.depth > 0 => self.in_sq = !self.in_sq,
+                '[' if !self.in_sq => self.depth += 1,
+                ']' if !self.in_sq => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        self.text.push_str(s);
+        if let Some(p) = &mut self.plain {
+            p.push_str(s);
+        }
+    }
+
+    /// Text an expansion made: quoted once for each subscript it sits in.
+    fn expanded(&mut self, s: &str) {
+        if let Some(p) = &mut self.plain {
+            p.push_str(s);
+        }
+        if self.depth == 0 {
+            self.text.push_str(s);
+        } else if self.in_sq {
+            // Inside a literal '...' only the quote itself needs care.
+            self.text.push_str(&s.replace('\'', "'\\''"));
+        } else {
+            let mut t = s.to_owned();
+            for _ in 0..self.depth {
+                t = quote_for_subscript(&t);
+            }
+            self.text.push_str(&t);
+        }
+    }
+}
+
+/// Quotes `s` so that expanding it as a subscript (`expand_subscript_text`) gives `s`
+/// back: a backslash before each character expansion or the subscript scan would act
+/// on, and a newline (which a backslash would join away) in single quotes.
+fn quote_for_subscript(s: &str) -> String {
+    if !s.contains(['\\', '$', '`', '"', '\'', '[', ']', '\n']) {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' | '$' | '`' | '"' | '\'' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("'\n'"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// A field after splitting: its text runs with their quoting.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Field {
@@ -440,24 +506,66 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Evaluates an arithmetic expression (expanding its text first when needed).
     pub fn arith(&mut self, a: &Arith) -> ExpResult<i64> {
+        Ok(self.arith_detailed(a)??)
+    }
+
+    /// [`Expander::arith`] with the evaluator's failure kept apart from the expansion's,
+    /// for `(( ))`, which reports the two differently.
+    pub fn arith_detailed(&mut self, a: &Arith) -> ExpResult<Result<i64, ArithFail>> {
         if let Some(e) = &a.parsed {
             let text = match a.word.parts.as_slice() {
                 [WordPart::Lit(s)] => s.as_str(),
                 _ => "",
             };
-            return Ok(arith::eval(e, text, self.host)?);
+            return Ok(arith::eval(e, text, self.host));
         }
         let text = self.arith_text(&a.word)?;
-        Ok(arith::eval_str(&text, self.host)?)
+        Ok(arith::eval_str(&text, self.host))
     }
 
-    /// The text of an arithmetic word after expansion.
+    /// The text of an arithmetic word after expansion. Text an expansion made inside an
+    /// array subscript is quoted (see [`Expander::subscripts_once`]), so the evaluator,
+    /// which expands a subscript it reads, takes it literally: `(( A[$k]++ ))` with
+    /// `k='$(cmd)'` names the key `$(cmd)` and runs nothing, as in bash.
     pub fn arith_text(&mut self, w: &Word) -> ExpResult<String> {
         if let [WordPart::Lit(s)] = w.parts.as_slice() {
             return Ok(s.clone());
         }
-        let pieces = self.parts(&w.parts, true)?;
-        Ok(join_pieces(pieces))
+        Ok(self.subscripts_once(w, false)?.0)
+    }
+
+    /// Expands a word whose text the arithmetic evaluator reads next (`$(( ))`, `(( ))`,
+    /// `[[ -v ]]` and `[[ -eq ]]` operands), keeping array subscripts to one expansion:
+    /// inside a `[...]`, whatever an expansion or a backslash produced is quoted for the
+    /// evaluator's own expansion of the subscript, while the word's literal text (quotes
+    /// removed) is left for it to expand. Returns that text and, with `plain`, the word
+    /// as ordinary quote removal gives it (for `set -x`).
+    pub fn subscripts_once(&mut self, w: &Word, plain: bool) -> ExpResult<(String, String)> {
+        let mut st = OnceState {
+            text: String::new(),
+            plain: plain.then(String::new),
+            depth: 0,
+            in_sq: false,
+        };
+        self.once_parts(&w.parts, false, &mut st)?;
+        Ok((st.text, st.plain.unwrap_or_default()))
+    }
+
+    fn once_parts(&mut self, parts: &[WordPart], in_dq: bool, st: &mut OnceState) -> ExpResult<()> {
+        for p in parts {
+            match p {
+                // In an arithmetic word a `'` is literal text the evaluator removes.
+                WordPart::Lit(s) => st.literal(s, !in_dq),
+                WordPart::Quoted(s) => st.literal(s, false),
+                WordPart::DQuoted(inner) => self.once_parts(inner, true, st)?,
+                WordPart::Escaped(s) => st.expanded(s),
+                other => {
+                    let pieces = self.parts(std::slice::from_ref(other), true)?;
+                    st.expanded(&join_pieces(pieces));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The IFS characters, split into whitespace and others.

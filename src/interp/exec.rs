@@ -1004,7 +1004,12 @@ impl Interp {
                     };
                     self.xtrace_line(&format!("(( {text} ))"));
                 }
-                match self.eval_arith(a) {
+                let r = match Expander::new(self).arith_detailed(a) {
+                    Ok(Err(f)) if f.discard => return self.expand_error(f.into()),
+                    Ok(r) => r.map_err(ExpandError::from),
+                    Err(e) => Err(e),
+                };
+                match r {
                     Ok(v) => Ok((v == 0) as i32),
                     Err(mut e) => {
                         if e.kind == ErrorKind::Abort {
@@ -1087,7 +1092,12 @@ impl Interp {
                 }
             }
             if matched {
-                status = self.exec_list(&item.body)?;
+                // An arm with no commands sets the status to 0.
+                status = if item.body.items.is_empty() {
+                    0
+                } else {
+                    self.exec_list(&item.body)?
+                };
                 match item.terminator {
                     CaseTerminator::Break => return Ok(status),
                     CaseTerminator::FallThrough => {
@@ -1619,6 +1629,12 @@ impl Interp {
 
     /// Runs a utility from the registry (found on PATH) or a script file.
     fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
+        self.run_program(words, 0)
+    }
+
+    /// Runs the file `words[0]` names (a path, or a name looked up in PATH); `depth`
+    /// counts the `#!` interpreters already followed to reach it.
+    fn run_program(&mut self, words: &[String], depth: usize) -> R {
         let name = words[0].as_str();
         let found = if name.contains('/') {
             Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
@@ -1662,7 +1678,71 @@ impl Interp {
         if let Some(util) = stub_name(&content) {
             return self.run_utility(&util, words);
         }
-        self.run_script_file(&path, &content, words)
+        if let Some((interp, arg)) = shebang(&content) {
+            // The kernel runs the interpreter with the script's path after its argument.
+            let script = if name.contains('/') { name } else { &path };
+            let mut argv = vec![interp.clone()];
+            argv.extend(arg);
+            argv.push(script.to_owned());
+            argv.extend(words.iter().skip(1).cloned());
+            return self.run_interpreter(name, &interp, &argv, &path, &content, words, depth);
+        }
+        // bash hands the script the path it ran (PATH's spelling for a name found there).
+        let mut argv = words.to_vec();
+        if !name.contains('/')
+            && let Some(first) = argv.first_mut()
+        {
+            *first = path.clone();
+        }
+        self.run_script_file(&path, &content, &argv)
+    }
+
+    /// Runs a script under the interpreter its `#!` line names, with bash's errors when
+    /// that cannot be run. A script for bash or sh with no option on that line runs here
+    /// as any script does.
+    #[allow(clippy::too_many_arguments)]
+    fn run_interpreter(
+        &mut self,
+        name: &str,
+        interp: &str,
+        argv: &[String],
+        path: &str,
+        content: &[u8],
+        words: &[String],
+        depth: usize,
+    ) -> R {
+        /// Interpreters that are themselves scripts the kernel follows this deep.
+        const MAX_DEPTH: usize = 4;
+        let full = crate::fs::path::join(&self.cwd, interp);
+        let meta = self.fs.lock().stat(&full);
+        let refused = match meta {
+            Err(e) if e.errno == crate::fs::Errno::ENOENT => {
+                self.error(&format!("{name}: cannot execute: required file not found"));
+                return Ok(127);
+            }
+            Err(e) => Some(e.to_string()),
+            Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                Some("Permission denied".to_owned())
+            }
+            Ok(_) if self.fs.lock().access(&full, false, false, true).is_err() => {
+                Some("Permission denied".to_owned())
+            }
+            Ok(_) if depth >= MAX_DEPTH => Some("Too many levels of symbolic links".to_owned()),
+            Ok(_) => None,
+        };
+        if let Some(why) = refused {
+            // Reported by the forked child, which prints no line number.
+            let shell = self.error_source_name();
+            self.errln(&format!(
+                "{shell}: {name}: {interp}: bad interpreter: {why}"
+            ));
+            return Ok(126);
+        }
+        let base = interp.rsplit('/').next().unwrap_or(interp);
+        if matches!(base, "bash" | "sh") && argv.len() == words.len() + 1 {
+            return self.run_script_file(path, content, words);
+        }
+        self.run_program(argv, depth + 1)
     }
 
     fn command_not_found(&mut self, name: &str, words: &[String]) -> R {
@@ -1717,6 +1797,8 @@ impl Interp {
     /// Runs a script file in a child shell (a new bash process in real life).
     fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String]) -> R {
         let mut child = self.fork_subshell()?;
+        // A new process: the caller's `if`/`||` does not suspend the script's `set -e`.
+        child.no_errexit = 0;
         child.positional = Arc::new(words[1..].to_vec());
         child.arg0 = words[0].clone();
         child.script_name = Some(words[0].clone());
@@ -2427,6 +2509,27 @@ pub(crate) fn flow_to_expand(f: Flow) -> ExpandError {
 }
 
 /// The utility a `/bin` stub stands for.
+/// The interpreter a `#!` line names and its one optional argument (the rest of the
+/// line, blanks around it removed), as the kernel reads them. None when the file has
+/// no `#!` or names nothing after it (bash then runs it as a shell script).
+fn shebang(content: &[u8]) -> Option<(String, Option<String>)> {
+    let rest = content.strip_prefix(b"#!")?;
+    let line = rest.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = std::str::from_utf8(line).ok()?;
+    let line = line.trim_matches([' ', '\t', '\r']);
+    let (interp, arg) = match line.find([' ', '\t']) {
+        Some(i) => (&line[..i], Some(line[i..].trim_matches([' ', '\t']))),
+        None => (line, None),
+    };
+    if interp.is_empty() {
+        return None;
+    }
+    Some((
+        interp.to_owned(),
+        arg.filter(|a| !a.is_empty()).map(str::to_owned),
+    ))
+}
+
 fn stub_name(content: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(content).ok()?;
     let line = text.lines().nth(1)?;

@@ -219,9 +219,12 @@ impl ArithHost for Interp {
                     });
                 }
                 let text = self
-                    .expand_subscript_text(sub)
+                    .expand_subscript_text(&keep_escaped_brackets(sub))
                     .map_err(|e| ArithFail::new(sub, e.message, None))?;
-                let i = crate::expand::arith::eval_str(&text, self)?;
+                let i = crate::expand::arith::eval_str(&text, self).map_err(|mut f| {
+                    f.discard = true;
+                    f
+                })?;
                 let idx = if i < 0 {
                     let max = match &v.value {
                         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
@@ -249,8 +252,14 @@ impl ArithHost for Interp {
         let r = match index {
             None => self.assign_scalar(name, value.to_string(), false),
             Some(sub) => {
+                let assoc = Host::var(self, name).is_some_and(|v| v.is_assoc());
+                let sub_text = if assoc {
+                    std::borrow::Cow::Borrowed(sub)
+                } else {
+                    std::borrow::Cow::Owned(keep_escaped_brackets(sub))
+                };
                 let key = self
-                    .expand_subscript_text(sub)
+                    .expand_subscript_text(&sub_text)
                     .map_err(|e| ArithFail::new(sub, e.message, None))?;
                 self.assign_element(name, &key, value.to_string(), false)
             }
@@ -275,6 +284,33 @@ fn is_dynamic(name: &str, var: &Var) -> bool {
     var.attrs.has(crate::expand::Attrs::SPECIAL) || name == "LINENO"
 }
 
+/// An indexed array's subscript is expanded as in double quotes, where a backslash
+/// before a bracket stays: a `[` or `]` that expansion made (quoted by
+/// [`crate::expand::Expander::subscripts_once`]) reaches the evaluator as `\[`, which it
+/// rejects as bash does, rather than naming an element whose subscript would be
+/// expanded again. Doubling the backslash keeps it through the unquoted expansion.
+fn keep_escaped_brackets(sub: &str) -> String {
+    let mut out = String::with_capacity(sub.len());
+    let mut chars = sub.chars();
+    let mut in_sq = false;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        match c {
+            '\'' => in_sq = !in_sq,
+            '\\' if !in_sq => match chars.next() {
+                Some(d @ ('[' | ']')) => {
+                    out.push_str("\\\\");
+                    out.push(d);
+                }
+                Some(d) => out.push(d),
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Splits a `name[sub]` reference given as text into its name and subscript text.
 pub(crate) fn split_element_ref(r: &str) -> Option<(&str, &str)> {
     let open = r.find('[')?;
@@ -287,7 +323,7 @@ impl Interp {
     /// `test -v`, nameref targets) the way one written in `${a[...]}` is: quotes
     /// removed, `$` expansions and command substitutions done.
     pub(crate) fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
-        if !sub.contains(['$', '`', '"', '\'']) {
+        if !sub.contains(['$', '`', '"', '\'', '\\']) {
             return Ok(sub.to_owned());
         }
         let script = crate::syntax::parse(&format!("x[{sub}]="))

@@ -42,7 +42,14 @@ pub fn parse_arith(src: &str) -> Res<ArithExpr> {
     p.skip_ws();
     if p.pos < p.chars.len() {
         let rest = p.rest();
-        return Err(ArithError::new("syntax error in expression", rest));
+        // Another operand is out of place; any other character is no operator at all.
+        let message = match rest.chars().next() {
+            Some(c) if c.is_ascii_alphanumeric() || "_()~!:?+-*/%<>=&|^,".contains(c) => {
+                "syntax error in expression"
+            }
+            _ => "syntax error: invalid arithmetic operator",
+        };
+        return Err(ArithError::new(message, rest));
     }
     Ok(e)
 }
@@ -500,6 +507,34 @@ impl ArithParser<'_> {
                         self.pos += 1;
                         break;
                     }
+                }
+                // A quoted or escaped `]` does not close the subscript (its expansion
+                // removes the quoting later).
+                Some(q @ ('\'' | '"')) => {
+                    sub.push(q);
+                    self.pos += 1;
+                    while let Some(c) = self.peek()
+                        && c != q
+                    {
+                        sub.push(c);
+                        self.pos += 1;
+                        if c == '\\'
+                            && q == '"'
+                            && let Some(d) = self.peek()
+                        {
+                            sub.push(d);
+                            self.pos += 1;
+                        }
+                    }
+                    if self.peek() == Some(q) {
+                        sub.push(q);
+                        self.pos += 1;
+                    }
+                    continue;
+                }
+                Some('\\') if self.peek_at(1).is_some() => {
+                    sub.push('\\');
+                    self.pos += 1;
                 }
                 _ => {}
             }

@@ -2276,14 +2276,38 @@ fn invalid_number_kind(s: &str) -> &'static str {
 pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     let mut i = 1;
     let mut argv0 = None;
-    while i < args.len() && args[i].starts_with('-') {
+    const USAGE: &str =
+        "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]";
+    while i < args.len() && args[i].starts_with('-') && args[i] != "-" {
         if args[i] == "--" {
             i += 1;
             break;
         }
-        if args[i] == "-a" {
-            i += 1;
-            argv0 = args.get(i).cloned();
+        let opts: Vec<char> = args[i].chars().skip(1).collect();
+        for (j, c) in opts.iter().enumerate() {
+            match c {
+                'c' | 'l' => {}
+                'a' => {
+                    let rest: String = opts.iter().skip(j + 1).collect();
+                    if rest.is_empty() {
+                        i += 1;
+                        argv0 = args.get(i).cloned();
+                        if argv0.is_none() {
+                            sh.builtin_error("exec", "-a: option requires an argument");
+                            sh.errln(USAGE);
+                            return Ok(2);
+                        }
+                    } else {
+                        argv0 = Some(rest);
+                    }
+                    break;
+                }
+                _ => {
+                    sh.builtin_error("exec", &format!("-{c}: invalid option"));
+                    sh.errln(USAGE);
+                    return Ok(2);
+                }
+            }
         }
         i += 1;
     }

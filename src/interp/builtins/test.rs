@@ -388,7 +388,7 @@ pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str, arith: bool) -> Resul
         "!=" => l != r,
         "<" => l < r,
         ">" => l > r,
-        "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {
+        _ if ARITH_OPS.contains(&op) => {
             let a = int_arg(sh, l, arith)?;
             let b = int_arg(sh, r, arith)?;
             match op {
@@ -421,6 +421,9 @@ pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str, arith: bool) -> Resul
         _ => return Err(format!("{op}: binary operator expected")),
     })
 }
+
+/// The binary operators comparing integers.
+const ARITH_OPS: [&str; 6] = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
 
 /// Evaluates a `[[ ]]` expression.
 pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
@@ -457,10 +460,27 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
         CondExpr::And(a, b) => Ok(eval_cond_in(sh, a, false)? && eval_cond_in(sh, b, false)?),
         CondExpr::Or(a, b) => Ok(eval_cond_in(sh, a, false)? || eval_cond_in(sh, b, false)?),
         CondExpr::Group(e) => eval_cond_in(sh, e, false),
+        CondExpr::Unary(op, w) if op == "-v" => {
+            // The name's subscript is expanded once (text the word's expansions made
+            // is not expanded again).
+            let (arg, shown) = Expander::new(sh).subscripts_once(w, true)?;
+            trace_test(sh, negated, &[op, &shown]);
+            unary(sh, op, &arg).map_err(ExpandError::abort)
+        }
         CondExpr::Unary(op, w) => {
             let arg = Expander::new(sh).string(w)?;
             trace_test(sh, negated, &[op, &arg]);
             unary(sh, op, &arg).map_err(ExpandError::abort)
+        }
+        CondExpr::Binary(op, l, r) if ARITH_OPS.contains(&op.as_str()) => {
+            // Operands are arithmetic expressions whose subscripts are expanded once.
+            let (lv, lshown) = Expander::new(sh).subscripts_once(l, true)?;
+            let (rv, rshown) = Expander::new(sh).subscripts_once(r, true)?;
+            trace_test(sh, negated, &[&lshown, op, &rshown]);
+            binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
+                message: format!("[[: {m}"),
+                kind: crate::expand::ErrorKind::Command,
+            })
         }
         CondExpr::Binary(op, l, r) => {
             let lv = Expander::new(sh).string(l)?;
