@@ -917,7 +917,7 @@ impl Interp {
                         if self.set.xtrace {
                             self.xtrace_line(&printer::loop_head("for", f));
                         }
-                        if let Err(m) = self.assign_scalar(&f.var, it, false) {
+                        if let Err(m) = self.assign_loop_var(&f.var, it) {
                             self.error(&m);
                             return Ok(1);
                         }
@@ -2071,6 +2071,24 @@ impl Interp {
             }
         }
         Ok(status)
+    }
+
+    /// Sets a `for` loop's variable. A nameref control variable is pointed at each
+    /// word in turn rather than assigned through (bash manual, "Shell Parameters").
+    fn assign_loop_var(&mut self, var: &str, word: String) -> Result<(), String> {
+        if self
+            .vars
+            .get_raw(var)
+            .is_some_and(|v| v.attrs.has(crate::expand::Attrs::NAMEREF))
+        {
+            if !super::vars::valid_ref(&word) {
+                return Err(format!("`{word}': not a valid identifier"));
+            }
+            let local = self.vars.is_local_here(var);
+            self.vars.entry(var, local).value = Some(crate::expand::Value::Str(word));
+            return Ok(());
+        }
+        self.assign_scalar(var, word, false)
     }
 
     /// The variable a prefix assignment `name=v cmd` binds: a nameref's final target
