@@ -140,7 +140,7 @@ impl Interp {
         }
         // The ERR trap sees the failing status in `$?`.
         self.status = status;
-        self.run_err_trap();
+        self.run_err_trap()?;
         if self.set.errexit {
             return Err(Flow::Exit(status));
         }
@@ -210,15 +210,21 @@ impl Interp {
         Ok(s != 0 && self.extdebug())
     }
 
-    fn run_err_trap(&mut self) {
+    /// Runs the ERR trap. `exit` in it ends the shell and `return` in a function
+    /// returns from it, as `trap 'echo failed; exit 1' ERR` relies on.
+    fn run_err_trap(&mut self) -> Result<(), Flow> {
         if !self.trap_active("ERR") {
-            return;
+            return Ok(());
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            let _ = self.run_trap_action("ERR", "error trap", &action);
+            let r = self.run_trap_action("ERR", "error trap", &action);
             self.status = saved;
+            if let Err(f @ (Flow::Exit(_) | Flow::Fatal(_) | Flow::Return(_))) = r {
+                return Err(f);
+            }
         }
+        Ok(())
     }
 
     /// Runs a trap handler, marking the trap as running meanwhile.
