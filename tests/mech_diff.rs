@@ -453,7 +453,7 @@ fn read_line() -> BoxedStrategy<String> {
             match shape {
                 0 => format!("{ifs}read {o} {vars} <<< {inp}; {show}"),
                 1 => format!(
-                    "printf '%s' {inp} > f; while {ifs}read {o} {vars}; do {show}; done < f; {show}"
+                    "printf '%s' {inp} > f; n=0; while (( n++ < 6 )) && {ifs}read {o} {vars}; do {show}; done < f; {show}"
                 ),
                 _ => format!("{ifs}read {o} {vars} < /dev/null; {show}"),
             }
