@@ -505,6 +505,7 @@ fn finish<H: Host + ?Sized>(
         }
         ParamOp::Case {
             upper,
+            toggle,
             all,
             pattern,
         } => {
@@ -512,8 +513,13 @@ fn finish<H: Host + ?Sized>(
                 Some(w) => Some(Pattern::cached(&ex.pattern(w)?, match_opts(ex, false))),
                 None => None,
             };
+            let to = match (*toggle, *upper) {
+                (true, _) => CaseTo::Toggle,
+                (false, true) => CaseTo::Upper,
+                (false, false) => CaseTo::Lower,
+            };
             for v in pv.vals.iter_mut() {
-                *v = change_case(v, *upper, *all, p.as_deref());
+                *v = change_case(v, to, *all, p.as_deref());
             }
         }
         // bash evaluates no offset for an unset parameter or an array with nothing in
@@ -632,7 +638,7 @@ fn finish<H: Host + ?Sized>(
                         *v = match t {
                             'U' => v.to_uppercase(),
                             'L' => v.to_lowercase(),
-                            _ => change_case(v, true, false, None),
+                            _ => change_case(v, CaseTo::Upper, false, None),
                         };
                     }
                 }
@@ -856,15 +862,24 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
     }
 }
 
-fn change_case(v: &str, upper: bool, all: bool, p: Option<&Pattern>) -> String {
+/// What `${v^}`, `${v,}` and `${v~}` do to a character.
+#[derive(Clone, Copy)]
+enum CaseTo {
+    Upper,
+    Lower,
+    Toggle,
+}
+
+fn change_case(v: &str, to: CaseTo, all: bool, p: Option<&Pattern>) -> String {
     let mut out = String::with_capacity(v.len());
     for (i, c) in v.chars().enumerate() {
         let applies = (all || i == 0) && p.is_none_or(|p| p.matches(&c.to_string()));
         if applies {
-            if upper {
-                out.extend(c.to_uppercase());
-            } else {
-                out.extend(c.to_lowercase());
+            match to {
+                CaseTo::Upper => out.extend(c.to_uppercase()),
+                CaseTo::Lower => out.extend(c.to_lowercase()),
+                CaseTo::Toggle if c.is_uppercase() => out.extend(c.to_lowercase()),
+                CaseTo::Toggle => out.extend(c.to_uppercase()),
             }
         } else {
             out.push(c);

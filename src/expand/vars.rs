@@ -39,12 +39,14 @@ pub struct Assoc {
     next: u64,
 }
 
-/// bash's string hash (FNV-1 over bytes, 32-bit).
+/// bash's string hash (FNV-1 over bytes, 32-bit). It XORs in a C `char`, signed on
+/// the machines bash runs on, so a byte from 0x80 up is sign-extended (which places
+/// non-ASCII keys where bash does).
 fn bash_hash(s: &str) -> u32 {
     let mut h: u32 = 2166136261;
     for b in crate::text::encode(s) {
         h = h.wrapping_mul(16777619);
-        h ^= b as u32;
+        h ^= i32::from(b as i8) as u32;
     }
     h
 }

@@ -140,7 +140,7 @@ impl Interp {
         }
         // The ERR trap sees the failing status in `$?`.
         self.status = status;
-        self.run_err_trap();
+        self.run_err_trap()?;
         if self.set.errexit {
             return Err(Flow::Exit(status));
         }
@@ -210,15 +210,21 @@ impl Interp {
         Ok(s != 0 && self.extdebug())
     }
 
-    fn run_err_trap(&mut self) {
+    /// Runs the ERR trap. `exit` in it ends the shell and `return` in a function
+    /// returns from it, as `trap 'echo failed; exit 1' ERR` relies on.
+    fn run_err_trap(&mut self) -> Result<(), Flow> {
         if !self.trap_active("ERR") {
-            return;
+            return Ok(());
         }
         if let Some(action) = self.traps.get("ERR").cloned() {
             let saved = self.status;
-            let _ = self.run_trap_action("ERR", "error trap", &action);
+            let r = self.run_trap_action("ERR", "error trap", &action);
             self.status = saved;
+            if let Err(f @ (Flow::Exit(_) | Flow::Fatal(_) | Flow::Return(_))) = r {
+                return Err(f);
+            }
         }
+        Ok(())
     }
 
     /// Runs a trap handler, marking the trap as running meanwhile.
@@ -696,6 +702,10 @@ impl Interp {
 
     fn exec_command_inner(&mut self, c: &Command) -> R {
         let r = self.exec_command_unchecked(c);
+        if std::mem::take(&mut self.int_assign_failed) && matches!(r, Ok(_) | Err(Flow::Abort)) {
+            self.status = 1;
+            return Err(self.discard_flow());
+        }
         // A filesystem size limit refused a write: the command saw EFBIG/ENOSPC, and
         // the run ends here rather than carrying on with a truncated file.
         if let Some(hit) = crate::fs::take_limit_hit() {
@@ -913,7 +923,7 @@ impl Interp {
                         if self.set.xtrace {
                             self.xtrace_line(&printer::loop_head("for", f));
                         }
-                        if let Err(m) = self.assign_scalar(&f.var, it, false) {
+                        if let Err(m) = self.assign_loop_var(&f.var, it) {
                             self.error(&m);
                             return Ok(1);
                         }
@@ -1452,17 +1462,16 @@ impl Interp {
                     return self.expand_error(e);
                 }
             };
-            self.vars.bind_here(&a.name);
-            if let Err(m) = self.assign_scalar(&a.name, value.join(" "), a.append) {
+            let name = self.temp_binding_name(&a.name);
+            if let Err(m) = self.bind_temp(&name, value.join(" "), a.append) {
                 self.error(&m);
                 if !posix_special
                     && self
                         .vars
-                        .get(&a.name)
+                        .get(&name)
                         .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
                 {
                     // The command still runs, seeing the readonly value.
-                    self.vars.unbind_here(&a.name);
                     continue;
                 }
                 self.vars.truncate(base);
@@ -1470,7 +1479,7 @@ impl Interp {
             }
             if posix_special {
                 // What the builtin leaves of them outlives it.
-                self.vars.propagate(&a.name);
+                self.vars.propagate(&name);
             }
             traced.push((a, value));
         }
@@ -2151,6 +2160,60 @@ impl Interp {
         Ok(status)
     }
 
+    /// Sets a `for` loop's variable. A nameref control variable is pointed at each
+    /// word in turn rather than assigned through (bash manual, "Shell Parameters").
+    fn assign_loop_var(&mut self, var: &str, word: String) -> Result<(), String> {
+        if self
+            .vars
+            .get_raw(var)
+            .is_some_and(|v| v.attrs.has(crate::expand::Attrs::NAMEREF))
+        {
+            if !super::vars::valid_ref(&word) {
+                return Err(format!("`{word}': not a valid identifier"));
+            }
+            let local = self.vars.is_local_here(var);
+            self.vars.entry(var, local).value = Some(crate::expand::Value::Str(word));
+            return Ok(());
+        }
+        self.assign_scalar(var, word, false)
+    }
+
+    /// The variable a prefix assignment `name=v cmd` binds: a nameref's final target
+    /// when that is a plain name, else `name` itself (bash's `assign_in_env`).
+    fn temp_binding_name(&self, name: &str) -> String {
+        match self.vars.resolve_name_checked(name) {
+            Ok(t) if crate::syntax::is_name(&t) => t,
+            _ => name.to_owned(),
+        }
+    }
+
+    /// Binds `name` for one command. `+=` appends to the visible value under its
+    /// attributes (integer addition, case conversion); the binding itself is a plain
+    /// exported variable.
+    fn bind_temp(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
+        let old = self.vars.get_raw(name).map(|v| (v.attrs, v.as_scalar()));
+        if let Some((attrs, _)) = &old
+            && attrs.has(crate::expand::Attrs::READONLY)
+        {
+            return Err(format!("{name}: readonly variable"));
+        }
+        let value = match old {
+            Some((attrs, text)) if append => {
+                let text = text.unwrap_or_default();
+                if attrs.has(crate::expand::Attrs::INTEGER) {
+                    let a = self.eval_int_value(&text).map_err(|e| e.render())?;
+                    let b = self.eval_int_value(&value).map_err(|e| e.render())?;
+                    a.wrapping_add(b).to_string()
+                } else {
+                    super::vars::apply_case(attrs, text + &value)
+                }
+            }
+            _ => value,
+        };
+        self.vars.bind_here(name);
+        self.assign_scalar(name, value, false)
+    }
+
     /// The value of a prefix assignment. An array value is bound as its text, `(b c)`,
     /// with its elements expanded.
     fn eval_binding_value(&mut self, a: &Assign) -> Result<Vec<String>, ExpandError> {
@@ -2341,7 +2404,7 @@ impl Interp {
                         v = base.cloned().unwrap_or_default() + &v;
                     }
                     if integer {
-                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                        v = self.eval_int_value(&v)?.to_string();
                     }
                     grown += crate::expand::element_cost(Some(&key), &v);
                     map.insert(key, v);
@@ -2396,7 +2459,7 @@ impl Interp {
                         v = arr.get(&idx).cloned().unwrap_or_default() + &v;
                     }
                     if integer {
-                        v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                        v = self.eval_int_value(&v)?.to_string();
                     }
                     grown += crate::expand::element_cost(None, &v);
                     super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
@@ -2405,7 +2468,7 @@ impl Interp {
                 None => {
                     for mut v in vals {
                         if integer {
-                            v = crate::expand::arith::eval_str(&v, self)?.to_string();
+                            v = self.eval_int_value(&v)?.to_string();
                         }
                         grown += crate::expand::element_cost(None, &v);
                         super::vars::set_indexed(self.vars.entry(&name, false), next, v);

@@ -445,6 +445,8 @@ pub struct Interp {
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
+    /// An integer variable's value failed to evaluate ([`Interp::eval_int_value`]).
+    pub(crate) int_assign_failed: bool,
     /// Name used in error messages (`bash`).
     pub shell_name: String,
     /// Traps whose handlers are running (innermost last).
@@ -618,6 +620,7 @@ impl Interp {
             disabled_builtins: imbl::OrdSet::new(),
             last_arg: String::new(),
             in_subshell: false,
+            int_assign_failed: false,
             shell_name: "bash".to_owned(),
             running_traps: Vec::new(),
             bash_command: String::new(),
@@ -1194,9 +1197,9 @@ impl Interp {
         };
         let mut value = if attrs.has(Attrs::INTEGER) {
             let base = old.unwrap_or_default();
-            let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
+            let n = self.eval_int_value(&value).map_err(|e| e.render())?;
             if append {
-                let b = self.eval_arith_str(&base).map_err(|e| e.render())?;
+                let b = self.eval_int_value(&base).map_err(|e| e.render())?;
                 b.wrapping_add(n).to_string()
             } else {
                 n.to_string()
@@ -1343,7 +1346,7 @@ impl Interp {
             let mut value = value;
             if attrs.has(Attrs::INTEGER) {
                 value = self
-                    .eval_arith_str(&value)
+                    .eval_int_value(&value)
                     .map_err(|e| e.render())?
                     .to_string();
             }
@@ -1377,13 +1380,13 @@ impl Interp {
         };
         let mut value = value;
         if attrs.has(Attrs::INTEGER) {
-            let n = self.eval_arith_str(&value).map_err(|e| e.render())?;
+            let n = self.eval_int_value(&value).map_err(|e| e.render())?;
             value = if append {
                 let old = match &var.value {
                     Some(Value::Indexed(a)) => a.get(&idx).cloned().unwrap_or_default(),
                     _ => String::new(),
                 };
-                let o = self.eval_arith_str(&old).map_err(|e| e.render())?;
+                let o = self.eval_int_value(&old).map_err(|e| e.render())?;
                 o.wrapping_add(n).to_string()
             } else {
                 n.to_string()
@@ -1426,6 +1429,28 @@ impl Interp {
     /// Evaluates arithmetic text against this shell's variables.
     pub fn eval_arith_str(&mut self, s: &str) -> Result<i64, crate::expand::ArithFail> {
         crate::expand::arith::eval_str(s, self)
+    }
+
+    /// Evaluates a value assigned to an integer variable. bash treats a failure as an
+    /// assignment error that abandons everything (its `jump_to_top_level`): it is
+    /// noted here and acted on when the command ends ([`Interp::discard_flow`]).
+    pub(crate) fn eval_int_value(&mut self, s: &str) -> Result<i64, crate::expand::ArithFail> {
+        let r = crate::expand::arith::eval_str(s, self);
+        if r.is_err() {
+            self.int_assign_failed = true;
+        }
+        r
+    }
+
+    /// Where an integer assignment's arithmetic error leads: a `bash -c` shell or a
+    /// subshell exits with status 1; a script read from a file, or an interactive
+    /// shell, abandons the command and goes on.
+    pub(crate) fn discard_flow(&self) -> Flow {
+        if self.in_subshell || (self.command_string_mode && !self.interactive) {
+            Flow::Exit(1)
+        } else {
+            Flow::Abort
+        }
     }
 
     /// The scalar value of a variable, if set.

@@ -129,22 +129,14 @@ impl Scopes {
         self.frames.push(Frame::new(kind));
     }
 
-    /// Gives `name` a binding of its own in the top frame, starting as a copy of the
-    /// visible variable (so its attributes apply), exported.
+    /// Gives `name` a binding of its own in the top frame: a new variable, exported
+    /// and with no other attribute (bash's temporary environment does not inherit
+    /// `-i`, `-u`, arrays or namerefs from what it shadows).
     pub fn bind_here(&mut self, name: &str) {
-        let mut v = self.get_raw(name).cloned().unwrap_or_default();
+        let mut v = Var::default();
         v.attrs.set(Attrs::EXPORT, true);
         if let Some(top) = self.frames.last_mut() {
             top.insert(name, v);
-        }
-    }
-
-    /// Drops the top frame's own binding of `name` (one that could not be made).
-    pub fn unbind_here(&mut self, name: &str) {
-        if self.frames.len() > 1
-            && let Some(top) = self.frames.last_mut()
-        {
-            top.vars.remove(name);
         }
     }
 

@@ -419,9 +419,11 @@ pub enum ParamOp {
         pattern: Word,
         replacement: Option<Word>,
     },
-    /// `^`, `^^`, `,`, `,,`.
+    /// `^`, `^^`, `,`, `,,`, and bash's undocumented `~`, `~~` (toggle: `upper` is
+    /// then unused).
     Case {
         upper: bool,
+        toggle: bool,
         all: bool,
         pattern: Option<Word>,
     },

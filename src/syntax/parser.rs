@@ -3067,7 +3067,7 @@ impl Parser {
                     replacement,
                 }
             }
-            '^' | ',' => {
+            '^' | ',' | '~' => {
                 self.bump();
                 let all = self.peek() == Some(c);
                 if all {
@@ -3076,6 +3076,7 @@ impl Parser {
                 let pattern = self.param_word(in_dquote, false, false, !in_dquote)?;
                 ParamOp::Case {
                     upper: c == '^',
+                    toggle: c == '~',
                     all,
                     pattern: if pattern.parts.is_empty() {
                         None

@@ -947,10 +947,15 @@ fn param(pe: &ParamExp, out: &mut String) {
         }
         ParamOp::Case {
             upper,
+            toggle,
             all,
             pattern,
         } => {
-            let c = if *upper { '^' } else { ',' };
+            let c = match (*toggle, *upper) {
+                (true, _) => '~',
+                (false, true) => '^',
+                (false, false) => ',',
+            };
             out.push(c);
             if *all {
                 out.push(c);

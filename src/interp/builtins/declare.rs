@@ -159,14 +159,15 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     }
     if f.print {
         let mut status = 0;
-        let mut out = String::new();
         for n in operands {
             // A special variable is read first, as bash's lookup computes it.
             let special = sh.read_special(n).or_else(|| sh.stack_var(n));
             match special.as_ref().or(sh.vars.get_raw(n)) {
+                // Each as it is found: bash flushes after every variable, so its
+                // lines and the errors for missing names interleave.
                 Some(v) => {
-                    out.push_str(&print_var(n, v));
-                    out.push('\n');
+                    let line = print_var(n, v) + "\n";
+                    sh.out(line.as_bytes())?;
                 }
                 None => {
                     sh.builtin_error(name, &format!("{n}: not found"));
@@ -174,7 +175,6 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
                 }
             }
         }
-        sh.out(out.as_bytes())?;
         return Ok(status);
     }
     let local = (force_local || sh.call_depth > 0 && sh.in_function()) && !f.global;
@@ -233,6 +233,20 @@ fn declare_one(
     if !crate::syntax::is_name(&vname) {
         sh.builtin_error(builtin, &format!("`{op}': not a valid identifier"));
         return Err(1);
+    }
+    // Attributes and values given to a nameref (but not `-n`/`+n` themselves) go to
+    // the variable it names.
+    let mut vname = vname;
+    if (f.set | f.unset) & Attrs::NAMEREF == 0
+        && sh
+            .vars
+            .get_raw(&vname)
+            .is_some_and(|v| v.attrs.has(Attrs::NAMEREF))
+        && (!local || sh.vars.is_local_here(&vname))
+        && let Ok(t) = sh.vars.resolve_name_checked(&vname)
+        && crate::syntax::is_name(&t)
+    {
+        vname = t;
     }
     // A nameref must name a variable: `declare -n r=1` and `x=1; declare -n x` fail.
     if f.set & Attrs::NAMEREF != 0 {

@@ -1085,6 +1085,14 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
     };
     let silent = optstring.starts_with(':');
     let spec = optstring.trim_start_matches(':');
+    // OPTERR as bash reads it (C's atoi; unset or empty is 1): 0 keeps getopts quiet.
+    let report = !silent
+        && sh.get_str("OPTERR").is_none_or(|v| {
+            let t = v.trim_start();
+            let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            v.is_empty() || digits[..n].bytes().any(|b| b != b'0')
+        });
     let optind: usize = sh
         .get_str("OPTIND")
         .and_then(|s| s.trim().parse().ok())
@@ -1132,12 +1140,16 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
         next_ind += 1;
     }
     let pos = spec.find(c).filter(|_| c != ':');
-    match pos {
+    // `?` in the option string is found, but getopts cannot tell it from an illegal
+    // option: the same result, without the message.
+    match pos.filter(|_| c != '?') {
         None => {
             if silent {
                 let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
             } else {
-                sh.errln(&format!("{}: illegal option -- {c}", sh.arg0_for_errors()));
+                if report && pos.is_none() {
+                    sh.errln(&format!("{}: illegal option -- {c}", sh.arg0_for_errors()));
+                }
                 let _ = sh.vars.unset("OPTARG");
             }
             bound &= getopts_bind(sh, &name, "?");
@@ -1170,10 +1182,12 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
                             let _ = sh.assign_scalar("OPTARG", c.to_string(), false);
                             bound &= getopts_bind(sh, &name, ":");
                         } else {
-                            sh.errln(&format!(
-                                "{}: option requires an argument -- {c}",
-                                sh.arg0_for_errors()
-                            ));
+                            if report {
+                                sh.errln(&format!(
+                                    "{}: option requires an argument -- {c}",
+                                    sh.arg0_for_errors()
+                                ));
+                            }
                             let _ = sh.vars.unset("OPTARG");
                             bound &= getopts_bind(sh, &name, "?");
                         }

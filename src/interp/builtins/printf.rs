@@ -9,7 +9,8 @@ pub struct Formatted {
     pub bad_number: bool,
     /// `%b` met `\c`: stop all output.
     pub stopped: bool,
-    pub error: Option<String>,
+    /// bash's complaints, in the order met (each bad number is reported).
+    pub errors: Vec<String>,
 }
 
 pub fn printf(sh: &mut Interp, args: &[String]) -> R {
@@ -68,10 +69,10 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
         sh.budget.trip(&m);
         return Err(crate::interp::Flow::Fatal(m));
     }
-    for m in &f.errors() {
+    for m in &f.errors {
         sh.builtin_error("printf", m);
     }
-    let status = if f.bad_number || f.error.is_some() {
+    let status = if f.bad_number || !f.errors.is_empty() {
         1
     } else {
         0
@@ -100,12 +101,6 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
             let s = sh.out_status("printf", &bytes)?;
             Ok(if s != 0 { s } else { status })
         }
-    }
-}
-
-impl Formatted {
-    fn errors(&self) -> Vec<String> {
-        self.error.iter().cloned().collect()
     }
 }
 
@@ -394,7 +389,7 @@ pub fn format(
     let mut out = String::new();
     let mut ai = 0usize;
     let mut bad = false;
-    let mut error = None;
+    let mut errors = Vec::new();
     loop {
         let mut consumed = false;
         let mut i = 0;
@@ -495,7 +490,7 @@ pub fn format(
             }
             let Some(&conv) = cs.get(i) else {
                 let spec_text: String = cs[spec_start..].iter().collect();
-                error = Some(format!("`{spec_text}': missing format character"));
+                errors.push(format!("`{spec_text}': missing format character"));
                 break;
             };
             i += 1;
@@ -521,7 +516,7 @@ pub fn format(
                         Ok(v) => v,
                         Err(v) => {
                             bad = true;
-                            error.get_or_insert(format!("{a}: invalid number"));
+                            errors.push(format!("{a}: invalid number"));
                             v
                         }
                     },
@@ -561,7 +556,7 @@ pub fn format(
                             text: out,
                             bad_number: bad,
                             stopped: true,
-                            error,
+                            errors,
                         });
                     }
                 }
@@ -583,7 +578,7 @@ pub fn format(
                         Ok(v) => v,
                         Err(v) => {
                             bad = true;
-                            error.get_or_insert(format!("{a}: invalid number"));
+                            errors.push(format!("{a}: invalid number"));
                             v
                         }
                     };
@@ -637,19 +632,19 @@ pub fn format(
                         Ok(v) => v,
                         Err(v) => {
                             bad = true;
-                            error.get_or_insert(format!("{a}: invalid number"));
+                            errors.push(format!("{a}: invalid number"));
                             v
                         }
                     };
                     out.push_str(&fmt_float(&spec, conv, v));
                 }
                 other => {
-                    error = Some(format!("%{other}: invalid format character"));
+                    errors.push(format!("`{other}': invalid format character"));
                     return Some(Formatted {
                         text: out,
                         bad_number: bad,
                         stopped: true,
-                        error,
+                        errors,
                     });
                 }
             }
@@ -662,7 +657,7 @@ pub fn format(
         text: out,
         bad_number: bad,
         stopped: false,
-        error,
+        errors,
     })
 }
 

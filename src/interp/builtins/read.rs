@@ -302,7 +302,23 @@ fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> 
     fields
 }
 
+/// bash's `legal_number`: optional blanks, a sign and decimal digits, blanks.
+fn legal_number(s: &str) -> Option<i64> {
+    let t = s.trim_matches([' ', '\t', '\n']);
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+const MAPFILE_USAGE: &str = "usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]";
+
+/// `mapfile`/`readarray` (bash manual, "Bash Builtins"): options checked as bash's
+/// `mapfile.c` checks them, `-C callback` run as `callback INDEX 'line'` every
+/// `-c quantum` lines (5000 by default) before the line is stored.
 pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
+    let builtin = args[0].clone();
     let mut delim = b'\n';
     let mut count: Option<usize> = None;
     let mut origin: i64 = 0;
@@ -311,54 +327,120 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
     let mut fd = 0;
     let mut i = 1;
     let mut keep = false;
+    let mut callback: Option<String> = None;
+    let mut quantum: i64 = 5000;
     while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
         let a = args[i].clone();
-        let c = a.chars().nth(1).unwrap_or(' ');
-        let val = if a.len() > 2 {
-            Some(a[2..].to_owned())
-        } else if matches!(c, 'd' | 'n' | 'O' | 's' | 'u' | 'C' | 'c') {
+        if a == "--" {
             i += 1;
-            args.get(i).cloned()
-        } else {
-            None
-        };
-        match (c, val) {
-            ('t', _) => strip = true,
-            ('d', Some(v)) => delim = v.bytes().next().unwrap_or(0),
-            ('n', Some(v)) => count = v.parse().ok().filter(|&n: &usize| n > 0),
-            ('O', Some(v)) => {
-                origin = v.parse().unwrap_or(0);
-                keep = true;
+            break;
+        }
+        for (p, c) in a[1..].char_indices() {
+            if c == 't' {
+                strip = true;
+                continue;
             }
-            ('s', Some(v)) => skip = v.parse().unwrap_or(0),
-            ('u', Some(v)) => fd = v.parse().unwrap_or(0),
-            ('C', _) | ('c', _) => {}
-            _ => {
-                sh.builtin_error(&args[0], &format!("{a}: invalid option"));
+            if !"dnOsuCc".contains(c) {
+                sh.builtin_error(&builtin, &format!("-{c}: invalid option"));
+                sh.errln(&format!("{builtin}: {MAPFILE_USAGE}"));
                 return Ok(2);
             }
+            let rest = &a[1 + p + c.len_utf8()..];
+            let v = if rest.is_empty() {
+                i += 1;
+                match args.get(i) {
+                    Some(v) => v.clone(),
+                    None => {
+                        sh.builtin_error(&builtin, &format!("-{c}: option requires an argument"));
+                        sh.errln(&format!("{builtin}: {MAPFILE_USAGE}"));
+                        return Ok(2);
+                    }
+                }
+            } else {
+                rest.to_owned()
+            };
+            let n = legal_number(&v);
+            let bad = |sh: &mut Interp, what: &str| {
+                sh.builtin_error(&builtin, &format!("{v}: {what}"));
+                Ok(1)
+            };
+            match c {
+                'd' => delim = v.bytes().next().unwrap_or(0),
+                'n' => match n.filter(|&n| n >= 0) {
+                    Some(n) => count = usize::try_from(n).ok().filter(|&n| n > 0),
+                    None => return bad(sh, "invalid line count"),
+                },
+                'O' => match n.filter(|&n| n >= 0) {
+                    Some(n) => {
+                        origin = n;
+                        keep = true;
+                    }
+                    None => return bad(sh, "invalid array origin"),
+                },
+                's' => match n.filter(|&n| n >= 0) {
+                    Some(n) => skip = usize::try_from(n).unwrap_or(usize::MAX),
+                    None => return bad(sh, "invalid line count"),
+                },
+                'u' => match n.filter(|&n| n >= 0).and_then(|n| i32::try_from(n).ok()) {
+                    Some(n) => fd = n,
+                    None => return bad(sh, "invalid file descriptor specification"),
+                },
+                'C' => callback = Some(v),
+                _ => match n.filter(|&n| n > 0) {
+                    Some(n) => quantum = n,
+                    None => return bad(sh, "invalid callback quantum"),
+                },
+            }
+            break;
         }
         i += 1;
     }
     let name = args.get(i).cloned().unwrap_or_else(|| "MAPFILE".to_owned());
+    if !crate::syntax::is_name(&name) {
+        sh.builtin_error(&builtin, &format!("`{name}': not a valid identifier"));
+        return Ok(1);
+    }
     if sh.fds.get(fd).is_none() {
         sh.builtin_error(
-            &args[0],
+            &builtin,
             &format!("{fd}: invalid file descriptor: Bad file descriptor"),
         );
         return Ok(1);
     }
+    if let Some(v) = sh.vars.get(&name) {
+        if v.attrs.has(crate::expand::Attrs::READONLY) {
+            sh.error(&format!("{name}: readonly variable"));
+            return Ok(1);
+        }
+        if v.is_assoc() {
+            sh.builtin_error(&builtin, &format!("{name}: not an indexed array"));
+            return Ok(1);
+        }
+    }
     let mut arr = if keep {
         match sh.vars.get(&name).and_then(|v| v.value.clone()) {
             Some(Value::Indexed(a)) => a,
+            Some(Value::Str(s)) => imbl::OrdMap::unit(0, s),
             _ => imbl::OrdMap::new(),
         }
     } else {
         imbl::OrdMap::new()
     };
+    // Lines to skip are read (and dropped) first.
+    for _ in 0..skip {
+        let mut got = false;
+        while let Some(b) = read_byte(sh, fd) {
+            got = true;
+            if b == delim {
+                break;
+            }
+        }
+        if !got {
+            break;
+        }
+    }
     let mut idx = origin;
     let mut n = 0usize;
-    let mut skipped = 0usize;
     loop {
         if count.is_some_and(|c| n >= c) {
             break;
@@ -382,9 +464,15 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         if !got {
             break;
         }
-        if skipped < skip {
-            skipped += 1;
-            continue;
+        n += 1;
+        if let Some(cb) = &callback
+            && (n as i64) % quantum == 0
+        {
+            // What is stored so far is visible to the callback, as bash binds as it goes.
+            sh.vars.entry(&name, false).value = Some(Value::Indexed(arr.clone()));
+            let text = crate::text::decode(&line);
+            let call = format!("{cb} {idx} '{}'", text.replace('\'', "'\\''"));
+            sh.run_source(&call, None)?;
         }
         // Elements are C strings in bash: a NUL ends one (unless it is the delimiter).
         if let Some(nul) = line.iter().position(|&b| b == 0)
@@ -400,7 +488,6 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             return Err(Flow::Fatal(m));
         }
         idx += 1;
-        n += 1;
         if !ended {
             break;
         }

@@ -1,0 +1,621 @@
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)]
+//! Mechanism-level differential fuzzer against real bash (issue 23), behind
+//! `CONFIRM_BASH=1`: one generator of small scripts per area of the manual (traps ×
+//! functions × subshells, namerefs × attributes × scopes, `declare -p` round trips,
+//! `getopts`, `printf`/`read`/`mapfile`, parameter expansion operators). Each script runs
+//! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
+//! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
+//! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
+//! the first few disagreements in full and the count per area, then fails if any.
+//!
+//! ```text
+//! CONFIRM_BASH=1 cargo test --release --test mech_diff -- --test-threads=1
+//! CONFIRM_BASH=1 MECH_DIFF_CASES=2000 MECH_DIFF_SEED=7 cargo test --release \
+//!     --test mech_diff namerefs -- --test-threads=1 --nocapture
+//! ```
+//!
+//! `MECH_DIFF_CASES` (default 200) is the number of scripts per area, `MECH_DIFF_SEED`
+//! (default 1) picks the sequence, `MECH_DIFF_SHOW` (default 8) how many disagreements
+//! are printed in full, and `MECH_DIFF_OUT=dir` writes every disagreeing script there
+//! (`AREA-N.sh`). Generated scripts are deterministic: no `$$`, `$RANDOM`, clock or host
+//! paths, so any difference is shellbox's.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+type Out = (String, String, i32);
+
+/// One of the fragments of `text`, which are separated by `¦` (and trimmed).
+fn pick(text: &'static str) -> BoxedStrategy<String> {
+    let items: Vec<String> = text
+        .split('¦')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    prop::sample::select(items).boxed()
+}
+
+/// One of the given fragments.
+fn sel(items: &[&'static str]) -> BoxedStrategy<String> {
+    prop::sample::select(items.to_vec())
+        .prop_map(str::to_owned)
+        .boxed()
+}
+
+/// Up to `max - 1` of the fragments of `text` (see [`pick`]), joined by spaces.
+fn options(text: &'static str, max: usize) -> BoxedStrategy<String> {
+    prop::collection::vec(pick(text), 0..max)
+        .prop_map(|v| v.join(" "))
+        .boxed()
+}
+
+/// `n` lines drawn from `line`, joined by newlines.
+fn lines(line: BoxedStrategy<String>, n: std::ops::Range<usize>) -> BoxedStrategy<String> {
+    prop::collection::vec(line, n)
+        .prop_map(|v| v.join("\n"))
+        .boxed()
+}
+
+/// Runs `cmd` with stdin `/dev/null`: its stdout, stderr and status (-2 when it was
+/// killed at the 10 s deadline).
+fn run(cmd: &mut Command) -> Out {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a shell");
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t1 = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        so.read_to_end(&mut b).ok();
+        b
+    });
+    let t2 = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        se.read_to_end(&mut b).ok();
+        b
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Ok(Some(st)) = child.try_wait() {
+            break st.code().unwrap_or(-1);
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            child.kill().ok();
+            child.wait().ok();
+            break -2;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let out = t1.join().unwrap_or_default();
+    let err = t2.join().unwrap_or_default();
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&err).into_owned(),
+        code,
+    )
+}
+
+fn shellbox(script: &str) -> Out {
+    run(Command::new(env!("CARGO_BIN_EXE_shellbox")).args(["--timeout", "10", "-c", script]))
+}
+
+fn bash(script: &str, dir: &std::path::Path) -> Out {
+    use std::os::unix::process::CommandExt;
+    let work = dir.join("workspace");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    run(Command::new("/bin/bash")
+        .arg0("bash")
+        .args(["-c", script])
+        .current_dir(&work)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", dir.to_string_lossy().as_ref())
+        .env("LC_ALL", "C.UTF-8"))
+}
+
+fn env_num(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Runs `MECH_DIFF_CASES` scripts of `area` under both shells and fails listing the
+/// disagreements.
+fn check_area(area: &str, strategy: BoxedStrategy<String>) {
+    if std::env::var("CONFIRM_BASH").is_err() {
+        return;
+    }
+    let cases = env_num("MECH_DIFF_CASES", 200);
+    let show = env_num("MECH_DIFF_SHOW", 8) as usize;
+    let seed = env_num("MECH_DIFF_SEED", 1);
+    let mut seed_bytes = [0u8; 32];
+    seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    seed_bytes[8..8 + area.len().min(24)].copy_from_slice(&area.as_bytes()[..area.len().min(24)]);
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes);
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let dir = std::env::temp_dir().join(format!("shellbox-mech-{}-{area}", std::process::id()));
+    let out_dir = std::env::var("MECH_DIFF_OUT").ok();
+    let mut report = Vec::new();
+    let mut count = 0usize;
+    for i in 0..cases {
+        let src = strategy.new_tree(&mut runner).unwrap().current();
+        let want = bash(&src, &dir);
+        let got = shellbox(&src);
+        if want == got {
+            continue;
+        }
+        count += 1;
+        if let Some(d) = &out_dir {
+            std::fs::create_dir_all(d).ok();
+            std::fs::write(format!("{d}/{area}-{i}.sh"), &src).ok();
+        }
+        if report.len() < show {
+            report.push(format!(
+                "--- script {i}:\n{src}\n--- bash:     {want:?}\n--- shellbox: {got:?}"
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("mech_diff {area}: {count} of {cases} scripts disagree");
+    assert!(
+        count == 0,
+        "{area}: {count} of {cases} scripts disagree with bash\n\n{}",
+        report.join("\n\n")
+    );
+}
+
+// ---------------------------------------------------------------- traps
+
+fn trap_line() -> BoxedStrategy<String> {
+    prop_oneof![
+        pick(
+            r#"
+            trap 'echo "D:$BASH_COMMAND:${FUNCNAME[*]}"' DEBUG
+            trap 'echo "D:$BASH_COMMAND"' DEBUG
+            trap 'echo "E:$?:$BASH_COMMAND:${FUNCNAME[0]-main}"' ERR
+            trap 'echo "X:$?:$BASH_COMMAND"' EXIT
+            trap 'echo "R:${FUNCNAME[*]}:$BASH_COMMAND"' RETURN ¦ trap 'echo R:$?' RETURN
+            trap 'return 7' RETURN ¦ trap 'exit 4' ERR ¦ trap 'return 3' ERR
+            trap 'echo D; return 1' DEBUG ¦ trap '(( 0 ))' DEBUG ¦ trap 'caller' DEBUG
+            trap - DEBUG ¦ trap - ERR ¦ trap - RETURN ¦ trap -p ¦ trap -p DEBUG ERR
+            trap -p EXIT RETURN ¦ trap 'echo "sig:$BASH_COMMAND"' USR1 ¦ trap '' ERR
+            "#,
+        ),
+        pick(
+            r#"
+            set -E ¦ set -T ¦ set +E ¦ set +T ¦ shopt -s extdebug ¦ set -o functrace
+            set -o errtrace ¦ set -e ¦ set -o pipefail
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn trap_cmd() -> BoxedStrategy<String> {
+    pick(
+        r#"
+        false ¦ true ¦ echo a ¦ x=$(false) ¦ x=$(echo s; false); echo "[$x]" ¦ ( false )
+        (exit 2) ¦ caller ¦ caller 0 ¦ echo "${FUNCNAME[@]}" ¦ echo "${BASH_LINENO[@]}"
+        echo "$BASH_COMMAND" ¦ trap -p ¦ local v=1 ¦ [[ a == b ]] ¦ (( 0 )) ¦ (( 1 ))
+        for i in 1 2; do :; done ¦ case x in x) false;; esac ¦ false || true ¦ ! false
+        if false; then :; fi ¦ echo $(echo sub) ¦ f ¦ g ¦ return 3 ¦ return ¦ echo "> $(f)"
+        f | cat ¦ { false; } ¦ false && true ¦ kill -USR1 $BASHPID ¦ eval false ¦ x=1 y=2
+        printf '%s\n' "$x" >/dev/null ¦ echo r$?
+        "#,
+    )
+}
+
+fn traps_script() -> BoxedStrategy<String> {
+    (
+        lines(trap_line(), 0..4),
+        lines(trap_cmd(), 1..4),
+        lines(trap_cmd(), 1..4),
+        lines(trap_line(), 0..3),
+        lines(trap_cmd(), 1..5),
+    )
+        .prop_map(|(pre, fb, gb, mid, main)| {
+            format!("f() {{\n{fb}\n}}\ng() {{\n{gb}\n}}\n{pre}\n{mid}\n{main}\necho \"end:$?\"\n")
+                .replace("f() {\n", "f() {\n((depth++ < 3)) || return 9\n")
+                .replace("g() {\n", "g() {\n((gdepth++ < 3)) || return 8\n")
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- namerefs
+
+fn nameref_line() -> BoxedStrategy<String> {
+    pick(
+        r#"
+        declare -n r=x ¦ declare -n r='arr[1]' ¦ declare -n r='h[k]' ¦ declare -n r=arr
+        declare -n r=h ¦ declare -ni r=n ¦ declare -nl r=x ¦ declare -nu r=x
+        declare -nx r=x ¦ declare -nr r=x ¦ declare -n -i r=x ¦ declare -n r=r
+        declare -n r=1bad ¦ declare -n r ¦ declare -n s=r ¦ declare +n r ¦ declare -i r
+        declare -l r ¦ declare -u x ¦ declare -i n ¦ declare -x r ¦ r=Hello ¦ r+=zz ¦ r=3+4
+        r[0]=e0 ¦ r[2]=e2 ¦ s=via-s ¦ x=new ¦ echo "r=$r #=${#r} !=${!r} x=$x"
+        echo "${r[@]} ${#r[@]}" ¦ echo "${!r[@]}" ¦ unset r ¦ unset -n r ¦ unset x
+        export -n r ¦ export r ¦ readonly r ¦ readonly x ¦ declare -p r ¦ declare -p x
+        declare -p r x arr h n 2>&1 ¦ for r in y z; do echo "for:$r"; done
+        for r in x n; do echo "for:$r"; r=set; done ¦ f r ¦ f x ¦ f 'arr[0]' ¦ g
+        r=tmp declare -p x ¦ r=tmp eval 'echo tmp:$x' ¦ r=tmp h ¦ local -n q=x ¦ echo $?
+        declare -n ¦ declare -pn 2>&1 | grep -E ' (r|s|q)='
+        "#,
+    )
+}
+
+fn namerefs_script() -> BoxedStrategy<String> {
+    lines(nameref_line(), 2..9)
+        .prop_map(|body| {
+            format!(
+                "x=abc; arr=(a b c); declare -A h=([k]=v); n=5\n\
+                 f() {{ local -n l=$1; l=fval; l+=+; echo \"f:$l ${{#l}}\"; declare -p l; }}\n\
+                 g() {{ local x=gx; declare -n r=x; r=glocal; echo \"g:$x\"; }}\n\
+                 h() {{ echo \"h:$r:$x\"; }}\n{body}\n\
+                 declare -p x r arr h n 2>&1\n"
+            )
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- declare -p round trips
+
+fn odd_value() -> BoxedStrategy<String> {
+    pick(
+        r#"
+        '' ¦ 'a b' ¦ $'a\nb' ¦ $'tab\there' ¦ $'\001\x7f' ¦ "quote'd" ¦ 'dq"x'
+        'back\slash' ¦ '$dollar' ¦ 'é ü 中' ¦ $'\e[0m' ¦ '*?[' ¦ '~' ¦ '!bang' ¦ '`tick`'
+        $'\r' ¦ $'x\ty\n' ¦ 12 ¦ -3 ¦ '1+2' ¦ $'\xff' ¦ 'a=b' ¦ '[x]'
+        "#,
+    )
+}
+
+fn odd_key() -> BoxedStrategy<String> {
+    pick(
+        r#"
+        k ¦ 'a b' ¦ $'\n' ¦ '*' ¦ '"' ¦ "'" ¦ 1 ¦ -1 ¦ '$x' ¦ 'é' ¦ '@' ¦ 'a]b' ¦ '\\'
+        $'\t' ¦ '!' ¦ ' '
+        "#,
+    )
+}
+
+fn attrs() -> BoxedStrategy<String> {
+    sel(&[
+        "", "-i", "-l", "-u", "-x", "-r", "-t", "-il", "-lu", "-ix", "-ir", "-xr", "-lx", "-ul",
+        "-g", "+x", "-i -u",
+    ])
+}
+
+fn decl_line() -> BoxedStrategy<String> {
+    prop_oneof![
+        (attrs(), 0..3usize, odd_value())
+            .prop_map(|(a, i, v)| format!("declare {a} v{i}={v}")),
+        (attrs(), 0..3usize, prop::collection::vec(odd_value(), 0..4))
+            .prop_map(|(a, i, vs)| format!("declare -a {a} a{i}=({})", vs.join(" "))),
+        (0..3usize, 0..9usize, odd_value()).prop_map(|(i, k, v)| format!("a{i}[{k}]={v}")),
+        (attrs(), 0..3usize, prop::collection::vec((odd_key(), odd_value()), 0..4)).prop_map(
+            |(a, i, kv)| {
+                let body: Vec<String> = kv.iter().map(|(k, v)| format!("[{k}]={v}")).collect();
+                format!("declare -A {a} h{i}=({})", body.join(" "))
+            }
+        ),
+        (0..3usize, odd_key(), odd_value()).prop_map(|(i, k, v)| format!("h{i}[{k}]={v}")),
+        (0..3usize, odd_value()).prop_map(|(i, v)| format!("v{i}+={v}")),
+        (0..3usize, odd_value()).prop_map(|(i, v)| format!("readonly v{i}={v}")),
+        (0..3usize, odd_value()).prop_map(|(i, v)| format!("export v{i}={v}")),
+        (0..3usize, odd_value()).prop_map(|(i, v)| format!("local v{i}={v}")),
+        (attrs(), 0..3usize).prop_map(|(a, i)| format!("declare {a} v{i}")),
+        (attrs(), 0..3usize).prop_map(|(a, i)| format!("declare {a} a{i}")),
+        (0..3usize).prop_map(|i| format!("unset v{i} a{i}[1] 'h{i}[k]'")),
+        (0..3usize).prop_map(|i| format!("declare -a h{i}")),
+        (0..3usize).prop_map(|i| format!("declare -A a{i}")),
+        (0..3usize).prop_map(|i| format!("declare -p v{i} a{i} h{i}")),
+        (0..3usize).prop_map(|i| format!(
+            "s=$(declare -p v{i} a{i} h{i} 2>/dev/null); echo \"$s\"; unset v{i} a{i} h{i} 2>/dev/null; eval \"$s\"; declare -p v{i} a{i} h{i}"
+        )),
+        (0..3usize).prop_map(|i| format!("echo \"${{v{i}@Q}} ${{a{i}[@]@Q}} ${{h{i}[@]@K}}\"")),
+        (0..3usize).prop_map(|i| format!("echo \"${{v{i}@A}}\"; echo \"${{a{i}[@]@A}}\"; echo \"${{h{i}@a}}\"")),
+        pick(
+        r#"
+        readonly -p | grep -E ' (v|a|h)[0-9]' ¦ export -p | grep -E ' (v|a|h)[0-9]'
+        declare -p | grep -E '^declare -[^ ]+ (v|a|h)[0-9]'
+        declare | grep -E '^(v|a|h)[0-9]=' ¦ declare -x | grep -E ' (v|a|h)[0-9]'
+        declare -r | grep -E ' (v|a|h)[0-9]' ¦ declare -a | grep -E ' (v|a|h)[0-9]'
+        declare -A | grep -E ' (v|a|h)[0-9]' ¦ declare -i | grep -E ' (v|a|h)[0-9]'
+        declare -pl | grep -E ' (v|a|h)[0-9]' ¦ echo $? ¦ f ¦ declare -p nosuch
+        declare -z v0
+        "#,
+    ),
+    ]
+    .boxed()
+}
+
+fn declare_script() -> BoxedStrategy<String> {
+    (lines(decl_line(), 1..5), lines(decl_line(), 1..7))
+        .prop_map(|(fbody, body)| {
+            format!(
+                "f() {{\n{fbody}\ndeclare -p v0 v1 a0 h0 2>&1\n}}\n{body}\necho \"st=$?\"\ndeclare -p v0 v1 v2 a0 a1 a2 h0 h1 h2 2>&1\n"
+            )
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- getopts
+
+fn getopts_script() -> BoxedStrategy<String> {
+    let arg = pick(
+        r#"
+        -a ¦ -b ¦ -bval ¦ -ab ¦ -ba ¦ -c ¦ -x ¦ -- ¦ - ¦ arg ¦ '' ¦ -a- ¦ -: ¦ -? ¦ -cb
+        -acx ¦ '-b x' ¦ -bc
+        "#,
+    );
+    (
+        prop::sample::select(vec!["", ":"]),
+        prop::collection::vec(sel(&["a", "b:", "c", "c:", "x", "?", ":"]), 0..4),
+        prop::collection::vec(arg, 0..6),
+        sel(&["", "OPTERR=0", "OPTERR=1", "OPTIND=2", "OPTIND=0", "unset OPTARG"]),
+        0..4usize,
+    )
+        .prop_map(|(silent, letters, args, pre, shape)| {
+            let os = format!("{silent}{}", letters.concat());
+            let args = args.join(" ");
+            let report = "echo \"[$opt] OPTIND=$OPTIND OPTARG=${OPTARG-unset} rc=$?\"";
+            match shape {
+                0 => format!(
+                    "{pre}\nset -- {args}\nn=0; while getopts '{os}' opt && (( n++ < 20 )); do {report}; done\necho \"end rc=$? opt=$opt OPTIND=$OPTIND OPTARG=${{OPTARG-unset}}\"\nshift $((OPTIND-1)); echo \"rest: $*\"\n"
+                ),
+                1 => format!(
+                    "{pre}\nn=0; while getopts '{os}' opt {args} && (( n++ < 20 )); do {report}; done\necho \"end opt=$opt OPTIND=$OPTIND\"\n"
+                ),
+                2 => format!(
+                    "f() {{ local OPTIND=1 opt; n=0; while getopts '{os}' opt \"$@\" && (( n++ < 20 )); do {report}; done; echo \"f OPTIND=$OPTIND\"; }}\n{pre}\nf {args}\nf {args}\necho \"after OPTIND=$OPTIND\"\n"
+                ),
+                _ => format!(
+                    "{pre}\ngetopts '{os}' opt {args}; echo \"1 rc=$? [$opt] $OPTIND ${{OPTARG-u}}\"\ngetopts '{os}' opt {args}; echo \"2 rc=$? [$opt] $OPTIND ${{OPTARG-u}}\"\ngetopts '{os}'; echo \"3 rc=$?\"\ngetopts; echo \"4 rc=$?\"\n"
+                ),
+            }
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- printf / read / mapfile
+
+fn printf_line() -> BoxedStrategy<String> {
+    let fmt = pick(
+        r#"
+        %s ¦ %d ¦ %5.2f ¦ %x ¦ %o ¦ %e ¦ %g ¦ %b ¦ %q ¦ %c ¦ %i ¦ %u ¦ %X ¦ %% ¦ %-5s|
+        %05d ¦ %+d ¦ % d ¦ %*d ¦ %.*s ¦ %10.3s ¦ %#x ¦ %(%Y-%m-%d %H)T ¦ %(%s)T ¦ %-8q|
+        %.3b ¦ %#o ¦ %'d ¦ %z ¦ %5% ¦ \n ¦ \t ¦ \x41 ¦ \101 ¦ \u00e9 ¦ \c ¦ %ld ¦ %hhd
+        %.0f ¦ %G ¦ %a ¦ [ ¦ %10s ¦ %-+5d ¦ %s%s
+        "#,
+    );
+    let arg = pick(
+        r#"
+        42 ¦ -7 ¦ 0x1f ¦ 010 ¦ 3.5 ¦ abc ¦ '' ¦ 'a b' ¦ $'a\nb' ¦ "'x" ¦ 1e3
+        99999999999999999999 ¦ é ¦ '\t\x41\c' ¦ ' 12' ¦ '12 ' ¦ - ¦ +5 ¦ 0 ¦ '\0101' ¦ "'é"
+        3 ¦ -3 ¦ inf ¦ 'a\nb' ¦ '$x' ¦ '\'
+        "#,
+    );
+    (
+        prop::collection::vec(fmt, 1..4),
+        prop::collection::vec(arg, 0..5),
+        0..3usize,
+    )
+        .prop_map(|(f, a, shape)| {
+            let f = f.concat();
+            let a = a.join(" ");
+            match shape {
+                0 => format!("printf '{f}' {a}; echo \" rc=$?\""),
+                1 => format!("printf -v out '{f}' {a}; echo \"rc=$? ${{out@Q}}\""),
+                _ => format!("printf -- '{f}\\n' {a}; echo \"rc=$?\""),
+            }
+        })
+        .boxed()
+}
+
+fn read_line() -> BoxedStrategy<String> {
+    let opts = options(
+        r#"
+        -r ¦ -d '' ¦ -d : ¦ -d x ¦ -n 3 ¦ -N 3 ¦ -n 0 ¦ -N 0 ¦ -a arr ¦ -p 'P> ' ¦ -t 0
+        -s ¦ -e ¦ -n x ¦ -u 0 ¦ -d ab
+        "#,
+        3,
+    );
+    let input = pick(
+        r#"
+        $'a b c\nd e' ¦ '  lead  trail  ' ¦ $'x\\\ny z' ¦ 'a:b:c' ¦ '' ¦ $'one\n' ¦ 'é中 ü'
+        $'tab\tsep\tend' ¦ 'back\slash x' ¦ 'a,b,,c' ¦ $'\n\n' ¦ 'w1   w2 w3 w4' ¦ $'a\x00b'
+        'xyz:abc'
+        "#,
+    );
+    let ifs = sel(&[
+        "",
+        "IFS= ",
+        "IFS=: ",
+        "IFS=, ",
+        "IFS=$' \\t' ",
+        "IFS=' :' ",
+        "IFS=x ",
+    ]);
+    let vars = sel(&["", "v", "v w", "v w z", "-- v"]);
+    (opts, input, ifs, vars, 0..3usize)
+        .prop_map(|(o, inp, ifs, vars, shape)| {
+                        let show = "echo \"rc=$? v=${v@Q} w=${w@Q} z=${z@Q} R=${REPLY@Q}\"; declare -p arr 2>/dev/null";
+            match shape {
+                0 => format!("{ifs}read {o} {vars} <<< {inp}; {show}"),
+                1 => format!(
+                    "printf '%s' {inp} > f; n=0; while (( n++ < 6 )) && {ifs}read {o} {vars}; do {show}; done < f; {show}"
+                ),
+                _ => format!("{ifs}read {o} {vars} < /dev/null; {show}"),
+            }
+        })
+        .boxed()
+}
+
+fn mapfile_line() -> BoxedStrategy<String> {
+    let opts = options(
+        r#"
+        -t ¦ -d '' ¦ -d : ¦ -n 2 ¦ -n 0 ¦ -O 3 ¦ -O 1 ¦ -s 1 ¦ -s 5 ¦ -C cb ¦ -c 1
+        -c 2 ¦ -C cb -c 1 ¦ -c 0 ¦ -n -1 ¦ -O -1 ¦ -s x ¦ -u 0 ¦ -u 9 ¦ -C ¦ -d
+        "#,
+        4,
+    );
+    let input = pick(
+        r#"
+        $'a\nb\nc\n' ¦ 'x:y:z' ¦ $'l1\nl2' ¦ '' ¦ $'\n\n\n' ¦ $'é\n中\n' ¦ $'a b\n c d \n'
+        "#,
+    );
+    let name = sel(&["", "arr", "MAPFILE", "'bad name'", "arr extra"]);
+    let cmd = sel(&["mapfile", "readarray"]);
+    (cmd, opts, input, name, 0..2usize)
+        .prop_map(|(cmd, o, inp, name, pre)| {
+                        let setup = if pre == 1 { "arr=(old0 old1 old2 old3 old4); " } else { "" };
+            format!(
+                "cb() {{ echo \"cb:$1:${{2@Q}}\"; }}\n{setup}{cmd} {o} {name} <<< {inp}; echo \"rc=$?\"; declare -p arr MAPFILE 2>&1"
+            )
+        })
+        .boxed()
+}
+
+fn io_script() -> BoxedStrategy<String> {
+    lines(
+        prop_oneof![printf_line(), read_line(), mapfile_line()].boxed(),
+        1..4,
+    )
+    .prop_map(|b| format!("export TZ=UTC\n{b}\n"))
+    .boxed()
+}
+
+// ---------------------------------------------------------------- parameter expansion
+
+fn param_word() -> BoxedStrategy<String> {
+    let name = pick(
+        r#"
+        s ¦ e ¦ u ¦ a[@] ¦ a[*] ¦ a[1] ¦ a[-1] ¦ A[@] ¦ A[*] ¦ A[k] ¦ n ¦ sp ¦ q ¦ a ¦ A
+        ctl ¦ uni ¦ A['a b'] ¦ a[9] ¦ e[@] ¦ u[@]
+        "#,
+    );
+    let op = sel(&[
+        "",
+        "@Q",
+        "@E",
+        "@P",
+        "@A",
+        "@a",
+        "@U",
+        "@u",
+        "@L",
+        "@K",
+        "@k",
+        ":-w",
+        "-w",
+        ":+w",
+        "+w",
+        ":?",
+        "?msg",
+        ":1:2",
+        ": -2",
+        ":1",
+        ":0:-1",
+        "#?",
+        "##*o",
+        "%o*",
+        "%%[a-z]*",
+        "#H",
+        "/l/L",
+        "//l/L",
+        "/#H/J",
+        "/%d/D",
+        "//ö/oe",
+        "/*/x",
+        "//?/_",
+        "^",
+        "^^",
+        ",,",
+        ",",
+        "~~",
+        "~",
+        "^^[lo]",
+        "//[[:space:]]/_",
+        "/",
+        "//l",
+        ":=x",
+        "@",
+        "@Z",
+        "//\\//x",
+        "/'l'/\"L\"",
+        "#*[ ]",
+        ":2:1000",
+        ":-1:1",
+    ]);
+    let whole = pick(
+        r#"
+        ${!pre*} ¦ ${!pre@} ¦ "${!pre@}" ¦ ${!a[@]} ¦ ${!A[@]} ¦ "${!A[*]}" ¦ ${#a[@]}
+        ${#A[*]} ¦ ${#s} ¦ ${#uni} ¦ ${!ind} ¦ ${!ind@Q} ¦ ${#} ¦ ${!#} ¦ ${@:2}
+        "${@:1:2}" ¦ ${*@Q} ¦ "$*" ¦ ${#a} ¦ ${!u-x} ¦ ${!nosuch*} ¦ ${a[@]:1}
+        "${a[@]: -2:1}" ¦ ${A[@]:0:1} ¦ ${#a[-1]} ¦ ${!a} ¦ ${!preA*} ¦ ${a[@]/#/-}
+        "#,
+    );
+    let quoted = prop::sample::select(vec![true, false]);
+    prop_oneof![
+        (name, op, quoted).prop_map(|(n, o, q)| {
+            if q {
+                format!("\"${{{n}{o}}}\"")
+            } else {
+                format!("${{{n}{o}}}")
+            }
+        }),
+        whole,
+    ]
+    .boxed()
+}
+
+fn param_script() -> BoxedStrategy<String> {
+    (
+        lines(
+            prop::collection::vec(param_word(), 1..4)
+                .prop_map(|w| format!("printf '<%s>' {}; echo \" rc=$?\"", w.join(" ")))
+                .boxed(),
+            1..6,
+        ),
+        sel(&["", "shopt -s extglob", "shopt -s nocasematch", "shopt -s patsub_replacement", "set -u", "set -- p1 'p 2' '' p4", "IFS=:"]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "s='Hello Wörld'; e=''; unset u; a=(x 'y z' '' é); declare -A A=([k]=v ['a b']=$'c\\td' [é]=ü)\n\
+                 n=42; sp=$' a\\tb  '; q=\"it's\"; ctl=$'x\\001y\\e'; uni='日本語テキスト'; ind=s\n\
+                 pre1=1 pre2=2 preA=3; set -- one 'two three'\n{pre}\n{body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
+/// One `#[test]` per area: `name => generator`.
+macro_rules! areas {
+    ($($name:ident => $gen:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check_area(stringify!($name), $gen());
+            }
+        )*
+    };
+}
+
+areas! {
+    traps => traps_script,
+    namerefs => namerefs_script,
+    declare => declare_script,
+    getopts => getopts_script,
+    io => io_script,
+    params => param_script,
+}
