@@ -73,6 +73,7 @@ mod fold;
 mod grep;
 mod gzip;
 mod head;
+mod hexdump;
 mod hostname;
 mod iconv;
 mod id;
@@ -432,6 +433,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("gunzip", gzip::gunzip),
         ("gzip", gzip::gzip),
         ("head", head::head),
+        ("hexdump", hexdump::hexdump),
+        ("hd", hexdump::hexdump),
         ("hostname", hostname::hostname),
         ("iconv", iconv::iconv),
         ("id", id::id),
