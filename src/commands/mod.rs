@@ -134,6 +134,7 @@ mod wc;
 mod which;
 mod whoami;
 mod xargs;
+mod xxd;
 mod xz;
 mod yes;
 mod zip;
@@ -498,6 +499,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tree", tree::tree),
         ("xargs", xargs::xargs),
         ("unxz", xz::unxz),
+        ("xxd", xxd::xxd),
         ("xz", xz::xz),
         ("xzcat", xz::xzcat),
         ("yes", yes::yes),
