@@ -88,6 +88,7 @@ mod mv;
 mod nl;
 mod nohup;
 mod nproc;
+mod numfmt;
 mod od;
 mod pager;
 mod paste;
@@ -450,6 +451,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("numfmt", numfmt::numfmt),
         ("od", od::od),
         ("paste", paste::paste),
         ("patch", patch::patch),
