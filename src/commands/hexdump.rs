@@ -70,6 +70,10 @@ const CANONICAL: [&str; 3] = [
 /// allocated.
 const MAX_BLOCK: usize = 1 << 20;
 
+/// The widest field and longest precision a conversion gets: wider ones are cut to
+/// this, so a format cannot make one field allocate without bound.
+const MAX_FIELD: usize = 1 << 16;
+
 /// What one print unit prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -495,12 +499,12 @@ fn parse_flags(spec: &str) -> Flags {
         }
         i += 1;
     }
-    f.width = atoi(&b[i..]);
+    f.width = atoi(&b[i..]).min(MAX_FIELD);
     while b.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
     }
     if b.get(i) == Some(&b'.') {
-        f.prec = Some(atoi(&b[i + 1..]));
+        f.prec = Some(atoi(&b[i + 1..]).min(MAX_FIELD));
     }
     f
 }
@@ -1083,6 +1087,13 @@ pub fn hexdump(ctx: &mut Ctx) -> CmdResult {
                         print(&mut out, pr, bp, address, rep == 1);
                         address += pr.bcnt as u64;
                         off += pr.bcnt;
+                    }
+                    // A unit repeated many times over text alone makes output without
+                    // reading: it streams out and is charged as it goes.
+                    if out.len() >= 64 * 1024 {
+                        ctx.host.check()?;
+                        ctx.stdout.write_all(&out)?;
+                        out.clear();
                     }
                 }
             }

@@ -59,6 +59,12 @@ Reformat NUMBER(s), or the numbers from standard input if none are specified.
 const MAX_UNSCALED_DIGITS: u32 = 18;
 const MAX_ACCEPTABLE_DIGITS: u32 = 27;
 
+/// The widest padding numfmt sets up.
+const MAX_WIDTH: usize = 1 << 24;
+
+/// GNU formats a scaled number into a 128-byte buffer.
+const HUMAN_BUF: usize = 128;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Scale {
     None,
@@ -114,7 +120,7 @@ struct Opts {
 }
 
 /// A failure that ends numfmt at once (`--invalid=abort`).
-struct Abort;
+struct Abort(i32);
 
 fn scale_base(s: Scale) -> f64 {
     match s {
@@ -337,7 +343,7 @@ fn convert(
             ctx.err(msg)?;
         }
         Ok(if o.invalid == Invalid::Abort {
-            Err(Abort)
+            Err(Abort(2))
         } else {
             Ok(None)
         })
@@ -410,7 +416,25 @@ fn convert(
                 _ => s,
             }
         }
-        None => to_human(val, used, o),
+        None => {
+            let human = if o.precision.is_some_and(|p| p >= HUMAN_BUF) {
+                None
+            } else {
+                Some(to_human(val, used, o))
+            };
+            match human {
+                Some(h) if o.to == Scale::None || h.len() < HUMAN_BUF - 1 => h,
+                _ => {
+                    let (scaled, _) = expld(val, scale_base(o.to));
+                    ctx.stdout.write_all(&crate::text::encode(out))?;
+                    out.clear();
+                    ctx.err(format!(
+                        "failed to prepare value '{scaled:.6}' for printing"
+                    ))?;
+                    return Ok(Err(Abort(1)));
+                }
+            }
+        }
     };
     if let Some(s) = &o.suffix {
         buf.push_str(s);
@@ -470,7 +494,7 @@ fn process_line(
                     };
                     out.push_str(shown.unwrap_or(text));
                 }
-                Err(Abort) => return Ok(Err(Abort)),
+                Err(a) => return Ok(Err(a)),
             }
         } else {
             out.push_str(text);
@@ -761,6 +785,12 @@ pub fn numfmt(ctx: &mut Ctx) -> CmdResult {
         ctx.err("grouping cannot be combined with --to")?;
         return Ok(1);
     }
+    // GNU allocates the padding buffer up front: a width past what memory holds
+    // ends there.
+    if o.padding.max(o.zero_pad) > MAX_WIDTH {
+        ctx.err("memory exhausted")?;
+        return Ok(1);
+    }
     o.auto_padding = o.padding == 0 && o.delimiter.is_none();
     let mut valid = true;
     let mut out = String::new();
@@ -775,9 +805,9 @@ pub fn numfmt(ctx: &mut Ctx) -> CmdResult {
         for a in &parsed.operands {
             match process_line(ctx, &o, a, &mut out)? {
                 Ok(v) => valid &= v,
-                Err(Abort) => {
+                Err(Abort(status)) => {
                     ctx.stdout.write_all(&crate::text::encode(&out))?;
-                    return Ok(2);
+                    return Ok(status);
                 }
             }
             out.push(char::from(eol));
@@ -802,9 +832,9 @@ pub fn numfmt(ctx: &mut Ctx) -> CmdResult {
         };
         match process_line(ctx, &o, body, &mut out)? {
             Ok(v) => valid &= v,
-            Err(Abort) => {
+            Err(Abort(status)) => {
                 ctx.stdout.write_all(&crate::text::encode(&out))?;
-                return Ok(2);
+                return Ok(status);
             }
         }
         if newline {
