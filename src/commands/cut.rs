@@ -57,7 +57,7 @@ Each range is one of:
 ";
 
 /// Inclusive 1-based ranges, sorted, overlapping ones merged.
-fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
+pub(super) fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
     let zero_msg = if fields {
         "fields are numbered from 1"
     } else {
@@ -99,6 +99,12 @@ fn parse_list(list: &str, fields: bool) -> Result<Vec<(usize, usize)>, String> {
                 (n, n)
             }
             Some(("", "")) => return Err("invalid range with no endpoint: -".to_owned()),
+            Some((_, hi)) if hi.contains('-') => {
+                return Err(format!(
+                    "invalid {} range",
+                    if fields { "field" } else { "byte or character" }
+                ));
+            }
             Some((lo, hi)) => {
                 let lo = if lo.is_empty() { 1 } else { num(lo)? };
                 let hi = if hi.is_empty() { usize::MAX } else { num(hi)? };

@@ -1,5 +1,6 @@
 //! `env`: prints the environment, or runs a command with a modified one (`-i`, `-u`,
-//! `NAME=VALUE`, `-S` string splitting) and in another directory (`-C`).
+//! `NAME=VALUE`, `-S` string splitting) and in another directory (`-C`); `-v` traces
+//! each step on stderr as GNU does.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,7 @@ const LONG: &[LongOpt] = &[
     long("unset", HasArg::Required, "u"),
     long("split-string", HasArg::Required, "S"),
     long("chdir", HasArg::Required, "C"),
+    long("debug", HasArg::No, "v"),
     HELP,
     VERSION,
 ];
@@ -27,6 +29,7 @@ Set each NAME to VALUE in the environment and run COMMAND.
   -C, --chdir=DIR      change working directory to DIR
   -u, --unset=NAME     remove variable from the environment
   -S, --split-string=S  process and split S into separate arguments
+  -v, --debug          print verbose information for each processing step
       --help        display this help and exit
       --version     output version information and exit
 
@@ -37,7 +40,7 @@ A mere - implies -i.  If no COMMAND, print the resulting environment.
 const CANCELED: i32 = 125;
 
 pub fn env(ctx: &mut Ctx) -> CmdResult {
-    let mut spec = Spec::new("iu:S:0C:", LONG);
+    let mut spec = Spec::new("iu:S:0C:v", LONG);
     spec.permute = false;
     let parsed = match parse_std(ctx, &spec, CANCELED, USAGE)? {
         Ok(p) => p,
@@ -45,20 +48,35 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     };
     let mut env: BTreeMap<String, String> = ctx.env.clone();
     let mut nul = false;
+    let mut clear = false;
+    let debug = parsed.has("v");
+    let mut unset: Vec<&str> = Vec::new();
     let mut split: Vec<String> = Vec::new();
+    let mut trace = String::new();
+    let utf8 = super::util::utf8_locale(ctx.env);
+    let q = |s: &str| super::util::locale_quote(utf8, s);
     for (k, v) in &parsed.opts {
         match (k.as_str(), v.as_deref()) {
-            ("i", _) => env.clear(),
+            ("i", _) => clear = true,
             ("0", _) => nul = true,
             ("u", Some(name)) => {
                 if name.is_empty() || name.contains('=') {
                     ctx.err(format!("cannot unset {}: Invalid argument", lq(name)))?;
                     return Ok(CANCELED);
                 }
-                env.remove(name);
+                unset.push(name);
             }
             ("S", Some(s)) => match split_string(s) {
-                Ok(words) => split.extend(words),
+                Ok(words) => {
+                    if debug {
+                        trace.push_str(&format!("split -S:  {}\n", q(s)));
+                        for (n, w) in words.iter().enumerate() {
+                            let lead = if n == 0 { " into:   " } else { "     &   " };
+                            trace.push_str(&format!("{lead} {}\n", q(w)));
+                        }
+                    }
+                    split.extend(words);
+                }
                 Err(msg) => {
                     ctx.err(msg)?;
                     return Ok(CANCELED);
@@ -71,8 +89,17 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     if let Some((first, tail)) = rest.split_first()
         && first == "-"
     {
-        env.clear();
+        clear = true;
         rest = tail;
+    }
+    if clear {
+        env.clear();
+        trace.push_str("cleaning environ\n");
+    } else {
+        for name in unset {
+            env.remove(name);
+            trace.push_str(&format!("unset:    {name}\n"));
+        }
     }
     // `-S` words come before the remaining operands, as on a shebang line.
     let mut words: Vec<String> = split;
@@ -81,6 +108,7 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     while let Some(w) = words.get(i) {
         match w.split_once('=') {
             Some((name, value)) if !name.is_empty() => {
+                trace.push_str(&format!("setenv:   {w}\n"));
                 env.insert(name.to_owned(), value.to_owned());
                 i += 1;
             }
@@ -89,6 +117,9 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
     }
     let argv = words.get(i..).unwrap_or(&[]);
     let chdir = parsed.last("C");
+    if debug {
+        ctx.stderr.write_all(trace.as_bytes())?;
+    }
     if argv.is_empty() && chdir.is_some() {
         return usage_error(ctx, "must specify command with --chdir (-C)", CANCELED);
     }
@@ -105,11 +136,21 @@ pub fn env(ctx: &mut Ctx) -> CmdResult {
         return usage_error(ctx, "cannot specify --null (-0) with command", CANCELED);
     }
     if let Some(dir) = chdir {
+        if debug {
+            writeln!(ctx.stderr, "chdir:    {}", quote(dir))?;
+        }
         let found = ctx.fs.lock().stat_dir(&ctx.path(dir));
         if let Err(why) = found {
             ctx.err(format!("cannot change directory to {}: {why}", quote(dir)))?;
             return Ok(CANCELED);
         }
+    }
+    if debug && let Some(name) = argv.first() {
+        let mut text = format!("executing: {name}\n");
+        for (n, a) in argv.iter().enumerate() {
+            text.push_str(&format!("   arg[{n}]= {}\n", q(a)));
+        }
+        ctx.stderr.write_all(text.as_bytes())?;
     }
     if let Some(name) = argv.first()
         && !ctx.host.command_exists(name)

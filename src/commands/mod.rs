@@ -73,6 +73,7 @@ mod fold;
 mod grep;
 mod gzip;
 mod head;
+mod hexdump;
 mod hostname;
 mod iconv;
 mod id;
@@ -87,6 +88,7 @@ mod mv;
 mod nl;
 mod nohup;
 mod nproc;
+mod numfmt;
 mod od;
 mod pager;
 mod paste;
@@ -133,6 +135,7 @@ mod wc;
 mod which;
 mod whoami;
 mod xargs;
+mod xxd;
 mod xz;
 mod yes;
 mod zip;
@@ -432,6 +435,8 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("gunzip", gzip::gunzip),
         ("gzip", gzip::gzip),
         ("head", head::head),
+        ("hexdump", hexdump::hexdump),
+        ("hd", hexdump::hexdump),
         ("hostname", hostname::hostname),
         ("iconv", iconv::iconv),
         ("id", id::id),
@@ -446,6 +451,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("mv", mv::mv),
         ("nl", nl::nl),
         ("nproc", nproc::nproc),
+        ("numfmt", numfmt::numfmt),
         ("od", od::od),
         ("paste", paste::paste),
         ("patch", patch::patch),
@@ -495,6 +501,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("tree", tree::tree),
         ("xargs", xargs::xargs),
         ("unxz", xz::unxz),
+        ("xxd", xxd::xxd),
         ("xz", xz::xz),
         ("xzcat", xz::xzcat),
         ("yes", yes::yes),

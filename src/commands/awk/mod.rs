@@ -8,7 +8,7 @@
 //! The lexer, parser and interpreter live in the submodules; this file handles the
 //! command line and the BEGIN / records / END sequence.
 
-mod format;
+pub(crate) mod format;
 mod interp;
 mod lexer;
 mod parser;

@@ -1067,6 +1067,24 @@ pub fn grep(ctx: &mut Ctx) -> CmdResult {
             p.split('\n').map(str::to_owned).collect()
         }
     };
+    // No pattern at all (`-f /dev/null`) matches nothing, as GNU grep has it: the
+    // empty pattern (which matches every line) with the selection inverted.
+    let no_patterns = patterns.is_empty();
+    let (patterns, line_match) = if no_patterns {
+        o.invert = !o.invert;
+        o.word = false;
+        (vec![String::new()], false)
+    } else {
+        (patterns, line_match)
+    };
+    // -l and -L list names only; a count is not printed beside them.
+    if o.list != ListMode::None {
+        o.count = false;
+    }
+    // GNU stops before reading anything when nothing can be selected.
+    if (o.max_count == Some(0) || (no_patterns && o.invert)) && o.list != ListMode::NonMatching {
+        return Ok(1);
+    }
     let matcher = match build(ctx, &patterns, mode, &o, icase, line_match)? {
         Ok(m) => m,
         Err(s) => return Ok(s),
