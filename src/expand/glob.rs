@@ -42,12 +42,16 @@ pub fn glob_limited<H: Host + ?Sized>(
         let last = ci + 1 == comps.len();
         let mut next = Vec::new();
         if opts.globstar && *comp == "**" {
+            let literal_prefix = comps[..ci]
+                .iter()
+                .all(|c| *c != "**" && !has_meta(c, opts.extglob));
             for (disp, real) in &cands {
                 // Zero or more directories.
                 if !last {
                     next.push((disp.clone(), real.clone()));
                 }
                 let mut stack = vec![(disp.clone(), real.clone())];
+                let mut top = true;
                 while let Some((d, r)) = stack.pop() {
                     reads += 1;
                     if reads > max_reads {
@@ -56,6 +60,17 @@ pub fn glob_limited<H: Host + ?Sized>(
                     let Some(entries) = host.read_dir(&r) else {
                         continue;
                     };
+                    // A final `**` after a directory matches that directory too, as
+                    // bash's glob does: spelled out (`a/**`) it keeps its slash
+                    // (`a/`), matched by a pattern (`*/**`) it is the bare name.
+                    if std::mem::take(&mut top) && last && !d.is_empty() && d != "/" {
+                        let shown = if literal_prefix && !trailing_slash {
+                            format!("{d}/")
+                        } else {
+                            d.clone()
+                        };
+                        next.push((shown, r.clone()));
+                    }
                     let mut subdirs = Vec::new();
                     for (name, is_dir) in entries {
                         if name.starts_with('.') && !opts.dotglob {
