@@ -278,7 +278,13 @@ fn declare_one(
         && cur.has(Attrs::READONLY)
         && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
     {
-        sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+        // `readonly` and `export` assign through bash's bind_variable, whose
+        // message names no builtin; `declare`, `typeset` and `local` check first.
+        if matches!(builtin, "readonly" | "export") {
+            sh.error(&format!("{vname}: readonly variable"));
+        } else {
+            sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+        }
         return Err(1);
     }
     if local && !exists_here {
