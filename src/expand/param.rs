@@ -3,7 +3,7 @@
 
 use super::pattern::{MatchOpts, Pattern};
 use super::{ErrorKind, ExpResult, ExpandError, Expander, Host, Piece, Q, Value, Var, join_pieces};
-use crate::syntax::{Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word, WordPart};
+use crate::syntax::{CaseTo, Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word, WordPart};
 
 /// The values a parameter names before any operator applies.
 #[derive(Clone, Debug)]
@@ -503,23 +503,13 @@ fn finish<H: Host + ?Sized>(
                 *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
             }
         }
-        ParamOp::Case {
-            upper,
-            toggle,
-            all,
-            pattern,
-        } => {
+        ParamOp::Case { to, all, pattern } => {
             let p = match pattern {
                 Some(w) => Some(Pattern::cached(&ex.pattern(w)?, match_opts(ex, false))),
                 None => None,
             };
-            let to = match (*toggle, *upper) {
-                (true, _) => CaseTo::Toggle,
-                (false, true) => CaseTo::Upper,
-                (false, false) => CaseTo::Lower,
-            };
             for v in pv.vals.iter_mut() {
-                *v = change_case(v, to, *all, p.as_deref());
+                *v = change_case(v, *to, *all, p.as_deref());
             }
         }
         // bash evaluates no offset for an unset parameter or an array with nothing in
@@ -860,14 +850,6 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
             out
         }
     }
-}
-
-/// What `${v^}`, `${v,}` and `${v~}` do to a character.
-#[derive(Clone, Copy)]
-enum CaseTo {
-    Upper,
-    Lower,
-    Toggle,
 }
 
 fn change_case(v: &str, to: CaseTo, all: bool, p: Option<&Pattern>) -> String {

@@ -2571,7 +2571,6 @@ pub(crate) fn flow_to_expand(f: Flow) -> ExpandError {
     }
 }
 
-/// The utility a `/bin` stub stands for.
 /// The interpreter a `#!` line names and its one optional argument (the rest of the
 /// line, blanks around it removed), as the kernel reads them. None when the file has
 /// no `#!` or names nothing after it (bash then runs it as a shell script).
@@ -2593,6 +2592,7 @@ fn shebang(content: &[u8]) -> Option<(String, Option<String>)> {
     ))
 }
 
+/// The utility a `/bin` stub stands for.
 fn stub_name(content: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(content).ok()?;
     let line = text.lines().nth(1)?;

@@ -252,11 +252,13 @@ impl ArithHost for Interp {
         let r = match index {
             None => self.assign_scalar(name, value.to_string(), false),
             Some(sub) => {
-                let assoc = Host::var(self, name).is_some_and(|v| v.is_assoc());
-                let sub_text = if assoc {
-                    std::borrow::Cow::Borrowed(sub)
+                // Only a backslash needs the check (and the look at the variable).
+                let indexed =
+                    sub.contains('\\') && !self.vars.get(name).is_some_and(|v| v.is_assoc());
+                let sub_text = if indexed {
+                    keep_escaped_brackets(sub)
                 } else {
-                    std::borrow::Cow::Owned(keep_escaped_brackets(sub))
+                    std::borrow::Cow::Borrowed(sub)
                 };
                 let key = self
                     .expand_subscript_text(&sub_text)
@@ -289,7 +291,11 @@ fn is_dynamic(name: &str, var: &Var) -> bool {
 /// [`crate::expand::Expander::subscripts_once`]) reaches the evaluator as `\[`, which it
 /// rejects as bash does, rather than naming an element whose subscript would be
 /// expanded again. Doubling the backslash keeps it through the unquoted expansion.
-fn keep_escaped_brackets(sub: &str) -> String {
+fn keep_escaped_brackets(sub: &str) -> std::borrow::Cow<'_, str> {
+    // Arithmetic reads subscripts in loops: most have no backslash to look at.
+    if !sub.contains('\\') {
+        return std::borrow::Cow::Borrowed(sub);
+    }
     let mut out = String::with_capacity(sub.len());
     let mut chars = sub.chars();
     let mut in_sq = false;
@@ -308,7 +314,7 @@ fn keep_escaped_brackets(sub: &str) -> String {
             _ => {}
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Splits a `name[sub]` reference given as text into its name and subscript text.

@@ -398,6 +398,17 @@ pub struct ParamExp {
     pub braced: bool,
 }
 
+/// What `${v^}`, `${v,}` and `${v~}` do to the characters they apply to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseTo {
+    /// `^`: to upper case.
+    Upper,
+    /// `,`: to lower case.
+    Lower,
+    /// `~`: upper to lower and the rest to upper.
+    Toggle,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamOp {
     None,
@@ -419,11 +430,9 @@ pub enum ParamOp {
         pattern: Word,
         replacement: Option<Word>,
     },
-    /// `^`, `^^`, `,`, `,,`, and bash's undocumented `~`, `~~` (toggle: `upper` is
-    /// then unused).
+    /// `^`, `^^`, `,`, `,,`, and bash's undocumented `~`, `~~`.
     Case {
-        upper: bool,
-        toggle: bool,
+        to: CaseTo,
         all: bool,
         pattern: Option<Word>,
     },

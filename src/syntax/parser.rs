@@ -3075,8 +3075,11 @@ impl Parser {
                 }
                 let pattern = self.param_word(in_dquote, false, false, !in_dquote)?;
                 ParamOp::Case {
-                    upper: c == '^',
-                    toggle: c == '~',
+                    to: match c {
+                        '^' => CaseTo::Upper,
+                        ',' => CaseTo::Lower,
+                        _ => CaseTo::Toggle,
+                    },
                     all,
                     pattern: if pattern.parts.is_empty() {
                         None

@@ -945,16 +945,11 @@ fn param(pe: &ParamExp, out: &mut String) {
                 word(r, out);
             }
         }
-        ParamOp::Case {
-            upper,
-            toggle,
-            all,
-            pattern,
-        } => {
-            let c = match (*toggle, *upper) {
-                (true, _) => '~',
-                (false, true) => '^',
-                (false, false) => ',',
+        ParamOp::Case { to, all, pattern } => {
+            let c = match to {
+                CaseTo::Upper => '^',
+                CaseTo::Lower => ',',
+                CaseTo::Toggle => '~',
             };
             out.push(c);
             if *all {
