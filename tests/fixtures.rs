@@ -21,6 +21,9 @@
 //! 0
 //! ```
 //!
+//! `--- script without final newline` is a script whose last line ends the text with
+//! no newline (bash's reader adds one, which syntax errors at the end show).
+//!
 //! A `--- confirm skip` section (its body says why) keeps a case out of the
 //! `CONFIRM_BASH=1` run: its expectation is a recorded reference that the machine's
 //! own tools cannot reproduce (a tool whose installed version differs, such as
@@ -65,6 +68,10 @@ fn parse_file(path: &Path) -> Vec<Case> {
         if let (Some(c), Some((name, body))) = (cur.as_mut(), section.take()) {
             match name.as_str() {
                 "script" => c.script = body,
+                // For what bash does at the end of a text whose last line has no newline.
+                "script without final newline" => {
+                    c.script = body.strip_suffix('\n').unwrap_or(&body).to_owned();
+                }
                 "stdin" => c.stdin = body,
                 "stdout" => c.stdout = body,
                 "stderr" => c.stderr = Some(body),

@@ -21,6 +21,7 @@ use crate::commands::Registry;
 use crate::expand::{Attrs, Value, Var};
 use crate::fs::SharedFs;
 use crate::limits::Budget;
+use crate::syntax::parser::Recovery;
 use crate::syntax::{FunctionDef, ParseErrorKind, ParseOptions, Parser};
 use io::{FdTable, OpenFile};
 use vars::Scopes;
@@ -1001,6 +1002,7 @@ impl Interp {
             self.track_command = true;
         }
         let mut parser = Parser::new(src, self.parse_options());
+        parser.end_with_newline();
         let base_line = if nested {
             self.line.saturating_sub(1)
         } else {
@@ -1038,30 +1040,74 @@ impl Interp {
                     return Err(Flow::Fatal(m));
                 }
                 Err(e) => {
+                    // bash reads a newline past the end of the text (eval and traps
+                    // always add one), so the end is a line further on.
+                    let eof_line = || {
+                        let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
+                        let extra = u32::from(nested || !src.ends_with('\n'));
+                        base_line + 1 + lines + extra
+                    };
                     let mut line = e.line + base_line;
                     if matches!(
                         e.kind,
                         ParseErrorKind::UnexpectedEof | ParseErrorKind::EofInSubstitution
                     ) {
-                        // bash reads a newline past the end of the text (eval and
-                        // traps always add one), so the end is a line further on.
-                        let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
-                        let extra = u32::from(nested || !src.ends_with('\n'));
-                        line = base_line + 1 + lines + extra;
+                        line = eof_line();
                     }
                     let name = self.error_source_name();
-                    let prefix = match label {
-                        Some(label) => format!("{name}: {label}: line {line}: "),
-                        None if self.frames.is_empty() && self.script_name.is_none() => {
-                            format!("{name}: -c: line {line}: ")
+                    let c_marker = self.frames.is_empty() && self.script_name.is_none();
+                    // bash's eval names a line as many lines on as the text has, less
+                    // one (parse.y counts the whole string before it reports).
+                    let shift = if label == Some("eval") {
+                        let newlines = src.bytes().filter(|&b| b == b'\n').count() as u32;
+                        newlines + u32::from(!src.ends_with('\n')) - 1
+                    } else {
+                        0
+                    };
+                    let prefix_at = |line: u32| match label {
+                        Some(label) => {
+                            let line = line + shift;
+                            format!("{name}: {label}: line {line}: ")
                         }
+                        None if c_marker => format!("{name}: -c: line {line}: "),
                         None => format!("{name}: line {line}: "),
                     };
-                    self.errln(&format!("{prefix}{e}"));
+                    let prefix = prefix_at(line);
+                    if let ParseErrorKind::Cond { messages, eof } = &e.kind {
+                        for (l, m) in messages {
+                            self.errln(&format!("{}{m}", prefix_at(l + base_line)));
+                        }
+                        if !(e.in_substitution || nested || self.sourcing > 0 || self.interactive) {
+                            // bash stops reading, as at the end of the input, with the
+                            // status of the last command (2 for a clean end of file).
+                            if *eof && self.status == 0 {
+                                self.status = 2;
+                            }
+                            return Ok(self.status);
+                        }
+                    } else {
+                        self.errln(&format!("{prefix}{e}"));
+                    }
                     if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
                         (&e.source_line, &e.kind)
                     {
                         self.errln(&format!("{prefix}`{src_line}'"));
+                    }
+                    if let (Some(recovery), false) = (e.recovery, e.in_substitution) {
+                        status = 1;
+                        self.status = 1;
+                        match recovery {
+                            Recovery::NextLine { pos, line } => {
+                                parser.resume_at(pos, line);
+                                continue;
+                            }
+                            Recovery::StopAtEof => {
+                                let eof = "syntax error: unexpected end of file";
+                                self.errln(&format!("{}{eof}", prefix_at(eof_line())));
+                                return Ok(1);
+                            }
+                            _ => return Ok(1),
+                        }
                     }
                     if e.in_substitution && !self.interactive {
                         // bash's status for this: 127 in the shell, 1 in a subshell.

@@ -45,6 +45,23 @@ pub struct ParseError {
     /// An unexpected token inside `$( )` or `<( )`: bash then exits with status 127,
     /// even from `eval`.
     pub in_substitution: bool,
+    /// How bash goes on after this error, when it does (errors in a compound
+    /// assignment, `a=(1 & 2)`): the status is then 1, not 2.
+    pub recovery: Option<Recovery>,
+}
+
+/// Where reading may go on after a syntax error that bash does not treat as fatal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// The rest of the bad line is dropped; parsing starts afresh at `pos` (a character
+    /// index), which is line `line`.
+    NextLine { pos: usize, line: u32 },
+    /// Nothing more is read (the text ended inside the assignment).
+    Stop,
+    /// As `Stop`, after bash's `unexpected end of file` message (the text ended inside
+    /// a word of the assignment).
+    StopAtEof,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,6 +76,13 @@ pub enum ParseErrorKind {
     EofInSubstitution,
     TooDeep,
     Message(String),
+    /// A syntax error inside `[[ ]]`: bash prints these messages (each with its line;
+    /// none for a term missing before `]]`) and then reads no more input, as if the
+    /// text had ended there; `eof` when it had.
+    Cond {
+        messages: Vec<(u32, String)>,
+        eof: bool,
+    },
 }
 
 impl std::fmt::Display for ParseError {
@@ -76,6 +100,10 @@ impl std::fmt::Display for ParseError {
             }
             ParseErrorKind::TooDeep => f.write_str("syntax error: nesting too deep"),
             ParseErrorKind::Message(m) => f.write_str(m),
+            ParseErrorKind::Cond { messages, .. } => match messages.first() {
+                Some((_, m)) => f.write_str(m),
+                None => f.write_str("syntax error in conditional expression"),
+            },
         }
     }
 }
@@ -223,6 +251,29 @@ pub struct Parser {
     command_start: bool,
 }
 
+/// Redirection operators as bash names them in syntax errors, longest first.
+const REDIRECT_OPS: [&str; 12] = [
+    "&>>", "<<<", "<<-", "&>", ">>", "<<", "<&", ">&", "<>", ">|", "<", ">",
+];
+
+/// The tokens bash's `[[ ]]` parser tells apart.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CondTok {
+    /// `]]`
+    End,
+    AndAnd,
+    OrOr,
+    /// `!` standing alone
+    Bang,
+    LParen,
+    RParen,
+    Newline,
+    Eof,
+    /// Another operator: `;`, `&`, `|`, `<`, `>` and their longer forms.
+    Op,
+    Word,
+}
+
 /// Reserved words that open a compound command (after `coproc NAME`).
 pub(crate) const COMPOUND_OPENERS: &[&str] =
     &["if", "while", "until", "for", "case", "[[", "select"];
@@ -290,6 +341,34 @@ impl Parser {
     /// The warnings met since the last call (bash prints them as it parses).
     pub fn take_warnings(&mut self) -> Vec<ParseWarning> {
         std::mem::take(&mut self.warnings)
+    }
+
+    /// Ends the text with a newline when it lacks one, as bash's input reader does with
+    /// a last line: at the end of a script the parser then meets a `newline` token before
+    /// the end of the input (`echo >` is ``unexpected token `newline'``, not an
+    /// unexpected end of file). A final backslash stays as it is: bash's added newline
+    /// does not continue it (`echo \` prints the backslash).
+    pub fn end_with_newline(&mut self) {
+        if self.chars.last().is_some_and(|&c| c != '\n' && c != '\\') {
+            self.chars.push('\n');
+        }
+    }
+
+    /// Goes on reading at `pos`, line `line`, after a syntax error with
+    /// [`Recovery::NextLine`]: what the failed parse had under way is dropped.
+    pub fn resume_at(&mut self, pos: usize, line: u32) {
+        self.pos = pos.min(self.chars.len());
+        self.line = line;
+        self.depth = 0;
+        self.pending_heredocs.clear();
+        self.alias_active.clear();
+        self.alias_next = None;
+        self.assign_value_param = false;
+        self.comsub_depth = 0;
+        self.brace_lines.clear();
+        self.splice_log = None;
+        self.arith_text = false;
+        self.command_start = false;
     }
 
     /// Changes options for the commands parsed from now on.
@@ -454,6 +533,7 @@ impl Parser {
             kind,
             source_line: token.then(|| self.current_line_text()),
             in_substitution: token && self.comsub_depth > 0,
+            recovery: None,
         }
     }
 
@@ -497,6 +577,9 @@ impl Parser {
                 return "newline".to_owned();
             }
             return op.to_owned();
+        }
+        if let Some(op) = REDIRECT_OPS.iter().find(|op| self.at_str(op)) {
+            return (*op).to_owned();
         }
         let mut s = String::new();
         let mut i = self.pos;
@@ -1581,7 +1664,7 @@ impl Parser {
         self.bump(); // =
         let value = if self.peek() == Some('(') {
             self.bump();
-            AssignValue::Array(self.array_literal()?)
+            AssignValue::Array(self.compound_assignment()?)
         } else {
             let w = self.read_word(WordMode::Assign)?.unwrap_or_default();
             AssignValue::Scalar(w)
@@ -1632,7 +1715,43 @@ impl Parser {
         Ok(Word { parts })
     }
 
-    /// The elements of `( ... )` after `=` (the `(` consumed).
+    /// The elements of `( ... )` after `=` (the `(` consumed). bash reads these in a
+    /// parse of their own, and a syntax error there is milder than elsewhere: the status
+    /// is 1, and after a bad token the rest of the line is dropped and reading goes on
+    /// at the next line, even in a script (see [`Recovery`]).
+    fn compound_assignment(&mut self) -> PResult<Vec<ArrayElem>> {
+        let line = self.line;
+        let inside_substitution = self.comsub_depth > 0;
+        self.array_literal().map_err(|mut e| {
+            // A bad `$( )` inside the list is that substitution's error; one in a list
+            // that is itself inside `$( )` cannot be told apart and counts as the list's.
+            if e.in_substitution && !inside_substitution {
+                return e;
+            }
+            e.in_substitution = false;
+            e.recovery = match e.kind {
+                ParseErrorKind::UnexpectedToken(_) => {
+                    let mut end = self.pos.min(self.chars.len());
+                    while self.chars.get(end).is_some_and(|&c| c != '\n') {
+                        end += 1;
+                    }
+                    Some(Recovery::NextLine {
+                        pos: end + 1,
+                        line: e.line + 1,
+                    })
+                }
+                ParseErrorKind::Unmatched(')') => {
+                    e.line = line;
+                    Some(Recovery::Stop)
+                }
+                // The text ended inside a word: bash then meets the end of the input
+                // too and says so.
+                _ => Some(Recovery::StopAtEof),
+            };
+            e
+        })
+    }
+
     fn array_literal(&mut self) -> PResult<Vec<ArrayElem>> {
         let mut elems = Vec::new();
         loop {
@@ -2014,6 +2133,7 @@ impl Parser {
     // ----- [[ ]] -----
 
     fn cond_command(&mut self) -> PResult<CondExpr> {
+        let line = self.line;
         // bash turns extglob on while it parses a conditional command, whatever the
         // shopt says (parse.y, parse_cond_command).
         let extglob = std::mem::replace(&mut self.opts.extglob, true);
@@ -2021,12 +2141,102 @@ impl Parser {
         self.opts.extglob = extglob;
         let e = e?;
         self.cond_skip();
-        if self.peek_reserved() == Some("]]") {
-            self.bump_n(2);
-            Ok(e)
-        } else {
-            Err(self.unexpected())
+        match self.cond_token() {
+            CondTok::End => {
+                self.bump_n(2);
+                Ok(e)
+            }
+            CondTok::Eof => Err(self.cond_error(
+                line,
+                "unexpected EOF while looking for `]]'".to_owned(),
+                true,
+            )),
+            CondTok::Word => Err(self.cond_error(
+                line,
+                "syntax error in conditional expression".to_owned(),
+                false,
+            )),
+            tok => {
+                let text = self.cond_token_text(&tok);
+                Err(self.cond_error(
+                    line,
+                    format!("syntax error in conditional expression: unexpected token `{text}'"),
+                    false,
+                ))
+            }
         }
+    }
+
+    /// A syntax error inside `[[ ]]`, with bash's message.
+    fn cond_error(&self, line: u32, message: String, eof: bool) -> ParseError {
+        ParseError {
+            line,
+            in_substitution: self.comsub_depth > 0,
+            ..self.error(ParseErrorKind::Cond {
+                messages: vec![(line, message)],
+                eof,
+            })
+        }
+    }
+
+    /// An error naming the token at the cursor, worded by `what`.
+    fn cond_bad_token(&self, line: u32, tok: CondTok, what: impl Fn(&str) -> String) -> ParseError {
+        let text = self.cond_token_text(&tok);
+        self.cond_error(line, what(&text), self.cond_at_end(tok))
+    }
+
+    /// An error bash reports with no message (a term that is missing before `]]`).
+    fn cond_silent(&self) -> ParseError {
+        ParseError {
+            in_substitution: self.comsub_depth > 0,
+            ..self.error(ParseErrorKind::Cond {
+                messages: Vec::new(),
+                eof: false,
+            })
+        }
+    }
+
+    /// The kind of token at the cursor inside `[[ ]]` (after blanks).
+    fn cond_token(&mut self) -> CondTok {
+        self.skip_blanks();
+        let Some(c) = self.peek() else {
+            return CondTok::Eof;
+        };
+        if self.peek_reserved() == Some("]]") {
+            return CondTok::End;
+        }
+        let next = self.peek_at(1);
+        match c {
+            '\n' => CondTok::Newline,
+            '&' if next == Some('&') => CondTok::AndAnd,
+            '|' if next == Some('|') => CondTok::OrOr,
+            // Without `shopt -s extglob`, `!(` is `!` before a group, not a pattern.
+            '!' if next.is_none_or(|c| matches!(c, ' ' | '\t' | '\n'))
+                || (!self.opts.extglob_shopt && next == Some('(')) =>
+            {
+                CondTok::Bang
+            }
+            '(' => CondTok::LParen,
+            ')' => CondTok::RParen,
+            ';' | '&' | '|' | '<' | '>' => CondTok::Op,
+            _ => CondTok::Word,
+        }
+    }
+
+    /// How bash names a token in a `[[ ]]` error message.
+    fn cond_token_text(&self, tok: &CondTok) -> String {
+        match tok {
+            CondTok::Eof => "EOF".to_owned(),
+            CondTok::End => "]]".to_owned(),
+            CondTok::Bang => "!".to_owned(),
+            _ => self.token_text(),
+        }
+    }
+
+    /// Whether an error at this token leaves bash at the end of its input: the token
+    /// is the end, or the newline that ends the text.
+    fn cond_at_end(&self, tok: CondTok) -> bool {
+        tok == CondTok::Eof || (tok == CondTok::Newline && self.pos + 1 >= self.chars.len())
     }
 
     fn cond_skip(&mut self) {
@@ -2044,7 +2254,7 @@ impl Parser {
         let mut e = self.cond_and()?;
         loop {
             self.cond_skip();
-            if self.at_str("||") {
+            if self.cond_token() == CondTok::OrOr {
                 self.bump_n(2);
                 let r = self.cond_and()?;
                 e = CondExpr::Or(Box::new(e), Box::new(r));
@@ -2055,12 +2265,12 @@ impl Parser {
     }
 
     fn cond_and(&mut self) -> PResult<CondExpr> {
-        let mut e = self.cond_not()?;
+        let mut e = self.cond_term()?;
         loop {
             self.cond_skip();
-            if self.at_str("&&") {
+            if self.cond_token() == CondTok::AndAnd {
                 self.bump_n(2);
-                let r = self.cond_not()?;
+                let r = self.cond_term()?;
                 e = CondExpr::And(Box::new(e), Box::new(r));
             } else {
                 return Ok(e);
@@ -2068,109 +2278,130 @@ impl Parser {
         }
     }
 
-    fn cond_not(&mut self) -> PResult<CondExpr> {
+    /// One term of `[[ ]]`, read as bash's `cond_term` reads it: newlines may come
+    /// before a term but not inside one.
+    fn cond_term(&mut self) -> PResult<CondExpr> {
         self.enter()?;
-        self.cond_skip();
-        // Without `shopt -s extglob`, `!(` is `!` before a group, not a pattern.
-        let bang_group = !self.opts.extglob_shopt && self.peek_at(1) == Some('(');
-        let r = if self.peek() == Some('!')
-            && (bang_group || self.peek_at(1).is_none_or(|c| c == ' ' || c == '\t'))
-        {
-            self.bump();
-            let e = self.cond_not()?;
-            Ok(CondExpr::Not(Box::new(e)))
-        } else {
-            self.cond_primary()
-        };
+        let r = self.cond_term_inner();
         self.leave();
         r
     }
 
-    fn cond_word(&mut self) -> PResult<Word> {
+    fn cond_term_inner(&mut self) -> PResult<CondExpr> {
         self.cond_skip();
-        if self.peek_reserved() == Some("]]") || self.eof() {
-            return Err(self.unexpected());
-        }
-        match self.peek() {
-            Some('(' | ')' | '&' | '|' | ';') if !self.at_extglob() => {
-                return Err(self.unexpected());
+        let line = self.line;
+        match self.cond_token() {
+            CondTok::End => Err(self.cond_silent()),
+            CondTok::Bang => {
+                self.bump();
+                let e = self.cond_term()?;
+                Ok(CondExpr::Not(Box::new(e)))
             }
-            _ => {}
+            CondTok::LParen => {
+                self.bump();
+                let e = match self.cond_or() {
+                    Ok(e) => e,
+                    Err(mut err) => {
+                        if let ParseErrorKind::Cond { messages, .. } = &mut err.kind {
+                            messages.push((line, "expected `)'".to_owned()));
+                        }
+                        return Err(err);
+                    }
+                };
+                self.cond_skip();
+                match self.cond_token() {
+                    CondTok::RParen => {
+                        self.bump();
+                        Ok(CondExpr::Group(Box::new(e)))
+                    }
+                    CondTok::Word => Err(self.cond_error(line, "expected `)'".to_owned(), false)),
+                    tok => Err(self.cond_bad_token(line, tok, |t| {
+                        format!("unexpected token `{t}', expected `)'")
+                    })),
+                }
+            }
+            CondTok::Word => self.cond_word_term(line),
+            tok => Err(self.cond_bad_token(line, tok, |t| {
+                format!("unexpected token `{t}' in conditional command")
+            })),
         }
-        match self.read_word(WordMode::Cond)? {
-            Some(w) => Ok(w),
-            None => Err(self.unexpected()),
+    }
+
+    /// A term that starts with a word: `-op arg`, `word op word`, `word =~ re` or `word`.
+    fn cond_word_term(&mut self, line: u32) -> PResult<CondExpr> {
+        let Some(first) = self.read_word(WordMode::Cond)? else {
+            return Err(self.unexpected());
+        };
+        if let Some(op) = first.as_literal()
+            && is_unary_test_op(op)
+        {
+            let op = op.to_owned();
+            let arg = self.cond_operand(line, "unary")?;
+            return Ok(CondExpr::Unary(op, arg));
         }
+        let op = match self.cond_token() {
+            CondTok::End | CondTok::AndAnd | CondTok::OrOr | CondTok::RParen => {
+                return Ok(CondExpr::Word(first));
+            }
+            CondTok::Op if matches!(self.peek(), Some('<' | '>')) => {
+                let c = self.bump().unwrap_or('<');
+                c.to_string()
+            }
+            CondTok::Word => {
+                let w = self.read_word(WordMode::Cond)?;
+                match w.as_ref().and_then(|w| w.as_literal()) {
+                    Some(op) if op == "=~" || is_binary_test_op(op) => op.to_owned(),
+                    _ => {
+                        return Err(self.cond_error(
+                            line,
+                            "conditional binary operator expected".to_owned(),
+                            false,
+                        ));
+                    }
+                }
+            }
+            tok => {
+                return Err(self.cond_bad_token(line, tok, |t| {
+                    format!("unexpected token `{t}', conditional binary operator expected")
+                }));
+            }
+        };
+        if op == "=~" {
+            self.skip_blanks();
+            if matches!(
+                self.cond_token(),
+                CondTok::End | CondTok::Newline | CondTok::Eof
+            ) {
+                return Err(self.cond_operand_error(line, "binary"));
+            }
+            let re = self.regex_word()?;
+            return Ok(CondExpr::Regex(first, re));
+        }
+        let second = self.cond_operand(line, "binary")?;
+        Ok(CondExpr::Binary(op, first, second))
+    }
+
+    /// The operand of a unary or binary operator: a word on the same line.
+    fn cond_operand(&mut self, line: u32, which: &str) -> PResult<Word> {
+        if self.cond_token() == CondTok::Word
+            && let Some(w) = self.read_word(WordMode::Cond)?
+        {
+            return Ok(w);
+        }
+        Err(self.cond_operand_error(line, which))
+    }
+
+    fn cond_operand_error(&mut self, line: u32, which: &str) -> ParseError {
+        let tok = self.cond_token();
+        self.cond_bad_token(line, tok, |t| {
+            format!("unexpected argument `{t}' to conditional {which} operator")
+        })
     }
 
     fn at_extglob(&self) -> bool {
         self.opts.extglob
             && matches!(self.peek(), Some('@' | '*' | '+' | '?' | '!'))
             && self.peek_at(1) == Some('(')
-    }
-
-    fn cond_primary(&mut self) -> PResult<CondExpr> {
-        self.cond_skip();
-        if self.peek() == Some('(') {
-            self.bump();
-            let e = self.cond_or()?;
-            self.cond_skip();
-            if self.peek() != Some(')') {
-                return Err(self.unexpected());
-            }
-            self.bump();
-            return Ok(CondExpr::Group(Box::new(e)));
-        }
-        let first = self.cond_word()?;
-        // Unary operators: `-f file` etc.
-        if let Some(op) = first.as_literal()
-            && is_unary_test_op(op)
-        {
-            self.cond_skip();
-            let at_end = self.peek_reserved() == Some("]]")
-                || self.at_str("&&")
-                || self.at_str("||")
-                || self.peek() == Some(')');
-            if !at_end {
-                let op = op.to_owned();
-                let arg = self.cond_word()?;
-                return Ok(CondExpr::Unary(op, arg));
-            }
-        }
-        self.cond_skip();
-        // Binary operator?
-        let op = if self.peek() == Some('<') || self.peek() == Some('>') {
-            let c = self.bump().unwrap_or('<');
-            Some(c.to_string())
-        } else if self.peek_reserved() == Some("]]")
-            || self.at_str("&&")
-            || self.at_str("||")
-            || self.peek() == Some(')')
-            || self.eof()
-        {
-            None
-        } else {
-            let save = (self.pos, self.line);
-            let w = self.read_word(WordMode::Cond)?;
-            match w.as_ref().and_then(|w| w.as_literal()) {
-                Some(op) if op == "=~" || is_binary_test_op(op) => Some(op.to_owned()),
-                _ => {
-                    self.pos = save.0;
-                    self.line = save.1;
-                    return Err(self.unexpected());
-                }
-            }
-        };
-        let Some(op) = op else {
-            return Ok(CondExpr::Word(first));
-        };
-        self.cond_skip();
-        if op == "=~" {
-            let re = self.regex_word()?;
-            return Ok(CondExpr::Regex(first, re));
-        }
-        let second = self.cond_word()?;
-        Ok(CondExpr::Binary(op, first, second))
     }
 
     /// The right side of `=~`: parentheses and `|` are part of the word.
