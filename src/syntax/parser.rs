@@ -1945,6 +1945,10 @@ impl Parser {
                         }
                     }
                 }
+                '\\' if self.peek_at(1) == Some('\n') => {
+                    // A line continuation, gone before the word is read.
+                    self.bump_n(2);
+                }
                 '\\' => {
                     quoted = true;
                     self.bump();
@@ -2016,13 +2020,24 @@ impl Parser {
             while !self.eof() {
                 let line_start = (self.pos, self.line);
                 let mut text = String::new();
-                while let Some(c) = self.bump() {
-                    if c == '\n' {
+                loop {
+                    let mut ended = false;
+                    while let Some(c) = self.bump() {
+                        if c == '\n' {
+                            ended = true;
+                            break;
+                        }
+                        text.push(c);
+                    }
+                    line += 1;
+                    // Unless the delimiter was quoted, a backslash-newline joins the
+                    // body's lines before the line is compared with the delimiter.
+                    let backslashes = text.chars().rev().take_while(|&c| c == '\\').count();
+                    if doc.quoted || !ended || backslashes % 2 == 0 || self.eof() {
                         break;
                     }
-                    text.push(c);
+                    text.pop();
                 }
-                line += 1;
                 let check = if doc.strip_tabs {
                     text.trim_start_matches('\t')
                 } else {
