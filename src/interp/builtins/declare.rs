@@ -672,8 +672,9 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
     let mut vars_only = false;
     let mut nameref = false;
     let mut i = 1;
-    while i < args.len() && args[i].starts_with('-') && args[i].len() > 1 {
-        if args[i] == "--" {
+    while i < args.len() && args[i].starts_with('-') {
+        // A lone `-` ends the options as `--` does.
+        if args[i] == "--" || args[i] == "-" {
             i += 1;
             break;
         }

@@ -295,7 +295,9 @@ fn count_operand<'a>(
         _ => args.get(1..),
     }
     .unwrap_or_default();
-    if rest.len() > 1 {
+    // bash checks the first operand before it counts them.
+    let numeric = |a: &String| a.trim().parse::<i64>().is_ok();
+    if rest.len() > 1 && rest.first().is_some_and(numeric) {
         sh.builtin_error(name, "too many arguments");
         return Err(Flow::Exit(1));
     }
@@ -1352,10 +1354,6 @@ fn trap_name(s: &str) -> Option<String> {
 /// `kill -l [sigspec...]`: the table, or each number as a name and each name as a
 /// number (an exit status above 128 names the signal that caused it).
 fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
-    let specs = match specs.first() {
-        Some(a) if a == "--" => specs.get(1..).unwrap_or_default(),
-        _ => specs,
-    };
     if specs.is_empty() {
         sh.out(super::signal_table().as_bytes())?;
         return Ok(0);
@@ -1390,38 +1388,57 @@ const KILL_USAGE: &str =
 /// the session by pid, process groups by a negative pid (`-- -PGID`), the shell's own
 /// group by 0 and every other process by -1. Status 0 if any target got the signal.
 pub fn kill(sh: &mut Interp, args: &[String]) -> R {
-    let mut sig = super::super::procs::SIGTERM;
+    // As bash's kill.def reads its words: options in any order, the first `-SIG` word
+    // names the signal, and a bad signal only matters when something is to be killed
+    // (`kill -l -x 3` lists 3).
+    let mut spec: Option<String> = None;
+    let mut listing = false;
     let mut i = 1;
-    let mut sig_given = false;
     while let Some(a) = args.get(i) {
+        let bytes = a.as_bytes();
         match a.as_str() {
-            "-l" | "-L" => return kill_list(sh, args.get(i + 1..).unwrap_or_default()),
+            "-l" | "-L" => {
+                listing = true;
+                i += 1;
+            }
             "-s" | "-n" => {
-                let Some(spec) = args.get(i + 1) else {
+                let Some(s) = args.get(i + 1) else {
                     sh.builtin_error("kill", &format!("{a}: option requires an argument"));
                     return Ok(1);
                 };
-                let Some(n) = kill_signal(sh, spec) else {
-                    return Ok(1);
-                };
-                (sig, sig_given) = (n, true);
+                spec = Some(s.clone());
                 i += 2;
             }
             "--" => {
                 i += 1;
                 break;
             }
-            s if s.len() > 1 && s.starts_with('-') && !sig_given => {
-                let Some(n) = kill_signal(sh, &s[1..]) else {
-                    return Ok(1);
-                };
-                (sig, sig_given) = (n, true);
+            _ if bytes.len() > 2
+                && bytes[0] == b'-'
+                && ((bytes[1] == b's' && bytes[2].is_ascii_alphabetic())
+                    || (bytes[1] == b'n' && bytes[2].is_ascii_digit())) =>
+            {
+                spec = Some(a[2..].to_owned());
+                i += 1;
+            }
+            _ if a.len() > 1 && a.starts_with('-') && spec.is_none() => {
+                spec = Some(a[1..].to_owned());
                 i += 1;
             }
             _ => break,
         }
     }
     let targets = args.get(i..).unwrap_or_default();
+    if listing {
+        return kill_list(sh, targets);
+    }
+    let sig = match &spec {
+        None => super::super::procs::SIGTERM,
+        Some(spec) => match kill_signal(sh, spec) {
+            Some(n) => n,
+            None => return Ok(1),
+        },
+    };
     if targets.is_empty() {
         sh.errln(KILL_USAGE);
         return Ok(2);
@@ -1810,11 +1827,9 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
     let now = sh.fs.lock().clock().now();
     {
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let n = jt.jobs.len();
-        for (i, j) in jt.jobs.iter_mut().enumerate() {
-            if j.id == 0 {
-                continue;
-            }
+        // `+` and `-` mark the last two jobs still in the table.
+        let n = jt.jobs.iter().filter(|j| j.id > 0).count();
+        for (i, j) in jt.jobs.iter_mut().filter(|j| j.id > 0).enumerate() {
             let done = j.finished_by(now);
             let mark = if i + 1 == n {
                 '+'
@@ -1843,12 +1858,76 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
     Ok(0)
 }
 
-pub fn disown(sh: &mut Interp, _args: &[String]) -> R {
+/// `disown [-h] [-ar] [jobspec ... | pid ...]`: takes jobs out of the table (`-h`
+/// leaves them there: a sandbox's shell never sends SIGHUP); with no operand the
+/// current job, or every job with `-a`, or every running one with `-r`.
+pub fn disown(sh: &mut Interp, args: &[String]) -> R {
+    let usage = "disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]";
+    let (flags, i) = match super::letter_options(sh, "disown", args, "ahr", usage) {
+        Ok(v) => v,
+        Err(status) => return Ok(status),
+    };
+    let (all, keep, running_only) = (
+        flags.contains('a'),
+        flags.contains('h'),
+        flags.contains('r'),
+    );
+    let operands = args.get(i..).unwrap_or_default();
+    let now = sh.fs.lock().clock().now();
+    let mut pids = Vec::new();
+    let mut status = 0;
+    if operands.is_empty() {
+        if all || running_only {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            pids.extend(jt.jobs.iter().filter(|j| j.id > 0).map(|j| j.pid));
+        } else {
+            match job_pid(sh, "%+") {
+                Some(pid) => pids.push(pid),
+                None => {
+                    sh.builtin_error("disown", "current: no such job");
+                    return Ok(1);
+                }
+            }
+        }
+    }
+    for spec in operands {
+        let pid = if spec.starts_with('%') {
+            job_pid(sh, spec)
+        } else {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            spec.parse::<u32>()
+                .ok()
+                .filter(|&p| jt.jobs.iter().any(|j| j.id > 0 && j.pid == p))
+        };
+        match pid {
+            // One at a time: a job named twice is gone the second time.
+            Some(pid) => disown_pids(sh, &[pid], keep, running_only, now),
+            None => {
+                sh.builtin_error("disown", &format!("{spec}: no such job"));
+                status = 1;
+            }
+        }
+    }
+    disown_pids(sh, &pids, keep, running_only, now);
+    Ok(status)
+}
+
+fn disown_pids(
+    sh: &Interp,
+    pids: &[u32],
+    keep: bool,
+    running_only: bool,
+    now: crate::fs::Timestamp,
+) {
+    if keep {
+        return;
+    }
     let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
     for j in jt.jobs.iter_mut() {
-        j.id = 0;
+        if pids.contains(&j.pid) && !(running_only && j.finished_by(now)) {
+            j.id = 0;
+        }
     }
-    Ok(0)
 }
 
 pub fn fg(sh: &mut Interp, _args: &[String]) -> R {
