@@ -185,7 +185,9 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, String> {
     Ok(out)
 }
 
-fn find_long<'a>(long: &'a [LongOpt], name: &str) -> Result<&'a LongOpt, String> {
+/// The long option `name` names (exactly or as an unambiguous prefix); `Err` is getopt's
+/// diagnostic.
+pub fn find_long<'a>(long: &'a [LongOpt], name: &str) -> Result<&'a LongOpt, String> {
     if let Some(o) = long.iter().find(|o| o.name == name) {
         return Ok(o);
     }

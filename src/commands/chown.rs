@@ -99,6 +99,8 @@ struct Run<'c, 'a> {
     changes: bool,
     silent: bool,
     recursive: bool,
+    /// Symlinks themselves are changed (`-h`, and `-R` without `-H`/`-L`).
+    no_deref: bool,
 }
 
 impl Run<'_, '_> {
@@ -115,13 +117,27 @@ impl Run<'_, '_> {
 
     fn one(&mut self, shown: &str) -> std::io::Result<bool> {
         let path = self.ctx.path(shown);
-        let meta = self.ctx.fs.lock().stat(&path);
+        let (meta, dangling) = {
+            let fs = self.ctx.fs.lock();
+            if self.no_deref {
+                (fs.lstat(&path), false)
+            } else {
+                let meta = fs.stat(&path);
+                // A link that cannot be followed is "cannot dereference", as GNU says.
+                let dangling = meta.is_err() && fs.lstat(&path).is_ok();
+                (meta, dangling)
+            }
+        };
         let meta = match meta {
             Ok(m) => m,
             Err(e) => {
                 if !self.silent {
-                    self.ctx
-                        .err(format!("cannot access {}: {e}", quote(shown)))?;
+                    let what = if dangling {
+                        "cannot dereference"
+                    } else {
+                        "cannot access"
+                    };
+                    self.ctx.err(format!("{what} {}: {e}", quote(shown)))?;
                 }
                 return Ok(false);
             }
@@ -140,7 +156,11 @@ impl Run<'_, '_> {
             }
         }
         let (new_uid, new_gid) = (self.uid.unwrap_or(meta.uid), self.gid.unwrap_or(meta.gid));
-        let result = self.ctx.fs.lock().chown(&path, self.uid, self.gid);
+        let result = if self.no_deref {
+            self.ctx.fs.lock().lchown(&path, self.uid, self.gid)
+        } else {
+            self.ctx.fs.lock().chown(&path, self.uid, self.gid)
+        };
         let what = if self.chgrp { "group" } else { "ownership" };
         let old = self.describe(meta.uid, meta.gid);
         let new = self.describe(new_uid, new_gid);
@@ -149,7 +169,8 @@ impl Run<'_, '_> {
                 let changed = (new_uid, new_gid) != (meta.uid, meta.gid);
                 if self.uid.is_none() && self.gid.is_none() {
                     if self.verbose {
-                        writeln!(self.ctx.stdout, "{what} of {} retained", quote(shown))?;
+                        // GNU words this one the same for chgrp.
+                        writeln!(self.ctx.stdout, "ownership of {} retained", quote(shown))?;
                     }
                 } else if changed && (self.verbose || self.changes) {
                     writeln!(
@@ -194,6 +215,26 @@ fn run(ctx: &mut Ctx, chgrp: bool) -> CmdResult {
         Ok(p) => p,
         Err(s) => return Ok(s),
     };
+    // `-h` and `--dereference`: the last one given counts. `-R` walks physically
+    // unless `-H` or `-L` comes last of `-H -L -P`, and then changes links themselves.
+    let mut deref = None;
+    let mut logical = false;
+    for (k, _) in &parsed.opts {
+        match k.as_str() {
+            "h" => deref = Some(false),
+            "dereference" => deref = Some(true),
+            "H" | "L" => logical = true,
+            "P" => logical = false,
+            _ => {}
+        }
+    }
+    if parsed.has("R") && !logical {
+        if deref == Some(true) {
+            ctx.err("-R --dereference requires either -H or -L")?;
+            return Ok(1);
+        }
+        deref = Some(false);
+    }
     let mut ops = parsed.operands.clone();
     let (uid, gid) = if let Some(r) = parsed.last("reference") {
         if ops.is_empty() {
@@ -219,7 +260,10 @@ fn run(ctx: &mut Ctx, chgrp: bool) -> CmdResult {
             _ => {}
         }
         let spec = ops.remove(0);
-        if chgrp {
+        if chgrp && spec.is_empty() {
+            // An empty group changes nothing, as GNU's chgrp allows.
+            (None, None)
+        } else if chgrp {
             match resolve(&spec) {
                 Some(g) => (None, Some(g)),
                 None => {
@@ -246,6 +290,7 @@ fn run(ctx: &mut Ctx, chgrp: bool) -> CmdResult {
         changes: parsed.has("c"),
         silent: parsed.has("f"),
         recursive: parsed.has("R"),
+        no_deref: deref == Some(false),
     };
     let mut status = 0;
     for f in &ops {

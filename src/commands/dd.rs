@@ -1,6 +1,7 @@
 //! `dd`: copies blocks from `if=` to `of=` (standard streams by default) with GNU's
-//! operands, conversions (`conv=ucase,lcase,swab,sync,notrunc,excl,nocreat`), flags
-//! (`iflag=fullblock,skip_bytes,count_bytes`, `oflag=append,seek_bytes`) and record counts.
+//! operands, conversions (`conv=ascii,ebcdic,ibm,block,unblock,ucase,lcase,swab,sync,
+//! notrunc,excl,nocreat` with `cbs=`), flags (`iflag=fullblock,skip_bytes,count_bytes`,
+//! `oflag=append,seek_bytes`) and record counts.
 
 use super::about::{write_help, write_version};
 use super::args::usage_error;
@@ -40,6 +41,11 @@ If N ends in 'B', it counts bytes not blocks.
 
 Each CONV symbol may be:
 
+  ascii     from EBCDIC to ASCII
+  ebcdic    from ASCII to EBCDIC
+  ibm       from ASCII to alternate EBCDIC
+  block     pad newline-terminated records with spaces to cbs-size
+  unblock   replace trailing spaces in cbs-size records with newline
   lcase     change upper case to lower case
   ucase     change lower case to upper case
   sparse    try to seek rather than write all-NUL output blocks
@@ -87,6 +93,15 @@ struct Opts {
     count: Option<(u64, bool)>,
     skip: (u64, bool),
     seek: (u64, bool),
+    /// `cbs=`: the record size of `block` and `unblock`.
+    cbs: Option<u64>,
+    ascii: bool,
+    ebcdic: bool,
+    ibm: bool,
+    block: bool,
+    unblock: bool,
+    /// A conversion that copies through a separate output buffer (GNU's `C_TWOBUFS`).
+    convert: bool,
     ucase: bool,
     lcase: bool,
     swab: bool,
@@ -220,15 +235,38 @@ fn parse_opts(args: &[String]) -> Result<Opts, Refusal> {
             "bs" => o.bs = Some(size(value)?),
             "ibs" => o.ibs = size(value)?,
             "obs" => o.obs = size(value)?,
-            "cbs" => {
-                size(value)?;
-            }
+            "cbs" => o.cbs = Some(size(value)?),
             "count" => o.count = Some(blocks(value)?),
             "skip" | "iseek" => o.skip = blocks(value)?,
             "seek" | "oseek" => o.seek = blocks(value)?,
             "conv" => {
                 for sym in value.split(',') {
+                    o.convert |= matches!(
+                        sym,
+                        "ascii"
+                            | "ebcdic"
+                            | "ibm"
+                            | "block"
+                            | "unblock"
+                            | "ucase"
+                            | "lcase"
+                            | "swab"
+                    );
                     match sym {
+                        "ascii" => {
+                            o.ascii = true;
+                            o.unblock = true;
+                        }
+                        "ebcdic" => {
+                            o.ebcdic = true;
+                            o.block = true;
+                        }
+                        "ibm" => {
+                            o.ibm = true;
+                            o.block = true;
+                        }
+                        "block" => o.block = true,
+                        "unblock" => o.unblock = true,
                         "ucase" => o.ucase = true,
                         "lcase" => o.lcase = true,
                         "swab" => o.swab = true,
@@ -283,6 +321,23 @@ fn parse_opts(args: &[String]) -> Result<Opts, Refusal> {
             _ => return Err(Refusal(format!("unrecognized operand {}", lq(arg)), true)),
         }
     }
+    // Records are blocked or unblocked only with a record size.
+    if o.cbs.is_none() {
+        o.block = false;
+        o.unblock = false;
+    }
+    if [o.ascii, o.ebcdic, o.ibm].iter().filter(|b| **b).count() > 1 {
+        return Err(Refusal(
+            "cannot combine any two of {ascii,ebcdic,ibm}".to_owned(),
+            false,
+        ));
+    }
+    if o.block && o.unblock {
+        return Err(Refusal(
+            "cannot combine block and unblock".to_owned(),
+            false,
+        ));
+    }
     if o.ucase && o.lcase {
         return Err(Refusal("cannot combine lcase and ucase".to_owned(), false));
     }
@@ -310,6 +365,8 @@ struct Stats {
     w_full: u64,
     w_partial: u64,
     bytes: u64,
+    /// Lines `conv=block` cut at `cbs`.
+    truncated: u64,
 }
 
 /// What went wrong writing: a stream error (a closed pipe, a limit), which ends dd as
@@ -421,6 +478,10 @@ fn summary(ctx: &mut Ctx, st: &Stats, level: u8, nanos: i64) -> std::io::Result<
         "{}+{} records in\n{}+{} records out\n",
         st.r_full, st.r_partial, st.w_full, st.w_partial
     );
+    if st.truncated > 0 {
+        let s = if st.truncated == 1 { "" } else { "s" };
+        text.push_str(&format!("{} truncated record{s}\n", st.truncated));
+    }
     if level >= 2 {
         let n = st.bytes;
         let (si, iec) = (human(n, 1000), human(n, 1024));
@@ -664,7 +725,8 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
         Some((n, b)) => (Some(n), b || o.count_bytes),
         None => (None, false),
     };
-    let two_bufs = o.bs.is_none();
+    let two_bufs = o.bs.is_none() || o.convert;
+    let mut conv = Converter::new(&o);
     let mut obuf: Vec<u8> = Vec::new();
     let mut bytes_in: u64 = 0;
     let mut pending_swab: Option<u8> = None;
@@ -704,11 +766,13 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
             w.stats.r_partial += 1;
             if o.sync {
                 ctx.host.charge_io(ibs - buf.len())?;
-                buf.resize(ibs, 0);
+                let pad = if o.block || o.unblock { b' ' } else { 0 };
+                buf.resize(ibs, pad);
             }
         } else {
             w.stats.r_full += 1;
         }
+        conv.translate(&mut buf);
         if o.swab {
             let mut out = Vec::with_capacity(buf.len() + 1);
             let mut iter = buf.iter().copied();
@@ -730,23 +794,12 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
             }
             buf = out;
         }
-        if o.ucase {
-            buf.make_ascii_uppercase();
-        } else if o.lcase {
-            buf.make_ascii_lowercase();
-        }
+        conv.records(&mut buf, &mut w.stats.truncated);
         if two_bufs {
             obuf.extend_from_slice(&buf);
-            let mut start = 0;
-            while obuf.len() - start >= obs {
-                let block = obuf.get(start..start + obs).unwrap_or_default();
-                if let Err(e) = w.put(ctx, block, true) {
-                    failed = Some(e);
-                    break;
-                }
-                start += obs;
+            if let Err(e) = put_blocks(ctx, &mut w, &mut obuf, obs) {
+                failed = Some(e);
             }
-            obuf.drain(..start);
         } else {
             let full = buf.len() == ibs;
             if let Err(e) = w.put(ctx, &buf, full) {
@@ -758,14 +811,16 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
         }
     }
     if failed.is_none() {
+        let mut last = Vec::new();
         if let Some(p) = pending_swab.take() {
-            obuf.push(p);
-            if !two_bufs {
-                let tail = std::mem::take(&mut obuf);
-                if let Err(e) = w.put(ctx, &tail, false) {
-                    failed = Some(e);
-                }
-            }
+            last.push(p);
+            conv.records(&mut last, &mut w.stats.truncated);
+        }
+        conv.finish(&mut last);
+        // Conversions imply the output buffer, so this is only ever added to it.
+        obuf.extend_from_slice(&last);
+        if let Err(e) = put_blocks(ctx, &mut w, &mut obuf, obs) {
+            failed = Some(e);
         }
         if failed.is_none() && !obuf.is_empty() {
             let tail = std::mem::take(&mut obuf);
@@ -787,6 +842,198 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
     summary(ctx, &w.stats, o.status, ended.saturating_sub(started))?;
     Ok(status)
 }
+
+/// Writes the whole `obs`-sized blocks at the front of `obuf`, keeping the rest.
+fn put_blocks(
+    ctx: &mut Ctx,
+    w: &mut Writer<'_>,
+    obuf: &mut Vec<u8>,
+    obs: usize,
+) -> Result<(), WriteFailed> {
+    let mut start = 0;
+    let mut result = Ok(());
+    while obuf.len() - start >= obs {
+        let block = obuf.get(start..start + obs).unwrap_or_default();
+        if let Err(e) = w.put(ctx, block, true) {
+            result = Err(e);
+            break;
+        }
+        start += obs;
+    }
+    obuf.drain(..start);
+    result
+}
+
+/// The byte conversions of `conv=`: one translation table (character set, then case,
+/// composed as GNU composes them) and the record reshaping of `block`/`unblock`.
+struct Converter {
+    table: Option<[u8; 256]>,
+    /// `cbs` when blocking (`Some(true)`) or unblocking (`Some(false)`).
+    records: Option<(usize, bool)>,
+    newline: u8,
+    space: u8,
+    /// Column in the current record.
+    col: usize,
+    /// Spaces seen by `unblock` that are written only if something follows them.
+    pending_spaces: usize,
+}
+
+impl Converter {
+    fn new(o: &Opts) -> Converter {
+        let mut table: [u8; 256] = std::array::from_fn(|i| i as u8);
+        let mut translate = false;
+        let compose = |t: &mut [u8; 256], by: &[u8; 256]| {
+            for b in t.iter_mut() {
+                *b = by.get(usize::from(*b)).copied().unwrap_or(*b);
+            }
+        };
+        if o.ascii {
+            let mut to_ascii = [0u8; 256];
+            for (a, &e) in ASCII_TO_EBCDIC.iter().enumerate() {
+                if let Some(slot) = to_ascii.get_mut(usize::from(e)) {
+                    *slot = a as u8;
+                }
+            }
+            compose(&mut table, &to_ascii);
+            translate = true;
+        }
+        if o.ucase {
+            table.iter_mut().for_each(|b| b.make_ascii_uppercase());
+            translate = true;
+        } else if o.lcase {
+            table.iter_mut().for_each(|b| b.make_ascii_lowercase());
+            translate = true;
+        }
+        let (mut newline, mut space) = (b'\n', b' ');
+        if o.ebcdic || o.ibm {
+            let mut by = ASCII_TO_EBCDIC;
+            if o.ibm {
+                // IBM's table puts `^`, `~` and three bytes above 127 elsewhere.
+                for (a, e) in IBM_DIFFERENCES {
+                    if let Some(slot) = by.get_mut(usize::from(a)) {
+                        *slot = e;
+                    }
+                }
+            }
+            compose(&mut table, &by);
+            translate = true;
+            newline = by.get(usize::from(b'\n')).copied().unwrap_or(newline);
+            space = by.get(usize::from(b' ')).copied().unwrap_or(space);
+        }
+        let cbs = o
+            .cbs
+            .map_or(0, |c| usize::try_from(c).unwrap_or(usize::MAX));
+        let records = if o.block {
+            Some((cbs, true))
+        } else if o.unblock {
+            Some((cbs, false))
+        } else {
+            None
+        };
+        Converter {
+            table: translate.then_some(table),
+            records,
+            newline,
+            space,
+            col: 0,
+            pending_spaces: 0,
+        }
+    }
+
+    fn translate(&self, buf: &mut [u8]) {
+        if let Some(t) = &self.table {
+            for b in buf.iter_mut() {
+                *b = t.get(usize::from(*b)).copied().unwrap_or(*b);
+            }
+        }
+    }
+
+    /// Reshapes `buf` into fixed records (`block`: lines padded with spaces or cut,
+    /// counting the cut ones in `truncated`) or back into lines (`unblock`: trailing
+    /// spaces of each record dropped, a newline after it).
+    fn records(&mut self, buf: &mut Vec<u8>, truncated: &mut u64) {
+        let Some((cbs, block)) = self.records else {
+            return;
+        };
+        let mut out = Vec::with_capacity(buf.len() + buf.len() / cbs.max(1) + 1);
+        if block {
+            for &c in buf.iter() {
+                if c == self.newline {
+                    out.resize(out.len() + cbs.saturating_sub(self.col), self.space);
+                    self.col = 0;
+                } else {
+                    if self.col == cbs {
+                        *truncated += 1;
+                    } else if self.col < cbs {
+                        out.push(c);
+                    }
+                    self.col = self.col.saturating_add(1);
+                }
+            }
+        } else {
+            let mut i = 0;
+            while let Some(&c) = buf.get(i) {
+                self.col += 1;
+                if self.col > cbs {
+                    self.col = 0;
+                    self.pending_spaces = 0;
+                    out.push(self.newline);
+                    continue;
+                }
+                if c == self.space {
+                    self.pending_spaces += 1;
+                } else {
+                    out.resize(out.len() + self.pending_spaces, self.space);
+                    self.pending_spaces = 0;
+                    out.push(c);
+                }
+                i += 1;
+            }
+        }
+        *buf = out;
+    }
+
+    /// The end of the input: the last record padded (`block`) or ended (`unblock`).
+    fn finish(&mut self, out: &mut Vec<u8>) {
+        match self.records {
+            Some((cbs, true)) if self.col > 0 => {
+                out.resize(out.len() + cbs.saturating_sub(self.col), self.space);
+            }
+            Some((_, false)) if self.col > 0 => out.push(self.newline),
+            _ => {}
+        }
+    }
+}
+
+/// `conv=ebcdic`: ASCII to EBCDIC (the table POSIX gives, as GNU dd has it). It is a
+/// permutation: `conv=ascii` is its inverse.
+const ASCII_TO_EBCDIC: [u8; 256] = [
+    0x00, 0x01, 0x02, 0x03, 0x37, 0x2d, 0x2e, 0x2f, 0x16, 0x05, 0x25, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+    0x10, 0x11, 0x12, 0x13, 0x3c, 0x3d, 0x32, 0x26, 0x18, 0x19, 0x3f, 0x27, 0x1c, 0x1d, 0x1e, 0x1f,
+    0x40, 0x5a, 0x7f, 0x7b, 0x5b, 0x6c, 0x50, 0x7d, 0x4d, 0x5d, 0x5c, 0x4e, 0x6b, 0x60, 0x4b, 0x61,
+    0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0x7a, 0x5e, 0x4c, 0x7e, 0x6e, 0x6f,
+    0x7c, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6,
+    0xd7, 0xd8, 0xd9, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xad, 0xe0, 0xbd, 0x9a, 0x6d,
+    0x79, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96,
+    0x97, 0x98, 0x99, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xc0, 0x4f, 0xd0, 0x5f, 0x07,
+    0x20, 0x21, 0x22, 0x23, 0x24, 0x15, 0x06, 0x17, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x09, 0x0a, 0x1b,
+    0x30, 0x31, 0x1a, 0x33, 0x34, 0x35, 0x36, 0x08, 0x38, 0x39, 0x3a, 0x3b, 0x04, 0x14, 0x3e, 0xe1,
+    0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57,
+    0x58, 0x59, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75,
+    0x76, 0x77, 0x78, 0x80, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0x90, 0x6a, 0x9b, 0x9c, 0x9d, 0x9e,
+    0x9f, 0xa0, 0xaa, 0xab, 0xac, 0x4a, 0xae, 0xaf, 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7,
+    0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xa1, 0xbe, 0xbf, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xda, 0xdb,
+    0xdc, 0xdd, 0xde, 0xdf, 0xea, 0xeb, 0xec, 0xed, 0xee, 0xef, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
+];
+
+/// `conv=ibm`: where IBM's ASCII-to-EBCDIC table differs from [`ASCII_TO_EBCDIC`].
+const IBM_DIFFERENCES: [(u8, u8); 5] = [
+    (94, 0x5f),
+    (126, 0xa1),
+    (203, 0x9a),
+    (213, 0xad),
+    (229, 0xbd),
+];
 
 #[cfg(test)]
 mod tests {

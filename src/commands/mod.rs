@@ -94,6 +94,7 @@ mod pager;
 mod paste;
 mod patch;
 mod pgrep;
+mod pr;
 mod printenv;
 mod ps;
 mod pwd;
@@ -454,6 +455,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("numfmt", numfmt::numfmt),
         ("od", od::od),
         ("paste", paste::paste),
+        ("pr", pr::pr),
         ("patch", patch::patch),
         ("pgrep", pgrep::pgrep),
         ("pkill", pgrep::pkill),

@@ -1,5 +1,5 @@
-//! Inode attributes: chmod(2), chown(2) and utimensat(2), with Linux's rules for who
-//! may change what. All three follow symlinks.
+//! Inode attributes: chmod(2), chown(2) (and lchown(2)) and utimensat(2), with Linux's
+//! rules for who may change what. All but lchown follow symlinks.
 
 use super::inode::W;
 use super::resolve::Follow;
@@ -23,7 +23,22 @@ impl Fs {
     /// to their own group (EPERM otherwise). `None` leaves that id alone. Changing an
     /// executable file's ids clears its set-user-ID and set-group-ID bits, as Linux does.
     pub fn chown(&mut self, path: &str, uid: Option<u32>, gid: Option<u32>) -> FsResult<()> {
-        let (_, ino) = self.walk_existing(path, Follow::Yes)?;
+        self.chown_at(path, uid, gid, Follow::Yes)
+    }
+
+    /// lchown(2): [`Fs::chown`] of a symlink itself rather than what it points to.
+    pub fn lchown(&mut self, path: &str, uid: Option<u32>, gid: Option<u32>) -> FsResult<()> {
+        self.chown_at(path, uid, gid, Follow::No)
+    }
+
+    fn chown_at(
+        &mut self,
+        path: &str,
+        uid: Option<u32>,
+        gid: Option<u32>,
+        follow: Follow,
+    ) -> FsResult<()> {
+        let (_, ino) = self.walk_existing(path, follow)?;
         let inode = self.inode(ino)?;
         if self.uid != 0 {
             let owner = self.uid == inode.uid;
