@@ -477,6 +477,21 @@ fn the_time_limit_ends_a_run() {
 }
 
 #[test]
+fn the_time_limit_ends_a_utility_that_loops_without_output() {
+    // GNU pr loops for ever when a double-spaced page has room for no line.
+    let mut l = tight();
+    l.timeout = Some(Duration::from_millis(300));
+    let o = run_with(
+        l,
+        "printf 'a\\nb\\n' > f; pr -l 1 -d f; echo after".to_owned(),
+    );
+    assert_eq!(o.status, 126);
+    assert!(o.stderr.contains("time limit exceeded"), "{}", o.stderr);
+    assert!(!o.stdout.contains("after"), "{}", o.stdout);
+    assert!(o.elapsed < Duration::from_secs(5));
+}
+
+#[test]
 fn the_hardened_profile_is_tighter_than_the_default() {
     let (d, h) = (Limits::default(), Limits::hardened());
     assert!(h.max_commands < d.max_commands);

@@ -957,7 +957,11 @@ impl<'a, 'b> Pr<'a, 'b> {
         }
         self.init_funcs();
         self.line_number = self.line_count as i32;
-        while self.print_page()? {}
+        // A page can hold no text (`-l 1 -d`): GNU then loops for ever, so each page
+        // charges work and the run's limits end it.
+        while self.print_page()? {
+            self.ctx.host.check()?;
+        }
         Ok(())
     }
 
