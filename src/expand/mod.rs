@@ -281,7 +281,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Expands command words into fields: all expansions, splitting and globbing.
     pub fn words(&mut self, words: &[Word]) -> ExpResult<Vec<String>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(words.len());
         for w in words {
             self.word_into(w, &mut out)?;
         }
