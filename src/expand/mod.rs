@@ -238,6 +238,13 @@ impl Field {
     pub fn text(&self) -> String {
         self.frags.iter().map(|(t, _)| t.as_str()).collect()
     }
+    /// [`Field::text`], taking a lone run as it is.
+    fn into_text(mut self) -> String {
+        match self.frags.as_mut_slice() {
+            [(t, _)] => std::mem::take(t),
+            _ => self.text(),
+        }
+    }
     /// The field as a pattern: quoted text has its special characters escaped.
     pub fn pattern(&self) -> String {
         let mut s = String::new();
@@ -592,6 +599,14 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     }
                     ws_emitted = false;
                 }
+                // Text with no IFS character in it is one run, taken whole.
+                Piece::Text(t, Q::Exp) if !ifs.is_empty() && !t.contains(|c| ifs.contains(c)) => {
+                    if !t.is_empty() {
+                        cur.frags.push((t, Q::Exp));
+                        open = true;
+                        ws_emitted = false;
+                    }
+                }
                 Piece::Text(t, Q::Exp) if !ifs.is_empty() => {
                     let mut run = String::new();
                     for c in t.chars() {
@@ -645,7 +660,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     fn glob_field(&mut self, f: Field, out: &mut Vec<String>) -> ExpResult<()> {
         let opts = self.host.opts();
         if opts.noglob || !f.has_glob(opts.extglob) {
-            out.push(f.text());
+            out.push(f.into_text());
             return Ok(());
         }
         let pat = f.pattern();

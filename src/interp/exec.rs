@@ -1290,7 +1290,7 @@ impl Interp {
             return self.expand_words(words);
         }
         self.decl_assigns.clear();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(words.len());
         for w in words {
             if let [WordPart::Param(p)] = w.parts.as_slice()
                 && let ParamOp::AssignWord(a) = &p.op
@@ -1299,7 +1299,7 @@ impl Interp {
                 match (&a.value, &a.index) {
                     (AssignValue::Scalar(v), None) => {
                         let value = Expander::new(self).assign_value(v)?;
-                        // Built by hand: `format!` cost a fifth of a `local n=$1`.
+                        // Built by hand: `format!` cost a tenth of a `local n=$1`.
                         let mut word = String::with_capacity(a.name.len() + op.len() + value.len());
                         word.push_str(&a.name);
                         word.push_str(op);
