@@ -306,7 +306,25 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(());
         }
         for w in self.braces(w)?.iter() {
-            let pieces = self.parts(&w.parts, false)?;
+            let mut pieces = self.parts(&w.parts, false)?;
+            // One piece that splitting and globbing leave whole (quoted text, or
+            // unquoted text with no pattern character and, if expanded, no IFS
+            // character) is the field itself, or no field when empty and unquoted.
+            if let [Piece::Text(t, q)] = pieces.as_mut_slice() {
+                let q = *q;
+                let whole = q == Q::Quoted
+                    || (!t.contains(['*', '?', '[', '('])
+                        && (q == Q::Lit || {
+                            let ifs = self.ifs().unwrap_or_default();
+                            !t.contains(|c| ifs.contains(c))
+                        }));
+                if whole {
+                    if q == Q::Quoted || !t.is_empty() {
+                        out.push(std::mem::take(t));
+                    }
+                    continue;
+                }
+            }
             let fields = self.split(pieces);
             for f in fields {
                 self.glob_field(f, out)?;
