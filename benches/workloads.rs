@@ -22,6 +22,14 @@ const PARAM_LOOP: &str = "s=abc/def/abracadabra; n=0; for ((i=0;i<20000;i++)); d
 /// Workload 4: recursion through a global result (bash would fork per `$(fib ...)`).
 const FIB: &str = "fib() { if (( $1 < 2 )); then r=$1; return; fi; fib $(( $1 - 1 )); \
     local a=$r; fib $(( $1 - 2 )); r=$(( a + r )); }; fib 20; echo $r";
+/// Workload 3 as the shared benchmark (`W3_strings.sh`) runs it.
+const SHARED_W3: &str = "s=\"alpha/beta/gamma/delta.txt\"; n=0\n\
+    for ((i=0;i<20000;i++)); do\n  p=\"$s/$i\"\n  \
+    a=${p//a/b}; b=${p#*/}; c=${p%/*}; d=${p:3:7}\n  \
+    n=$((n + ${#a} + ${#b} + ${#c} + ${#d}))\ndone\necho \"$n $a $b $c $d\"\n";
+/// Workload 4 as the shared benchmark (`W4a_fib20.sh`) runs it.
+const SHARED_W4A: &str = "fib() {\n  local n=$1\n  if ((n < 2)); then r=$n; return; fi\n  \
+    fib $((n-1)); local a=$r\n  fib $((n-2)); r=$((a + r))\n}\nfib 20; echo $r\n";
 /// Workload 7.
 const PIPELINES: &str =
     "for ((i=0;i<2000;i++)); do echo $i | tr 0-9 a-j | cut -c1-3; done | tail -n 2";
@@ -103,10 +111,19 @@ fn interpreter(c: &mut Criterion) {
         "bbc/def/bbrbcbdbbrb def/abracadabra 19 bc/ 380000\n",
     );
     check(&mut sh, FIB, "6765\n");
+    check(
+        &mut sh,
+        SHARED_W3,
+        "1797780 blphb/betb/gbmmb/deltb.txt/19999 beta/gamma/delta.txt/19999 \
+         alpha/beta/gamma/delta.txt ha/beta\n",
+    );
+    check(&mut sh, SHARED_W4A, "6765\n");
     let mut group = c.benchmark_group("interpreter");
     group.bench_function("2 arithmetic loop", |b| b.iter(|| sh.exec(ARITH_LOOP)));
     group.bench_function("3 parameter expansion", |b| b.iter(|| sh.exec(PARAM_LOOP)));
     group.bench_function("4 recursive fib 20", |b| b.iter(|| sh.exec(FIB)));
+    group.bench_function("3 shared W3 strings", |b| b.iter(|| sh.exec(SHARED_W3)));
+    group.bench_function("4 shared W4a fib 20", |b| b.iter(|| sh.exec(SHARED_W4A)));
     group.finish();
 }
 

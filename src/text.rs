@@ -128,7 +128,12 @@ pub fn encode_into(s: &str, out: &mut Vec<u8>) {
 /// vector several times: its size hint is a quarter of the byte length).
 pub fn char_vec(s: &str) -> Vec<char> {
     let mut v = Vec::with_capacity(s.len());
-    v.extend(s.chars());
+    if s.is_ascii() {
+        // Byte by byte, with no decoding to branch on.
+        v.extend(s.bytes().map(char::from));
+    } else {
+        v.extend(s.chars());
+    }
     v
 }
 

@@ -238,6 +238,13 @@ impl Field {
     pub fn text(&self) -> String {
         self.frags.iter().map(|(t, _)| t.as_str()).collect()
     }
+    /// [`Field::text`], taking a lone run as it is.
+    fn into_text(mut self) -> String {
+        match self.frags.as_mut_slice() {
+            [(t, _)] => std::mem::take(t),
+            _ => self.text(),
+        }
+    }
     /// The field as a pattern: quoted text has its special characters escaped.
     pub fn pattern(&self) -> String {
         let mut s = String::new();
@@ -281,7 +288,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Expands command words into fields: all expansions, splitting and globbing.
     pub fn words(&mut self, words: &[Word]) -> ExpResult<Vec<String>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(words.len());
         for w in words {
             self.word_into(w, &mut out)?;
         }
@@ -299,7 +306,25 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(());
         }
         for w in self.braces(w)?.iter() {
-            let pieces = self.parts(&w.parts, false)?;
+            let mut pieces = self.parts(&w.parts, false)?;
+            // One piece that splitting and globbing leave whole (quoted text, or
+            // unquoted text with no pattern character and, if expanded, no IFS
+            // character) is the field itself, or no field when empty and unquoted.
+            if let [Piece::Text(t, q)] = pieces.as_mut_slice() {
+                let q = *q;
+                let whole = q == Q::Quoted
+                    || (!t.contains(['*', '?', '[', '('])
+                        && (q == Q::Lit || {
+                            let ifs = self.ifs().unwrap_or_default();
+                            !t.contains(|c| ifs.contains(c))
+                        }));
+                if whole {
+                    if q == Q::Quoted || !t.is_empty() {
+                        out.push(std::mem::take(t));
+                    }
+                    continue;
+                }
+            }
             let fields = self.split(pieces);
             for f in fields {
                 self.glob_field(f, out)?;
@@ -592,6 +617,14 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     }
                     ws_emitted = false;
                 }
+                // Text with no IFS character in it is one run, taken whole.
+                Piece::Text(t, Q::Exp) if !ifs.is_empty() && !t.contains(|c| ifs.contains(c)) => {
+                    if !t.is_empty() {
+                        cur.frags.push((t, Q::Exp));
+                        open = true;
+                        ws_emitted = false;
+                    }
+                }
                 Piece::Text(t, Q::Exp) if !ifs.is_empty() => {
                     let mut run = String::new();
                     for c in t.chars() {
@@ -645,7 +678,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     fn glob_field(&mut self, f: Field, out: &mut Vec<String>) -> ExpResult<()> {
         let opts = self.host.opts();
         if opts.noglob || !f.has_glob(opts.extglob) {
-            out.push(f.text());
+            out.push(f.into_text());
             return Ok(());
         }
         let pat = f.pattern();

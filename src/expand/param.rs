@@ -479,12 +479,22 @@ fn finish<H: Host + ?Sized>(
             let p = Pattern::cached(&pat, match_opts(ex, false));
             for v in pv.vals.iter_mut() {
                 let cs = crate::text::char_vec(v);
+                // What is kept is cut out of the value in place.
+                let bytes = |n: usize| -> usize {
+                    if cs.len() == v.len() {
+                        n
+                    } else {
+                        cs.iter().take(n).map(|c| c.len_utf8()).sum()
+                    }
+                };
                 if *suffix {
                     if let Some(st) = p.match_suffix(&cs, cs.len(), *longest) {
-                        *v = cs[..st].iter().collect();
+                        let at = bytes(st);
+                        v.truncate(at);
                     }
                 } else if let Some(end) = p.match_prefix(&cs, 0, *longest) {
-                    *v = cs[end..].iter().collect();
+                    let at = bytes(end);
+                    v.replace_range(..at, "");
                 }
             }
         }

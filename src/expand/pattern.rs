@@ -10,6 +10,9 @@ use std::collections::HashMap;
 
 /// The memo table: keys are small integers, so a fast hasher (SipHash here was a fifth
 /// of a `${s#*/}` loop).
+/// Steps one match (or one search for a prefix or suffix) may take before it gives up.
+const MATCH_BUDGET: u64 = 5_000_000;
+
 type Memo = HashMap<(usize, usize, usize, usize), bool, foldhash::fast::FixedState>;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +59,9 @@ pub struct Pattern {
     /// group: see [`Matcher::new`].
     stars: u8,
     groups: bool,
+    /// Only characters, `?` and `*`, with `/` ordinary: matched by
+    /// [`Pattern::wild_match`] rather than the general matcher.
+    simple: bool,
     /// The length bash's `${x/pat/rep}` tries substrings of, when it counts one (see
     /// [`Pattern::substitutable`]).
     bash_len: Option<usize>,
@@ -295,6 +301,10 @@ impl Pattern {
                 .take(2)
                 .count() as u8,
             groups: toks.iter().any(|t| matches!(t, Tok::Group { .. })),
+            simple: !opts.dot_special
+                && toks
+                    .iter()
+                    .all(|t| matches!(t, Tok::Char(_) | Tok::Any | Tok::Star)),
             toks,
             nocase: opts.nocase,
             slash_literal: opts.dot_special,
@@ -334,8 +344,61 @@ impl Pattern {
             return l == s;
         }
         let chars = crate::text::char_vec(s);
-        let mut m = Matcher::new(self, &chars, 5_000_000, false);
+        if self.simple {
+            let mut budget = MATCH_BUDGET;
+            return self.wild_match(&chars, &mut budget);
+        }
+        let mut m = Matcher::new(self, &chars, MATCH_BUDGET, false);
         m.seq(&self.toks, 0, 0, chars.len())
+    }
+
+    /// Whether a [`Pattern::simple`] pattern matches all of `s`: the two-pointer
+    /// wildcard match (a mismatch goes back to the last `*`, which takes one more
+    /// character), each step charged to `budget`; false once it runs out, as the
+    /// general matcher gives up.
+    fn wild_match(&self, s: &[char], budget: &mut u64) -> bool {
+        let toks = self.toks.as_slice();
+        let (mut ti, mut si) = (0, 0);
+        // The token after the last `*` seen, and where in `s` that `*` stops now.
+        let mut star: Option<(usize, usize)> = None;
+        while si < s.len() {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            match (toks.get(ti), s.get(si)) {
+                (Some(Tok::Star), _) => {
+                    ti += 1;
+                    star = Some((ti, si));
+                    continue;
+                }
+                (Some(Tok::Any), _) => {
+                    ti += 1;
+                    si += 1;
+                    continue;
+                }
+                (Some(Tok::Char(c)), Some(&x))
+                    if *c == x || (self.nocase && c.to_lowercase().eq(x.to_lowercase())) =>
+                {
+                    ti += 1;
+                    si += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            match star {
+                Some((after, at)) => {
+                    ti = after;
+                    si = at + 1;
+                    star = Some((after, at + 1));
+                }
+                None => return false,
+            }
+        }
+        toks.get(ti..)
+            .unwrap_or_default()
+            .iter()
+            .all(|t| matches!(t, Tok::Star))
     }
 
     /// Match against a char slice between `from` and `to` (exclusive), reusing a memo.
@@ -343,28 +406,47 @@ impl Pattern {
         m.seq(&self.toks, 0, from, to)
     }
 
+    /// The first of `bounds` (from, to) whose stretch of `s` the pattern matches, all
+    /// of them searched under one budget.
+    fn first_match(
+        &self,
+        s: &[char],
+        many_starts: bool,
+        mut bounds: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        if self.simple {
+            let mut budget = MATCH_BUDGET;
+            return bounds.find(|&(from, to)| {
+                s.get(from..to)
+                    .is_some_and(|t| self.wild_match(t, &mut budget))
+            });
+        }
+        let mut m = Matcher::new(self, s, MATCH_BUDGET, many_starts);
+        bounds.find(|&(from, to)| self.match_range(&mut m, from, to))
+    }
+
     /// The end (in chars) of the shortest or longest match of a prefix of `s[start..]`.
     pub fn match_prefix(&self, s: &[char], start: usize, longest: bool) -> Option<usize> {
-        let mut m = Matcher::new(self, s, 5_000_000, false);
-        if longest {
-            (start..=s.len())
-                .rev()
-                .find(|&end| self.match_range(&mut m, start, end))
+        let ends = start..=s.len();
+        let bounds = |end| (start, end);
+        let hit = if longest {
+            self.first_match(s, false, ends.rev().map(bounds))
         } else {
-            (start..=s.len()).find(|&end| self.match_range(&mut m, start, end))
-        }
+            self.first_match(s, false, ends.map(bounds))
+        };
+        hit.map(|(_, end)| end)
     }
 
     /// The start of the shortest or longest match of a suffix of `s[..end]`.
     pub fn match_suffix(&self, s: &[char], end: usize, longest: bool) -> Option<usize> {
-        let mut m = Matcher::new(self, s, 5_000_000, true);
-        if longest {
-            (0..=end).find(|&st| self.match_range(&mut m, st, end))
+        let starts = 0..=end;
+        let bounds = |st| (st, end);
+        let hit = if longest {
+            self.first_match(s, true, starts.map(bounds))
         } else {
-            (0..=end)
-                .rev()
-                .find(|&st| self.match_range(&mut m, st, end))
-        }
+            self.first_match(s, true, starts.rev().map(bounds))
+        };
+        hit.map(|(st, _)| st)
     }
 
     /// Every match for `${x//pat/rep}`: (start, end) pairs, leftmost-longest, non-empty
@@ -781,6 +863,68 @@ mod tests {
         check("\\*", "*", true);
         check("\\*", "a", false);
         check("[]]", "]", true);
+    }
+
+    /// The two-pointer matcher of simple patterns answers as the general one does:
+    /// whole matches, and shortest and longest prefixes and suffixes.
+    #[test]
+    fn simple_patterns_match_as_the_general_matcher() {
+        let pats = [
+            "*", "", "a", "*/", "/*", "a*b", "*a*b*", "?", "??*", "*?a", "a*", "*a", "\\*x",
+            "*.txt", "a?c*", "**b", "A*",
+        ];
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "aab",
+            "abab",
+            "alpha/beta/gamma.txt",
+            "/",
+            "a/b/",
+            "*x",
+            "abcabc",
+            "xyz",
+            "AaBb",
+            "\u{e9}t\u{e9}a",
+        ];
+        for nocase in [false, true] {
+            let opts = MatchOpts {
+                nocase,
+                ..MatchOpts::default()
+            };
+            for pat in pats {
+                let fast = Pattern::new(pat, opts);
+                assert!(fast.simple, "{pat}");
+                let mut general = fast.clone();
+                general.simple = false;
+                for text in texts {
+                    let cs = crate::text::char_vec(text);
+                    let what = format!("{pat} vs {text} (nocase {nocase})");
+                    assert_eq!(fast.matches(text), general.matches(text), "{what}");
+                    for longest in [false, true] {
+                        assert_eq!(
+                            fast.match_prefix(&cs, 0, longest),
+                            general.match_prefix(&cs, 0, longest),
+                            "prefix {what}"
+                        );
+                        assert_eq!(
+                            fast.match_suffix(&cs, cs.len(), longest),
+                            general.match_suffix(&cs, cs.len(), longest),
+                            "suffix {what}"
+                        );
+                    }
+                }
+            }
+        }
+        let opts = MatchOpts::default();
+        assert!(!Pattern::new("[ab]*", opts).simple);
+        let slash = MatchOpts {
+            dot_special: true,
+            ..opts
+        };
+        assert!(!Pattern::new("*", slash).simple);
     }
 
     #[test]

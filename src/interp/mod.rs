@@ -371,11 +371,20 @@ pub struct ArgStack {
     pub started: bool,
 }
 
+/// The defined functions by name. Every command looks its name up here first, so the
+/// hasher is foldhash rather than SipHash.
+pub type FuncTable = imbl::GenericHashMap<
+    String,
+    Arc<FunctionDef>,
+    foldhash::fast::RandomState,
+    imbl::shared_ptr::DefaultSharedPtr,
+>;
+
 /// The shell: all state of one bash process.
 #[derive(Clone)]
 pub struct Interp {
     pub vars: Scopes,
-    pub funcs: imbl::HashMap<String, Arc<FunctionDef>>,
+    pub funcs: FuncTable,
     pub positional: Arc<Vec<String>>,
     pub arg0: String,
     pub set: SetOpts,
@@ -575,7 +584,7 @@ impl Interp {
         let pid = proc.pid();
         let mut sh = Interp {
             vars: Scopes::new(),
-            funcs: imbl::HashMap::new(),
+            funcs: FuncTable::default(),
             positional: Arc::new(Vec::new()),
             arg0: "bash".to_owned(),
             set: SetOpts {
@@ -1207,7 +1216,17 @@ impl Interp {
 
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let target = self.vars.resolve_name_cow(name)?;
+        // A plain variable (the common case) is looked up once for its attributes; a
+        // nameref is followed first.
+        let plain = self
+            .vars
+            .get_raw(name)
+            .map(|v| v.attrs)
+            .filter(|a| !a.has(Attrs::NAMEREF));
+        let target = match plain {
+            Some(_) => std::borrow::Cow::Borrowed(name),
+            None => self.vars.resolve_name_cow(name)?,
+        };
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
@@ -1220,8 +1239,11 @@ impl Interp {
         let allexport = self.set.allexport;
         // Only the attributes, and the old text when appending: cloning the whole
         // variable here was measurable in assignment loops.
-        let existing = self.vars.get(name);
-        let attrs = existing.map(|v| v.attrs).unwrap_or_default();
+        let existing = match plain {
+            Some(_) if !append => None,
+            _ => self.vars.get(name),
+        };
+        let attrs = plain.or(existing.map(|v| v.attrs)).unwrap_or_default();
         if attrs.has(Attrs::READONLY) {
             return Err(format!("{name}: readonly variable"));
         }

@@ -5,15 +5,99 @@ use std::borrow::Cow;
 
 use crate::expand::{Assoc, Attrs, Value, Var};
 
-/// One frame's table. Variable lookups dominate loops, so the hasher is foldhash
-/// rather than SipHash (measured: about a fifth of a tight arithmetic loop went to
-/// hashing names).
-type Table = imbl::GenericHashMap<
+/// The hash map of a frame with many variables. Variable lookups dominate loops, so
+/// the hasher is foldhash rather than SipHash (measured: about a fifth of a tight
+/// arithmetic loop went to hashing names).
+type BigTable = imbl::GenericHashMap<
     String,
     Var,
     foldhash::fast::RandomState,
     imbl::shared_ptr::DefaultSharedPtr,
 >;
+
+/// How many variables a frame keeps in a plain list before it takes a hash map.
+const SMALL_TABLE: usize = 8;
+
+/// One frame's variables: a short list while there are few (a function's locals, a
+/// command's temporary bindings), a persistent hash map beyond (the globals). A
+/// function call allocates no hash-map node (measured: a new map's first insert
+/// was most of the cost of a `local`), and a subshell's copy still shares the globals.
+#[derive(Clone, Debug)]
+enum Table {
+    Small(Vec<(String, Var)>),
+    Big(BigTable),
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table::Small(Vec::new())
+    }
+}
+
+impl Table {
+    fn get(&self, name: &str) -> Option<&Var> {
+        match self {
+            Table::Small(list) => list.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+            Table::Big(map) => map.get(name),
+        }
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut Var> {
+        match self {
+            Table::Small(list) => list.iter_mut().find(|(k, _)| k == name).map(|(_, v)| v),
+            Table::Big(map) => map.get_mut(name),
+        }
+    }
+
+    fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Moves a full list into a hash map, when `name` would be one more entry.
+    fn make_room(&mut self, name: &str) {
+        if let Table::Small(list) = self
+            && list.len() >= SMALL_TABLE
+            && !list.iter().any(|(k, _)| k == name)
+        {
+            *self = Table::Big(std::mem::take(list).into_iter().collect());
+        }
+    }
+
+    /// The variable `name`, created unset if missing.
+    fn entry(&mut self, name: &str) -> &mut Var {
+        self.make_room(name);
+        match self {
+            Table::Small(list) => {
+                let at = match list.iter().position(|(k, _)| k == name) {
+                    Some(at) => at,
+                    None => {
+                        list.push((name.to_owned(), Var::default()));
+                        list.len() - 1
+                    }
+                };
+                &mut list[at].1
+            }
+            Table::Big(map) => map.entry(name.to_owned()).or_default(),
+        }
+    }
+
+    fn remove(&mut self, name: &str) {
+        match self {
+            Table::Small(list) => list.retain(|(k, _)| k != name),
+            Table::Big(map) => {
+                map.remove(name);
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&String, &Var)> {
+        let (small, big) = match self {
+            Table::Small(list) => (Some(list.iter().map(|(k, v)| (k, v))), None),
+            Table::Big(map) => (None, Some(map.iter())),
+        };
+        small.into_iter().flatten().chain(big.into_iter().flatten())
+    }
+}
 
 /// The variable tables, innermost last. Cloning is O(frames).
 #[derive(Clone, Debug, Default)]
@@ -44,8 +128,11 @@ struct Frame {
     /// frames whose mask lacks its bit, so reading a global from deep recursion does not
     /// hash the name once per frame.
     mask: u64,
+    /// Whether every variable of this frame is local: a function's own frame (not one
+    /// that took over a call's temporary bindings), where `locals` is not kept.
+    all_local: bool,
     /// Names made local (by `local`/`declare`) in this frame; the others are temporary
-    /// bindings.
+    /// bindings. Not kept when `all_local`.
     locals: imbl::GenericHashSet<
         String,
         foldhash::fast::RandomState,
@@ -68,11 +155,15 @@ impl Frame {
     }
     fn insert(&mut self, name: &str, v: Var) {
         self.mask |= name_bit(name);
-        self.vars.insert(name.to_owned(), v);
+        *self.vars.entry(name) = v;
     }
     fn entry(&mut self, name: &str) -> &mut Var {
         self.mask |= name_bit(name);
-        self.vars.entry(name.to_owned()).or_default()
+        self.vars.entry(name)
+    }
+    /// Whether `name` was made local in this frame.
+    fn is_local(&self, name: &str) -> bool {
+        self.all_local || self.locals.contains(name)
     }
 }
 
@@ -109,7 +200,9 @@ impl Scopes {
             top.kind = FrameKind::Function;
             return;
         }
-        self.frames.push(Frame::new(FrameKind::Function));
+        let mut frame = Frame::new(FrameKind::Function);
+        frame.all_local = true;
+        self.frames.push(frame);
     }
 
     /// How many frames are open (see [`Scopes::truncate`]).
@@ -272,7 +365,7 @@ impl Scopes {
             let i = self
                 .local_slot(name)
                 .unwrap_or_else(|| self.function_frame());
-            if i > 0 && !self.frames[i].locals.contains(name) {
+            if i > 0 && !self.frames[i].is_local(name) {
                 self.frames[i].locals.insert(name.to_owned());
             }
             i
@@ -288,7 +381,7 @@ impl Scopes {
         self.frame_of(name)
             .is_some_and(|i| match self.frames[i].kind {
                 FrameKind::Global => false,
-                FrameKind::Function => !self.frames[i].locals.contains(name),
+                FrameKind::Function => !self.frames[i].is_local(name),
                 FrameKind::Temp | FrameKind::BuiltinEnv => true,
             })
     }
@@ -296,11 +389,17 @@ impl Scopes {
     /// Calls `f` on the variable as [`Scopes::entry`] finds or creates it, without
     /// copying the name when the variable exists (the common case in loops).
     pub fn with_entry<R>(&mut self, name: &str, local: bool, f: impl FnOnce(&mut Var) -> R) -> R {
-        if !local
-            && let Some(idx) = self.frame_of(name)
-            && let Some(v) = self.frames[idx].vars.get_mut(name)
-        {
-            return f(v);
+        if !local {
+            // One lookup per frame that may hold the name (not a search, then a
+            // second lookup to borrow it).
+            let bit = name_bit(name);
+            for frame in self.frames.iter_mut().rev() {
+                if frame.may_hold(bit)
+                    && let Some(v) = frame.vars.get_mut(name)
+                {
+                    return f(v);
+                }
+            }
         }
         f(self.entry(name, local))
     }
@@ -323,7 +422,7 @@ impl Scopes {
             return Err(AssignError::Readonly(name.to_owned()));
         }
         let f = self.function_frame();
-        if f > 0 && idx >= f && self.frames[idx].locals.contains(name) {
+        if f > 0 && idx >= f && self.frames[idx].is_local(name) {
             if let Some(v) = self.frames[idx].vars.get_mut(name) {
                 v.value = None;
                 v.attrs = Attrs::default();
@@ -462,5 +561,46 @@ pub fn set_assoc(var: &mut Var, key: String, mut value: String) {
             a.insert(key, value);
             var.value = Some(Value::Assoc(a));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame's list turns into a hash map past [`SMALL_TABLE`] variables and keeps
+    /// every one of them, locals and temporary bindings told apart as before.
+    #[test]
+    fn frames_keep_their_variables_past_the_small_list() {
+        let mut sc = Scopes::new();
+        sc.entry("g", false).value = Some(Value::Str("global".into()));
+        sc.push_bindings(FrameKind::Temp);
+        sc.bind_here("t");
+        sc.push_function_frame(true);
+        let n = SMALL_TABLE * 3;
+        for i in 0..n {
+            sc.entry(&format!("v{i}"), true).value = Some(Value::Str(i.to_string()));
+        }
+        for i in 0..n {
+            let v = sc.get(&format!("v{i}")).and_then(Var::as_scalar);
+            assert_eq!(v, Some(i.to_string()));
+            assert!(!sc.is_temp_binding(&format!("v{i}")));
+        }
+        assert!(sc.is_temp_binding("t"));
+        assert_eq!(sc.unset("v3"), Ok(()));
+        assert!(sc.get("v3").is_some_and(|v| v.value.is_none()));
+        assert!(sc.unset("t").is_ok());
+        assert!(sc.get("t").is_none());
+        sc.with_entry("g", false, |v| v.value = Some(Value::Str("set".into())));
+        sc.pop_frame();
+        assert!(sc.get("v0").is_none());
+        assert_eq!(sc.get("g").and_then(Var::as_scalar), Some("set".into()));
+        // A function's own frame: its variables are all local.
+        sc.push_function_frame(false);
+        sc.entry("l", true).value = Some(Value::Str("x".into()));
+        assert!(!sc.is_temp_binding("l"));
+        assert!(sc.is_local_here("l"));
+        assert_eq!(sc.unset("l"), Ok(()));
+        assert!(sc.get("l").is_some_and(|v| v.value.is_none()));
     }
 }

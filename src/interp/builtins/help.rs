@@ -1002,6 +1002,10 @@ const GETOPT_LETTERS: &[(&str, &str)] = &[
 /// argument, or (for the builtins in [`GETOPT_LETTERS`]) among its options before
 /// an operand, `--`, or an unknown option (which is an error first).
 pub fn asks_for_help(name: &str, args: &[String]) -> bool {
+    // Only an option first asks: most calls have none, and need no table search.
+    if !args.get(1).is_some_and(|a| a.starts_with(['-', '+'])) {
+        return false;
+    }
     if NO_HELP_OPTION.contains(&name) {
         return false;
     }
