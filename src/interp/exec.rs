@@ -1464,6 +1464,14 @@ impl Interp {
             };
             let name = self.temp_binding_name(&a.name);
             if let Err(m) = self.bind_temp(&name, value.join(" "), a.append) {
+                // A readonly variable reached through a nameref is reported under the
+                // name written (bash's assign_in_env).
+                let m = match m.strip_prefix(name.as_str()) {
+                    Some(tail) if name != a.name && tail == ": readonly variable" => {
+                        format!("{}{tail}", a.name)
+                    }
+                    _ => m,
+                };
                 self.error(&m);
                 if !posix_special
                     && self
@@ -2168,6 +2176,13 @@ impl Interp {
             .get_raw(var)
             .is_some_and(|v| v.attrs.has(crate::expand::Attrs::NAMEREF))
         {
+            if self
+                .vars
+                .get_raw(var)
+                .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
+            {
+                return Err(format!("{var}: readonly variable"));
+            }
             if !super::vars::valid_ref(&word) {
                 return Err(format!("`{word}': not a valid identifier"));
             }
@@ -2311,6 +2326,7 @@ impl Interp {
         elems: &[ArrayElem],
         append: bool,
     ) -> Result<Result<(), String>, ExpandError> {
+        let written = name;
         let name = match self.vars.resolve_name_checked(name) {
             Ok(n) => n,
             Err(m) => return Ok(Err(m)),
@@ -2330,7 +2346,7 @@ impl Interp {
         }
         let existing = self.vars.get(&name).cloned().unwrap_or_default();
         if existing.attrs.has(crate::expand::Attrs::READONLY) {
-            return Ok(Err(format!("{name}: readonly variable")));
+            return Ok(Err(format!("{written}: readonly variable")));
         }
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);

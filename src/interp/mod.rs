@@ -1162,6 +1162,15 @@ impl Interp {
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
         let target = self.vars.resolve_name_cow(name)?;
+        // A nameref with no name yet takes the value as its name, which must be one.
+        if matches!(target, std::borrow::Cow::Owned(_))
+            && let Some(raw) = self.vars.get_raw(&target)
+            && raw.attrs.has(Attrs::NAMEREF)
+            && !append
+            && !vars::valid_ref(&value)
+        {
+            return Err(format!("`{value}': not a valid identifier"));
+        }
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
@@ -1326,16 +1335,25 @@ impl Interp {
         value: String,
         append: bool,
     ) -> Result<(), String> {
+        let written = name;
         let name = self.vars.resolve_name_checked(name)?;
         if name.contains('[') {
             // A nameref to an element cannot be subscripted again.
             return Err(format!("`{name}': not a valid identifier"));
         }
+        // Nor can one that names nothing yet.
+        if let Some(raw) = self.vars.get_raw(&name)
+            && raw.attrs.has(Attrs::NAMEREF)
+        {
+            let text = raw.as_scalar().unwrap_or_default();
+            return Err(format!("`{text}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing
             && v.attrs.has(Attrs::READONLY)
         {
-            return Err(format!("{name}: readonly variable"));
+            // Named as written: through a nameref, bash reports the nameref.
+            return Err(format!("{written}: readonly variable"));
         }
         if self.assign_special_element(&name, key, &value).is_some() {
             return Ok(());
