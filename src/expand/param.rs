@@ -1043,11 +1043,21 @@ pub fn declare_line(name: &str, v: &Var) -> String {
     }
 }
 
+/// An associative key as `declare -p` writes it: double-quoted when bash's
+/// `sh_contains_shell_metas` finds a metacharacter (`~` only at the start or after `=`
+/// or `:`, `#` only at the start), or when it is `@` or `*` alone.
 fn assoc_key(k: &str) -> String {
-    if k.chars()
-        .any(|c| " \t\n\"'\\$`[]|&;()<>*?~!#{}".contains(c))
-        || k.is_empty()
-    {
+    let mut prev: Option<char> = None;
+    let meta = k.chars().any(|c| {
+        let m = match c {
+            '~' => matches!(prev, None | Some('=' | ':')),
+            '#' => prev.is_none(),
+            _ => " \t\n\"'\\$`[]|&;()<>*?!{}^".contains(c),
+        };
+        prev = Some(c);
+        m
+    });
+    if meta || k.is_empty() || k == "@" || k == "*" {
         dquote(k)
     } else {
         k.to_owned()

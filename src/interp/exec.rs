@@ -2311,7 +2311,15 @@ impl Interp {
         }
         let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
         if assoc {
-            Expander::new(self).string(w)
+            let key = Expander::new(self).string(w)?;
+            // An associative array has no empty key.
+            if key.is_empty() {
+                return Err(ExpandError::abort(format!(
+                    "{name}[{}]: bad array subscript",
+                    printer::word_to_string(w)
+                )));
+            }
+            Ok(key)
         } else {
             Expander::new(self).arith_text(w)
         }
@@ -2396,16 +2404,36 @@ impl Interp {
             let all_plain = items.iter().all(|(k, ..)| k.is_none());
             let mut grown = 0usize;
             if all_plain {
-                // bash 5.2: `(k1 v1 k2 v2 ...)`.
-                let flat: Vec<String> = items.into_iter().flat_map(|(.., v)| v).collect();
+                // bash 5.2: `(k1 v1 k2 v2 ...)`; each value keeps the text it came from.
+                let flat: Vec<(String, &Word)> = items
+                    .into_iter()
+                    .zip(elems)
+                    .flat_map(|((.., v), e)| v.into_iter().map(move |x| (x, &e.value)))
+                    .collect();
                 let mut it = flat.into_iter();
-                while let Some(k) = it.next() {
-                    let v = it.next().unwrap_or_default();
+                while let Some((k, kw)) = it.next() {
+                    let v = it.next().map(|x| x.0).unwrap_or_default();
+                    if k.is_empty() {
+                        let text = printer::word_to_string(kw);
+                        self.error(&format!("{text}: bad array subscript"));
+                        continue;
+                    }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(Some(&k), &v);
                     map.insert(k, v);
                 }
             } else {
-                for (k, key, app, vals) in items {
+                for ((k, key, app, vals), e) in items.into_iter().zip(elems) {
+                    if key.as_deref() == Some("") {
+                        let (kw, op) =
+                            (k.map(printer::word_to_string), if app { "+=" } else { "=" });
+                        let vw = printer::word_to_string(&e.value);
+                        self.error(&format!(
+                            "[{}]{op}{vw}: bad array subscript",
+                            kw.unwrap_or_default()
+                        ));
+                        continue;
+                    }
                     let Some(key) = key.filter(|_| k.is_some()) else {
                         for v in vals {
                             self.error(&format!(
@@ -2422,6 +2450,7 @@ impl Interp {
                     if integer {
                         v = self.eval_int_value(&v)?.to_string();
                     }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(Some(&key), &v);
                     map.insert(key, v);
                 }
@@ -2477,6 +2506,7 @@ impl Interp {
                     if integer {
                         v = self.eval_int_value(&v)?.to_string();
                     }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(None, &v);
                     super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
@@ -2486,6 +2516,7 @@ impl Interp {
                         if integer {
                             v = self.eval_int_value(&v)?.to_string();
                         }
+                        let v = super::vars::apply_case(existing.attrs, v);
                         grown += crate::expand::element_cost(None, &v);
                         super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;

@@ -517,6 +517,11 @@ fn declare_one(
                 match &a.index {
                     Some(iw) => match sh.subscript_key(&vname, iw) {
                         Ok(k) => sh.assign_element(&vname, &k, v, a.append),
+                        // declare sees the word expanded: an empty key shows as `m[]`.
+                        Err(e) if e.message.ends_with("]: bad array subscript") => {
+                            sh.error(&format!("{vname}[]: bad array subscript"));
+                            return Err(1);
+                        }
                         Err(e) => {
                             let _ = sh.expand_error(e);
                             return Err(1);
