@@ -1820,16 +1820,10 @@ impl Interp {
         child.arg0 = words[0].clone();
         child.script_name = Some(words[0].clone());
         child.funcs = imbl::HashMap::new();
+        child.exported_funcs = imbl::OrdSet::new();
         child.traps = imbl::OrdMap::new();
-        // Only exported variables reach a new process.
-        let env = self.env();
-        let mut fresh = super::vars::Scopes::new();
-        for (k, v) in env {
-            let var = fresh.entry(&k, false);
-            var.value = Some(Value::Str(v));
-            var.attrs.set(crate::expand::Attrs::EXPORT, true);
-        }
-        child.vars = fresh;
+        // Only exported variables and functions reach a new process.
+        child.adopt_env(&self.env());
         child.init_vars_keep();
         child.set = super::SetOpts {
             braceexpand: true,
@@ -2792,16 +2786,23 @@ impl UtilHost<'_> {
         };
         let out = capture(1, matches!(stdout, Stdio::Given(_)));
         let err = capture(2, matches!(stderr, Stdio::Given(_)));
-        if let Some(env) = env {
-            let mut fresh = super::vars::Scopes::new();
-            for (k, v) in env {
-                let var = fresh.entry(k, false);
-                var.value = Some(Value::Str(v.clone()));
-                var.attrs.set(crate::expand::Attrs::EXPORT, true);
+        // A utility's child process gets the environment, exported functions included.
+        match env {
+            Some(env) => {
+                child.funcs = imbl::HashMap::new();
+                child.exported_funcs = imbl::OrdSet::new();
+                child.adopt_env(env);
             }
-            child.vars = fresh;
+            None => {
+                let exported = &child.exported_funcs;
+                child.funcs = child
+                    .funcs
+                    .iter()
+                    .filter(|(k, _)| exported.contains(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+            }
         }
-        child.funcs = imbl::HashMap::new();
         let cmd = Command {
             kind: CommandKind::Simple(SimpleCommand::default()),
             redirects: Vec::new(),

@@ -1476,9 +1476,44 @@ impl Interp {
         self.vars.get(name).and_then(|v| v.as_scalar())
     }
 
-    /// Exported variables for commands.
+    /// Exported variables for commands, and exported functions as bash passes them
+    /// (`BASH_FUNC_name%%=() {  body...}`).
     pub fn env(&self) -> std::collections::BTreeMap<String, String> {
-        self.vars.exported()
+        let mut env = self.vars.exported();
+        for name in &self.exported_funcs {
+            if let Some(def) = self.funcs.get(name.as_str()) {
+                env.insert(
+                    format!("BASH_FUNC_{name}%%"),
+                    crate::syntax::printer::function_env_value(def),
+                );
+            }
+        }
+        env
+    }
+
+    /// Variables for a new shell process from its environment: every entry becomes an
+    /// exported variable, except the `BASH_FUNC_name%%` entries holding a function
+    /// definition, which become exported functions (bash's import of them).
+    pub(crate) fn adopt_env(&mut self, env: &std::collections::BTreeMap<String, String>) {
+        let mut fresh = vars::Scopes::new();
+        for (k, v) in env {
+            if let Some(name) = k
+                .strip_prefix("BASH_FUNC_")
+                .and_then(|n| n.strip_suffix("%%"))
+            {
+                if v.starts_with("() {")
+                    && let Some(def) = imported_function(name, v)
+                {
+                    self.funcs.insert(name.to_owned(), def);
+                    self.exported_funcs.insert(name.to_owned());
+                }
+                continue;
+            }
+            let var = fresh.entry(k, false);
+            var.value = Some(Value::Str(v.clone()));
+            var.attrs.set(Attrs::EXPORT, true);
+        }
+        self.vars = fresh;
     }
 
     /// Replaces stdin/stdout/stderr.
@@ -1496,6 +1531,27 @@ impl Interp {
     /// Defines a variable with an explicit value (for embedders).
     pub fn define(&mut self, name: &str, var: Var) {
         *self.vars.entry(name, false) = var;
+    }
+}
+
+/// The function an environment entry `BASH_FUNC_name%%=() {...}` defines, if its text
+/// is exactly one function definition.
+fn imported_function(name: &str, text: &str) -> Option<Arc<crate::syntax::FunctionDef>> {
+    let script = crate::syntax::parse(&format!("{name} {text}")).ok()?;
+    let [list] = script.commands.as_slice() else {
+        return None;
+    };
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    let [cmd] = item.and_or.first.commands.as_slice() else {
+        return None;
+    };
+    match &cmd.kind {
+        crate::syntax::CommandKind::FunctionDef(f) if item.and_or.rest.is_empty() => {
+            Some(Arc::new(f.clone()))
+        }
+        _ => None,
     }
 }
 

@@ -965,6 +965,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         if funcs {
             sh.funcs.remove(n);
             sh.traced_funcs.remove(n);
+            sh.exported_funcs.remove(n);
             continue;
         }
         if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
