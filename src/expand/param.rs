@@ -110,7 +110,13 @@ pub fn expand<H: Host + ?Sized>(
         && matches!(pe.index, Some(Subscript::At | Subscript::Star))
         && let Param::Name(n) = &pe.param
     {
-        let keys = ex.host.var(n).map(|v| v.keys()).unwrap_or_default();
+        // (A nameref to an element has no keys bash finds.)
+        let element_ref = final_nameref_target(ex, n)
+            .is_some_and(|t| t.ends_with(']') && !t.ends_with("[@]") && !t.ends_with("[*]"));
+        let keys = match ex.host.var(n) {
+            Some(v) if !element_ref => v.keys(),
+            _ => Vec::new(),
+        };
         let at = matches!(pe.index, Some(Subscript::At));
         let pv = PVal::list(keys, at, true);
         return finish(ex, pe, pv, in_dq);
@@ -201,6 +207,23 @@ fn lookup_ref<H: Host + ?Sized>(ex: &mut Expander<'_, H>, r: &str) -> ExpResult<
     lookup(ex, &pe)
 }
 
+/// What a chain of namerefs starting at `name` finally names (`None` if `name` is not
+/// a nameref). A chain that loops stops where it started.
+fn final_nameref_target<H: Host + ?Sized>(ex: &mut Expander<'_, H>, name: &str) -> Option<String> {
+    let mut t = ex.host.nameref_target(name)?;
+    // bash follows at most this many links.
+    for _ in 0..8 {
+        if t == name || !crate::syntax::is_name(&t) {
+            break;
+        }
+        match ex.host.nameref_target(&t) {
+            Some(next) => t = next,
+            None => break,
+        }
+    }
+    Some(t)
+}
+
 /// Resolves an index for an indexed array of `len`-after-max semantics: negative
 /// indices count from one past the highest index.
 fn resolve_index(var: &Var, i: i64) -> Option<i64> {
@@ -241,12 +264,28 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
             Ok(PVal::scalar(at.and_then(|i| pos.get(i)).cloned()))
         }
         Param::Name(name) => {
-            // A nameref to `a[@]` reads as that whole list.
-            if pe.index.is_none()
-                && let Some(t) = ex.host.nameref_target(name)
-                && (t.ends_with("[@]") || t.ends_with("[*]"))
+            if let Some(t) = final_nameref_target(ex, name)
+                && t.ends_with(']')
+                && t.contains('[')
             {
-                return lookup_ref(ex, &t);
+                // A nameref to `a[@]` reads as that whole list.
+                if pe.index.is_none() && (t.ends_with("[@]") || t.ends_with("[*]")) {
+                    return lookup_ref(ex, &t);
+                }
+                // One to an element is a scalar that bash's length and subscript
+                // lookups do not find: `${#r}` is 0, `${r[0]}` and `${r[@]}` empty.
+                match &pe.index {
+                    Some(Subscript::At) | Some(Subscript::Star) => {
+                        return Ok(PVal::list(
+                            Vec::new(),
+                            matches!(pe.index, Some(Subscript::At)),
+                            false,
+                        ));
+                    }
+                    Some(Subscript::Expr(_)) => return Ok(PVal::scalar(None)),
+                    None if pe.length => return Ok(PVal::scalar(Some(String::new()))),
+                    None => {}
+                }
             }
             let var = ex.host.var(name);
             match &pe.index {
@@ -1014,11 +1053,21 @@ pub fn declare_line(name: &str, v: &Var) -> String {
     }
 }
 
+/// An associative key as `declare -p` writes it: double-quoted when bash's
+/// `sh_contains_shell_metas` finds a metacharacter (`~` only at the start or after `=`
+/// or `:`, `#` only at the start), or when it is `@` or `*` alone.
 fn assoc_key(k: &str) -> String {
-    if k.chars()
-        .any(|c| " \t\n\"'\\$`[]|&;()<>*?~!#{}".contains(c))
-        || k.is_empty()
-    {
+    let mut prev: Option<char> = None;
+    let meta = k.chars().any(|c| {
+        let m = match c {
+            '~' => matches!(prev, None | Some('=' | ':')),
+            '#' => prev.is_none(),
+            _ => " \t\n\"'\\$`[]|&;()<>*?!{}^".contains(c),
+        };
+        prev = Some(c);
+        m
+    });
+    if meta || k.is_empty() || k == "@" || k == "*" {
         dquote(k)
     } else {
         k.to_owned()

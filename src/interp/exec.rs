@@ -1469,6 +1469,14 @@ impl Interp {
             };
             let name = self.temp_binding_name(&a.name);
             if let Err(m) = self.bind_temp(&name, value.join(" "), a.append) {
+                // A readonly variable reached through a nameref is reported under the
+                // name written (bash's assign_in_env).
+                let m = match m.strip_prefix(name.as_str()) {
+                    Some(tail) if name != a.name && tail == ": readonly variable" => {
+                        format!("{}{tail}", a.name)
+                    }
+                    _ => m,
+                };
                 self.error(&m);
                 if !posix_special
                     && self
@@ -1817,16 +1825,10 @@ impl Interp {
         child.arg0 = words[0].clone();
         child.script_name = Some(words[0].clone());
         child.funcs = super::FuncTable::default();
+        child.exported_funcs = imbl::OrdSet::new();
         child.traps = imbl::OrdMap::new();
-        // Only exported variables reach a new process.
-        let env = self.env();
-        let mut fresh = super::vars::Scopes::new();
-        for (k, v) in env {
-            let var = fresh.entry(&k, false);
-            var.value = Some(Value::Str(v));
-            var.attrs.set(crate::expand::Attrs::EXPORT, true);
-        }
-        child.vars = fresh;
+        // Only exported variables and functions reach a new process.
+        child.adopt_env(&self.env());
         child.init_vars_keep();
         child.set = super::SetOpts {
             braceexpand: true,
@@ -2173,6 +2175,13 @@ impl Interp {
             .get_raw(var)
             .is_some_and(|v| v.attrs.has(crate::expand::Attrs::NAMEREF))
         {
+            if self
+                .vars
+                .get_raw(var)
+                .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
+            {
+                return Err(format!("{var}: readonly variable"));
+            }
             if !super::vars::valid_ref(&word) {
                 return Err(format!("`{word}': not a valid identifier"));
             }
@@ -2301,7 +2310,15 @@ impl Interp {
         }
         let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
         if assoc {
-            Expander::new(self).string(w)
+            let key = Expander::new(self).string(w)?;
+            // An associative array has no empty key.
+            if key.is_empty() {
+                return Err(ExpandError::abort(format!(
+                    "{name}[{}]: bad array subscript",
+                    printer::word_to_string(w)
+                )));
+            }
+            Ok(key)
         } else {
             Expander::new(self).arith_text(w)
         }
@@ -2316,6 +2333,7 @@ impl Interp {
         elems: &[ArrayElem],
         append: bool,
     ) -> Result<Result<(), String>, ExpandError> {
+        let written = name;
         let name = match self.vars.resolve_name_checked(name) {
             Ok(n) => n,
             Err(m) => return Ok(Err(m)),
@@ -2335,7 +2353,7 @@ impl Interp {
         }
         let existing = self.vars.get(&name).cloned().unwrap_or_default();
         if existing.attrs.has(crate::expand::Attrs::READONLY) {
-            return Ok(Err(format!("{name}: readonly variable")));
+            return Ok(Err(format!("{written}: readonly variable")));
         }
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
@@ -2385,16 +2403,36 @@ impl Interp {
             let all_plain = items.iter().all(|(k, ..)| k.is_none());
             let mut grown = 0usize;
             if all_plain {
-                // bash 5.2: `(k1 v1 k2 v2 ...)`.
-                let flat: Vec<String> = items.into_iter().flat_map(|(.., v)| v).collect();
+                // bash 5.2: `(k1 v1 k2 v2 ...)`; each value keeps the text it came from.
+                let flat: Vec<(String, &Word)> = items
+                    .into_iter()
+                    .zip(elems)
+                    .flat_map(|((.., v), e)| v.into_iter().map(move |x| (x, &e.value)))
+                    .collect();
                 let mut it = flat.into_iter();
-                while let Some(k) = it.next() {
-                    let v = it.next().unwrap_or_default();
+                while let Some((k, kw)) = it.next() {
+                    let v = it.next().map(|x| x.0).unwrap_or_default();
+                    if k.is_empty() {
+                        let text = printer::word_to_string(kw);
+                        self.error(&format!("{text}: bad array subscript"));
+                        continue;
+                    }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(Some(&k), &v);
                     map.insert(k, v);
                 }
             } else {
-                for (k, key, app, vals) in items {
+                for ((k, key, app, vals), e) in items.into_iter().zip(elems) {
+                    if key.as_deref() == Some("") {
+                        let (kw, op) =
+                            (k.map(printer::word_to_string), if app { "+=" } else { "=" });
+                        let vw = printer::word_to_string(&e.value);
+                        self.error(&format!(
+                            "[{}]{op}{vw}: bad array subscript",
+                            kw.unwrap_or_default()
+                        ));
+                        continue;
+                    }
                     let Some(key) = key.filter(|_| k.is_some()) else {
                         for v in vals {
                             self.error(&format!(
@@ -2411,6 +2449,7 @@ impl Interp {
                     if integer {
                         v = self.eval_int_value(&v)?.to_string();
                     }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(Some(&key), &v);
                     map.insert(key, v);
                 }
@@ -2466,6 +2505,7 @@ impl Interp {
                     if integer {
                         v = self.eval_int_value(&v)?.to_string();
                     }
+                    let v = super::vars::apply_case(existing.attrs, v);
                     grown += crate::expand::element_cost(None, &v);
                     super::vars::set_indexed(self.vars.entry(&name, false), idx, v);
                     next = idx + 1;
@@ -2475,6 +2515,7 @@ impl Interp {
                         if integer {
                             v = self.eval_int_value(&v)?.to_string();
                         }
+                        let v = super::vars::apply_case(existing.attrs, v);
                         grown += crate::expand::element_cost(None, &v);
                         super::vars::set_indexed(self.vars.entry(&name, false), next, v);
                         next += 1;
@@ -2750,16 +2791,23 @@ impl UtilHost<'_> {
         };
         let out = capture(1, matches!(stdout, Stdio::Given(_)));
         let err = capture(2, matches!(stderr, Stdio::Given(_)));
-        if let Some(env) = env {
-            let mut fresh = super::vars::Scopes::new();
-            for (k, v) in env {
-                let var = fresh.entry(k, false);
-                var.value = Some(Value::Str(v.clone()));
-                var.attrs.set(crate::expand::Attrs::EXPORT, true);
+        // A utility's child process gets the environment, exported functions included.
+        match env {
+            Some(env) => {
+                child.funcs = super::FuncTable::default();
+                child.exported_funcs = imbl::OrdSet::new();
+                child.adopt_env(env);
             }
-            child.vars = fresh;
+            None => {
+                let exported = &child.exported_funcs;
+                child.funcs = child
+                    .funcs
+                    .iter()
+                    .filter(|(k, _)| exported.contains(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+            }
         }
-        child.funcs = super::FuncTable::default();
         let cmd = Command {
             kind: CommandKind::Simple(SimpleCommand::default()),
             redirects: Vec::new(),

@@ -1227,6 +1227,15 @@ impl Interp {
             Some(_) => std::borrow::Cow::Borrowed(name),
             None => self.vars.resolve_name_cow(name)?,
         };
+        // A nameref with no name yet takes the value as its name, which must be one.
+        if matches!(target, std::borrow::Cow::Owned(_))
+            && let Some(raw) = self.vars.get_raw(&target)
+            && raw.attrs.has(Attrs::NAMEREF)
+            && !append
+            && !vars::valid_ref(&value)
+        {
+            return Err(format!("`{value}': not a valid identifier"));
+        }
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
@@ -1394,16 +1403,25 @@ impl Interp {
         value: String,
         append: bool,
     ) -> Result<(), String> {
+        let written = name;
         let name = self.vars.resolve_name_checked(name)?;
         if name.contains('[') {
             // A nameref to an element cannot be subscripted again.
             return Err(format!("`{name}': not a valid identifier"));
         }
+        // Nor can one that names nothing yet.
+        if let Some(raw) = self.vars.get_raw(&name)
+            && raw.attrs.has(Attrs::NAMEREF)
+        {
+            let text = raw.as_scalar().unwrap_or_default();
+            return Err(format!("`{text}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing
             && v.attrs.has(Attrs::READONLY)
         {
-            return Err(format!("{name}: readonly variable"));
+            // Named as written: through a nameref, bash reports the nameref.
+            return Err(format!("{written}: readonly variable"));
         }
         if self.assign_special_element(&name, key, &value).is_some() {
             return Ok(());
@@ -1526,9 +1544,44 @@ impl Interp {
         self.vars.get(name).and_then(|v| v.as_scalar())
     }
 
-    /// Exported variables for commands.
+    /// Exported variables for commands, and exported functions as bash passes them
+    /// (`BASH_FUNC_name%%=() {  body...}`).
     pub fn env(&self) -> std::collections::BTreeMap<String, String> {
-        self.vars.exported()
+        let mut env = self.vars.exported();
+        for name in &self.exported_funcs {
+            if let Some(def) = self.funcs.get(name.as_str()) {
+                env.insert(
+                    format!("BASH_FUNC_{name}%%"),
+                    crate::syntax::printer::function_env_value(def),
+                );
+            }
+        }
+        env
+    }
+
+    /// Variables for a new shell process from its environment: every entry becomes an
+    /// exported variable, except the `BASH_FUNC_name%%` entries holding a function
+    /// definition, which become exported functions (bash's import of them).
+    pub(crate) fn adopt_env(&mut self, env: &std::collections::BTreeMap<String, String>) {
+        let mut fresh = vars::Scopes::new();
+        for (k, v) in env {
+            if let Some(name) = k
+                .strip_prefix("BASH_FUNC_")
+                .and_then(|n| n.strip_suffix("%%"))
+            {
+                if v.starts_with("() {")
+                    && let Some(def) = imported_function(name, v)
+                {
+                    self.funcs.insert(name.to_owned(), def);
+                    self.exported_funcs.insert(name.to_owned());
+                }
+                continue;
+            }
+            let var = fresh.entry(k, false);
+            var.value = Some(Value::Str(v.clone()));
+            var.attrs.set(Attrs::EXPORT, true);
+        }
+        self.vars = fresh;
     }
 
     /// Replaces stdin/stdout/stderr.
@@ -1546,6 +1599,27 @@ impl Interp {
     /// Defines a variable with an explicit value (for embedders).
     pub fn define(&mut self, name: &str, var: Var) {
         *self.vars.entry(name, false) = var;
+    }
+}
+
+/// The function an environment entry `BASH_FUNC_name%%=() {...}` defines, if its text
+/// is exactly one function definition.
+fn imported_function(name: &str, text: &str) -> Option<Arc<crate::syntax::FunctionDef>> {
+    let script = crate::syntax::parse(&format!("{name} {text}")).ok()?;
+    let [list] = script.commands.as_slice() else {
+        return None;
+    };
+    let [item] = list.items.as_slice() else {
+        return None;
+    };
+    let [cmd] = item.and_or.first.commands.as_slice() else {
+        return None;
+    };
+    match &cmd.kind {
+        crate::syntax::CommandKind::FunctionDef(f) if item.and_or.rest.is_empty() => {
+            Some(Arc::new(f.clone()))
+        }
+        _ => None,
     }
 }
 

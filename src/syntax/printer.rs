@@ -18,6 +18,9 @@ thread_local! {
     /// In a function's layout, a list just ended with a here-document's delimiter
     /// line: bash leaves out the next `;` (`done` and the next command on its line).
     static ML_AFTER_DOC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Printing a function for the environment ([`function_env_value`]): every
+    /// indented line gets one space, as bash's FUNC_EXTERNAL layout does.
+    static ONE_SPACE_INDENT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A here-document's printed body and delimiter line, waiting for the end of its line.
@@ -1036,7 +1039,26 @@ pub fn function_to_string(f: &FunctionDef) -> String {
     })
 }
 
+/// The value an exported function has in the environment (`BASH_FUNC_f%%`): its body
+/// as bash writes it there, `() {  cmd;\n cmd\n}`, a body that is not a group being
+/// wrapped in one.
+pub fn function_env_value(f: &FunctionDef) -> String {
+    isolated(|| {
+        let was = ONE_SPACE_INDENT.replace(true);
+        let body = cmd_ml(&f.body, 0);
+        ONE_SPACE_INDENT.set(was);
+        let body = body.trim_end_matches('\n');
+        match body.strip_prefix("{ \n") {
+            Some(inner) => format!("() {{ {inner}"),
+            None => format!("() {{  {body}\n}}"),
+        }
+    })
+}
+
 fn indent(n: usize) -> String {
+    if n > 0 && ONE_SPACE_INDENT.get() {
+        return " ".to_owned();
+    }
     " ".repeat(n)
 }
 

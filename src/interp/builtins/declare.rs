@@ -227,26 +227,130 @@ fn declare_one(
                 };
                 (n, idx, Some((append, v.to_owned())))
             }
-            None => (op.to_owned(), None, None),
+            // `declare a[1]` (no value) makes `a` an array.
+            None => match crate::interp::host::split_element_ref(op) {
+                Some((n, sub)) if crate::syntax::is_name(n) => {
+                    (n.to_owned(), Some(sub.to_owned()), None)
+                }
+                _ => (op.to_owned(), None, None),
+            },
         },
     };
     if !crate::syntax::is_name(&vname) {
         sh.builtin_error(builtin, &format!("`{op}': not a valid identifier"));
         return Err(1);
     }
-    // Attributes and values given to a nameref (but not `-n`/`+n` themselves) go to
-    // the variable it names.
-    let mut vname = vname;
-    if (f.set | f.unset) & Attrs::NAMEREF == 0
-        && sh
-            .vars
-            .get_raw(&vname)
+    let mut index_text = index_text;
+    let mut assign = assign;
+    let mut rest = rest;
+    let subscripted = index_text.is_some() || assign.as_ref().is_some_and(|a| a.index.is_some());
+    let has_value = assign.is_some() || rest.is_some();
+    // The text a scalar assignment gives, as the nameref checks see it.
+    let scalar_value: Option<String> = match (&assign, &rest) {
+        (Some(a), _) => matches!(a.value, AssignValue::Scalar(_))
+            .then(|| early_value.clone().unwrap_or_default()),
+        (None, Some((_, v))) => Some(v.clone()),
+        _ => None,
+    };
+    if f.set & Attrs::NAMEREF != 0 {
+        if subscripted {
+            let lhs = op.split('=').next().unwrap_or(op).trim_end_matches('+');
+            let lhs = match &assign {
+                Some(a) => a
+                    .text
+                    .split('=')
+                    .next()
+                    .unwrap_or(&a.text)
+                    .trim_end_matches('+'),
+                None => lhs,
+            };
+            sh.builtin_error(
+                builtin,
+                &format!("{lhs}: reference variable cannot be an array"),
+            );
+            return Err(1);
+        }
+        // `declare -n r=r` (or `r=r[1]`): refused at the top level, a warning in a
+        // function (where the name can still reach an outer `r`).
+        if let Some(v) = &scalar_value
+            && self_reference(&vname, v)
+        {
+            if !sh.in_function() {
+                sh.builtin_error(
+                    builtin,
+                    &format!("{vname}: nameref variable self references not allowed"),
+                );
+                return Err(1);
+            }
+            sh.builtin_error(
+                builtin,
+                &format!("warning: {vname}: circular name reference"),
+            );
+        }
+    }
+    let raw_nameref = |sh: &Interp, n: &str| {
+        sh.vars
+            .get_raw(n)
             .is_some_and(|v| v.attrs.has(Attrs::NAMEREF))
+    };
+    // Attributes and values given to a nameref (but not `-n`/`+n` themselves) go to
+    // the variable it names; `+n` with a value assigns the value there too, and then
+    // takes the attribute off the nameref (`refvar`).
+    let mut vname = vname;
+    let mut refvar: Option<String> = None;
+    if f.set & Attrs::NAMEREF == 0
+        && raw_nameref(sh, &vname)
         && (!local || sh.vars.is_local_here(&vname))
-        && let Ok(t) = sh.vars.resolve_name_checked(&vname)
-        && crate::syntax::is_name(&t)
     {
-        vname = t;
+        if f.unset & Attrs::NAMEREF != 0 {
+            let raw = sh.vars.get_raw(&vname);
+            if raw.is_some_and(|v| v.attrs.has(Attrs::READONLY) && v.value.is_some()) {
+                sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+                return Err(1);
+            }
+            if f.set == 0 && f.unset == Attrs::NAMEREF && !has_value {
+                let local_ref = sh.vars.is_local_here(&vname);
+                sh.vars
+                    .entry(&vname, local_ref)
+                    .attrs
+                    .set(Attrs::NAMEREF, false);
+                return Ok(());
+            }
+            if let Ok(t) = sh.vars.resolve_name_checked(&vname)
+                && crate::syntax::is_name(&t)
+            {
+                refvar = Some(std::mem::replace(&mut vname, t));
+            }
+        } else if subscripted && has_value {
+            // `declare r[1]=v` makes the nameref itself the array.
+            sh.error(&format!("warning: {vname}: removing nameref attribute"));
+            let local_ref = sh.vars.is_local_here(&vname);
+            let var = sh.vars.entry(&vname, local_ref);
+            var.value = None;
+            var.attrs.set(Attrs::NAMEREF, false);
+        } else if let Ok(t) = sh.vars.resolve_name_checked(&vname) {
+            if crate::syntax::is_name(&t) {
+                vname = t;
+            } else if let Some((base, sub)) = crate::interp::host::split_element_ref(&t)
+                && crate::syntax::is_name(base)
+                && !subscripted
+            {
+                // A nameref to `a[1]`: the operand is that element.
+                let (base, sub) = (base.to_owned(), sub.to_owned());
+                if let Some(a) = assign.take() {
+                    match &a.value {
+                        AssignValue::Scalar(_) => {
+                            rest = Some((a.append, early_value.clone().unwrap_or_default()));
+                        }
+                        AssignValue::Array(_) => assign = Some(a),
+                    }
+                }
+                if assign.is_none() {
+                    vname = base;
+                    index_text = Some(sub);
+                }
+            }
+        }
     }
     // A nameref must name a variable: `declare -n r=1` and `x=1; declare -n x` fail.
     if f.set & Attrs::NAMEREF != 0 {
@@ -274,6 +378,22 @@ fn declare_one(
     // Only the attributes: cloning the variable (maybe a large array) made `local`
     // cost as much as what it shadows.
     let current = sh.vars.get_raw(&vname).map(|v| v.attrs);
+    if f.set & Attrs::NAMEREF != 0
+        && (exists_here || !local)
+        && let Some(cur) = sh.vars.get_raw(&vname)
+    {
+        let msg = if cur.is_array() || cur.is_assoc() {
+            "reference variable cannot be an array"
+        } else if cur.attrs.has(Attrs::READONLY) {
+            "readonly variable"
+        } else {
+            ""
+        };
+        if !msg.is_empty() {
+            sh.builtin_error(builtin, &format!("{vname}: {msg}"));
+            return Err(1);
+        }
+    }
     if let Some(cur) = current
         && cur.has(Attrs::READONLY)
         && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
@@ -287,6 +407,11 @@ fn declare_one(
         }
         return Err(1);
     }
+    let created = if local {
+        !exists_here
+    } else {
+        current.is_none()
+    };
     if local && !exists_here {
         let mut v = Var::default();
         // A local shadowing a temporary binding starts with its value.
@@ -322,9 +447,19 @@ fn declare_one(
         }
     }
     // Apply attributes.
+    let making_array = index_text.is_some() && rest.is_none() && assign.is_none();
+    let was_ref = raw_nameref(sh, &vname);
     {
         let var = sh.vars.entry(&vname, local);
         if f.set & Attrs::ARRAY != 0 && !var.is_array() {
+            if let Some(Value::Str(s)) = &var.value {
+                let mut a = imbl::OrdMap::new();
+                a.insert(0, s.clone());
+                var.value = Some(Value::Indexed(a));
+            }
+            var.attrs.set(Attrs::ARRAY, true);
+        }
+        if making_array && !var.is_array() && !var.is_assoc() {
             if let Some(Value::Str(s)) = &var.value {
                 let mut a = imbl::OrdMap::new();
                 a.insert(0, s.clone());
@@ -345,6 +480,11 @@ fn declare_one(
                 _ => {}
             }
             var.attrs.set(Attrs::ASSOC, true);
+        }
+        // A nameref's value is a name: `-n` takes `-i`, `-l`, `-u` and `-c` off what
+        // it had (those given with it still apply, to the name assigned).
+        if f.set & Attrs::NAMEREF != 0 {
+            var.attrs.0 &= !(Attrs::INTEGER | Attrs::LOWER | Attrs::UPPER | Attrs::CAPITALIZE);
         }
         let plain = f.set & !(Attrs::ARRAY | Attrs::ASSOC | Attrs::READONLY);
         var.attrs.0 |= plain;
@@ -377,6 +517,11 @@ fn declare_one(
                 match &a.index {
                     Some(iw) => match sh.subscript_key(&vname, iw) {
                         Ok(k) => sh.assign_element(&vname, &k, v, a.append),
+                        // declare sees the word expanded: an empty key shows as `m[]`.
+                        Err(e) if e.message.ends_with("]: bad array subscript") => {
+                            sh.error(&format!("{vname}[]: bad array subscript"));
+                            return Err(1);
+                        }
                         Err(e) => {
                             let _ = sh.expand_error(e);
                             return Err(1);
@@ -395,7 +540,16 @@ fn declare_one(
         Ok(())
     };
     if let Err(m) = result {
-        sh.builtin_error(builtin, &m);
+        if !m.is_empty() {
+            sh.builtin_error(builtin, &m);
+        } else if created {
+            // A nameref that could not take its value is not left behind.
+            let _ = sh.vars.unset(&vname);
+        } else if !was_ref {
+            // bash sets `-n` only once the name is assigned; the rest stays.
+            let here = local || sh.vars.is_local_here(&vname);
+            sh.vars.entry(&vname, here).attrs.set(Attrs::NAMEREF, false);
+        }
         return Err(1);
     }
     if f.set & Attrs::READONLY != 0 {
@@ -404,7 +558,19 @@ fn declare_one(
             .attrs
             .set(Attrs::READONLY, true);
     }
+    // `declare +n r=v` assigned `v` to what `r` named; now `r` stops being a nameref.
+    if let Some(r) = refvar {
+        let local_ref = sh.vars.is_local_here(&r);
+        let var = sh.vars.entry(&r, local_ref);
+        var.attrs.0 &= !(f.unset & !Attrs::READONLY);
+    }
     Ok(())
+}
+
+/// Whether nameref `name` given `value` would name itself (`r=r`, `r=r[1]`).
+fn self_reference(name: &str, value: &str) -> bool {
+    let base = crate::interp::host::split_element_ref(value).map_or(value, |(b, _)| b);
+    base == name
 }
 
 fn assign_value(
@@ -415,6 +581,22 @@ fn assign_value(
     f: &Flags,
 ) -> Result<(), String> {
     if f.set & Attrs::NAMEREF != 0 {
+        let (attrs, old) = sh
+            .vars
+            .get_raw(name)
+            .map(|x| (x.attrs, x.as_scalar()))
+            .unwrap_or_default();
+        let v = match old {
+            Some(o) if append => o + &v,
+            _ => v,
+        };
+        // The name is assigned under the attributes given with `-n`: `-i` makes it
+        // a number, which names nothing (bash fails without a word), `-l`/`-u` fold it.
+        if attrs.has(Attrs::INTEGER) {
+            sh.eval_int_value(&v).map_err(|e| e.render())?;
+            return Err(String::new());
+        }
+        let v = super::super::vars::apply_case(attrs, v);
         let var = sh.vars.entry(name, sh.vars.is_local_here(name));
         if !super::super::vars::valid_ref(&v) {
             var.attrs.set(Attrs::NAMEREF, false);
@@ -610,8 +792,8 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
     for op in operands {
         // An unset name has nothing to unexport; an invalid one is still reported.
         if remove
-            && sh.vars.get_raw(op).is_none()
             && crate::syntax::parser::is_name(op)
+            && sh.vars.get_raw(&sh.vars.resolve_name(op)).is_none()
             && !op.contains('=')
             && !op.starts_with(ASSIGN_MARK)
         {
@@ -652,6 +834,15 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
             status = 1;
             continue;
         }
+        let redirected;
+        let op: &str = match nameref_operand(sh, op, stashed.as_ref(), remove, name) {
+            RefOperand::Plain => op,
+            RefOperand::Done => continue,
+            RefOperand::Target(var) => {
+                redirected = var;
+                &redirected
+            }
+        };
         if let Err(s) = declare_one(sh, name, op, &fl, local) {
             status = s;
         }
@@ -665,6 +856,84 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         }
     }
     Ok(status)
+}
+
+/// What `export`/`readonly` do with an operand that is a nameref.
+enum RefOperand {
+    /// Not a nameref, or one the ordinary path handles.
+    Plain,
+    /// Dealt with here.
+    Done,
+    /// The nameref just got its name: the attribute goes to what it names now.
+    Target(String),
+}
+
+/// `export r` / `readonly r[=v]` where nameref `r` names an array element or nothing
+/// yet. A value is assigned through it (giving a nameref with no name its name), but
+/// the attribute cannot go on an element or on no name, which bash reports without
+/// failing.
+fn nameref_operand(
+    sh: &mut Interp,
+    op: &str,
+    stashed: Option<&Assign>,
+    remove: bool,
+    builtin: &str,
+) -> RefOperand {
+    let (var, value) = match stashed {
+        Some(a) => {
+            let v = match &a.value {
+                AssignValue::Scalar(_) => sh
+                    .stashed_decl_assign(op)
+                    .and_then(|(_, v)| v.clone())
+                    .map(|v| (a.append, v)),
+                AssignValue::Array(_) => return RefOperand::Plain,
+            };
+            (a.name.clone(), v)
+        }
+        None => match op.split_once('=') {
+            Some((l, v)) => match l.strip_suffix('+') {
+                Some(l) => (l.to_owned(), Some((true, v.to_owned()))),
+                None => (l.to_owned(), Some((false, v.to_owned()))),
+            },
+            None => (op.to_owned(), None),
+        },
+    };
+    let Some(raw) = sh.vars.get_raw(&var) else {
+        return RefOperand::Plain;
+    };
+    if !raw.attrs.has(Attrs::NAMEREF) {
+        return RefOperand::Plain;
+    }
+    let unnamed = raw.value.is_none();
+    let target = |sh: &Interp| sh.vars.resolve_name_checked(&var).ok();
+    let element = |t: &str| crate::interp::host::split_element_ref(t).is_some();
+    if !unnamed && !target(sh).is_some_and(|t| element(&t)) {
+        return RefOperand::Plain;
+    }
+    match value {
+        Some((append, v)) => {
+            if let Err(m) = sh.assign_scalar(&var, v, append) {
+                sh.error(&m);
+                return RefOperand::Done;
+            }
+        }
+        None if unnamed => {
+            if !remove {
+                sh.builtin_error(builtin, "`': not a valid identifier");
+            }
+            return RefOperand::Done;
+        }
+        None => {}
+    }
+    match target(sh) {
+        Some(t) if element(&t) => {
+            if !remove {
+                sh.builtin_error(builtin, &format!("`{t}': not a valid identifier"));
+            }
+            RefOperand::Done
+        }
+        _ => RefOperand::Target(var),
+    }
 }
 
 pub fn unset(sh: &mut Interp, args: &[String]) -> R {
@@ -697,6 +966,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         if funcs {
             sh.funcs.remove(n);
             sh.traced_funcs.remove(n);
+            sh.exported_funcs.remove(n);
             continue;
         }
         if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
@@ -711,11 +981,32 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
             continue;
         }
+        // `unset -n` removes only a nameref; it leaves any other variable alone
+        // (but still refuses a readonly one).
+        if nameref
+            && let Some(v) = sh.vars.get_raw(n)
+            && !v.attrs.has(Attrs::NAMEREF)
+        {
+            if v.attrs.has(Attrs::READONLY) {
+                sh.builtin_error("unset", &format!("{n}: cannot unset: readonly variable"));
+                status = 1;
+            }
+            continue;
+        }
         let target = if nameref {
             n.clone()
         } else {
             sh.vars.resolve_name(n)
         };
+        // A nameref to `a[1]` unsets that element.
+        if let Some((base, sub)) = crate::interp::host::split_element_ref(&target) {
+            let (base, sub) = (base.to_owned(), sub.to_owned());
+            if let Err(m) = unset_element(sh, &base, &sub) {
+                sh.builtin_error("unset", &m);
+                status = 1;
+            }
+            continue;
+        }
         if sh.vars.get_raw(&target).is_none() && !vars_only && sh.funcs.remove(n.as_str()).is_some()
         {
             // bash keeps the trace attribute for a later definition here (not with -f).

@@ -361,6 +361,10 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
             _ => false,
         };
     }
+    // bash's lookup does not follow a nameref to an array element.
+    if crate::expand::Host::nameref_target(sh, name).is_some_and(|t| t.ends_with(']')) {
+        return false;
+    }
     match crate::expand::Host::var(sh, name) {
         Some(v) => match &v.value {
             Some(Value::Indexed(a)) => a.contains_key(&0),
