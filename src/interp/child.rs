@@ -257,6 +257,8 @@ impl Interp {
             };
             script = s.clone();
             child.command_string_mode = true;
+            child.vars.entry("BASH_EXECUTION_STRING", false).value =
+                Some(Value::Str(script.clone()));
             child.arg0 = rest
                 .get(1)
                 .cloned()

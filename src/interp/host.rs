@@ -10,7 +10,7 @@ use crate::syntax::Script;
 
 impl Interp {
     /// Variables whose value is computed when read.
-    fn dynamic_var(&mut self, name: &str) -> Option<Var> {
+    pub(crate) fn dynamic_var(&mut self, name: &str) -> Option<Var> {
         if let Some(v) = self.read_special(name) {
             return Some(v);
         }

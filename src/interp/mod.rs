@@ -628,7 +628,8 @@ impl Interp {
             compound_status: false,
             hash: imbl::OrdMap::new(),
             disabled_builtins: imbl::OrdSet::new(),
-            last_arg: String::new(),
+            // bash starts with `$_` holding the name it was invoked by.
+            last_arg: "bash".to_owned(),
             in_subshell: false,
             int_assign_failed: false,
             shell_name: "bash".to_owned(),
@@ -696,6 +697,10 @@ impl Interp {
         for (k, v) in defaults {
             self.vars.entry(k, false).value = Some(Value::Str(v.to_owned()));
         }
+        self.vars
+            .entry("OPTIND", false)
+            .attrs
+            .set(Attrs::INTEGER, true);
         for (k, v) in [
             ("SHLVL", "1"),
             ("PWD", "/workspace"),
@@ -889,6 +894,10 @@ impl Interp {
     fn run_script_here(&mut self, src: &str) -> i32 {
         // A limit refusal left over from earlier work on this thread is not this run's.
         let _ = crate::fs::take_limit_hit();
+        if self.command_string_mode {
+            self.vars.entry("BASH_EXECUTION_STRING", false).value =
+                Some(Value::Str(src.to_owned()));
+        }
         let mut reported = false;
         let status = match self.run_source(src, None) {
             Ok(s) => s,

@@ -93,6 +93,8 @@ const SPECIALS: &[(&str, u16)] = &[
     ("BASH_ALIASES", Attrs::ASSOC),
     ("BASH_CMDS", Attrs::ASSOC),
     ("BASH_ARGV0", 0),
+    ("LINENO", 0),
+    ("BASH_COMMAND", 0),
 ];
 
 /// The characters readline treats as word separators (bash's default).
@@ -152,6 +154,8 @@ impl Interp {
             // Nothing is read interactively, so no history entry is ever current.
             "HISTCMD" => "0".to_owned(),
             "BASH_ARGV0" => self.arg0.clone(),
+            "LINENO" => self.line.to_string(),
+            "BASH_COMMAND" => self.bash_command.clone(),
             "GROUPS" => {
                 let gid = self
                     .vars

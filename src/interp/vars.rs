@@ -465,6 +465,28 @@ impl Scopes {
         m.into_iter().collect()
     }
 
+    /// The running function's local variables, sorted by name: those its own frame
+    /// declared and those `local` put into the scope of an `eval`/`source` run inside
+    /// it; not the temporary bindings of the call or of a command.
+    pub fn locals(&self) -> Vec<(String, Var)> {
+        let f = self.function_frame();
+        if f == 0 {
+            return Vec::new();
+        }
+        let mut m: std::collections::BTreeMap<String, Var> = std::collections::BTreeMap::new();
+        for frame in &self.frames[f..] {
+            if frame.kind == FrameKind::Temp {
+                continue;
+            }
+            for (k, v) in frame.vars.iter() {
+                if frame.is_local(k) {
+                    m.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        m.into_iter().collect()
+    }
+
     /// Every visible variable with a string value (not arrays), by name: what an
     /// embedder reads back after a run. Only the strings are copied.
     pub fn scalars(&self) -> std::collections::BTreeMap<String, String> {

@@ -119,10 +119,42 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     if f.funcs || f.func_names {
         return print_functions(sh, operands, &f);
     }
+    if operands.is_empty() && force_local {
+        // `local` lists the function's locals, whatever attributes it was given, with
+        // `local -` first when the function saved the options.
+        let mut out = String::new();
+        if sh
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.function)
+            .is_some_and(|f| f.saved_opts.is_some())
+        {
+            out.push_str("local -\n");
+        }
+        for (k, v) in sh.vars.locals() {
+            out.push_str(&print_var(&k, &v));
+            out.push('\n');
+        }
+        sh.out(out.as_bytes())?;
+        return Ok(0);
+    }
     if operands.is_empty() {
         // List variables with the requested attributes.
         let mut out = String::new();
-        for (k, v) in sh.vars.all() {
+        if f.print && f.set == 0 {
+            // The options `local -` saved show as the variable `-`: a local of the
+            // running function or one of a caller.
+            let mut calls = sh.frames.iter().rev().filter(|f| f.function);
+            if let Some(i) = calls.position(|f| f.saved_opts.is_some()) {
+                out.push_str(if i == 0 {
+                    "local -\n"
+                } else {
+                    "declare -- -\n"
+                });
+            }
+        }
+        for (k, v) in listed_vars(sh) {
             if f.set != 0
                 && v.attrs.0 & f.set == 0
                 && !(f.set & Attrs::ARRAY != 0 && v.is_array())
@@ -161,7 +193,16 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         let mut status = 0;
         for n in operands {
             // A special variable is read first, as bash's lookup computes it.
-            let special = sh.read_special(n).or_else(|| sh.stack_var(n));
+            let special = sh.read_special(n).or_else(|| sh.stack_var(n)).or_else(|| {
+                // Computed when read, with the attributes any assignment gave them.
+                matches!(n.as_str(), "LINENO" | "BASH_COMMAND" | "_")
+                    .then(|| sh.dynamic_var(n))
+                    .flatten()
+                    .map(|mut v| {
+                        v.attrs = sh.vars.get_raw(n).map(|r| r.attrs).unwrap_or_default();
+                        v
+                    })
+            });
             match special.as_ref().or(sh.vars.get_raw(n)) {
                 // Each as it is found: bash flushes after every variable, so its
                 // lines and the errors for missing names interleave.
@@ -185,6 +226,47 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         }
     }
     Ok(status)
+}
+
+/// Every variable as bash's listings (`set`, `declare`, `declare -p`) show them: the
+/// stored ones, with the call-stack arrays and `$_`, which are computed when read.
+/// `BASH_ARGC`/`BASH_ARGV` show what their stacks hold without starting them.
+pub(crate) fn listed_vars(sh: &mut Interp) -> Vec<(String, Var)> {
+    let mut all = sh.vars.all();
+    let mut extra: Vec<(String, Var)> = Vec::new();
+    for name in ["BASH_LINENO", "BASH_SOURCE", "FUNCNAME"] {
+        if sh.vars.get_raw(name).is_none()
+            && let Some(v) = sh.stack_var(name)
+        {
+            extra.push((name.to_owned(), v));
+        }
+    }
+    let st = &sh.arg_stack;
+    let counts: Vec<String> = st.counts.iter().rev().map(usize::to_string).collect();
+    let args: Vec<String> = st.args.iter().rev().cloned().collect();
+    for (name, items) in [("BASH_ARGC", counts), ("BASH_ARGV", args)] {
+        if sh.vars.get_raw(name).is_none() {
+            let a = items
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| (i as i64, s))
+                .collect();
+            let mut v = Var {
+                value: Some(Value::Indexed(a)),
+                ..Var::default()
+            };
+            v.attrs.set(Attrs::ARRAY, true);
+            extra.push((name.to_owned(), v));
+        }
+    }
+    if sh.vars.get_raw("_").is_none() {
+        extra.push(("_".to_owned(), Var::scalar(sh.last_arg.clone())));
+    }
+    if !extra.is_empty() {
+        all.extend(extra);
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    all
 }
 
 /// Declares one operand: `name`, `name=value`, or a marked assignment.

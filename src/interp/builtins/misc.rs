@@ -446,7 +446,7 @@ pub fn shell_quote(s: &str) -> String {
 pub fn set(sh: &mut Interp, args: &[String]) -> R {
     if args.len() == 1 {
         let mut out = String::new();
-        for (k, v) in sh.vars.all() {
+        for (k, v) in super::declare::listed_vars(sh) {
             match &v.value {
                 Some(Value::Str(s)) => out.push_str(&format!("{k}={}\n", shell_quote(s))),
                 Some(Value::Indexed(_)) | Some(Value::Assoc(_)) => {
