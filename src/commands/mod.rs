@@ -138,6 +138,7 @@ mod whoami;
 mod xargs;
 mod xxd;
 mod xz;
+mod xz_list;
 mod yes;
 mod zip;
 

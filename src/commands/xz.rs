@@ -7,7 +7,7 @@
 
 use std::io::{Read, Write};
 
-use lzma_rust2::{XzOptions, XzReader, XzWriter};
+use lzma_rust2::{CheckType, XzOptions, XzReader, XzWriter};
 
 use super::about::std_opts;
 use super::args::{HasArg, LongOpt, Spec, long};
@@ -28,6 +28,10 @@ const LONG: &[LongOpt] = &[
     long("extreme", HasArg::No, "e"),
     long("fast", HasArg::No, "0"),
     long("best", HasArg::No, "9"),
+    long("list", HasArg::No, "l"),
+    long("verbose", HasArg::No, "v"),
+    long("check", HasArg::Required, "C"),
+    long("robot", HasArg::No, "robot"),
     super::about::HELP,
     super::about::VERSION,
 ];
@@ -42,10 +46,15 @@ Compress or decompress FILEs in the .xz format.
   -k, --keep          keep (don't delete) input files
   -f, --force         force overwrite of output file and (de)compress links
   -c, --stdout        write to standard output and don't delete input files
+  -l, --list          list information about .xz files
   -0 ... -9           compression preset; default is 6
   -e, --extreme       accepted (the preset alone sets the effort)
   -T, --threads=NUM   accepted (one thread is used)
+  -C, --check=CHECK   integrity check type: `none', `crc32', `crc64' (default),
+                      or `sha256'
   -q, --quiet         suppress warnings; specify twice to suppress errors too
+  -v, --verbose       be verbose; specify twice for even more verbose
+      --robot         use machine-parsable messages (with --list)
   -h, --help          display this short help and exit
   -V, --version       display the version number and exit
 
@@ -72,8 +81,11 @@ struct Opts {
     stdout: bool,
     keep: bool,
     force: bool,
-    quiet: u32,
+    /// xz's message verbosity: 0 silent, 1 errors, 2 warnings (the default), 3 `-v`,
+    /// 4 `-vv`.
+    verbosity: u32,
     level: u32,
+    check: CheckType,
 }
 
 /// What a file's processing ended with: xz keeps the worst, an error over a warning.
@@ -98,7 +110,8 @@ pub fn xzcat(ctx: &mut Ctx) -> CmdResult {
 
 fn run(ctx: &mut Ctx, op: Option<Op>, to_stdout: bool) -> CmdResult {
     let prog = crate::fs::path::file_name(ctx.name).to_owned();
-    let parsed = match super::args::parse(&Spec::new("cdzkftqT:e0123456789hV", LONG), ctx.args) {
+    let parsed = match super::args::parse(&Spec::new("cdzkftqvlC:T:e0123456789hV", LONG), ctx.args)
+    {
         Ok(p) => p,
         Err(msg) => {
             writeln!(ctx.stderr, "{prog}: {msg}")?;
@@ -118,10 +131,13 @@ fn run(ctx: &mut Ctx, op: Option<Op>, to_stdout: bool) -> CmdResult {
         stdout: to_stdout,
         keep: false,
         force: false,
-        quiet: 0,
+        verbosity: 2,
         level: 6,
+        check: CheckType::Crc64,
     };
-    for (k, _) in &parsed.opts {
+    let (mut list, mut robot) = (false, false);
+    let (mut verbose, mut quiet) = (0u32, 0u32);
+    for (k, v) in &parsed.opts {
         match k.as_str() {
             "c" => o.stdout = true,
             "d" => o.op = Op::Decompress,
@@ -129,7 +145,26 @@ fn run(ctx: &mut Ctx, op: Option<Op>, to_stdout: bool) -> CmdResult {
             "t" => o.op = Op::Test,
             "k" => o.keep = true,
             "f" => o.force = true,
-            "q" => o.quiet += 1,
+            "q" => quiet += 1,
+            "v" => verbose += 1,
+            "l" => list = true,
+            "robot" => robot = true,
+            "C" => {
+                o.check = match v.as_deref().unwrap_or_default() {
+                    "none" => CheckType::None,
+                    "crc32" => CheckType::Crc32,
+                    "crc64" => CheckType::Crc64,
+                    "sha256" => CheckType::Sha256,
+                    bad => {
+                        writeln!(
+                            ctx.stderr,
+                            "{}: {bad}: Unsupported integrity check type",
+                            o.prog
+                        )?;
+                        return Ok(1);
+                    }
+                }
+            }
             "h" => {
                 super::about::write_help(ctx, USAGE)?;
                 return Ok(0);
@@ -144,6 +179,10 @@ fn run(ctx: &mut Ctx, op: Option<Op>, to_stdout: bool) -> CmdResult {
                 }
             }
         }
+    }
+    o.verbosity = (2 + verbose).saturating_sub(quiet).min(4);
+    if list {
+        return list_files(ctx, &o, &parsed.operands, robot);
     }
     let operands = if parsed.operands.is_empty() {
         vec!["-".to_owned()]
@@ -162,15 +201,87 @@ fn run(ctx: &mut Ctx, op: Option<Op>, to_stdout: bool) -> CmdResult {
     })
 }
 
+/// `xz --list`: each operand's container, then the totals.
+fn list_files(ctx: &mut Ctx, o: &Opts, operands: &[String], robot: bool) -> CmdResult {
+    let mut lister =
+        super::xz_list::Lister::new(robot, o.verbosity.saturating_sub(2), operands.len());
+    let mut worst = Outcome::Done;
+    if operands.is_empty() {
+        worst = error_plain(
+            ctx,
+            o,
+            "--list does not support reading from standard input",
+        )?;
+    }
+    for (i, name) in operands.iter().enumerate() {
+        ctx.host.check()?;
+        let heading = lister.heading(name, i + 1);
+        ctx.stdout.write_all(heading.as_bytes())?;
+        if name == "-" {
+            worst = worst.max(error_plain(
+                ctx,
+                o,
+                "--list does not support reading from standard input",
+            )?);
+            continue;
+        }
+        let data = match read_operand(ctx, o, name)? {
+            Ok(d) => d,
+            Err(outcome) => {
+                worst = worst.max(outcome);
+                continue;
+            }
+        };
+        match lister.file(name, &data) {
+            Ok(text) => ctx.stdout.write_all(text.as_bytes())?,
+            Err(msg) => worst = worst.max(error(ctx, o, name, msg)?),
+        }
+    }
+    ctx.stdout.write_all(lister.totals().as_bytes())?;
+    Ok(match worst {
+        Outcome::Done => 0,
+        Outcome::Error => 1,
+        Outcome::Warning => 2,
+    })
+}
+
+/// An error that names no file.
+fn error_plain(ctx: &mut Ctx, o: &Opts, msg: &str) -> std::io::Result<Outcome> {
+    if o.verbosity >= 1 {
+        writeln!(ctx.stderr, "{}: {msg}", o.prog)?;
+    }
+    Ok(Outcome::Error)
+}
+
+/// The `-v` report of one file: `name: in / out = ratio`, sizes as xz shows them.
+fn report(ctx: &mut Ctx, o: &Opts, name: &str, comp: usize, uncomp: usize) -> std::io::Result<()> {
+    if o.verbosity < 3 {
+        return Ok(());
+    }
+    let (c, u) = (comp as u64, uncomp as u64);
+    let r = c as f64 / u as f64;
+    let ratio = if u == 0 || r > 9.999 {
+        "> 9.999".to_owned()
+    } else {
+        format!("= {r:.3}")
+    };
+    writeln!(
+        ctx.stderr,
+        "{name}: {} / {} {ratio}",
+        super::xz_list::nice(c, false),
+        super::xz_list::nice(u, false)
+    )
+}
+
 fn error(ctx: &mut Ctx, o: &Opts, name: &str, msg: &str) -> std::io::Result<Outcome> {
-    if o.quiet < 2 {
+    if o.verbosity >= 1 {
         writeln!(ctx.stderr, "{}: {name}: {msg}", o.prog)?;
     }
     Ok(Outcome::Error)
 }
 
 fn warning(ctx: &mut Ctx, o: &Opts, name: &str, msg: &str) -> std::io::Result<Outcome> {
-    if o.quiet < 1 {
+    if o.verbosity >= 2 {
         writeln!(ctx.stderr, "{}: {name}: {msg}", o.prog)?;
     }
     Ok(Outcome::Warning)
@@ -189,19 +300,21 @@ fn decode(
     data: &[u8],
     keep: bool,
     cap: u64,
-) -> std::io::Result<(Vec<u8>, Option<Bad>)> {
+) -> std::io::Result<(Vec<u8>, usize, Option<Bad>)> {
     let mut r = XzReader::new_mem_limit(data, true, MEM_LIMIT_KB);
     let mut out = Vec::new();
+    let mut total = 0usize;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         ctx.host.check()?;
         match r.read(&mut buf) {
-            Ok(0) => return Ok((out, None)),
+            Ok(0) => return Ok((out, total, None)),
             Ok(n) => {
+                total = total.saturating_add(n);
                 if keep {
                     out.extend_from_slice(buf.get(..n).unwrap_or_default());
                     if u64::try_from(out.len()).unwrap_or(u64::MAX) > cap {
-                        return Ok((Vec::new(), Some(Bad::TooBig(cap))));
+                        return Ok((Vec::new(), total, Some(Bad::TooBig(cap))));
                     }
                 }
             }
@@ -214,7 +327,7 @@ fn decode(
                     _ if e.to_string().contains("incomplete XZ magic") => "Unexpected end of input",
                     _ => "Compressed data is corrupt",
                 };
-                return Ok((out, Some(Bad::Msg(msg))));
+                return Ok((out, total, Some(Bad::Msg(msg))));
             }
         }
     }
@@ -231,6 +344,24 @@ fn strip_suffix(name: &str) -> Option<String> {
     cut(".xz").or_else(|| cut(".txz").map(|b| format!("{b}.tar")))
 }
 
+/// A file operand's bytes, following symbolic links; `Err` is what was reported.
+fn read_operand(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Result<Vec<u8>, Outcome>> {
+    let path = ctx.path(name);
+    let meta = ctx.fs.lock().stat(&path);
+    let failed = match meta {
+        Ok(m) if m.is_dir() => warning(ctx, o, name, "Is a directory, skipping")?,
+        Ok(_) => {
+            let d = ctx.fs.lock().read_file(&path);
+            match d {
+                Ok(d) => return Ok(Ok(d.to_vec())),
+                Err(e) => error(ctx, o, name, &e.to_string())?,
+            }
+        }
+        Err(e) => error(ctx, o, name, &e.to_string())?,
+    };
+    Ok(Err(failed))
+}
+
 fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Outcome> {
     let stdin = name == "-";
     let shown = if stdin { "(stdin)" } else { name };
@@ -241,24 +372,15 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Outcome> {
         ctx.stdin.read_to_end(&mut d)?;
         d
     } else {
-        let lmeta = ctx.fs.lock().lstat(&path);
-        let lmeta = match lmeta {
-            Ok(m) => m,
-            Err(e) => return error(ctx, o, name, &e.to_string()),
-        };
-        if lmeta.is_symlink() && !o.force && !o.stdout {
-            return warning(ctx, o, name, "Is a symbolic link, skipping");
+        if !o.force && !o.stdout {
+            let lmeta = ctx.fs.lock().lstat(&path);
+            if lmeta.is_ok_and(|m| m.is_symlink()) {
+                return warning(ctx, o, name, "Is a symbolic link, skipping");
+            }
         }
-        let meta = ctx.fs.lock().stat(&path);
-        match meta {
-            Ok(m) if m.is_dir() => return warning(ctx, o, name, "Is a directory, skipping"),
-            Ok(_) => {}
-            Err(e) => return error(ctx, o, name, &e.to_string()),
-        }
-        let d = ctx.fs.lock().read_file(&path);
-        match d {
-            Ok(d) => d.to_vec(),
-            Err(e) => return error(ctx, o, name, &e.to_string()),
+        match read_operand(ctx, o, name)? {
+            Ok(d) => d,
+            Err(outcome) => return Ok(outcome),
         }
     };
     let recognized = data.starts_with(MAGIC);
@@ -294,12 +416,18 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Outcome> {
             let _ = ctx.fs.lock().remove_file(&tp);
         }
     }
-    let (out, bad) = if o.op == Op::Compress {
-        let mut w = XzWriter::new(Vec::new(), XzOptions::with_preset(o.level.min(9)))?;
+    let input_len = data.len();
+    let (out, decoded, bad) = if o.op == Op::Compress {
+        let mut options = XzOptions::with_preset(o.level.min(9));
+        options.check_type = o.check;
+        let mut w = XzWriter::new(Vec::new(), options)?;
         w.write_all(&data)?;
-        (w.finish()?, None)
+        let out = w.finish()?;
+        let n = out.len();
+        (out, n, None)
     } else if !recognized {
-        (data, None)
+        let n = data.len();
+        (data, n, None)
     } else {
         let keep = o.op == Op::Decompress;
         decode(ctx, &data, keep, inflate_cap(ctx))?
@@ -313,6 +441,11 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Outcome> {
             return error(ctx, o, shown, m);
         }
         None => {}
+    }
+    match o.op {
+        Op::Compress => report(ctx, o, shown, decoded, input_len)?,
+        _ if recognized => report(ctx, o, shown, input_len, decoded)?,
+        _ => {}
     }
     if o.op == Op::Test {
         return Ok(Outcome::Done);
