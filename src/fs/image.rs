@@ -178,6 +178,8 @@ mod tests {
         let mut fs = fixture();
         fs.link("/workspace/f", "/workspace/hard")
             .map_err(|e| e.to_string())?;
+        fs.mkfifo("/workspace/p", 0o600)
+            .map_err(|e| e.to_string())?;
         let image = fs.to_image();
         let back = Fs::from_image(image.clone(), Clock::virtual_at(0))?;
         assert_eq!(back.to_image(), image);
@@ -186,6 +188,7 @@ mod tests {
             "/workspace/f",
             "/workspace/hard",
             "/workspace/link",
+            "/workspace/p",
             "/dev/null",
             "/",
         ] {
