@@ -944,3 +944,31 @@ fn subscripts_holding_code_are_never_run() {
         }
     }
 }
+
+/// Opening a FIFO nobody else opens waits for ever in bash; here the time limit ends
+/// the wait, whether the shell opens it (a redirection) or a utility does.
+#[test]
+fn the_time_limit_ends_a_fifo_open_with_no_partner() {
+    for script in [
+        "mkfifo p; cat < p; echo after",
+        "mkfifo p; echo x > p; echo after",
+        "mkfifo p; cat p; echo after",
+        "mkfifo p; echo x | tee p; echo after",
+    ] {
+        let mut l = tight();
+        l.timeout = Some(Duration::from_millis(300));
+        let o = run_with(l, script.to_owned());
+        assert_eq!(o.status, 126, "{script}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("time limit exceeded"),
+            "{script}: {}",
+            o.stderr
+        );
+        assert!(!o.stdout.contains("after"), "{script}: {}", o.stdout);
+        assert!(
+            o.elapsed < Duration::from_secs(5),
+            "{script}: {:?}",
+            o.elapsed
+        );
+    }
+}

@@ -27,6 +27,9 @@ fn varied_fs() -> Fs {
         .unwrap();
     fs.symlink("src/deep", "/workspace/link").unwrap();
     fs.link("/workspace/a.txt", "/workspace/hard").unwrap();
+    // A FIFO (issue 26), hard-linked too: its kind and mode survive, holding no data.
+    fs.mkfifo("/workspace/pipe", 0o640).unwrap();
+    fs.link("/workspace/pipe", "/workspace/pipe2").unwrap();
     fs.chmod("/workspace/src", 0o700).unwrap();
     fs.set_times(
         "/workspace/a.txt",

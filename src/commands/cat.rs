@@ -179,6 +179,8 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
     for name in &files {
         let input = match ctx.open_input(name) {
             Ok(i) => i,
+            // A FIFO's open cut short by a limit or a signal: the run is ending.
+            Err(super::util::OpenError::Limit(e)) => return Err(e),
             Err(e) => {
                 ctx.err(format!("{}: {e}", quotef(name)))?;
                 status = 1;

@@ -284,6 +284,21 @@ impl Copier<'_, '_> {
                 return Ok(());
             }
         }
+        // A FIFO copied as a file is read as GNU cp reads it: the open waits for a
+        // writer (as long as the run's limits allow), and what it writes is the copy.
+        let contents = if smeta.file_type == FileType::Fifo && !self.o.recursive {
+            match self.ctx.host.open_read(&sp) {
+                Some(Ok(mut r)) => {
+                    let mut v = Vec::new();
+                    std::io::Read::read_to_end(&mut r, &mut v)?;
+                    Some(std::sync::Arc::new(v))
+                }
+                Some(Err(e)) => return Err(e),
+                None => None,
+            }
+        } else {
+            None
+        };
         let res = {
             let mut fs = self.ctx.fs.lock();
             match &self.o.backup {
@@ -294,7 +309,7 @@ impl Copier<'_, '_> {
             }
             .and_then(|saved| {
                 let exists = dmeta.is_some() && saved.is_none();
-                self.copy_leaf(&mut fs, src, &sp, &dp, &smeta, exists)
+                self.copy_leaf(&mut fs, src, &sp, &dp, (&smeta, contents), exists)
                     .map(|()| saved)
             })
         };
@@ -317,7 +332,7 @@ impl Copier<'_, '_> {
         src: &str,
         sp: &str,
         dp: &str,
-        smeta: &Metadata,
+        (smeta, contents): (&Metadata, Option<std::sync::Arc<Vec<u8>>>),
         exists: bool,
     ) -> Result<(), (&'static str, crate::fs::FsError)> {
         if self.o.symlink {
@@ -349,8 +364,21 @@ impl Copier<'_, '_> {
                 .symlink(&target, dp)
                 .map_err(|e| ("cannot create symbolic link", e));
         }
-        let data = match smeta.file_type {
-            FileType::Device(_) => std::sync::Arc::new(Vec::new()),
+        if smeta.file_type == FileType::Fifo && self.o.recursive {
+            // Copying recursively makes a FIFO of a FIFO, as GNU does.
+            if exists {
+                fs.remove_file(dp).map_err(|e| ("cannot remove", e))?;
+            }
+            let mode = if self.o.preserve {
+                smeta.mode
+            } else {
+                smeta.mode & 0o777 & !self.ctx.umask
+            };
+            return fs.mkfifo(dp, mode).map_err(|e| ("cannot create fifo", e));
+        }
+        let data = match (smeta.file_type, contents) {
+            (_, Some(data)) => data,
+            (FileType::Device(_), None) => std::sync::Arc::new(Vec::new()),
             _ => self.src_fs.read_file(sp).map_err(|e| ("cannot open", e))?,
         };
         let existed = fs.stat(dp).is_ok();

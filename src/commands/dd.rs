@@ -688,6 +688,20 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
             }
         }
         Reader::Zero | Reader::Random(_) => {}
+        Reader::Stream(r) => {
+            // A FIFO cannot seek: skipping reads past the bytes.
+            let mut left = skip_total;
+            let mut chunk = vec![0u8; 64 * 1024];
+            while left > 0 {
+                let want = usize::try_from(left).unwrap_or(usize::MAX).min(chunk.len());
+                let n = r.read(chunk.get_mut(..want).unwrap_or_default())?;
+                ctx.host.check()?;
+                if n == 0 {
+                    break;
+                }
+                left -= n as u64;
+            }
+        }
         Reader::Stdin(_) => {
             let mut left = skip_total;
             let mut chunk = vec![0u8; 64 * 1024];

@@ -394,6 +394,7 @@ fn describe(fs: &Fs, path: &str, name: &str, deref: bool) -> Kind {
                 )
             }
         }
+        FileType::Fifo => kind("fifo (named pipe)", "inode/fifo", "binary"),
         FileType::Device(d) => {
             let (maj, min) = super::util::device_numbers(d);
             kind(

@@ -362,6 +362,7 @@ fn indicator(m: &Metadata, style: Indicator) -> &'static str {
         (_, FileType::Dir) => "/",
         (Indicator::Slash, _) => "",
         (_, FileType::Symlink) => "@",
+        (_, FileType::Fifo) => "|",
         (Indicator::FileType, _) => "",
         (_, FileType::File) if m.mode & 0o111 != 0 => "*",
         _ => "",

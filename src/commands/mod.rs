@@ -83,6 +83,7 @@ mod jq;
 mod ln;
 mod ls;
 mod mkdir;
+mod mkfifo;
 mod mktemp;
 mod mv;
 mod nl;
@@ -280,6 +281,21 @@ pub trait Host {
         let _ = n;
         Ok(())
     }
+    /// Opens `path` (absolute) for reading when the plain filesystem cannot serve it: a
+    /// FIFO, whose open waits for a writer as open(2) does. `None` means an ordinary
+    /// path, for the command to read through the filesystem. The default knows none.
+    fn open_read(&self, path: &str) -> Option<io::Result<Box<dyn Read + Send>>> {
+        let _ = path;
+        None
+    }
+    /// Opens `path` (absolute) for writing when the plain filesystem cannot serve it: a
+    /// FIFO (the open waits for a reader), or `/dev/stdout`, `/dev/stderr` and
+    /// `/dev/fd/N` naming one of the calling shell's descriptors (the path of a process
+    /// substitution `>(...)`). `None` means an ordinary path. The default knows none.
+    fn open_write(&self, path: &str) -> Option<io::Result<Box<dyn Write + Send>>> {
+        let _ = path;
+        None
+    }
     /// The network policy `curl` and `wget` run under; the default (and a host that
     /// set none) has no network.
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
@@ -449,6 +465,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("ls", ls::ls),
         ("md5sum", sum::md5sum),
         ("mkdir", mkdir::mkdir),
+        ("mkfifo", mkfifo::mkfifo),
         ("mktemp", mktemp::mktemp),
         ("mv", mv::mv),
         ("nl", nl::nl),

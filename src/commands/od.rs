@@ -307,6 +307,7 @@ impl Stream<'_> {
                 Ok(Input::Bytes(d)) => Cur::Other(Reader::Bytes(d, 0)),
                 Ok(Input::Zero) => Cur::Other(Reader::Zero),
                 Ok(Input::Random) => Cur::Other(Reader::Random(0x2545_F491_4F6C_DD1D)),
+                Ok(Input::Stream(r)) => Cur::Other(Reader::Stream(r)),
                 Err(e) => {
                     ctx.err(format!("{}: {e}", quotef(name)))?;
                     self.status = 1;

@@ -308,6 +308,7 @@ fn described(fs: &Fs, path: &str, meta: &crate::fs::Metadata) -> String {
         FileType::Dir => "directory",
         FileType::Symlink => "symbolic link",
         FileType::Device(_) => "character special file",
+        FileType::Fifo => "fifo",
         FileType::File if meta.size == 0 => "regular empty file",
         FileType::File => "regular file",
     };

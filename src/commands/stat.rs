@@ -153,6 +153,7 @@ fn type_bits(ft: FileType) -> u32 {
         FileType::Dir => 0o040000,
         FileType::Symlink => 0o120000,
         FileType::Device(_) => 0o020000,
+        FileType::Fifo => 0o010000,
     }
 }
 
@@ -163,6 +164,7 @@ fn type_name(meta: &Metadata) -> &'static str {
         FileType::Dir => "directory",
         FileType::Symlink => "symbolic link",
         FileType::Device(_) => "character special file",
+        FileType::Fifo => "fifo",
     }
 }
 

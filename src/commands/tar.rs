@@ -571,6 +571,10 @@ impl Dump {
                     .map(|d| d.to_vec())
                     .unwrap_or_default()
             }
+            FileType::Fifo => {
+                h.set_entry_type(tar::EntryType::Fifo);
+                Vec::new()
+            }
             FileType::Device(_) => {
                 writeln!(ctx.stderr, "tar: {}: socket ignored", it.name)?;
                 return Ok(());
@@ -731,6 +735,8 @@ fn read_archive(
             'l'
         } else if ty.is_hard_link() {
             'h'
+        } else if ty.is_fifo() {
+            'p'
         } else {
             '-'
         };
@@ -805,6 +811,11 @@ fn read_archive(
                 continue;
             }
             Ok(())
+        } else if ty.is_fifo() {
+            if fs.lstat(&dest).is_ok() {
+                let _ = fs.remove_file(&dest);
+            }
+            fs.mkfifo(&dest, mode)
         } else {
             if fs.lstat(&dest).is_ok_and(|m| m.is_symlink()) {
                 let _ = fs.remove_file(&dest);

@@ -27,10 +27,16 @@ Copy standard input to each FILE, and also to standard output.
       --version  output version information and exit
 ";
 
+/// Where one named output goes: a file of the filesystem written at an offset, or a
+/// stream the host opened (a FIFO, a process substitution's `/dev/fd/N`).
+enum Sink {
+    File { ino: Ino, offset: u64 },
+    Stream(Box<dyn std::io::Write + Send>),
+}
+
 struct Out {
     name: String,
-    ino: Ino,
-    offset: u64,
+    sink: Sink,
 }
 
 pub fn tee(ctx: &mut Ctx) -> CmdResult {
@@ -52,27 +58,34 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
         }
     }
     let append = parsed.has("a");
+    let nopipe = parsed.has("p") || parsed.last("output-error").is_some();
     let mut status = 0;
     let mut outs: Vec<Out> = Vec::new();
     for name in &parsed.operands {
         let path = ctx.path(name);
-        let mode = Some(ctx.file_mode());
-        let opened = {
-            let mut fs = ctx.fs.lock();
-            let opts = if append {
-                OpenOptions::append()
-            } else {
-                OpenOptions::write_truncate()
-            };
-            let opts = OpenOptions { mode, ..opts };
-            fs.open(&path, opts)
-                .and_then(|ino| Ok((ino, if append { fs.stat_ino(ino)?.size } else { 0 })))
+        let opened = match ctx.host.open_write(&path) {
+            Some(Ok(w)) => Ok(Sink::Stream(w)),
+            // The open was cut short (a limit, a signal): the run is ending.
+            Some(Err(e)) => return Err(e),
+            None => {
+                let mode = Some(ctx.file_mode());
+                let mut fs = ctx.fs.lock();
+                let opts = if append {
+                    OpenOptions::append()
+                } else {
+                    OpenOptions::write_truncate()
+                };
+                let opts = OpenOptions { mode, ..opts };
+                fs.open(&path, opts).and_then(|ino| {
+                    let offset = if append { fs.stat_ino(ino)?.size } else { 0 };
+                    Ok(Sink::File { ino, offset })
+                })
+            }
         };
         match opened {
-            Ok((ino, offset)) => outs.push(Out {
+            Ok(sink) => outs.push(Out {
                 name: name.clone(),
-                ino,
-                offset,
+                sink,
             }),
             Err(e) => {
                 ctx.err(format!("{}: {e}", quotef(name)))?;
@@ -96,20 +109,47 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
         {
             let mut fs = ctx.fs.lock();
             for (i, out) in outs.iter_mut().enumerate() {
+                let Sink::File { ino, offset } = &mut out.sink else {
+                    continue;
+                };
                 if append {
-                    out.offset = fs.stat_ino(out.ino).map_or(out.offset, |m| m.size);
+                    *offset = fs.stat_ino(*ino).map_or(*offset, |m| m.size);
                 }
-                match fs.write_at(out.ino, out.offset, chunk) {
-                    Ok(end) => out.offset = end,
-                    Err(e) => failed.push((i, e)),
+                match fs.write_at(*ino, *offset, chunk) {
+                    Ok(end) => *offset = end,
+                    Err(e) => failed.push((i, e.to_string())),
                 }
             }
         }
+        // Streams are written without the filesystem's lock: their reader may need it.
+        for (i, out) in outs.iter_mut().enumerate() {
+            if let Sink::Stream(w) = &mut out.sink
+                && let Err(e) = w.write_all(chunk)
+            {
+                if super::as_fatal(&e).is_some() || crate::interp::procs::as_killed(&e).is_some() {
+                    return Err(e);
+                }
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    // GNU tee dies of SIGPIPE, unless -p or an --output-error mode
+                    // says to go on writing to the others.
+                    if !nopipe {
+                        return Err(e);
+                    }
+                    failed.push((i, String::new()));
+                    continue;
+                }
+                failed.push((i, crate::interp::io_error_text(&e)));
+            }
+        }
+        failed.sort_by_key(|f| f.0);
         for (i, e) in failed.into_iter().rev() {
             if i < outs.len() {
                 let out = outs.remove(i);
-                ctx.err(format!("{}: {e}", quotef(&out.name)))?;
-                status = 1;
+                // A reader that left is dropped quietly under -p.
+                if !e.is_empty() {
+                    ctx.err(format!("{}: {e}", quotef(&out.name)))?;
+                    status = 1;
+                }
             }
         }
     }

@@ -183,13 +183,14 @@ pub fn device_numbers(d: Device) -> (u32, u32) {
     }
 }
 
-/// An opened input: stdin, a file's bytes, or an endless device.
-#[derive(Clone)]
+/// An opened input: stdin, a file's bytes, an endless device, or a FIFO's stream.
 pub enum Input {
     Stdin,
     Bytes(Arc<Vec<u8>>),
     Zero,
     Random,
+    /// A stream the host opened (a FIFO): read as it comes.
+    Stream(Box<dyn Read + Send>),
 }
 
 /// A reader over an [`Input`].
@@ -199,12 +200,14 @@ pub enum Reader<'s> {
     Zero,
     /// Deterministic pseudo-random bytes (xorshift).
     Random(u64),
+    Stream(Box<dyn Read + Send>),
 }
 
 impl Read for Reader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Reader::Stdin(r) => r.read(buf),
+            Reader::Stream(r) => r.read(buf),
             Reader::Bytes(data, pos) => {
                 let rest = data.get(*pos..).unwrap_or(&[]);
                 let n = rest.len().min(buf.len());
@@ -244,6 +247,7 @@ impl Input {
             Input::Bytes(d) => Reader::Bytes(d, 0),
             Input::Zero => Reader::Zero,
             Input::Random => Reader::Random(0x2545_F491_4F6C_DD1D),
+            Input::Stream(r) => Reader::Stream(r),
         }
     }
     /// Reads everything (an endless device is an error rather than a hang).
@@ -254,6 +258,11 @@ impl Input {
             Input::Stdin => {
                 let mut v = Vec::new();
                 stdin.read_to_end(&mut v)?;
+                Ok(Arc::new(v))
+            }
+            Input::Stream(mut r) => {
+                let mut v = Vec::new();
+                r.read_to_end(&mut v)?;
                 Ok(Arc::new(v))
             }
         }
@@ -306,6 +315,15 @@ impl Ctx<'_> {
             FileType::Device(Device::Zero) => Ok(Input::Zero),
             FileType::Device(Device::Random | Device::Urandom) => Ok(Input::Random),
             FileType::Device(_) => Ok(Input::Bytes(Arc::new(Vec::new()))),
+            FileType::Fifo => {
+                drop(fs);
+                match self.host.open_read(&path) {
+                    Some(Ok(r)) => Ok(Input::Stream(r)),
+                    Some(Err(e)) => Err(OpenError::Limit(e)),
+                    // A host that joins no FIFO ends leaves it without a writer.
+                    None => Ok(Input::Bytes(Arc::new(Vec::new()))),
+                }
+            }
             _ => {
                 let data = fs.read_file(&path).map_err(OpenError::Fs)?;
                 drop(fs);
@@ -339,6 +357,7 @@ impl Ctx<'_> {
     pub fn read_input(&mut self, operand: &str) -> io::Result<Result<Arc<Vec<u8>>, OpenError>> {
         match self.open_input(operand) {
             Ok(input) => Ok(Ok(input.read_all(&mut *self.stdin)?)),
+            Err(OpenError::Limit(e)) => Err(e),
             Err(e) => Ok(Err(e)),
         }
     }

@@ -387,6 +387,7 @@ pub fn xxd(ctx: &mut Ctx) -> CmdResult {
     if let Some(name) = infile {
         match ctx.open_input(name) {
             Ok(Input::Bytes(d)) => src.data = d,
+            Ok(input @ Input::Stream(_)) => src.data = input.read_all(&mut *ctx.stdin)?,
             Ok(Input::Stdin) => src.stdin = true,
             Ok(Input::Zero | Input::Random) => {
                 ctx.err(format!("{name}: endless input is not supported"))?;

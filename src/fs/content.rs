@@ -115,6 +115,9 @@ impl Fs {
             _ if trailing_slash => Err(Errno::ENOTDIR.into()),
             _ if !self.may(inode, W) => Err(Errno::EACCES.into()),
             Node::Device(device) => device_write(*device),
+            // Whoever writes a FIFO through the plain filesystem has no reader
+            // joined to it (the interpreter joins them): the bytes go nowhere.
+            Node::Fifo => Ok(()),
             Node::File(_) | Node::Host(_) => {
                 let old_len = inode.size();
                 if append {
@@ -218,7 +221,7 @@ impl Fs {
         match &inode.node {
             Node::Dir(_) if writing || opts.create => return Err(Errno::EISDIR.into()),
             Node::Symlink(_) => return Err(Errno::ELOOP.into()),
-            Node::File(_) | Node::Host(_) | Node::Device(_) if trailing_slash => {
+            Node::File(_) | Node::Host(_) | Node::Device(_) | Node::Fifo if trailing_slash => {
                 return Err(Errno::ENOTDIR.into());
             }
             _ => {}
@@ -244,7 +247,7 @@ impl Fs {
             Node::File(data) => data,
             Node::Host(host) => self.host_bytes(host)?,
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
-            Node::Device(Device::Null) => return Ok(&[]),
+            Node::Device(Device::Null) | Node::Fifo => return Ok(&[]),
             Node::Device(_) | Node::Symlink(_) => return Err(Errno::EINVAL.into()),
         };
         let start = usize::try_from(offset)
@@ -290,6 +293,8 @@ impl Fs {
             Node::Host(host) => Ok(Arc::clone(self.host_bytes(host)?)),
             Node::Dir(_) => Err(Errno::EISDIR.into()),
             Node::Device(device) => device_read(*device),
+            // Read through the plain filesystem, a FIFO has no writer: end of file.
+            Node::Fifo => Ok(Arc::new(Vec::new())),
             Node::Symlink(_) => Err(Errno::EINVAL.into()),
         }
     }
@@ -305,6 +310,7 @@ impl Fs {
             Node::Host(host) => host.len(),
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
             Node::Device(device) => return device_write(*device).map(|()| end),
+            Node::Fifo => return Ok(end),
             Node::Symlink(_) => return Err(Errno::EINVAL.into()),
         };
         if data.is_empty() {
@@ -348,7 +354,7 @@ impl Fs {
             Node::File(buf) => buf.len() as u64,
             Node::Host(host) => host.len(),
             Node::Dir(_) => return Err(Errno::EISDIR.into()),
-            Node::Device(_) => return Ok(()),
+            Node::Device(_) | Node::Fifo => return Ok(()),
             Node::Symlink(_) => return Err(Errno::EINVAL.into()),
         };
         if old_len == len {

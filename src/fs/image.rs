@@ -22,6 +22,8 @@ pub enum NodeImage {
     Symlink(String),
     /// A device node.
     Device(Device),
+    /// A named pipe (it holds no data).
+    Fifo,
 }
 
 /// One inode: its content and attributes (the link count is derived on import).
@@ -78,6 +80,7 @@ impl Fs {
                     }
                     Node::Symlink(target) => NodeImage::Symlink(target.to_string()),
                     Node::Device(d) => NodeImage::Device(*d),
+                    Node::Fifo => NodeImage::Fifo,
                 };
                 let image = InodeImage {
                     node,
@@ -116,6 +119,7 @@ impl Fs {
                 NodeImage::Dir(entries) => Node::Dir(entries.into_iter().collect()),
                 NodeImage::Symlink(target) => Node::Symlink(Arc::from(target.as_str())),
                 NodeImage::Device(d) => Node::Device(d),
+                NodeImage::Fifo => Node::Fifo,
             };
             let mut inode = Inode::new(node, img.mode, img.uid, img.gid, img.mtime);
             inode.atime = img.atime;
@@ -174,6 +178,8 @@ mod tests {
         let mut fs = fixture();
         fs.link("/workspace/f", "/workspace/hard")
             .map_err(|e| e.to_string())?;
+        fs.mkfifo("/workspace/p", 0o600)
+            .map_err(|e| e.to_string())?;
         let image = fs.to_image();
         let back = Fs::from_image(image.clone(), Clock::virtual_at(0))?;
         assert_eq!(back.to_image(), image);
@@ -182,6 +188,7 @@ mod tests {
             "/workspace/f",
             "/workspace/hard",
             "/workspace/link",
+            "/workspace/p",
             "/dev/null",
             "/",
         ] {

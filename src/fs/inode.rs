@@ -31,6 +31,9 @@ pub(crate) enum Node {
     Symlink(Arc<str>),
     /// A special file whose I/O the interpreter implements.
     Device(Device),
+    /// A named pipe: no data of its own; the interpreter joins the opens of its two
+    /// ends (see `SharedFs::fifos`).
+    Fifo,
 }
 
 /// One inode of the table.
@@ -70,6 +73,7 @@ impl Inode {
             Node::Dir(_) => FileType::Dir,
             Node::Symlink(_) => FileType::Symlink,
             Node::Device(d) => FileType::Device(*d),
+            Node::Fifo => FileType::Fifo,
         }
     }
 
@@ -101,7 +105,7 @@ impl Inode {
             Node::Host(host) => host.len(),
             Node::Dir(_) => DIR_SIZE,
             Node::Symlink(target) => target.len() as u64,
-            Node::Device(_) => 0,
+            Node::Device(_) | Node::Fifo => 0,
         }
     }
 

@@ -152,6 +152,8 @@ pub enum FileType {
     Dir,
     Symlink,
     Device(Device),
+    /// A named pipe (mkfifo): it holds no data; opening it meets the other end.
+    Fifo,
 }
 
 impl FileType {
@@ -164,8 +166,11 @@ impl FileType {
     pub fn is_symlink(self) -> bool {
         self == FileType::Symlink
     }
+    pub fn is_fifo(self) -> bool {
+        self == FileType::Fifo
+    }
     /// The kind in one word, as the language bindings name it (`file`, `directory`,
-    /// `symlink`, `device`).
+    /// `symlink`, `device`, `fifo`).
     ///
     /// ```
     /// use shellbox::fs::{Device, FileType};
@@ -178,9 +183,10 @@ impl FileType {
             FileType::Dir => "directory",
             FileType::Symlink => "symlink",
             FileType::Device(_) => "device",
+            FileType::Fifo => "fifo",
         }
     }
-    /// The type letter `ls -l` prints (`-`, `d`, `l`, `c`).
+    /// The type letter `ls -l` prints (`-`, `d`, `l`, `c`, `p`).
     ///
     /// ```
     /// use shellbox::fs::{Device, FileType};
@@ -192,6 +198,7 @@ impl FileType {
             FileType::Dir => 'd',
             FileType::Symlink => 'l',
             FileType::Device(_) => 'c',
+            FileType::Fifo => 'p',
         }
     }
 }
@@ -199,7 +206,7 @@ impl FileType {
 /// What stat(2) reports.
 ///
 /// Sizes: a regular file's length, 4096 for a directory, the target's length for a
-/// symlink, 0 for a device.
+/// symlink, 0 for a device or a FIFO.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metadata {
     pub ino: Ino,
@@ -550,11 +557,32 @@ impl Fs {
 /// Never hold the lock while blocking on a pipe: take what you need, or a
 /// [`snapshot`](SharedFs::snapshot), and release it.
 #[derive(Clone, Debug)]
-pub struct SharedFs(Arc<Mutex<Fs>>);
+pub struct SharedFs(Arc<Mutex<Fs>>, Arc<LiveFiles>);
+
+/// What the open special files of a shared filesystem hold while they are open (a
+/// FIFO's pipe, by inode): live state of the processes using it, never part of a
+/// snapshot. The interpreter, which implements their I/O, decides what it keeps here.
+#[derive(Default)]
+pub struct LiveFiles(Mutex<std::collections::HashMap<Ino, Arc<dyn std::any::Any + Send + Sync>>>);
+
+impl std::fmt::Debug for LiveFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LiveFiles")
+    }
+}
+
+impl LiveFiles {
+    /// The table, locked (a poisoned lock is recovered: entries are whole values).
+    pub fn lock(
+        &self,
+    ) -> MutexGuard<'_, std::collections::HashMap<Ino, Arc<dyn std::any::Any + Send + Sync>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 impl SharedFs {
     pub fn new(fs: Fs) -> SharedFs {
-        SharedFs(Arc::new(Mutex::new(fs)))
+        SharedFs(Arc::new(Mutex::new(fs)), Arc::default())
     }
     /// Locks the filesystem (a poisoned lock is recovered: the data is persistent).
     pub fn lock(&self) -> MutexGuard<'_, Fs> {
@@ -563,6 +591,10 @@ impl SharedFs {
     /// An O(1) copy of the current state.
     pub fn snapshot(&self) -> Fs {
         self.lock().clone()
+    }
+    /// The live state of its open special files (see [`LiveFiles`]).
+    pub fn live(&self) -> &LiveFiles {
+        &self.1
     }
 }
 

@@ -594,6 +594,28 @@ impl Fs {
         Ok(())
     }
 
+    /// mkfifo(3): creates a named pipe with permission bits `mode` (the caller's umask
+    /// already applied). EEXIST if the name is taken (a dangling symlink included).
+    ///
+    /// ```
+    /// # use shellbox::fs::{Clock, FileType, Fs};
+    /// let mut fs = Fs::new(Clock::virtual_at(0));
+    /// fs.mkfifo("/tmp/p", 0o644)?;
+    /// assert_eq!(fs.stat("/tmp/p")?.file_type, FileType::Fifo);
+    /// assert!(fs.mkfifo("/tmp/p", 0o644).is_err());
+    /// # Ok::<(), shellbox::fs::FsError>(())
+    /// ```
+    pub fn mkfifo(&mut self, path: &str, mode: u32) -> FsResult<()> {
+        let walk = self.walk(path, Follow::Never)?;
+        if walk.ino.is_some() {
+            return Err(Errno::EEXIST.into());
+        }
+        let at = walk.new_entry(Errno::ENOENT)?;
+        self.check_create(&at, 0)?;
+        self.insert_new(at, Node::Fifo, mode)?;
+        Ok(())
+    }
+
     /// Creates a device node (for the default layout).
     pub(crate) fn mknod(&mut self, path: &str, device: Device, mode: u32) -> FsResult<Ino> {
         let walk = self.walk(path, Follow::Never)?;

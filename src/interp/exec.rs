@@ -1535,7 +1535,13 @@ impl Interp {
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         match saved_fds {
             Some(saved) if !keep_fds => self.restore_redirected(mark, &saved, in_shell),
-            _ => self.redirected.truncate(mark),
+            Some(saved) => {
+                // bash closes the process substitutions' own descriptors even then:
+                // `exec 3> >(cat)` leaves only 3 writing to `cat`.
+                self.close_new_procsubs(&saved);
+                self.redirected.truncate(mark)
+            }
+            None => self.redirected.truncate(mark),
         }
         self.report_fg_death(c);
         self.vars.truncate(base);
@@ -2889,6 +2895,39 @@ impl crate::commands::Host for UtilHost<'_> {
     }
     fn charge_io(&self, n: usize) -> std::io::Result<()> {
         self.sh.budget.charge_io(n)
+    }
+    fn open_read(&self, path: &str) -> Option<std::io::Result<Box<dyn std::io::Read + Send>>> {
+        let file = self.sh.open_fifo_path(path, false)?;
+        Some(file.map(|f| {
+            Box::new(FdReader {
+                file: Some(Arc::new(f)),
+                fs: self.sh.fs.clone(),
+                budget: self.sh.budget.clone(),
+            }) as Box<dyn std::io::Read + Send>
+        }))
+    }
+    fn open_write(&self, path: &str) -> Option<std::io::Result<Box<dyn std::io::Write + Send>>> {
+        let dup_of = match path {
+            "/dev/stdout" => Some(1),
+            "/dev/stderr" => Some(2),
+            p => p
+                .strip_prefix("/dev/fd/")
+                .and_then(|n| n.parse::<i32>().ok()),
+        };
+        let file = match dup_of {
+            Some(fd) => {
+                let f = self.sh.fds.get(fd).filter(|f| f.writable())?;
+                Ok(Arc::clone(f))
+            }
+            None => self.sh.open_fifo_path(path, true)?.map(Arc::new),
+        };
+        Some(file.map(|f| {
+            Box::new(FdWriter {
+                file: Some(f),
+                fs: self.sh.fs.clone(),
+                budget: self.sh.budget.clone(),
+            }) as Box<dyn std::io::Write + Send>
+        }))
     }
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
         self.sh.registry.network()

@@ -468,6 +468,8 @@ impl Host for Interp {
         self.procsub_fds.push(fd);
         let body = body.clone();
         let pid = child.bashpid;
+        // `$!` is the substitution's process, as in bash, so `wait $!` gets its status.
+        self.last_bg = Some(pid);
         let mailbox = child.proc.mailbox().clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();

@@ -123,6 +123,40 @@ fn new_pipe(budget: Option<Arc<crate::limits::Budget>>) -> (PipeReader, PipeWrit
     (PipeReader(p.clone()), PipeWriter(p))
 }
 
+impl Pipe {
+    /// A pipe with no ends yet: a FIFO's, before the opens that join it.
+    pub(crate) fn unopened(budget: Option<Arc<crate::limits::Budget>>) -> Arc<Pipe> {
+        Arc::new(Pipe {
+            state: Mutex::default(),
+            cv: Condvar::new(),
+            budget,
+        })
+    }
+    /// One more read end.
+    pub(crate) fn add_reader(self: &Arc<Pipe>) -> PipeReader {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.readers += 1;
+        st.wake_lanes();
+        self.cv.notify_all();
+        PipeReader(Arc::clone(self))
+    }
+    /// One more write end (a reader waiting for data sees end of file only after it
+    /// and every other writer have gone).
+    pub(crate) fn add_writer(self: &Arc<Pipe>) -> PipeWriter {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.writers += 1;
+        st.orphaned = 0;
+        st.wake_lanes();
+        self.cv.notify_all();
+        PipeWriter(Arc::clone(self))
+    }
+    /// How many read and write ends are open.
+    pub(crate) fn ends(&self) -> (usize, usize) {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        (st.readers, st.writers)
+    }
+}
+
 impl Drop for PipeReader {
     fn drop(&mut self) {
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -323,6 +357,8 @@ pub enum OpenFile {
     },
     PipeR(PipeReader),
     PipeW(PipeWriter),
+    /// A FIFO opened for reading and writing (`<>`): both ends of its pipe at once.
+    PipeRw(PipeReader, PipeWriter),
     Capture(Arc<Capture>),
     /// Bytes to read (here-documents, here-strings, test input).
     Bytes(Mutex<(Arc<Vec<u8>>, usize)>),
@@ -337,6 +373,7 @@ impl std::fmt::Debug for OpenFile {
             OpenFile::File { ino, .. } => write!(f, "File({ino})"),
             OpenFile::PipeR(_) => f.write_str("PipeR"),
             OpenFile::PipeW(_) => f.write_str("PipeW"),
+            OpenFile::PipeRw(..) => f.write_str("PipeRw"),
             OpenFile::Capture(_) => f.write_str("Capture"),
             OpenFile::Bytes(_) => f.write_str("Bytes"),
             OpenFile::Device(d) => write!(f, "Device({d:?})"),
@@ -354,7 +391,10 @@ impl OpenFile {
     pub fn readable(&self) -> bool {
         match self {
             OpenFile::File { read, .. } => *read,
-            OpenFile::PipeR(_) | OpenFile::Bytes(_) | OpenFile::HostIn(_) => true,
+            OpenFile::PipeR(_)
+            | OpenFile::PipeRw(..)
+            | OpenFile::Bytes(_)
+            | OpenFile::HostIn(_) => true,
             OpenFile::Device(d) => !matches!(d, Device::Stdout | Device::Stderr),
             _ => false,
         }
@@ -363,7 +403,10 @@ impl OpenFile {
     pub fn writable(&self) -> bool {
         match self {
             OpenFile::File { write, .. } => *write,
-            OpenFile::PipeW(_) | OpenFile::Capture(_) | OpenFile::HostOut(_) => true,
+            OpenFile::PipeW(_)
+            | OpenFile::PipeRw(..)
+            | OpenFile::Capture(_)
+            | OpenFile::HostOut(_) => true,
             OpenFile::Device(_) => true,
             _ => false,
         }
@@ -397,7 +440,7 @@ impl OpenFile {
                     Err(e) => Err(io::Error::other(e.to_string())),
                 }
             }
-            OpenFile::PipeW(w) => w.write_all(data, cancel),
+            OpenFile::PipeW(w) | OpenFile::PipeRw(_, w) => w.write_all(data, cancel),
             OpenFile::Capture(c) => c.write(data),
             OpenFile::Device(Device::Null) | OpenFile::Device(Device::Zero) => Ok(()),
             OpenFile::Device(Device::Full) => Err(io::Error::other("No space left on device")),
@@ -428,7 +471,7 @@ impl OpenFile {
                 *pos += n as u64;
                 Ok(n)
             }
-            OpenFile::PipeR(r) => r.read(out, cancel),
+            OpenFile::PipeR(r) | OpenFile::PipeRw(r, _) => r.read(out, cancel),
             OpenFile::Bytes(b) => {
                 let mut g = b.lock().unwrap_or_else(|e| e.into_inner());
                 let (data, pos) = &mut *g;

@@ -5,6 +5,8 @@
 pub mod builtins;
 mod child;
 mod exec;
+pub(crate) use exec::io_error_text;
+pub(crate) mod fifo;
 mod host;
 pub mod io;
 pub(crate) mod pool;

@@ -250,7 +250,16 @@ impl Interp {
                         drop(fs);
                         return Ok(true);
                     }
-                    Arc::new(for_file_type(ft, ino, opts.read, opts.write, opts.append))
+                    if ft == crate::fs::FileType::Fifo {
+                        drop(fs);
+                        let writing = opts.write || opts.append;
+                        match self.open_fifo(ino, opts.read || !writing, writing) {
+                            Ok(f) => Arc::new(f),
+                            Err(e) => return self.fifo_open_failed(target, e),
+                        }
+                    } else {
+                        Arc::new(for_file_type(ft, ino, opts.read, opts.write, opts.append))
+                    }
                 }
                 Err(e) => {
                     drop(fs);
@@ -284,6 +293,78 @@ impl Interp {
         Ok(true)
     }
 
+    /// Opens FIFO `ino` for the shell or a utility it runs, waiting for the other end
+    /// as long as the run's limits, cancellation and signals allow.
+    pub(crate) fn open_fifo(
+        &self,
+        ino: crate::fs::Ino,
+        read: bool,
+        write: bool,
+    ) -> std::io::Result<OpenFile> {
+        let budget = self.budget.clone();
+        let mailbox = self.proc.mailbox().clone();
+        let check = move || -> std::io::Result<()> {
+            if let Err(m) = budget.check() {
+                // Whatever the opener does with the error, the run stops.
+                budget.trip(&m);
+                return Err(crate::commands::fatal(m));
+            }
+            super::procs::check_utility()?;
+            match mailbox.interrupted() {
+                Some((sig, _)) => Err(super::procs::killed_error(sig)),
+                None => Ok(()),
+            }
+        };
+        super::fifo::open(&self.fs, ino, read, write, &self.budget, &check)
+    }
+
+    /// Opens `path` for a utility if it is a FIFO it may open (`None` otherwise).
+    pub(crate) fn open_fifo_path(
+        &self,
+        path: &str,
+        write: bool,
+    ) -> Option<std::io::Result<OpenFile>> {
+        let ino = {
+            let mut fs = self.fs.lock();
+            let meta = fs.stat(path).ok()?;
+            if meta.file_type != crate::fs::FileType::Fifo {
+                return None;
+            }
+            let opts = OpenOptions {
+                read: !write,
+                write,
+                ..OpenOptions::default()
+            };
+            // One it may not open is refused by the ordinary open, in its words.
+            fs.open(path, opts).ok()?
+        };
+        Some(self.open_fifo(ino, !write, write))
+    }
+
+    /// A redirection's FIFO open that a limit or a signal cut short: the run or the
+    /// shell ends; anything else fails the redirection.
+    fn fifo_open_failed(&mut self, target: &str, e: std::io::Error) -> Result<bool, Flow> {
+        if let Some(f) = crate::commands::as_fatal(&e) {
+            return Err(Flow::Fatal(f.0.clone()));
+        }
+        if let Some(sig) = super::procs::as_killed(&e) {
+            return Err(self.die_of(sig));
+        }
+        self.error(&format!("{target}: {e}"));
+        Ok(false)
+    }
+
+    /// Closes the descriptors of process substitutions opened since `saved` was taken.
+    pub(crate) fn close_new_procsubs(&mut self, saved: &FdTable) {
+        while let Some(&fd) = self.procsub_fds.last() {
+            if saved.get(fd).is_some() {
+                break;
+            }
+            self.procsub_fds.pop();
+            self.fds.set(fd, None);
+        }
+    }
+
     /// Sets descriptor `fd` for a redirection, noting it for
     /// [`restore_redirected`](Self::restore_redirected).
     fn set_redirected(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {
@@ -300,13 +381,7 @@ impl Interp {
     /// but not `M`. Descriptors process substitutions opened for the redirections
     /// are closed.
     pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {
-        while let Some(&fd) = self.procsub_fds.last() {
-            if saved.get(fd).is_some() {
-                break;
-            }
-            self.procsub_fds.pop();
-            self.fds.set(fd, None);
-        }
+        self.close_new_procsubs(saved);
         let log = self.redirected.split_off(mark.min(self.redirected.len()));
         let named: Vec<i32> = log
             .iter()

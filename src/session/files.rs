@@ -338,6 +338,12 @@ fn copy_node(
             }
             fs.symlink(&target, dst).map_err(|e| err("symlink", dst, e))
         }
+        FileType::Fifo => {
+            if fs.lstat(dst).is_ok() {
+                fs.remove_file(dst).map_err(|e| err("copy", dst, e))?;
+            }
+            fs.mkfifo(dst, meta.mode).map_err(|e| err("mkfifo", dst, e))
+        }
         FileType::Device(_) => Err(SandboxError::new(
             SandboxErrorKind::InvalidArgument,
             format!("copy {src}: a device cannot be copied"),

@@ -20,6 +20,7 @@ pub(super) enum Kind {
     Dir,
     Symlink,
     Device,
+    Fifo,
 }
 
 /// One inode under one name: its attributes and where its content is. Exactly one
@@ -71,6 +72,7 @@ impl Entry {
             NodeImage::Dir(_) => Kind::Dir,
             NodeImage::Symlink(_) => Kind::Symlink,
             NodeImage::Device(_) => Kind::Device,
+            NodeImage::Fifo => Kind::Fifo,
         };
         Entry {
             name,

@@ -696,7 +696,7 @@ impl Store {
             for e in level {
                 if inodes.contains_key(&e.ino) {
                     // A hard link: the inode came in under another name already.
-                    if e.kind == Kind::File {
+                    if matches!(e.kind, Kind::File | Kind::Fifo) {
                         continue;
                     }
                     return Err(format!("inode {} is listed twice", e.ino));
@@ -735,6 +735,7 @@ impl Store {
                             .clone()
                             .ok_or_else(|| format!("symlink {:?} has no target", e.name))?,
                     ),
+                    Kind::Fifo => NodeImage::Fifo,
                     Kind::Device => {
                         let name = e.device.as_deref().unwrap_or("");
                         let device = crate::fs::Device::ALL
@@ -994,6 +995,8 @@ impl Saver<'_> {
             }
             NodeImage::Symlink(target) => e.target = Some(target.clone()),
             NodeImage::Device(d) => e.device = Some(d.name().to_owned()),
+            // A FIFO is its kind and attributes alone.
+            NodeImage::Fifo => {}
         }
         Ok(e)
     }

@@ -103,6 +103,7 @@ fn type_char(ft: FileType) -> char {
         FileType::Dir => 'd',
         FileType::Symlink => 'l',
         FileType::Device(_) => 'c',
+        FileType::Fifo => 'p',
     }
 }
 

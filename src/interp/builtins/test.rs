@@ -305,7 +305,7 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
         "-h" | "-L" => m.file_type == FileType::Symlink,
         "-b" => false,
         "-c" => matches!(m.file_type, FileType::Device(_)),
-        "-p" => false,
+        "-p" => m.file_type == FileType::Fifo,
         "-S" => false,
         "-s" => m.size > 0,
         "-r" => fs.access(&path, true, false, false).is_ok(),
