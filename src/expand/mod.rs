@@ -142,6 +142,23 @@ pub trait Host: ArithHost {
     }
     /// Prints a non-fatal diagnostic (`bash: line N: msg`).
     fn warn(&mut self, msg: &str);
+    /// The value of `name` when it is a plain stored variable (no nameref, not
+    /// computed when read): `Some(None)` for one declared but unset. `None` leaves it
+    /// to [`Host::var`] and [`Host::nameref_target`]; this saves a lookup and a copy of
+    /// the variable on every `$name`.
+    fn plain_scalar(&mut self, name: &str) -> Option<Option<String>> {
+        let _ = name;
+        None
+    }
+    /// Whether `text` holds a character of IFS, without copying IFS (unset IFS is
+    /// space, tab and newline).
+    fn ifs_hits(&mut self, text: &str) -> bool {
+        match self.var("IFS").map(Var::into_scalar) {
+            Some(Some(ifs)) => text.contains(|c| ifs.contains(c)),
+            Some(None) => false,
+            None => text.contains([' ', '\t', '\n']),
+        }
+    }
 }
 
 /// How a piece of expanded text behaves in splitting and globbing.
@@ -314,10 +331,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 let q = *q;
                 let whole = q == Q::Quoted
                     || (!t.contains(['*', '?', '[', '('])
-                        && (q == Q::Lit || {
-                            let ifs = self.ifs().unwrap_or_default();
-                            !t.contains(|c| ifs.contains(c))
-                        }));
+                        && (q == Q::Lit || !self.host.ifs_hits(t)));
                 if whole {
                     if q == Q::Quoted || !t.is_empty() {
                         out.push(std::mem::take(t));
@@ -449,16 +463,22 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     Piece::Break => 1,
                 })
                 .sum();
-            self.made = self.made.saturating_add(made as u64);
-            // The pieces and the word joined from them are held at once.
-            if self.made >= MEMORY_CHECK_FROM
-                && let Err(m) = self.host.check_memory(self.made.saturating_mul(2))
-            {
-                return Err(ExpandError::passthrough(
-                    format!("\u{0}{m}"),
-                    ErrorKind::Fatal(126),
-                ));
-            }
+            self.count_made(made)?;
+        }
+        Ok(())
+    }
+
+    /// Counts `made` more bytes of expanded text against the memory budget.
+    fn count_made(&mut self, made: usize) -> ExpResult<()> {
+        self.made = self.made.saturating_add(made as u64);
+        // The pieces and the word joined from them are held at once.
+        if self.made >= MEMORY_CHECK_FROM
+            && let Err(m) = self.host.check_memory(self.made.saturating_mul(2))
+        {
+            return Err(ExpandError::passthrough(
+                format!("\u{0}{m}"),
+                ErrorKind::Fatal(126),
+            ));
         }
         Ok(())
     }
@@ -506,6 +526,10 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 }
             }
             WordPart::Param(pe) => {
+                if let Some(v) = param::simple_value(self, pe) {
+                    out.push(Piece::Text(v, q_exp));
+                    return Ok(());
+                }
                 let pieces = param::expand(self, pe, in_dq)?;
                 out.extend(pieces);
             }
@@ -584,6 +608,16 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 WordPart::Quoted(s) => st.literal(s, false),
                 WordPart::DQuoted(inner) => self.once_parts(inner, true, st)?,
                 WordPart::Escaped(s) => st.expanded(s),
+                WordPart::Param(pe) => match param::simple_value(self, pe) {
+                    Some(v) => {
+                        self.count_made(v.len())?;
+                        st.expanded(&v);
+                    }
+                    None => {
+                        let pieces = self.parts(std::slice::from_ref(p), true)?;
+                        st.expanded(&join_pieces(pieces));
+                    }
+                },
                 other => {
                     let pieces = self.parts(std::slice::from_ref(other), true)?;
                     st.expanded(&join_pieces(pieces));

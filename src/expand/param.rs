@@ -85,6 +85,24 @@ fn param_text(p: &ParamExp) -> String {
 }
 
 /// Expands one parameter expansion into pieces.
+/// The value of a bare `$name`, `${name}` or `$1` that is set (a plain stored
+/// variable or a positional parameter), without the general path's intermediate
+/// values; `None` sends everything else (unset, namerefs, computed variables,
+/// operators) to [`expand`].
+pub fn simple_value<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> Option<String> {
+    if pe.indirect || pe.length || pe.index.is_some() || !matches!(pe.op, ParamOp::None) {
+        return None;
+    }
+    match &pe.param {
+        Param::Positional(n) if *n > 0 => {
+            let i = (*n as usize).checked_sub(1)?;
+            ex.host.positional().get(i).cloned()
+        }
+        Param::Name(name) => ex.host.plain_scalar(name).flatten(),
+        _ => None,
+    }
+}
+
 pub fn expand<H: Host + ?Sized>(
     ex: &mut Expander<'_, H>,
     pe: &ParamExp,
@@ -264,6 +282,11 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
             Ok(PVal::scalar(at.and_then(|i| pos.get(i)).cloned()))
         }
         Param::Name(name) => {
+            if pe.index.is_none()
+                && let Some(v) = ex.host.plain_scalar(name)
+            {
+                return Ok(PVal::scalar(v));
+            }
             if let Some(t) = final_nameref_target(ex, name)
                 && t.ends_with(']')
                 && t.contains('[')

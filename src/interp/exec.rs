@@ -152,6 +152,10 @@ impl Interp {
     pub(crate) fn trap_active(&self, name: &str) -> bool {
         // A trap does not fire again while its own handler runs; the others still do
         // (an ERR trap inside a DEBUG trap, a DEBUG trap inside a signal handler).
+        // No trap set (the usual case): nothing to look up, on every command and call.
+        if self.traps.is_empty() {
+            return false;
+        }
         if self.running_traps.iter().any(|t| t == name) || !self.traps.contains_key(name) {
             return false;
         }
@@ -748,10 +752,10 @@ impl Interp {
             // Functions defined by `bash -c` text report `environment` as their file.
             let file = match (self.frames.last(), &self.script_name) {
                 (Some(frame), _) => frame.source.clone(),
-                (_, Some(name)) => name.clone(),
-                _ => "environment".to_owned(),
+                (_, Some(name)) => name.as_str().into(),
+                _ => "environment".into(),
             };
-            f.source = Some(file.into());
+            f.source = Some(file);
             f.line = c.line;
             self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
@@ -1607,7 +1611,7 @@ impl Interp {
         self.call_depth += 1;
         self.frames.push(CallFrame {
             func: f.name.clone(),
-            source: f.source.as_deref().unwrap_or("environment").to_owned(),
+            source: f.source.clone().unwrap_or_else(|| "environment".into()),
             call_line: self.line,
             function: true,
             args_pushed,

@@ -169,7 +169,7 @@ impl Interp {
             .rev()
             .map(|f| match name {
                 "FUNCNAME" => f.func.clone(),
-                "BASH_SOURCE" => f.source.clone(),
+                "BASH_SOURCE" => f.source.to_string(),
                 _ => f.call_line.to_string(),
             })
             .collect();
@@ -401,6 +401,32 @@ impl Host for Interp {
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()> {
         self.assign_element(name, key, value, false)
             .map_err(ExpandError::abort)
+    }
+
+    fn plain_scalar(&mut self, name: &str) -> Option<Option<String>> {
+        let raw = self.vars.get_raw(name)?;
+        if raw.attrs.has(crate::expand::Attrs::NAMEREF) || is_dynamic(name, raw) {
+            return None;
+        }
+        Some(raw.as_scalar())
+    }
+
+    fn ifs_hits(&mut self, text: &str) -> bool {
+        if let Some(raw) = self.vars.get_raw("IFS")
+            && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
+        {
+            return match &raw.value {
+                Some(crate::expand::Value::Str(ifs)) => text.contains(|c| ifs.contains(c)),
+                _ => raw
+                    .as_scalar()
+                    .is_some_and(|ifs| text.contains(|c| ifs.contains(c))),
+            };
+        }
+        match self.var("IFS").map(Var::into_scalar) {
+            Some(Some(ifs)) => text.contains(|c| ifs.contains(c)),
+            Some(None) => false,
+            None => text.contains([' ', '\t', '\n']),
+        }
     }
 
     fn nameref_target(&mut self, name: &str) -> Option<String> {

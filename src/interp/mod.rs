@@ -348,8 +348,9 @@ pub struct JobTable {
 pub struct CallFrame {
     /// The function's name, or `source` for a sourced file.
     pub func: String,
-    /// The file the running code came from.
-    pub source: String,
+    /// The file the running code came from (shared with the function's definition:
+    /// a call copies no text).
+    pub source: Arc<str>,
     pub call_line: u32,
     /// A function call, not a `source`.
     pub function: bool,
@@ -858,7 +859,7 @@ impl Interp {
     /// `bash -c`), else `$0`.
     pub fn error_source_name(&self) -> String {
         match (self.frames.last(), &self.script_name) {
-            (Some(f), _) => f.source.clone(),
+            (Some(f), _) => f.source.to_string(),
             (None, Some(name)) => name.clone(),
             (None, None) => self.arg0.clone(),
         }

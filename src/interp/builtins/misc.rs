@@ -790,7 +790,7 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     let saved_line = sh.line;
     sh.frames.push(super::super::CallFrame {
         func: "source".to_owned(),
-        source: file.clone(),
+        source: file.as_str().into(),
         call_line: sh.line,
         function: false,
         args_pushed,
