@@ -836,13 +836,30 @@ fn single_quote(s: &str, out: &mut String) {
 /// escape there stands for itself and is printed as written (`"\)"`); the characters
 /// that would end the quotes or expand are escaped.
 fn dq_text(s: &str, out: &mut String) {
+    dq_text_before(s, false, out);
+}
+
+/// [`dq_text`] for text that `end_safe`, the closing quote or a backslash, follows.
+fn dq_text_before(s: &str, end_safe: bool, out: &mut String) {
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         let plain_backslash = c == '\\'
             && chars
                 .peek()
                 .is_some_and(|n| !matches!(n, '"' | '\\' | '$' | '`' | '\n'));
-        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash {
+        // A `$` that no expansion could start from stays as written (`"$'x'"`, `"a$ b"`).
+        let plain_dollar = c == '$'
+            && match chars.peek() {
+                Some(n) => {
+                    !(n.is_ascii_alphanumeric()
+                        || matches!(
+                            n,
+                            '_' | '{' | '(' | '[' | '@' | '*' | '#' | '?' | '-' | '$' | '!'
+                        ))
+                }
+                None => end_safe,
+            };
+        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash && !plain_dollar {
             out.push('\\');
         }
         out.push(c);
@@ -858,8 +875,15 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         WordPart::Escaped(s) => escaped(s, out),
         WordPart::DQuoted(parts) => {
             out.push('"');
-            for p in parts {
-                part(p, out, true);
+            for (i, p) in parts.iter().enumerate() {
+                match p {
+                    WordPart::Lit(s) | WordPart::Quoted(s) => {
+                        let end_safe =
+                            matches!(parts.get(i + 1), None | Some(WordPart::Escaped(_)));
+                        dq_text_before(s, end_safe, out);
+                    }
+                    _ => part(p, out, true),
+                }
             }
             out.push('"');
         }
