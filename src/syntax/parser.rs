@@ -3137,12 +3137,15 @@ impl Parser {
                 _ => {}
             }
         } else if self.peek() == Some('!') {
+            // Only a name, a number, `#`, `?`, `@` or `*` can be indirected (bash's
+            // VALID_INDIR_PARAM): `${!-x}` applies `-` to `$!`, and `${!$}` is a bad
+            // substitution.
             match self.peek_at(1) {
                 Some('}') => {}
                 Some(c)
                     if is_name_start(c)
                         || c.is_ascii_digit()
-                        || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+                        || matches!(c, '@' | '*' | '#' | '?') =>
                 {
                     self.bump();
                     indirect = true;
