@@ -533,7 +533,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 let pieces = param::expand(self, pe, in_dq)?;
                 out.extend(pieces);
             }
-            WordPart::CmdSub(body) => {
+            WordPart::CmdSub(body, _) => {
                 let s = self.host.command_subst(body)?;
                 out.push(Piece::Text(without_trailing_newlines(s), q_exp));
             }
@@ -570,6 +570,15 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         }
         let text = self.arith_text(&a.word)?;
         Ok(arith::eval_str(&text, self.host))
+    }
+
+    /// Evaluates `a` whose word [`Expander::arith_text`] already expanded to `text`, so
+    /// a caller that shows the text first (`set -x`) expands the word only once.
+    pub fn arith_expanded(&mut self, a: &Arith, text: &str) -> Result<i64, ArithFail> {
+        match &a.parsed {
+            Some(e) => arith::eval(e, text, self.host),
+            None => arith::eval_str(text, self.host),
+        }
     }
 
     /// The text of an arithmetic word after expansion. Text an expansion made inside an

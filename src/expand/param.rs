@@ -152,7 +152,8 @@ pub fn expand<H: Host + ?Sized>(
             // without a value, or an unset positional parameter, refers to nothing.
             let exists = match &pe.param {
                 Param::Name(n) if pe.index.is_none() => ex.host.var(n).is_some(),
-                Param::Positional(_) => pe.index.is_none(),
+                // `${!@}` with no positional parameters refers to nothing.
+                Param::Positional(_) | Param::Special(_) => pe.index.is_none(),
                 _ => pe.index.is_some() && !base.is_list(),
             };
             if !exists {
@@ -165,7 +166,20 @@ pub fn expand<H: Host + ?Sized>(
             pv.target = Some(String::new());
             return finish(ex, pe, pv, in_dq);
         }
-        let target = base.vals.join(" ");
+        // `${!*}` names what `"$*"` joins (on IFS's first character), `${!@}` what
+        // `$@` joins on blanks.
+        let sep = match &pe.param {
+            Param::Special('*') => match ex.host.var("IFS") {
+                Some(v) => v
+                    .into_scalar()
+                    .and_then(|s| s.chars().next())
+                    .map(String::from)
+                    .unwrap_or_default(),
+                None => " ".to_owned(),
+            },
+            _ => " ".to_owned(),
+        };
+        let target = base.vals.join(&sep);
         let mut pv = lookup_ref(ex, &target)?;
         pv.target = Some(target);
         pv
@@ -470,6 +484,13 @@ fn finish<H: Host + ?Sized>(
                 '-' | '=' if missing => {
                     if *op == '=' {
                         let value = join_pieces(ex.parts(&word.parts, in_dq)?);
+                        // bash assigns through no special parameter, even one
+                        // whose value names a variable (`${!@:=v}`).
+                        if let (true, Param::Special(c)) = (pe.indirect, &pe.param) {
+                            return Err(ExpandError::abort(format!(
+                                "$!{c}: cannot assign in this way"
+                            )));
+                        }
                         if let Some(t) = &pv.target {
                             if !crate::syntax::is_name(t) {
                                 return Err(ExpandError::abort(format!(
@@ -487,9 +508,11 @@ fn finish<H: Host + ?Sized>(
                                 ex.host.assign_index(n, &key, value.clone())?;
                             }
                             _ => {
-                                // This one message names `${1=x}` as `$1`.
+                                // This one message names `${1=x}` as `$1`, `${!=x}`
+                                // as `$!`.
                                 let what = match &pe.param {
                                     Param::Positional(n) => format!("${n}"),
+                                    Param::Special(c) if pe.index.is_none() => format!("${c}"),
                                     _ => param_text(pe),
                                 };
                                 return Err(ExpandError::abort(format!(

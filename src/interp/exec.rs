@@ -235,7 +235,9 @@ impl Interp {
     /// `label` names the handler in syntax-error messages (`bash: debug trap: line 1:`).
     pub(crate) fn run_trap_action(&mut self, name: &str, label: &str, action: &str) -> R {
         self.running_traps.push(name.to_owned());
+        self.xtrace_level += 1;
         let r = self.run_source(action, Some(label));
+        self.xtrace_level -= 1;
         self.running_traps.pop();
         r
     }
@@ -921,11 +923,12 @@ impl Interp {
                         self.charge_loop()?;
                         self.line = line;
                         self.note_command(|| printer::loop_head("for", f));
-                        if self.debug_skip()? {
-                            continue;
-                        }
+                        // Traced before the DEBUG trap runs, as bash does.
                         if self.set.xtrace {
                             self.xtrace_line(&printer::loop_head("for", f));
+                        }
+                        if self.debug_skip()? {
+                            continue;
                         }
                         if let Err(m) = self.assign_loop_var(&f.var, it) {
                             self.error(&m);
@@ -955,11 +958,7 @@ impl Interp {
             }
             CommandKind::ArithFor(f) => {
                 let line = c.line;
-                self.note_command(|| printer::arith_clause(f.init.as_ref()));
-                self.run_debug_trap()?;
-                if let Some(init) = &f.init
-                    && let Err(e) = self.eval_arith(init)
-                {
+                if let Err(e) = self.arith_for_clause(f.init.as_ref())? {
                     return self.expand_error(e);
                 }
                 let mut status = 0;
@@ -968,14 +967,10 @@ impl Interp {
                     loop {
                         self.charge_loop()?;
                         self.line = line;
-                        self.note_command(|| printer::arith_clause(f.cond.as_ref()));
-                        self.run_debug_trap()?;
-                        if let Some(cond) = &f.cond {
-                            match self.eval_arith(cond) {
-                                Ok(0) => break,
-                                Ok(_) => {}
-                                Err(e) => return self.expand_error(e),
-                            }
+                        match self.arith_for_clause(f.cond.as_ref())? {
+                            Ok(0) => break,
+                            Ok(_) => {}
+                            Err(e) => return self.expand_error(e),
                         }
                         match self.exec_list(&f.body) {
                             Ok(s) => status = s,
@@ -993,11 +988,7 @@ impl Interp {
                             Err(e) => return Err(e),
                         }
                         self.line = line;
-                        self.note_command(|| printer::arith_clause(f.step.as_ref()));
-                        self.run_debug_trap()?;
-                        if let Some(step) = &f.step
-                            && let Err(e) = self.eval_arith(step)
-                        {
+                        if let Err(e) = self.arith_for_clause(f.step.as_ref())? {
                             return self.expand_error(e);
                         }
                     }
@@ -1010,15 +1001,22 @@ impl Interp {
             CommandKind::Case(cc) => self.exec_case(cc),
             CommandKind::Arith(a) => {
                 self.note_command(|| printer::command_to_string(c));
-                self.run_debug_trap()?;
-                if self.set.xtrace {
-                    let text = match self.expander_arith_text(&a.word) {
-                        Ok(t) => t,
-                        Err(e) => return self.expand_error(e),
-                    };
-                    self.xtrace_line(&format!("(( {text} ))"));
+                if self.debug_skip()? {
+                    return Ok(0);
                 }
-                let r = match Expander::new(self).arith_detailed(a) {
+                // Traced, the word is expanded once, shown, then evaluated.
+                let detailed = if self.set.xtrace {
+                    match self.expander_arith_text(&a.word) {
+                        Ok(text) => {
+                            self.xtrace_line(&format!("(( {text} ))"));
+                            Ok(Expander::new(self).arith_expanded(a, &text))
+                        }
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    Expander::new(self).arith_detailed(a)
+                };
+                let r = match detailed {
                     Ok(Err(f)) if f.discard => return self.expand_error(f.into()),
                     Ok(r) => r.map_err(ExpandError::from),
                     Err(e) => Err(e),
@@ -1063,6 +1061,10 @@ impl Interp {
 
     fn exec_case(&mut self, cc: &CaseClause) -> R {
         self.note_command(|| printer::case_head(cc));
+        // bash traces the word as written, before the DEBUG trap and the expansion.
+        if self.set.xtrace {
+            self.xtrace_line(&format!("case {} in", printer::word_to_string(&cc.word)));
+        }
         if self.debug_skip()? {
             return Ok(0);
         }
@@ -1070,9 +1072,6 @@ impl Interp {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
         };
-        if self.set.xtrace {
-            self.xtrace_line(&format!("case {} in", xtrace_quote(&word)));
-        }
         let mut i = 0;
         let mut status = 0;
         let mut fall = false;
@@ -1134,6 +1133,9 @@ impl Interp {
         }
         // Once before the menu, not per choice.
         self.note_command(|| printer::loop_head("select", f));
+        if self.set.xtrace {
+            self.xtrace_line(&printer::loop_head("select", f));
+        }
         self.run_debug_trap()?;
         let items = match &f.words {
             Some(ws) => match self.expand_words(ws) {
@@ -1259,12 +1261,40 @@ impl Interp {
         Ok(0)
     }
 
-    pub(crate) fn eval_arith(&mut self, a: &Arith) -> Result<i64, ExpandError> {
-        Expander::new(self).arith(a)
-    }
-
     fn expander_arith_text(&mut self, w: &Word) -> Result<String, ExpandError> {
         Expander::new(self).arith_text(w)
+    }
+
+    /// One clause of an arithmetic `for`, as bash's `eval_arith_for_expr` runs it: the
+    /// clause (its leading blanks dropped; `1` when empty) is expanded once, traced,
+    /// shown in `$BASH_COMMAND` to the DEBUG trap, then evaluated. A clause the DEBUG
+    /// trap skips (extdebug) is 0.
+    fn arith_for_clause(&mut self, a: Option<&Arith>) -> Result<Result<i64, ExpandError>, Flow> {
+        let text = match a {
+            Some(a) => match self.expander_arith_text(&a.word) {
+                Ok(t) => t,
+                Err(e) => return Ok(Err(e)),
+            },
+            None => "1".to_owned(),
+        };
+        let blanks = match a.and_then(|a| a.word.parts.first()) {
+            Some(WordPart::Lit(s)) => s.len() - s.trim_start_matches([' ', '\t']).len(),
+            _ => 0,
+        };
+        let shown = text.get(blanks..).unwrap_or(&text);
+        if self.set.xtrace {
+            self.xtrace_line(&format!("(( {shown} ))"));
+        }
+        self.note_command(|| format!("(({shown}))"));
+        if self.debug_skip()? {
+            return Ok(Ok(0));
+        }
+        Ok(match a {
+            Some(a) => Expander::new(self)
+                .arith_expanded(a, &text)
+                .map_err(ExpandError::from),
+            None => Ok(1),
+        })
     }
 
     /// Expands command words (honouring `set -f` and the brace setting).
@@ -1391,7 +1421,7 @@ impl Interp {
             Some(c) => (c.to_string(), ps4[c.len_utf8()..].to_owned()),
             None => (String::new(), String::new()),
         };
-        let depth = self.cmdsub_depth as usize + 1;
+        let depth = self.xtrace_level as usize + 1;
         let prefix = format!("{}{}", first.repeat(depth), rest);
         self.errln(&format!("{prefix}{text}"));
     }
@@ -2091,6 +2121,7 @@ impl Interp {
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
         child.cmdsub_depth += 1;
+        child.xtrace_level += 1;
         if !self
             .shopt
             .has(const { crate::interp::Shopts::flag("inherit_errexit") })

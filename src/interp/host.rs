@@ -492,6 +492,7 @@ impl Host for Interp {
         self.procsub_fds
             .retain(|&k| k != fd && fds.get(k).is_some());
         self.procsub_fds.push(fd);
+        child.xtrace_level += 1;
         let body = body.clone();
         let pid = child.bashpid;
         // `$!` is the substitution's process, as in bash, so `wait $!` gets its status.

@@ -503,8 +503,12 @@ pub struct Interp {
     pub traced_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
     pub parent_traps: imbl::OrdMap<String, String>,
-    /// Nesting of command substitutions (the `+` repetition of `set -x`).
+    /// Nesting of command substitutions.
     pub cmdsub_depth: u32,
+    /// bash's `indirection_level`: how many texts the shell is running on its own
+    /// behalf (`eval`, `source`, trap actions, command and process substitutions)
+    /// are open; `set -x` repeats PS4's first character once more for each.
+    pub xtrace_level: u32,
     /// `ulimit` values: resource letter -> (soft, hard); `None` is unlimited.
     pub ulimits: std::collections::BTreeMap<char, (Option<u64>, Option<u64>)>,
     /// `exec -a NAME`: the `$0` of the next child shell.
@@ -657,6 +661,7 @@ impl Interp {
             traced_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
+            xtrace_level: 0,
             ulimits: std::collections::BTreeMap::new(),
             argv0_override: None,
             interactive: false,
@@ -963,7 +968,9 @@ impl Interp {
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;
             self.running_traps.push("EXIT".to_owned());
+            self.xtrace_level += 1;
             let r = self.run_source(&action, Some("exit trap"));
+            self.xtrace_level -= 1;
             self.running_traps.pop();
             match r {
                 Err(Flow::Exit(s)) => {

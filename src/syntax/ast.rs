@@ -350,8 +350,8 @@ pub enum WordPart {
     /// `~` or `~user` at the start of a word (or after `=`/`:` in assignments).
     Tilde(String),
     Param(Box<ParamExp>),
-    /// `$(...)` or `` `...` ``.
-    CmdSub(Arc<Script>),
+    /// `$(...)` or `` `...` `` (which keeps its text as written).
+    CmdSub(Arc<Script>, Backquoted),
     /// `` `...` `` whose body (its text, backslashes taken) does not parse. bash parses
     /// a backquoted body only when it runs, so the error is reported then, as the
     /// substitution's, and the command around it goes on.
@@ -363,6 +363,19 @@ pub enum WordPart {
         input: bool,
         body: Arc<Script>,
     },
+}
+
+/// The text between the backquotes of a `` `...` `` substitution as written (`None`
+/// for `$(...)`). bash prints it back unchanged (`set -x` heads, `declare -f`) where it
+/// reprints a `$(...)` from its parse. Two substitutions with the same body mean the
+/// same whichever way they were written, so this compares equal to any other.
+#[derive(Clone, Debug, Default)]
+pub struct Backquoted(pub Option<Arc<str>>);
+
+impl PartialEq for Backquoted {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The parameter a `$` expansion names.

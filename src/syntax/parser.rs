@@ -1120,7 +1120,10 @@ impl Parser {
                     self.alias_after_blank()?;
                     match self.peek() {
                         None | Some('\n' | ';') => break,
-                        Some(c) if is_meta(c) => return Err(self.unexpected()),
+                        // `<(...)` and `>(...)` are words here too.
+                        Some(c) if is_meta(c) && !self.at_proc_sub() => {
+                            return Err(self.unexpected());
+                        }
                         _ => {}
                     }
                     match self.read_word(WordMode::Normal)? {
@@ -2781,20 +2784,29 @@ impl Parser {
         let line = self.line;
         self.bump();
         let mut text = String::new();
+        let mut source = String::new();
         loop {
             match self.bump() {
                 None => return Err(self.unclosed('`', line)),
                 Some('`') => break,
-                Some('\\') => match self.bump() {
-                    Some(d @ ('$' | '`' | '\\')) => text.push(d),
-                    Some('"') if in_dquote => text.push('"'),
-                    Some(d) => {
-                        text.push('\\');
-                        text.push(d);
+                Some('\\') => {
+                    source.push('\\');
+                    let next = self.bump();
+                    source.extend(next);
+                    match next {
+                        Some(d @ ('$' | '`' | '\\')) => text.push(d),
+                        Some('"') if in_dquote => text.push('"'),
+                        Some(d) => {
+                            text.push('\\');
+                            text.push(d);
+                        }
+                        None => text.push('\\'),
                     }
-                    None => text.push('\\'),
-                },
-                Some(d) => text.push(d),
+                }
+                Some(d) => {
+                    source.push(d);
+                    text.push(d);
+                }
             }
         }
         let mut sub = Parser::new(&text, self.opts.clone());
@@ -2817,7 +2829,10 @@ impl Parser {
         } else {
             vec![List { items }]
         };
-        Ok(WordPart::CmdSub(Arc::new(Script { commands })))
+        Ok(WordPart::CmdSub(
+            Arc::new(Script { commands }),
+            Backquoted(Some(source.into())),
+        ))
     }
 
     /// The body of `$(...)`, `<(...)`, `>(...)` (opening consumed, closing consumed).
@@ -2909,7 +2924,7 @@ impl Parser {
                 let body = self
                     .subshell_body()
                     .map_err(|e| unclosed_arith(e, arith_line))?;
-                parts.push(WordPart::CmdSub(Arc::new(body)));
+                parts.push(WordPart::CmdSub(Arc::new(body), Backquoted(None)));
                 Ok(true)
             }
             Some('[') => {
@@ -3122,12 +3137,15 @@ impl Parser {
                 _ => {}
             }
         } else if self.peek() == Some('!') {
+            // Only a name, a number, `#`, `?`, `@` or `*` can be indirected (bash's
+            // VALID_INDIR_PARAM): `${!-x}` applies `-` to `$!`, and `${!$}` is a bad
+            // substitution.
             match self.peek_at(1) {
                 Some('}') => {}
                 Some(c)
                     if is_name_start(c)
                         || c.is_ascii_digit()
-                        || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+                        || matches!(c, '@' | '*' | '#' | '?') =>
                 {
                     self.bump();
                     indirect = true;

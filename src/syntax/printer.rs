@@ -21,6 +21,12 @@ thread_local! {
     /// Printing a function for the environment ([`function_env_value`]): every
     /// indented line gets one space, as bash's FUNC_EXTERNAL layout does.
     static ONE_SPACE_INDENT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Laying out the body of a `$( )` as bash's parser prints it back (outside any
+    /// function definition): lists stay on their line (`a; b`) and `{ a; }` on one,
+    /// while compound commands still break their lines.
+    static COMSUB_LAYOUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A here-document was laid out since this was last cleared.
+    static SAW_DOC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A here-document's printed body and delimiter line, waiting for the end of its line.
@@ -198,6 +204,16 @@ fn backquoted(text: &str, out: &mut String) {
 }
 
 fn command_sub(s: &Script, out: &mut String) {
+    if let Some(text) = comsub_layout(s) {
+        out.push_str("$(");
+        // `$((` would read as arithmetic.
+        if text.starts_with('(') {
+            out.push(' ');
+        }
+        out.push_str(&text);
+        out.push(')');
+        return;
+    }
     let outer = DOC_ENDS_EARLY.with(|f| f.replace(false));
     let outer_unending = UNENDING_QUEUED.replace(false);
     let printed = script_text(s, false);
@@ -214,6 +230,33 @@ fn command_sub(s: &Script, out: &mut String) {
         out.push(')');
     }
     DOC_ENDS_EARLY.with(|f| f.set(outer));
+}
+
+/// The body of `$( )` as bash 5.2 prints it (it keeps the text its parser prints back
+/// from the parsed body): compound commands laid out as in a function from column 0,
+/// lists and brace groups on one line. `None` for a body with a here-document, which
+/// the one-line printer handles (its body lines must stay where they are read).
+fn comsub_layout(s: &Script) -> Option<String> {
+    let outer_layout = COMSUB_LAYOUT.replace(true);
+    let outer_indent = ONE_SPACE_INDENT.replace(false);
+    let outer_after = ML_AFTER_DOC.replace(false);
+    let outer_saw = SAW_DOC.replace(false);
+    let mut text = String::new();
+    for (i, l) in s.commands.iter().enumerate() {
+        if i > 0 {
+            let after_bg = s.commands[i - 1]
+                .items
+                .last()
+                .is_some_and(|it| it.background);
+            text.push_str(if after_bg { " " } else { "; " });
+        }
+        text.push_str(&list_ml(l, 0));
+    }
+    let saw = SAW_DOC.replace(outer_saw);
+    ML_AFTER_DOC.set(outer_after);
+    ONE_SPACE_INDENT.set(outer_indent);
+    COMSUB_LAYOUT.set(outer_layout);
+    (!saw).then_some(text)
 }
 
 /// Prints a list on one line (`a; b & c`).
@@ -318,20 +361,6 @@ pub fn loop_head(keyword: &str, f: &ForClause) -> String {
 /// The head of a `case` as `$BASH_COMMAND` shows it (bash leaves a blank after `in`).
 pub fn case_head(cc: &CaseClause) -> String {
     format!("case {} in ", word_to_string(&cc.word))
-}
-
-/// One clause of an arithmetic `for` as `$BASH_COMMAND` shows it: its text without
-/// the leading blanks, in `((...))`; an empty clause is `((1))`.
-pub fn arith_clause(a: Option<&Arith>) -> String {
-    let mut src = String::new();
-    if let Some(a) = a {
-        arith_src(a, &mut src);
-    }
-    let text = src.trim_start_matches([' ', '\t', '\n']);
-    if text.is_empty() {
-        return "((1))".to_owned();
-    }
-    format!("(({text}))")
 }
 
 fn body(l: &List, out: &mut String) {
@@ -584,7 +613,11 @@ fn command(c: &Command, out: &mut String) {
 
 fn cond(e: &CondExpr, out: &mut String) {
     match e {
-        CondExpr::Word(w) => word(w, out),
+        // bash's parser makes a lone word the `-n` test it means.
+        CondExpr::Word(w) => {
+            out.push_str("-n ");
+            word(w, out);
+        }
         CondExpr::Unary(op, w) => {
             out.push_str(op);
             out.push(' ');
@@ -803,13 +836,30 @@ fn single_quote(s: &str, out: &mut String) {
 /// escape there stands for itself and is printed as written (`"\)"`); the characters
 /// that would end the quotes or expand are escaped.
 fn dq_text(s: &str, out: &mut String) {
+    dq_text_before(s, false, out);
+}
+
+/// [`dq_text`] for text that `end_safe`, the closing quote or a backslash, follows.
+fn dq_text_before(s: &str, end_safe: bool, out: &mut String) {
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         let plain_backslash = c == '\\'
             && chars
                 .peek()
                 .is_some_and(|n| !matches!(n, '"' | '\\' | '$' | '`' | '\n'));
-        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash {
+        // A `$` that no expansion could start from stays as written (`"$'x'"`, `"a$ b"`).
+        let plain_dollar = c == '$'
+            && match chars.peek() {
+                Some(n) => {
+                    !(n.is_ascii_alphanumeric()
+                        || matches!(
+                            n,
+                            '_' | '{' | '(' | '[' | '@' | '*' | '#' | '?' | '-' | '$' | '!'
+                        ))
+                }
+                None => end_safe,
+            };
+        if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash && !plain_dollar {
             out.push('\\');
         }
         out.push(c);
@@ -825,8 +875,15 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         WordPart::Escaped(s) => escaped(s, out),
         WordPart::DQuoted(parts) => {
             out.push('"');
-            for p in parts {
-                part(p, out, true);
+            for (i, p) in parts.iter().enumerate() {
+                match p {
+                    WordPart::Lit(s) | WordPart::Quoted(s) => {
+                        let end_safe =
+                            matches!(parts.get(i + 1), None | Some(WordPart::Escaped(_)));
+                        dq_text_before(s, end_safe, out);
+                    }
+                    _ => part(p, out, true),
+                }
             }
             out.push('"');
         }
@@ -835,7 +892,12 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
             out.push_str(u);
         }
         WordPart::Param(pe) => param(pe, out),
-        WordPart::CmdSub(s) => command_sub(s, out),
+        WordPart::CmdSub(_, Backquoted(Some(source))) => {
+            out.push('`');
+            out.push_str(source);
+            out.push('`');
+        }
+        WordPart::CmdSub(s, _) => command_sub(s, out),
         WordPart::BadBackquote(text) => backquoted(text, out),
         WordPart::Arith(a) if a.bracketed => {
             out.push_str("$[");
@@ -1084,6 +1146,8 @@ fn list_ml(l: &List, ind: usize) -> String {
             } else if ML_AFTER_DOC.replace(false) {
                 s.push('\n');
                 s.push_str(&indent(ind));
+            } else if COMSUB_LAYOUT.get() {
+                s.push_str("; ");
             } else {
                 s.push_str(";\n");
                 s.push_str(&indent(ind));
@@ -1184,6 +1248,7 @@ fn redirects_ml(c: &Command) -> (String, String) {
         s.push(' ');
         redirect(r, &mut s);
         if let RedirTarget::HereDoc(h) = &r.target {
+            SAW_DOC.set(true);
             docs.push('\n');
             docs.push_str(&doc_lines(h));
             docs.push('\n');
@@ -1227,6 +1292,10 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
                 s.push_str(&redirs);
             }
             return (s, docs);
+        }
+        CommandKind::BraceGroup(l) if COMSUB_LAYOUT.get() => {
+            let list = list_ml(l, ind);
+            format!("{{ {list}{} }}", semicolon(l, &list))
         }
         CommandKind::BraceGroup(l) => format!(
             "{{ \n{}{}\n{}}}",
@@ -1288,7 +1357,10 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             for item in &cc.items {
                 let pats: Vec<String> = item.patterns.iter().map(word_text).collect();
                 s.push_str(&format!("{}{})\n", indent(ind + 4), pats.join(" | ")));
-                if !item.body.items.is_empty() {
+                // An arm with no commands leaves an empty line, as in bash.
+                if item.body.items.is_empty() {
+                    s.push('\n');
+                } else {
                     s.push_str(&format!(
                         "{}{}\n",
                         indent(ind + 8),
@@ -1324,7 +1396,10 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             // Bash names a function defined inside another with the keyword.
             let mut s = format!("function {} () \n", f.name);
             s.push_str(&indent(ind));
+            // A function's body is laid out as one, even inside `$( )`.
+            let outer = COMSUB_LAYOUT.replace(false);
             s.push_str(&cmd_ml(&f.body, ind));
+            COMSUB_LAYOUT.set(outer);
             s
         }
         CommandKind::Coproc(cp) => format!(
