@@ -19,14 +19,11 @@ impl Interp {
         };
         let mut child = self.fork_process(super::procs::Kind::Shell, at)?;
         let mut fresh = super::vars::Scopes::new();
-        for (k, v) in self.vars.all() {
-            if v.attrs.has(Attrs::EXPORT)
-                && let Some(s) = v.as_scalar()
-            {
-                let var = fresh.entry(&k, false);
-                var.value = Some(Value::Str(s));
-                var.attrs.set(Attrs::EXPORT, true);
-            }
+        // What a new process gets: the environment (no arrays, no functions here).
+        for (k, s) in self.vars.exported() {
+            let var = fresh.entry(&k, false);
+            var.value = Some(Value::Str(s));
+            var.attrs.set(Attrs::EXPORT, true);
         }
         child.vars = fresh;
         child.init_vars_keep();

@@ -513,11 +513,14 @@ impl Scopes {
         let mut m = std::collections::BTreeMap::new();
         for f in &self.frames {
             for (k, v) in f.vars.iter() {
-                match v.attrs.has(Attrs::EXPORT).then(|| v.as_scalar()).flatten() {
-                    Some(s) => {
-                        m.insert(k.clone(), s);
+                // An array is never put in the environment, exported or not.
+                match (&v.value, v.attrs.has(Attrs::EXPORT)) {
+                    (Some(crate::expand::Value::Str(s)), true) => {
+                        m.insert(k.clone(), s.clone());
                     }
-                    None => {
+                    // A variable with no value is invisible: the outer one shows.
+                    (None, _) => {}
+                    _ => {
                         m.remove(k);
                     }
                 }

@@ -519,12 +519,10 @@ fn declare_one(
         if current.is_some() && f.set & Attrs::NAMEREF == 0 && sh.vars.is_temp_binding(&vname) {
             v.value = sh.vars.get_raw(&vname).and_then(|c| c.value.clone());
         }
-        // `local x` inherits nothing; namerefs and attributes start fresh.
-        if let Some(cur) = current
-            && f.set & Attrs::NAMEREF == 0
-            && cur.has(Attrs::EXPORT)
-        {
-            v.attrs.set(Attrs::EXPORT, false);
+        // A local starts with no attributes but the export of what it shadows (bash's
+        // make_local_variable).
+        if current.is_some_and(|cur| cur.has(Attrs::EXPORT)) {
+            v.attrs.set(Attrs::EXPORT, true);
         }
         *sh.vars.entry(&vname, true) = v;
     } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
@@ -684,7 +682,13 @@ fn new_plain_local(sh: &mut Interp, builtin: &str, name: &str, v: &str) -> Optio
     {
         return None;
     }
-    *sh.vars.entry(name, true) = Var::default();
+    let exported = sh
+        .vars
+        .get_raw(name)
+        .is_some_and(|cur| cur.attrs.has(Attrs::EXPORT));
+    let fresh = sh.vars.entry(name, true);
+    *fresh = Var::default();
+    fresh.attrs.set(Attrs::EXPORT, exported);
     Some(match sh.assign_scalar(name, v.to_owned(), false) {
         Ok(()) => Ok(()),
         Err(m) => {
