@@ -519,11 +519,7 @@ fn declare_one(
         if current.is_some() && f.set & Attrs::NAMEREF == 0 && sh.vars.is_temp_binding(&vname) {
             v.value = sh.vars.get_raw(&vname).and_then(|c| c.value.clone());
         }
-        // A local starts with no attributes but the export of what it shadows (bash's
-        // make_local_variable).
-        if current.is_some_and(|cur| cur.has(Attrs::EXPORT)) {
-            v.attrs.set(Attrs::EXPORT, true);
-        }
+        v.attrs = local_attrs(current);
         *sh.vars.entry(&vname, true) = v;
     } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
         *sh.vars.entry(&vname, false) = Var::default();
@@ -666,6 +662,17 @@ fn declare_one(
     Ok(())
 }
 
+/// The attributes a new local starts with: none but the export of the variable it
+/// shadows (bash's make_local_variable).
+fn local_attrs(shadowed: Option<Attrs>) -> Attrs {
+    let mut a = Attrs::default();
+    a.set(
+        Attrs::EXPORT,
+        shadowed.is_some_and(|s| s.has(Attrs::EXPORT)),
+    );
+    a
+}
+
 /// `local name=value` with no options, for a name this function has not made local
 /// and whose visible variable (if any) is neither a nameref nor readonly nor a
 /// temporary binding: the usual first line of a function. What the general path does
@@ -675,20 +682,16 @@ fn new_plain_local(sh: &mut Interp, builtin: &str, name: &str, v: &str) -> Optio
     if !crate::syntax::is_name(name) || sh.vars.is_local_here(name) {
         return None;
     }
-    if let Some(cur) = sh.vars.get_raw(name)
-        && (cur.attrs.has(Attrs::NAMEREF)
-            || cur.attrs.has(Attrs::READONLY)
-            || sh.vars.is_temp_binding(name))
+    let shadowed = sh.vars.get_raw(name).map(|cur| cur.attrs);
+    if shadowed.is_some_and(|a| a.has(Attrs::NAMEREF) || a.has(Attrs::READONLY))
+        || (shadowed.is_some() && sh.vars.is_temp_binding(name))
     {
         return None;
     }
-    let exported = sh
-        .vars
-        .get_raw(name)
-        .is_some_and(|cur| cur.attrs.has(Attrs::EXPORT));
-    let fresh = sh.vars.entry(name, true);
-    *fresh = Var::default();
-    fresh.attrs.set(Attrs::EXPORT, exported);
+    *sh.vars.entry(name, true) = Var {
+        attrs: local_attrs(shadowed),
+        ..Var::default()
+    };
     Some(match sh.assign_scalar(name, v.to_owned(), false) {
         Ok(()) => Ok(()),
         Err(m) => {
