@@ -1,0 +1,12 @@
+s = "  Hello, World! Hello!  "
+print(repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()))
+t = s.strip()
+print(t.lower(), t.upper(), t.swapcase(), t.title())
+print(t.count("Hello"), t.find("World"), t.find("xyz"), t.rfind("Hello"))
+print(t.replace("Hello", "Bye", 1))
+print(t.startswith("Hello"), t.endswith("!"), t.startswith(("x", "He")))
+print("a,b,,c".split(","), "a b  c".split(), "k=v=w".partition("="), "k=v=w".rpartition("="))
+print("-".join(["x", "y", "z"]), "abc".center(9, "."), "7".zfill(4), "ab".ljust(5, "_"))
+print("Hello123".isalnum(), "123".isdigit(), "abc".isalpha(), " ".isspace(), "Title Case".istitle())
+print("tab\tsep".expandtabs(4), "CamelCase".casefold())
+print("prefix_name".removeprefix("prefix_"), "file.txt".removesuffix(".txt"))
