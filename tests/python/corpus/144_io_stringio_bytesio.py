@@ -1,0 +1,18 @@
+import io
+
+s = io.StringIO()
+s.write("first\n")
+print("second", file=s)
+s.writelines(["third\n", "fourth\n"])
+print(repr(s.getvalue()), s.tell())
+s.seek(0)
+print(s.readline().strip(), s.read(6), s.readlines())
+b = io.BytesIO(b"0123456789")
+print(b.read(3), b.seek(-2, io.SEEK_END), b.read(), b.getbuffer().nbytes)
+b.seek(0)
+b.write(b"AB")
+print(b.getvalue())
+w = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+w.write("héllo")
+w.flush()
+print(w.buffer.getvalue())
