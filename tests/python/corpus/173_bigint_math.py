@@ -1,0 +1,10 @@
+n = 2 ** 200
+print(n)
+print(len(str(3 ** 1000)), str(3 ** 1000)[:20])
+print(divmod(-17, 5), divmod(17, -5), -17 // 5, -17 % 5, 17 % -5)
+print(pow(3, 200, 1000007), pow(2, -1, 7), pow(-2, 3))
+print(int("ff", 16), int("0b1011", 0), int("  42  "), int("1_000"), hex(-255), bin(10), oct(64))
+print((255).to_bytes(2, "big"), int.from_bytes(b"\x01\x00", "little"), (1024).bit_length())
+print(10 ** 30 // 7, 10 ** 30 % 7, abs(-10 ** 20), round(123456, -3), round(-2.675, 2))
+print(7 / 2, 7 // 2, -7 / 2, 2 ** 0.5, 10 / 4 * 4, 1e16 + 1, int(1e16) + 1)
+print(float("inf"), float("-inf") < 0, float("nan") != float("nan"), 1.0.is_integer(), (0.5).as_integer_ratio())
