@@ -19,4 +19,4 @@ class Money:
     def __repr__(self):
         return f"${self.c / 100:.2f}"
 print(functools.reduce(operator.add, [Money(150), Money(275), Money(5)]))
-print(functools.partial(max, default=0)([]), functools.reduce(operator.or_, [{1}, {2}, {1, 3}]))
+print(functools.partial(max, default=0)([]), sorted(functools.reduce(operator.or_, [{1}, {2}, {1, 3}])))
