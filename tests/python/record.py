@@ -7,8 +7,8 @@ with a minimal environment and writes NNN_topic.expected as JSON:
 
     {"status": int, "stderr": str, "stdout": str}
 
-Every program is run twice, with different PYTHONHASHSEED values and different
-temporary directories; if the two runs disagree (stdout exact, status exact,
+Every program is run twice (--runs N for more), with different PYTHONHASHSEED
+values and different temporary directories; if the runs disagree (stdout exact, status exact,
 stderr exact -- or only its last line when it holds a traceback) the recorder
 fails loudly so the program can be made deterministic.  It also fails when a
 program's output mentions its temporary directory (absolute paths must never
@@ -36,7 +36,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 TIMEOUT = 10  # seconds per run
-HASH_SEEDS = ("1", "2718281")
+HASH_SEEDS = ("1", "2718281", "31337", "4000000007", "5", "123456789")
 TRACEBACK = "Traceback (most recent call last):"
 
 
@@ -115,14 +115,16 @@ def lint(name):
         raise RuntimeError("%s: %d lines (must be 5-40)" % (name, n))
 
 
-def process(python, name, check):
+def process(python, name, check, runs):
     lint(name)
     a = run_once(python, name, HASH_SEEDS[0], "a")
-    b = run_once(python, name, HASH_SEEDS[1], "b")
-    if comparable(a) != comparable(b):
-        raise RuntimeError(
-            "%s: NONDETERMINISTIC\n--- run a ---\n%r\n--- run b ---\n%r" % (name, a, b)
-        )
+    for i in range(1, runs):
+        b = run_once(python, name, HASH_SEEDS[i], chr(ord("a") + i))
+        if comparable(a) != comparable(b):
+            raise RuntimeError(
+                "%s: NONDETERMINISTIC (PYTHONHASHSEED %s vs %s)\n--- run a ---\n%r\n--- run %s ---\n%r"
+                % (name, HASH_SEEDS[0], HASH_SEEDS[i], a, chr(ord("a") + i), b)
+            )
     exp_path = os.path.join(CORPUS, name + ".expected")
     if check:
         if not os.path.exists(exp_path):
@@ -146,6 +148,8 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare with existing .expected files")
     ap.add_argument("--python", default=None, help="interpreter to record with")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--runs", type=int, default=2, choices=range(2, len(HASH_SEEDS) + 1),
+                    metavar="N", help="runs per program, each with its own PYTHONHASHSEED (2-%d)" % len(HASH_SEEDS))
     ap.add_argument("only", nargs="*", help="substrings of program names to run")
     opts = ap.parse_args()
     python = opts.python or default_python()
@@ -163,7 +167,7 @@ def main():
     failures = []
     statuses = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-        futs = {pool.submit(process, python, n, opts.check): n for n in names}
+        futs = {pool.submit(process, python, n, opts.check, opts.runs): n for n in names}
         for fut in concurrent.futures.as_completed(futs):
             n = futs[fut]
             try:
@@ -176,8 +180,8 @@ def main():
     mode = "checked" if opts.check else "recorded"
     summary = ", ".join("status %d: %d" % (k, statuses[k]) for k in sorted(statuses))
     print(
-        "%s %d programs with %s (%s), each run twice: %d failures [%s]"
-        % (mode, len(names), python, version, len(failures), summary)
+        "%s %d programs with %s (%s), each run %d times: %d failures [%s]"
+        % (mode, len(names), python, version, opts.runs, len(failures), summary)
     )
     if failures:
         sys.exit(1)
