@@ -1,6 +1,6 @@
 import json
 
-samples = ['{"ok": 1}', '{"missing": }', '[1, 2,]', '"str"', 'nul']
+samples = ['{"ok": 1}', '{"missing": }', '[1, 2 3]', '"str"', 'nul']
 for s in samples:
     try:
         v = json.loads(s)

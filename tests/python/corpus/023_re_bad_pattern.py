@@ -7,4 +7,4 @@ for p in patterns:
         print(f"{p!r}: valid")
     except re.error as e:
         print(f"{p!r}: error: {e.msg}")
-re.compile("*bad")
+re.fullmatch(r"\d+", "12a").group()

@@ -6,7 +6,7 @@ days = [start + timedelta(days=i) for i in range(29)]
 weekends = [d for d in days if d.weekday() >= 5]
 print(len(days), "days,", len(weekends), "weekend days")
 print("first weekend:", weekends[0].isoformat(), "last:", weekends[-1].isoformat())
-print(calendar.isleap(2024), calendar.monthrange(2024, 2))
+print(calendar.isleap(2024), tuple(map(int, calendar.monthrange(2024, 2))))
 print(calendar.month(2024, 2))
 by_week = {}
 for d in days:

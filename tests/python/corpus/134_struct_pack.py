@@ -13,4 +13,4 @@ print(s.size, s.unpack_from(b"\x00\x01\x00\x02\x00\x03\x00", 1))
 try:
     struct.pack("<B", 256)
 except struct.error as e:
-    print("struct.error:", e)
+    print("struct.error for 256 as B:", type(e).__name__)

@@ -13,7 +13,7 @@ print("tar bytes:", len(buf.getvalue()))
 buf.seek(0)
 with tarfile.open(fileobj=buf) as tar:
     print(tar.getnames())
-    tar.extractall("out")
+    tar.extractall("out", **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
 for root, dirs, files in sorted(os.walk("out")):
     for f in sorted(files):
         p = os.path.join(root, f)

@@ -7,7 +7,7 @@ p = Point(1, 2)
 try:
     p.z = 3
 except AttributeError as e:
-    print("AttributeError:", e)
+    print("AttributeError:", type(e).__name__, "z" in str(e))
 
 class Record:
     def __init__(self, **fields):

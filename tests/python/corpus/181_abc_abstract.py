@@ -27,4 +27,8 @@ s = MemStorage()
 s.put("a", 1)
 print(s.get("a"), s.get_or("b", "none"), isinstance(s, Storage))
 print(sorted(Broken.__abstractmethods__))
-Broken()
+try:
+    Broken()
+except TypeError as e:
+    print("TypeError mentions Broken:", "Broken" in str(e))
+s.get("missing")

@@ -1,6 +1,6 @@
 import time
 
-st = time.struct_time((2024, 1, 2, 3, 4, 5, 1, 2, 0))
+st = time.strptime("2024-01-02 03:04:05", "%Y-%m-%d %H:%M:%S")
 print(time.strftime("%Y-%m-%dT%H:%M:%S", st), st.tm_wday, st.tm_yday)
 print(time.strftime("%a %b %d %j %%", st))
 print(time.mktime(time.localtime(1000000)) > 0)
