@@ -99,6 +99,8 @@ mod pr;
 mod printenv;
 mod ps;
 mod pwd;
+#[cfg(feature = "python")]
+pub mod python;
 mod readlink;
 mod realpath;
 mod rev;
@@ -299,6 +301,12 @@ pub trait Host {
     /// The network policy `curl` and `wget` run under; the default (and a host that
     /// set none) has no network.
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
+        None
+    }
+    /// The run's memory budget in bytes ([`crate::Limits::max_memory_bytes`]), for a
+    /// command whose memory the shell cannot see value by value (`python3`). The
+    /// default has none.
+    fn memory_limit(&self) -> Option<u64> {
         None
     }
 }
@@ -559,6 +567,10 @@ impl Registry {
         let mut r = Registry::default();
         for (name, f) in builtin_table() {
             r.map.insert(name.to_owned(), Arc::new(f));
+        }
+        #[cfg(feature = "python")]
+        for name in ["python3", "python"] {
+            r.map.insert(name.to_owned(), Arc::new(python::python3));
         }
         r
     }

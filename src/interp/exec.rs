@@ -2967,6 +2967,9 @@ impl crate::commands::Host for UtilHost<'_> {
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
         self.sh.registry.network()
     }
+    fn memory_limit(&self) -> Option<u64> {
+        Some(self.sh.budget.limits.max_memory_bytes)
+    }
     fn probe(&mut self) -> crate::commands::Probe {
         let budget = Arc::clone(&self.sh.budget);
         Arc::new(move || {
