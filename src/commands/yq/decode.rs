@@ -132,12 +132,15 @@ pub enum Quote {
 /// What yq keeps of one node's layout.
 #[derive(Clone, Debug, Default)]
 pub struct NodeMeta {
-    /// The quoting of a string, with the string it applied to.
+    /// The quoting of a string, with the string it applied to (kept for the
+    /// reader of the layout; the style follows the node whatever its new value).
     pub quote: Option<(Quote, String)>,
     /// The text a null was written as (`~`, or nothing).
     pub null_text: Option<String>,
     /// A collection written in flow style (`[a, b]`, `{a: b}`).
     pub flow: bool,
+    /// The quoting of the key of this map entry.
+    pub key_quote: Option<Quote>,
     /// Whole-line comments before the node's entry.
     pub head: Vec<String>,
     /// The comment at the end of the node's (or its key's) line.
@@ -410,18 +413,37 @@ pub fn yaml_meta(text: &str) -> Result<Vec<(Val, DocMeta)>, String> {
                 stack.push(Frame::Map(Vec::new(), None, anchor, path));
                 continue;
             }
-            Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                Some(Frame::Seq(items, anchor, _)) => (items.into_iter().collect::<Val>(), anchor),
-                Some(Frame::Map(entries, _, anchor, _)) => {
-                    (Val::obj(entries.into_iter().collect()), anchor)
+            Event::SequenceEnd | Event::MappingEnd => {
+                let (value, anchor, empty, p) = match stack.pop() {
+                    Some(Frame::Seq(items, anchor, p)) => {
+                        let empty = items.is_empty();
+                        (items.into_iter().collect::<Val>(), anchor, empty, p)
+                    }
+                    Some(Frame::Map(entries, _, anchor, p)) => {
+                        let empty = entries.is_empty();
+                        (Val::obj(entries.into_iter().collect()), anchor, empty, p)
+                    }
+                    None => continue,
+                };
+                // yq writes what is added to an empty `{}` document in block style.
+                if empty && p.is_empty() {
+                    meta.nodes.entry(p).or_default().flow = false;
                 }
-                None => continue,
-            },
+                (value, anchor)
+            }
             Event::Scalar(text, style, anchor, tag) => {
                 let v = scalar_value(&text, style, tag.as_deref());
                 if is_key {
                     let mut p = path.clone();
                     p.push(key_seg(&v));
+                    let key_quote = match style {
+                        ScalarStyle::SingleQuoted => Some(Quote::Single),
+                        ScalarStyle::DoubleQuoted => Some(Quote::Double),
+                        _ => None,
+                    };
+                    if key_quote.is_some() {
+                        meta.nodes.entry(p.clone()).or_default().key_quote = key_quote;
+                    }
                     if !pending_head.is_empty() {
                         meta.nodes.entry(p.clone()).or_default().head =
                             std::mem::take(&mut pending_head);

@@ -199,9 +199,11 @@ fn yaml_scalar(out: &mut String, v: &Val, col: usize, is_key: bool, nm: Option<&
     match v {
         Val::TStr(_) | Val::BStr(_) => {
             let s = text(v);
+            // A node keeps its style when its value is replaced, as yq's assignments
+            // keep it.
             match nm.and_then(|n| n.quote.as_ref()) {
-                Some((Quote::Double, orig)) if *orig == s => double_quoted(out, &s),
-                Some((Quote::Single, orig)) if *orig == s && !s.contains('\n') => {
+                Some((Quote::Double, _)) => double_quoted(out, &s),
+                Some((Quote::Single, _)) if !s.contains('\n') => {
                     out.push('\'');
                     out.push_str(&s.replace('\'', "''"));
                     out.push('\'');
@@ -238,12 +240,12 @@ fn flow_scalar(out: &mut String, v: &Val, nm: Option<&NodeMeta>) {
         Val::TStr(_) | Val::BStr(_) => {
             let s = text(v);
             match nm.and_then(|n| n.quote.as_ref()) {
-                Some((Quote::Single, orig)) if *orig == s && !s.contains('\n') => {
+                Some((Quote::Single, _)) if !s.contains('\n') => {
                     out.push('\'');
                     out.push_str(&s.replace('\'', "''"));
                     out.push('\'');
                 }
-                Some((_, orig)) if *orig == s => double_quoted(out, &s),
+                Some(_) => double_quoted(out, &s),
                 _ if flow_plain(&s) => out.push_str(&s),
                 _ if s.contains('\n') || s.chars().any(|c| !printable(c)) => {
                     double_quoted(out, &s);
@@ -281,15 +283,32 @@ fn yaml_flow(out: &mut String, v: &Val, meta: Option<&DocMeta>, path: &mut Vec<S
                 if k > 0 {
                     out.push_str(", ");
                 }
-                flow_scalar(out, key, None);
-                out.push_str(": ");
                 path.push(key_seg(key));
+                match node(meta, path).and_then(|n| n.key_quote) {
+                    Some(_) => write_key(out, key, node(meta, path)),
+                    None => flow_scalar(out, key, None),
+                }
+                out.push_str(": ");
                 yaml_flow(out, val, meta, path);
                 path.pop();
             }
             out.push('}');
         }
         scalar => flow_scalar(out, scalar, node(meta, path)),
+    }
+}
+
+/// A map key, in the quotes it was written in.
+fn write_key(out: &mut String, key: &Val, nm: Option<&NodeMeta>) {
+    let s = text(key);
+    match (nm.and_then(|n| n.key_quote), key) {
+        (Some(Quote::Single), Val::TStr(_) | Val::BStr(_)) if !s.contains('\n') => {
+            out.push('\'');
+            out.push_str(&s.replace('\'', "''"));
+            out.push('\'');
+        }
+        (Some(_), Val::TStr(_) | Val::BStr(_)) => double_quoted(out, &s),
+        _ => yaml_scalar(out, key, 0, true, None),
     }
 }
 
@@ -368,7 +387,7 @@ fn yaml_block(
                     head_comments(out, nm, col);
                     out.push_str(&" ".repeat(col));
                 }
-                yaml_scalar(out, key, col + indent, true, None);
+                write_key(out, key, nm);
                 out.push(':');
                 yaml_value(out, val, col + indent, indent, meta, path);
                 path.pop();
@@ -426,6 +445,8 @@ pub fn yaml_doc(
     let mut out = String::new();
     if unwrap && let Some(s) = scalar_text(v) {
         out.push_str(&s);
+    } else if node(meta, &base).is_some_and(|n| n.flow) && matches!(v, Val::Arr(_) | Val::Obj(_)) {
+        yaml_flow(&mut out, v, meta, &mut base);
     } else {
         yaml_block(&mut out, v, 0, indent.max(1), false, meta, &mut base);
     }

@@ -7,8 +7,10 @@
 //! the first file's extension) and so do its output conventions (block-style YAML with
 //! `---` between documents, JSON indented by `-I`, properties, CSV, TSV).
 //!
-//! What yq keeps of a document's layout beyond key order (comments, quoting and flow
-//! styles, anchors) is not kept: documents are read into plain values.
+//! Documents are read into plain values; what yq keeps of their layout (comments,
+//! quoting, flow collections) is recorded by path and put back on each result at the
+//! path `path(EXPR)` gives it (whole documents for updates). Anchors and custom tags
+//! are not kept.
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx as JCtx, Vars};
@@ -675,6 +677,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                                 for n in m.nodes.values_mut() {
                                     n.quote = None;
                                     n.flow = false;
+                                    n.key_quote = None;
                                 }
                             }
                             std::rc::Rc::new(m)
