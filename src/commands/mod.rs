@@ -143,6 +143,7 @@ mod xxd;
 mod xz;
 mod xz_list;
 mod yes;
+mod yq;
 mod zip;
 
 /// What a command returns: its exit status, or an I/O error. A `BrokenPipe` error from
@@ -468,6 +469,7 @@ pub fn builtin_table() -> Vec<(&'static str, CommandFn)> {
         ("id", id::id),
         ("install", install::install),
         ("jq", jq::jq),
+        ("yq", yq::yq),
         ("join", join::join),
         ("ln", ln::ln),
         ("ls", ls::ls),

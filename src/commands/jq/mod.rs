@@ -20,7 +20,7 @@ use super::{CmdResult, Ctx};
 
 mod input;
 
-struct DataKind;
+pub(crate) struct DataKind;
 
 impl DataT for DataKind {
     type V<'a> = Val;
@@ -28,9 +28,9 @@ impl DataT for DataKind {
 }
 
 #[derive(Clone)]
-struct Data<'a> {
-    lut: &'a Lut<DataKind>,
-    inputs: Inputs<'a, Val>,
+pub(crate) struct Data<'a> {
+    pub(crate) lut: &'a Lut<DataKind>,
+    pub(crate) inputs: Inputs<'a, Val>,
 }
 
 impl<'a> HasLut<'a, DataKind> for Data<'a> {
@@ -47,7 +47,7 @@ impl<'a> HasInputs<'a, Val> for Data<'a> {
 
 /// `input` and `inputs` as compiler functions.
 #[allow(clippy::redundant_closure)]
-fn input_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
+pub(crate) fn input_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
     // The closure lets the higher-ranked function type coerce.
     jaq_std::input::funs::<DataKind>()
         .into_vec()
@@ -63,7 +63,7 @@ fn yield_nothing<'a>(
 }
 
 /// `debug_empty` and `stderr_empty` without output.
-fn silent_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
+pub(crate) fn silent_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
     ["debug_empty", "stderr_empty"].into_iter().map(|name| {
         let f: jaq_core::RunPtr<DataKind> = yield_nothing;
         jaq_core::native::run::<DataKind>((name, Box::new([]), f))

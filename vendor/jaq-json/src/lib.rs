@@ -207,6 +207,15 @@ impl jaq_core::ValT for Val {
             let range = o.get(&Val::utf8_str("start"))..o.get(&Val::utf8_str("end"));
             return self.map_range(range, opt, f);
         };
+        // shellbox: updating null at a key or index starts from an empty object or
+        // array, as jq does (`null | .a = 1` is `{"a":1}`).
+        if let Val::Null = self {
+            match index {
+                Val::BStr(_) | Val::TStr(_) => self = Val::obj(Map::default()),
+                Val::Num(_) => self = Val::Arr(Rc::new(Vec::new())),
+                _ => {}
+            }
+        }
         match self {
             // shellbox: as in `index_opt`, objects take only string keys.
             Val::Obj(_) if !matches!(index, Val::BStr(_) | Val::TStr(_)) => {
@@ -233,11 +242,27 @@ impl jaq_core::ValT for Val {
                 Ok(self)
             }
             Val::Arr(ref mut a) => {
-                let oob = || Error::str(format_args!("index {index} out of bounds"));
-                let abs_or = |i| abs_index(i, a.len()).ok_or_else(oob);
-                let i = match index.as_pos_usize().and_then(abs_or) {
-                    Ok(i) => i,
+                let pos = match index.as_pos_usize() {
+                    Ok(p) => p,
                     Err(e) => return opt.fail(self, |_| Exn::from(e)),
+                };
+                let len = a.len();
+                // shellbox: an update past the end pads the array with nulls, as jq
+                // does (`[1] | .[3] = 1` is `[1,null,null,1]`), up to a bound.
+                let i = match abs_index(pos, len) {
+                    Some(i) => i,
+                    None if pos.0 && pos.1 < MAX_PAD_INDEX => {
+                        Rc::make_mut(a).resize(pos.1 + 1, Val::Null);
+                        pos.1
+                    }
+                    None if pos.0 => {
+                        return opt.fail(self, |_| Exn::from(Error::str("Array index too large")));
+                    }
+                    None => {
+                        return opt.fail(self, |_| {
+                            Exn::from(Error::str("Out of bounds negative array index"))
+                        });
+                    }
                 };
 
                 let a = Rc::make_mut(a);
@@ -407,6 +432,9 @@ fn abs_bound(i: Option<num::PosUsize>, len: usize, default: usize) -> usize {
 }
 
 /// Absolutise an index and return result if it is inside [0, len).
+/// shellbox: how far past its end an update may grow an array.
+const MAX_PAD_INDEX: usize = 1 << 20;
+
 fn abs_index(i: num::PosUsize, len: usize) -> Option<usize> {
     i.wrap(len).filter(|i| *i < len)
 }
