@@ -482,6 +482,10 @@ pub struct Interp {
     pub seconds_offset: i64,
     /// Whether `exit` was requested in a non-interactive way by `return` at top level.
     pub sourcing: u32,
+    /// The `set` builtin replaced the positional parameters outside any function
+    /// since the innermost `source FILE ARGS` began (bash's `ARGS_SETBLTIN`): that
+    /// source then keeps them instead of restoring its caller's.
+    pub(crate) dollar_vars_set: bool,
     pub errexit_checked: bool,
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
@@ -651,6 +655,7 @@ impl Interp {
             start_time: start,
             seconds_offset: 0,
             sourcing: 0,
+            dollar_vars_set: false,
             errexit_checked: false,
             last_subst_status: None,
             procsub_fds: Vec::new(),
