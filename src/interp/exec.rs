@@ -1096,6 +1096,7 @@ impl Interp {
                                 .shopt
                                 .has(const { crate::interp::Shopts::flag("nocasematch") }),
                             dot_special: false,
+                            bytes: self.byte_locale(),
                         },
                     );
                     if m.matches(&word) {
