@@ -201,6 +201,7 @@ pub fn check_pattern(data: &[u8]) -> Result<(), String> {
                 extglob,
                 nocase,
                 dot_special: false,
+                bytes: false,
             };
             let _ = Pattern::new(pat, opts).matches(subject);
             if !Pattern::new(&escape(subject), opts).matches(subject) {

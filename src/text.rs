@@ -124,6 +124,25 @@ pub fn encode_into(s: &str, out: &mut Vec<u8>) {
     }
 }
 
+/// `s` as a single-byte locale (`LC_ALL=C`) sees it: every byte above 0x7f one
+/// character (its raw-byte carrier), so counting, slicing and matching characters
+/// works on bytes. ASCII text is borrowed as it is.
+pub fn byte_chars(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.is_ascii() {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(encode(s).into_iter().map(raw_char).collect())
+}
+
+/// Undoes [`byte_chars`]: raw bytes that make up valid UTF-8 again become the
+/// characters they spell, so the result compares equal to text read normally.
+pub fn from_byte_chars(s: String) -> String {
+    if s.is_ascii() || !has_raw(&s) {
+        return s;
+    }
+    decode(&encode(&s))
+}
+
 /// The characters of `s`, collected in one allocation (collecting `chars()` grows the
 /// vector several times: its size hint is a quarter of the byte length).
 pub fn char_vec(s: &str) -> Vec<char> {

@@ -37,6 +37,7 @@ pub fn glob_limited<H: Host + ?Sized>(
         extglob: opts.extglob,
         nocase: opts.nocaseglob,
         dot_special: true,
+        bytes: opts.bytes,
     };
     for (ci, comp) in comps.iter().enumerate() {
         let last = ci + 1 == comps.len();

@@ -29,6 +29,9 @@ pub struct ExpandOpts {
     pub nocasematch: bool,
     pub globstar: bool,
     pub globskipdots: bool,
+    /// The character set is single-byte (`LC_ALL=C`): lengths, offsets and patterns
+    /// count bytes.
+    pub bytes: bool,
 }
 
 /// How an expansion error affects the shell.
@@ -738,6 +741,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                                 extglob: opts.extglob,
                                 nocase: opts.nocaseglob,
                                 dot_special: true,
+                                bytes: opts.bytes,
                             },
                         )
                     })

@@ -464,7 +464,17 @@ fn finish<H: Host + ?Sized>(
         let n = if pv.is_list() {
             pv.vals.len()
         } else {
-            pv.vals.first().map(|v| v.chars().count()).unwrap_or(0)
+            let bytes = ex.host.opts().bytes;
+            pv.vals
+                .first()
+                .map(|v| {
+                    if bytes {
+                        crate::text::byte_len(v)
+                    } else {
+                        v.chars().count()
+                    }
+                })
+                .unwrap_or(0)
         };
         return Ok(vec![Piece::Text(
             n.to_string(),
@@ -561,8 +571,13 @@ fn finish<H: Host + ?Sized>(
             pattern,
         } => {
             let pat = ex.pattern(pattern)?;
-            let p = Pattern::cached(&pat, match_opts(ex, false));
+            let opts = match_opts(ex, false);
+            let p = Pattern::cached(&pat, opts);
             for v in pv.vals.iter_mut() {
+                let viewed = opts.bytes && !v.is_ascii();
+                if viewed {
+                    *v = crate::text::byte_chars(v).into_owned();
+                }
                 let cs = crate::text::char_vec(v);
                 // What is kept is cut out of the value in place.
                 let bytes = |n: usize| -> usize {
@@ -581,6 +596,9 @@ fn finish<H: Host + ?Sized>(
                     let at = bytes(end);
                     v.replace_range(..at, "");
                 }
+                if viewed {
+                    *v = crate::text::from_byte_chars(std::mem::take(v));
+                }
             }
         }
         ParamOp::Replace {
@@ -593,9 +611,16 @@ fn finish<H: Host + ?Sized>(
                 Some(r) => Some(ex.pattern(r)?),
                 None => None,
             };
-            let p = Pattern::cached(&pat, match_opts(ex, true));
+            let opts = match_opts(ex, true);
+            let p = Pattern::cached(&pat, opts);
             for v in pv.vals.iter_mut() {
-                *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
+                if opts.bytes && !v.is_ascii() {
+                    let viewed = crate::text::byte_chars(v);
+                    let out = replace(&viewed, &p, *mode, rep.as_deref(), pat.is_empty());
+                    *v = crate::text::from_byte_chars(out);
+                } else {
+                    *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
+                }
             }
         }
         ParamOp::Case { to, all, pattern } => {
@@ -603,8 +628,9 @@ fn finish<H: Host + ?Sized>(
                 Some(w) => Some(Pattern::cached(&ex.pattern(w)?, match_opts(ex, false))),
                 None => None,
             };
+            let bytes = ex.host.opts().bytes;
             for v in pv.vals.iter_mut() {
-                *v = change_case(v, *to, *all, p.as_deref());
+                *v = in_locale(bytes, v, |v| change_case(v, *to, *all, p.as_deref()));
             }
         }
         // bash evaluates no offset for an unset parameter or an array with nothing in
@@ -677,6 +703,11 @@ fn finish<H: Host + ?Sized>(
                     pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
                 }
             } else if let Some(v) = pv.vals.first_mut() {
+                // A single-byte locale slices bytes (see `crate::text::byte_chars`).
+                let bytes = ex.host.opts().bytes && !v.is_ascii();
+                if bytes {
+                    *v = crate::text::byte_chars(v).into_owned();
+                }
                 let n = v.chars().count() as i64;
                 let start = if off < 0 { n + off } else { off };
                 if start < 0 || start > n {
@@ -697,6 +728,9 @@ fn finish<H: Host + ?Sized>(
                         None => n,
                     };
                     *v = char_range(v, start as usize, end as usize).to_owned();
+                }
+                if bytes {
+                    *v = crate::text::from_byte_chars(std::mem::take(v));
                 }
             }
         }
@@ -719,12 +753,13 @@ fn finish<H: Host + ?Sized>(
                     }
                 }
                 'U' | 'u' | 'L' => {
+                    let bytes = ex.host.opts().bytes;
                     for v in pv.vals.iter_mut() {
-                        *v = match t {
+                        *v = in_locale(bytes, v, |v| match t {
                             'U' => v.to_uppercase(),
                             'L' => v.to_lowercase(),
                             _ => change_case(v, CaseTo::Upper, false, None),
-                        };
+                        });
                     }
                 }
                 'a' => {
@@ -850,6 +885,7 @@ fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>, nocase: bool) -> Match
         extglob: opts.extglob,
         nocase: nocase && opts.nocasematch,
         dot_special: false,
+        bytes: opts.bytes,
     }
 }
 
@@ -944,6 +980,17 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
             out.extend(cs[last..].iter());
             out
         }
+    }
+}
+
+/// `f` applied to `v` as the character set sees it: in a single-byte locale each
+/// byte above 0x7f is a character of its own, with no case (see
+/// [`crate::text::byte_chars`]).
+fn in_locale(bytes: bool, v: &str, f: impl FnOnce(&str) -> String) -> String {
+    if bytes && !v.is_ascii() {
+        crate::text::from_byte_chars(f(&crate::text::byte_chars(v)))
+    } else {
+        f(v)
     }
 }
 

@@ -45,6 +45,10 @@ pub struct MatchOpts {
     /// Pathname matching: `*`, `?` and brackets never match `/` (used for whole-path
     /// patterns such as `GLOBIGNORE`; globbing itself splits paths on `/`).
     pub dot_special: bool,
+    /// A single-byte locale (`LC_ALL=C`): each byte is one character (see
+    /// [`crate::text::byte_chars`]); subjects given as text are converted too, those
+    /// given as characters must come from `byte_chars`.
+    pub bytes: bool,
 }
 
 /// A compiled pattern.
@@ -65,6 +69,8 @@ pub struct Pattern {
     /// The length bash's `${x/pat/rep}` tries substrings of, when it counts one (see
     /// [`Pattern::substitutable`]).
     bash_len: Option<usize>,
+    /// Compiled for a single-byte locale (see [`MatchOpts::bytes`]).
+    bytes: bool,
 }
 
 /// Bash's count of the characters pattern `cs` matches (its glob library's MATCHLEN);
@@ -257,11 +263,12 @@ impl Pattern {
         const KEPT: usize = 256;
         const LONGEST: usize = 256;
         thread_local! {
-            static CACHE: RefCell<[HashMap<String, Rc<Pattern>>; 8]> = RefCell::default();
+            static CACHE: RefCell<[HashMap<String, Rc<Pattern>>; 16]> = RefCell::default();
         }
         let which = usize::from(opts.extglob)
             | usize::from(opts.nocase) << 1
-            | usize::from(opts.dot_special) << 2;
+            | usize::from(opts.dot_special) << 2
+            | usize::from(opts.bytes) << 3;
         let fresh = || Rc::new(Pattern::new(pat, opts));
         if pat.len() > LONGEST {
             return fresh();
@@ -285,6 +292,12 @@ impl Pattern {
 
     /// Compiles a pattern.
     pub fn new(pat: &str, opts: MatchOpts) -> Pattern {
+        let viewed = if opts.bytes {
+            crate::text::byte_chars(pat)
+        } else {
+            std::borrow::Cow::Borrowed(pat)
+        };
+        let pat = viewed.as_ref();
         let cs = crate::text::char_vec(pat);
         let literal = if has_meta(pat, opts.extglob) {
             None
@@ -310,6 +323,7 @@ impl Pattern {
             slash_literal: opts.dot_special,
             literal,
             bash_len: bash_match_len(&cs),
+            bytes: opts.bytes,
         }
     }
 
@@ -340,6 +354,12 @@ impl Pattern {
 
     /// Whether the whole of `s` matches.
     pub fn matches(&self, s: &str) -> bool {
+        let viewed = if self.bytes {
+            crate::text::byte_chars(s)
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        };
+        let s = viewed.as_ref();
         if let Some(l) = self.exact_text() {
             return l == s;
         }
@@ -922,6 +942,7 @@ mod tests {
         assert!(!Pattern::new("[ab]*", opts).simple);
         let slash = MatchOpts {
             dot_special: true,
+            bytes: false,
             ..opts
         };
         assert!(!Pattern::new("*", slash).simple);

@@ -1096,6 +1096,7 @@ impl Interp {
                                 .shopt
                                 .has(const { crate::interp::Shopts::flag("nocasematch") }),
                             dot_special: false,
+                            bytes: self.byte_locale(),
                         },
                     );
                     if m.matches(&word) {
@@ -1154,33 +1155,23 @@ impl Interp {
         r
     }
 
-    /// The menu loop of `select` over `items`.
+    /// The menu loop of `select` over `items` (bash's `execute_select_command`): the
+    /// menu shows before the first prompt, after an empty reply and after a body that
+    /// leaves `REPLY` empty; a reply that is no item's number runs the body with the
+    /// variable empty; end of input prints a newline on stdout and ends with status 1.
     fn select_loop(&mut self, f: &ForClause, items: &[String]) -> R {
         let mut status = 0;
+        let mut show_menu = true;
         loop {
             self.charge_loop()?;
-            let mut menu = String::new();
-            let width = items.len().to_string().len();
-            for (i, it) in items.iter().enumerate() {
-                menu.push_str(&format!("{:>width$}) {}\n", i + 1, it, width = width));
-            }
             let ps3 = self.get_str("PS3").unwrap_or_else(|| "#? ".to_owned());
-            menu.push_str(&ps3);
-            let _ = self.write_fd(2, menu.as_bytes());
-            let Some(line) = super::builtins::read::read_line_fd(self, 0) else {
-                let _ = self.write_fd(2, b"\n");
+            let Some(value) = self.select_query(items, &ps3, show_menu)? else {
                 return Ok(1);
             };
-            let _ = self.assign_scalar("REPLY", line.clone(), false);
-            let choice = line.trim().parse::<usize>().ok();
-            let value = match choice {
-                Some(n) if n >= 1 && n <= items.len() => items[n - 1].clone(),
-                _ => String::new(),
-            };
-            if line.trim().is_empty() {
-                continue;
+            if let Err(m) = self.assign_scalar(&f.var, value, false) {
+                self.error(&m);
+                return Ok(1);
             }
-            let _ = self.assign_scalar(&f.var, value, false);
             match self.exec_list(&f.body) {
                 Ok(s) => status = s,
                 Err(Flow::Break(n)) => {
@@ -1196,7 +1187,61 @@ impl Interp {
                 }
                 Err(e) => return Err(e),
             }
+            show_menu = self.get_str("REPLY").is_some_and(|r| r.is_empty());
         }
+    }
+
+    /// One question of `select` (bash's `select_query`): the menu when asked for or
+    /// after an empty reply, the prompt, and a line read as plain `read` reads it into
+    /// `REPLY`. `None` at end of input; otherwise the chosen item, empty when the reply
+    /// is not the number of one.
+    fn select_query(
+        &mut self,
+        items: &[String],
+        prompt: &str,
+        mut show_menu: bool,
+    ) -> Result<Option<String>, Flow> {
+        loop {
+            self.charge_loop()?;
+            let mut text = String::new();
+            if show_menu {
+                text = select_menu(items, self.select_columns());
+            }
+            text.push_str(prompt);
+            let _ = self.write_fd(2, &crate::text::encode(&text));
+            let r = super::builtins::read::read(self, &["read".to_owned()])?;
+            if r != 0 {
+                self.out(b"\n")?;
+                return Ok(None);
+            }
+            let Some(reply) = self.get_str("REPLY") else {
+                return Ok(None);
+            };
+            if reply.is_empty() {
+                show_menu = true;
+                continue;
+            }
+            // bash's legal_number: leading blanks and a sign, digits, trailing blanks.
+            let n = reply
+                .trim_start_matches([' ', '\t', '\n'])
+                .trim_end_matches([' ', '\t'])
+                .parse::<i64>()
+                .ok();
+            let chosen = n
+                .and_then(|n| usize::try_from(n).ok())
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| items.get(i));
+            return Ok(Some(chosen.cloned().unwrap_or_default()));
+        }
+    }
+
+    /// The width `select` lays its menu out in: `COLUMNS` when a positive number,
+    /// else 80.
+    fn select_columns(&mut self) -> usize {
+        self.get_str("COLUMNS")
+            .and_then(|c| atoi(&c))
+            .filter(|&c| c > 0)
+            .unwrap_or(80)
     }
 
     fn exec_coproc(&mut self, cp: &Coproc) -> R {
@@ -1682,6 +1727,8 @@ impl Interp {
         self.call_depth -= 1;
         self.vars.pop_frame();
         self.positional = saved_pos;
+        // bash's pop_dollar_vars: see `dollar_vars_set`.
+        self.dollar_vars_set = false;
         self.line = saved_line;
         if let Ok(s) = r {
             self.status = s;
@@ -2996,4 +3043,68 @@ impl crate::commands::Host for UtilHost<'_> {
     fn signal(&mut self, pid: u32, sig: i32) -> bool {
         self.sh.send_signal(super::procs::Target::Pid(pid), sig)
     }
+}
+
+/// C's `atoi` as bash's `default_columns` uses it: leading blanks, a sign, the digits
+/// that follow; `None` when there are none or the value does not fit.
+fn atoi(s: &str) -> Option<usize> {
+    let t = s.trim_start_matches([' ', '\t', '\n']);
+    let t = t.strip_prefix('+').unwrap_or(t);
+    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+/// `select`'s menu (bash's `print_select_list`): items numbered from 1, in as many
+/// columns of the widest item's width as `cols` holds, filled down each column, padded
+/// with tabs of width 8 as a terminal would show them.
+fn select_menu(items: &[String], cols: usize) -> String {
+    let len = items.len();
+    let number_len = |n: usize| n.to_string().len();
+    let indices_len = number_len(len);
+    let widths: Vec<usize> = items
+        .iter()
+        .map(|i| crate::commands::util::display_width(i))
+        .collect();
+    let max_elem_len = widths.iter().copied().max().unwrap_or(0) + indices_len + 2 + 2;
+    let mut ncols = (cols / max_elem_len).max(1);
+    let mut rows = len.div_ceil(ncols);
+    ncols = len.div_ceil(rows.max(1));
+    if rows == 1 {
+        rows = ncols;
+    }
+    let first_indices_len = number_len(rows);
+    let mut out = String::new();
+    for row in 0..rows {
+        let mut ind = row;
+        let mut pos = 0;
+        loop {
+            let ilen = if pos == 0 {
+                first_indices_len
+            } else {
+                indices_len
+            };
+            let (Some(item), Some(w)) = (items.get(ind), widths.get(ind)) else {
+                break;
+            };
+            out.push_str(&format!("{:>ilen$}) {item}", ind + 1));
+            let elem_len = w + ilen + 2;
+            ind += rows;
+            if ind >= len {
+                break;
+            }
+            let (mut from, to) = (pos + elem_len, pos + max_elem_len);
+            while from < to {
+                if to / 8 > from / 8 {
+                    out.push('\t');
+                    from += 8 - from % 8;
+                } else {
+                    out.push(' ');
+                    from += 1;
+                }
+            }
+            pos += max_elem_len;
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -570,6 +570,7 @@ impl Host for Interp {
             nocasematch: self.shopt.has(NOCASEMATCH),
             globstar: self.shopt.has(GLOBSTAR),
             globskipdots: self.shopt.has(GLOBSKIPDOTS),
+            bytes: self.byte_locale(),
         }
     }
 

@@ -482,6 +482,10 @@ pub struct Interp {
     pub seconds_offset: i64,
     /// Whether `exit` was requested in a non-interactive way by `return` at top level.
     pub sourcing: u32,
+    /// The `set` builtin replaced the positional parameters outside any function
+    /// since the innermost `source FILE ARGS` began (bash's `ARGS_SETBLTIN`): that
+    /// source then keeps them instead of restoring its caller's.
+    pub(crate) dollar_vars_set: bool,
     pub errexit_checked: bool,
     /// Status of the last command substitution (for assignment-only commands).
     pub last_subst_status: Option<i32>,
@@ -651,6 +655,7 @@ impl Interp {
             start_time: start,
             seconds_offset: 0,
             sourcing: 0,
+            dollar_vars_set: false,
             errexit_checked: false,
             last_subst_status: None,
             procsub_fds: Vec::new(),
@@ -868,6 +873,40 @@ impl Interp {
             (None, Some(name)) => name.clone(),
             (None, None) => self.arg0.clone(),
         }
+    }
+
+    /// Whether the character set is single-byte, as `LC_ALL=C` makes it: the first
+    /// of `LC_ALL`, `LC_CTYPE` and `LANG` that names a locale this system has decides
+    /// (bash calls setlocale as each is assigned, exported or not); with none, the C
+    /// locale.
+    pub fn byte_locale(&self) -> bool {
+        ["LC_ALL", "LC_CTYPE", "LANG"]
+            .into_iter()
+            .filter_map(|n| self.vars.get_raw(n).and_then(|v| v.as_scalar()))
+            .filter(|v| !v.is_empty())
+            .find_map(|v| locale_charset(&v))
+            .is_none_or(|utf8| !utf8)
+    }
+
+    /// bash's warning when a locale variable names a locale the system lacks:
+    /// `LC_ALL`, or another `LC_` category while `LC_ALL` is unset or empty (then
+    /// setlocale is called for it). `LANG` fails silently.
+    pub(crate) fn check_locale_var(&self, name: &str, value: &str) {
+        let applies = match name {
+            "LC_ALL" => true,
+            "LC_CTYPE" | "LC_COLLATE" | "LC_MESSAGES" | "LC_NUMERIC" | "LC_TIME" => self
+                .vars
+                .get_raw("LC_ALL")
+                .and_then(|v| v.as_scalar())
+                .is_none_or(|v| v.is_empty()),
+            _ => false,
+        };
+        if !applies || value.is_empty() || locale_charset(value).is_some() {
+            return;
+        }
+        self.error(&format!(
+            "warning: setlocale: {name}: cannot change locale ({value}): No such file or directory"
+        ));
     }
 
     /// Whether a function is executing (sourced files alone do not count).
@@ -1386,6 +1425,12 @@ impl Interp {
     /// Variables with side effects on assignment.
     fn special_assign(&mut self, name: &str, value: &str) -> bool {
         match name {
+            // The locale is looked up when used (`byte_locale`); a name the system
+            // lacks is reported as it is assigned, as bash's setlocale call does.
+            "LC_ALL" | "LC_CTYPE" | "LC_COLLATE" | "LC_MESSAGES" | "LC_NUMERIC" | "LC_TIME" => {
+                self.check_locale_var(name, value);
+                false
+            }
             // A new PATH forgets the remembered command locations.
             "PATH" => {
                 self.hash = imbl::OrdMap::new();
@@ -1662,3 +1707,21 @@ fn shift_lines(l: &crate::syntax::List, by: u32) -> crate::syntax::List {
 
 /// Values at least this long are checked against the memory budget when assigned.
 const ASSIGN_CHECK_FROM: u64 = 1 << 20;
+
+/// The locales this system has (`locale -a`: C, POSIX and C.UTF-8, as on a minimal
+/// Linux box; no host locale is consulted): `Some(true)` for a UTF-8 one,
+/// `Some(false)` for a single-byte one, `None` for a name it lacks.
+fn locale_charset(name: &str) -> Option<bool> {
+    match name {
+        "C" | "POSIX" => Some(false),
+        _ => {
+            let (lang, codeset) = name.split_once('.')?;
+            let codeset: String = codeset
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            (lang == "C" && codeset == "utf8").then_some(true)
+        }
+    }
+}

@@ -851,6 +851,7 @@ fn filter(sh: &Interp, list: Vec<String>, pat: &str, word: &str) -> Vec<String> 
             extglob,
             nocase: false,
             dot_special: false,
+            bytes: false,
         },
     );
     list.into_iter()

@@ -529,6 +529,9 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
     sh.update_shellopts();
     if set_positional || i < args.len() {
         sh.positional = Arc::new(args[i..].to_vec());
+        if !sh.in_function() {
+            sh.dollar_vars_set = true;
+        }
     }
     Ok(0)
 }
@@ -779,7 +782,8 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     } else {
         sh.push_source_name(file)
     };
-    let saved_pos = if rest.len() > 1 {
+    let saved_pos_given = rest.len() > 1;
+    let saved_pos = if saved_pos_given {
         Some(std::mem::replace(
             &mut sh.positional,
             Arc::new(rest[1..].to_vec()),
@@ -787,6 +791,11 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     } else {
         None
     };
+    // bash's source builtin clears the changed-arguments mark before the file runs,
+    // and restoring the caller's arguments (after a source with arguments, or a
+    // function call) clears it again, so a file forgets its own `set --` once it
+    // sources another file or calls a function.
+    sh.dollar_vars_set = false;
     sh.sourcing += 1;
     sh.call_depth += 1;
     let saved_line = sh.line;
@@ -808,8 +817,15 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     sh.line = saved_line;
     sh.call_depth -= 1;
     sh.sourcing -= 1;
-    if let Some(p) = saved_pos {
+    // bash's maybe_pop_dollar_vars: positional parameters the file set itself with
+    // `set` outside a function stay; otherwise the caller's come back.
+    if let Some(p) = saved_pos
+        && (!sh.dollar_vars_set || sh.in_function())
+    {
         sh.positional = p;
+    }
+    if saved_pos_given {
+        sh.dollar_vars_set = false;
     }
     match r {
         Err(Flow::Return(s)) => Ok(s),

@@ -500,6 +500,7 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                             .shopt
                             .has(const { crate::interp::Shopts::flag("nocasematch") }),
                         dot_special: false,
+                        bytes: sh.byte_locale(),
                     },
                 );
                 let m = p.matches(&lv);
@@ -524,6 +525,17 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                     kind: crate::expand::ErrorKind::Command,
                 });
             }
+            // A single-byte locale matches bytes: each byte above 0x7f, in the text
+            // and in the regex, is one character (see `crate::text::byte_chars`).
+            let bytes = sh.byte_locale();
+            let (lv, re) = if bytes {
+                (
+                    crate::text::byte_chars(&lv).into_owned(),
+                    crate::text::byte_chars(&re).into_owned(),
+                )
+            } else {
+                (lv, re)
+            };
             let mut rust = crate::posix_regex::ere_to_rust(&re);
             if sh
                 .shopt
@@ -546,7 +558,15 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
                     for (i, c) in caps.iter().enumerate() {
                         arr.insert(
                             i as i64,
-                            c.map(|m| m.as_str().to_owned()).unwrap_or_default(),
+                            c.map(|m| {
+                                let m = m.as_str().to_owned();
+                                if bytes {
+                                    crate::text::from_byte_chars(m)
+                                } else {
+                                    m
+                                }
+                            })
+                            .unwrap_or_default(),
                         );
                     }
                     let var = sh.vars.entry("BASH_REMATCH", false);
