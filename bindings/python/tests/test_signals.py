@@ -14,7 +14,9 @@ import pytest
 
 from shellbox import Limits, Sandbox, Shell
 
-SPIN = Limits(max_loop_iterations=10**12, max_commands=10**12)
+# Spinning scripts never hit the work limits; the time limit only turns a Ctrl-C that
+# failed to stop a run into a failure instead of a hung test run.
+SPIN = Limits(max_loop_iterations=10**12, max_commands=10**12, timeout=60)
 
 
 def test_another_thread_makes_progress_while_a_script_spins() -> None:
