@@ -232,6 +232,19 @@ Named arguments are also available as $ARGS.named[], while
 positional arguments are available as $ARGS.positional[].
 "#;
 
+/// `$ENV` (the exported variables) and `$__now` (the virtual clock, in seconds), as
+/// jq and yq bind them.
+pub(crate) fn env_and_now(ctx: &Ctx) -> (Val, Val) {
+    let env = Val::obj(
+        ctx.env
+            .iter()
+            .map(|(k, v)| (Val::from(k.clone()), Val::from(v.clone())))
+            .collect(),
+    );
+    let now = ctx.fs.lock().clock().now();
+    (env, Val::from(now.secs as f64 + f64::from(now.nanos) / 1e9))
+}
+
 fn usage(ctx: &mut Ctx, msg: &str) -> CmdResult {
     writeln!(ctx.stderr, "jq: {msg}")?;
     writeln!(
@@ -542,14 +555,7 @@ pub fn jq(ctx: &mut Ctx) -> CmdResult {
         values = vec![values.into_iter().collect()];
     }
     // $ENV, $__now, $ARGS, named arguments.
-    let env_obj: Val = Val::obj(
-        ctx.env
-            .iter()
-            .map(|(k, v)| (Val::from(k.clone()), Val::from(v.clone())))
-            .collect(),
-    );
-    let now = ctx.fs.lock().clock().now();
-    let now_val = Val::from(now.secs as f64 + f64::from(now.nanos) / 1e9);
+    let (env_obj, now_val) = env_and_now(ctx);
     let named_obj: Val = Val::obj(
         named
             .iter()

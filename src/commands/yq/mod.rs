@@ -17,7 +17,7 @@ use jaq_core::{Compiler, Ctx as JCtx, Vars};
 use jaq_json::Val;
 use jaq_std::input::RcIter;
 
-use super::jq::{Data, DataKind, input_funs, silent_funs};
+use super::jq::{Data, DataKind, env_and_now, input_funs, silent_funs};
 use super::{CmdResult, Ctx};
 
 mod decode;
@@ -720,14 +720,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
     } else {
         None
     };
-    let env_obj: Val = Val::obj(
-        ctx.env
-            .iter()
-            .map(|(k, v)| (Val::from(k.clone()), Val::from(v.clone())))
-            .collect(),
-    );
-    let now = ctx.fs.lock().clock().now();
-    let now_val = Val::from(now.secs as f64 + f64::from(now.nanos) / 1e9);
+    let (env_obj, now_val) = env_and_now(ctx);
     let all_docs: Val = if o.eval_all && reduce_all {
         docs.iter().map(|d| d.val.clone()).collect()
     } else {
