@@ -665,13 +665,10 @@ fn native_module(vm: &VirtualMachine, sb: &Arc<Sandbox>) -> PyResult<PyObjectRef
             fs.lset_times(&abs, a, m)
         }
     });
-    let s = Arc::clone(sb);
-    func!("fchmod", move |fd: i32,
-                          mode: u32,
-                          vm: &VirtualMachine|
-          -> PyResult<()> {
-        let _ = (mode, &s);
-        let _ = fd;
+    func!("fchmod", |_fd: i32,
+                     _mode: u32,
+                     vm: &VirtualMachine|
+     -> PyResult<()> {
         Err(os_error_code(vm, EOPNOTSUPP, None))
     });
     macro_rules! two_path_op {
@@ -1006,7 +1003,7 @@ fn exit_status(vm: &VirtualMachine, sb: &Arc<Sandbox>, exc: PyBaseExceptionRef) 
             Ok(s) => s.to_string_lossy().into_owned(),
             Err(_) => String::new(),
         };
-        write_err(vm, sb, &format!("{text}\n"));
+        write_err(sb, &format!("{text}\n"));
         return 1;
     }
     flush_std(vm);
@@ -1026,13 +1023,12 @@ fn exit_status(vm: &VirtualMachine, sb: &Arc<Sandbox>, exc: PyBaseExceptionRef) 
     if vm.write_exception(&mut text, &exc).is_err() {
         text.push_str("(the exception could not be printed)\n");
     }
-    write_err(vm, sb, &text);
+    write_err(sb, &text);
     1
 }
 
 /// Writes to the command's standard error directly (the Python stream may be gone).
-fn write_err(vm: &VirtualMachine, sb: &Arc<Sandbox>, text: &str) {
-    let _ = vm;
+fn write_err(sb: &Arc<Sandbox>, text: &str) {
     let _ = ask(sb, |reply| Request::Write {
         fd: 2,
         data: text.as_bytes().to_vec(),
