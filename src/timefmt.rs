@@ -1,5 +1,9 @@
-//! Calendar arithmetic and `strftime` formatting in UTC, for `date`, `printf %(fmt)T`,
-//! `ls -l` and prompt strings. The sandbox has one time zone: UTC.
+//! Calendar arithmetic and `strftime` formatting, for `date`, `printf %(fmt)T`,
+//! `ls -l` and prompt strings. Local time is UTC unless `TZ` names another zone:
+//! an IANA name from the database bundled in the binary (never the host's), or a
+//! POSIX TZ string (`EST5EDT,M3.2.0,M11.1.0`, `UTC-2`), resolved as glibc does.
+
+use std::cell::RefCell;
 
 /// Broken-down UTC time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,9 +82,177 @@ const MONTHS: [&str; 12] = [
     "December",
 ];
 
+/// A time zone as `TZ` selects it.
+#[derive(Clone, Debug)]
+pub struct Zone(ZoneKind);
+
+#[derive(Clone, Debug)]
+enum ZoneKind {
+    Utc,
+    /// A zone from the bundled database or a POSIX TZ string.
+    Rules(jiff::tz::TimeZone),
+    /// What glibc falls back to for a `TZ` it cannot read: a fixed offset (zero)
+    /// under the name the string starts with.
+    Fixed {
+        offset: i32,
+        abbr: String,
+    },
+}
+
+thread_local! {
+    /// The last `TZ` value resolved and its zone: scripts rarely change it.
+    static LAST: RefCell<Option<(String, Zone)>> = const { RefCell::new(None) };
+}
+
+impl Zone {
+    pub fn utc() -> Zone {
+        Zone(ZoneKind::Utc)
+    }
+
+    /// The zone a process with `TZ` set to `tz` (or unset) uses: unset, empty or
+    /// `:` is UTC; `[:]NAME` a zone of the bundled database (also as
+    /// `/usr/share/zoneinfo/NAME` or `posix/NAME`); otherwise a POSIX TZ string;
+    /// otherwise, as glibc, offset zero named by the string's leading letters.
+    pub fn from_tz(tz: Option<&str>) -> Zone {
+        let Some(tz) = tz else {
+            return Zone::utc();
+        };
+        if let Some(z) = LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .filter(|(k, _)| k == tz)
+                .map(|(_, z)| z.clone())
+        }) {
+            return z;
+        }
+        let z = Zone::resolve(tz);
+        LAST.with(|l| *l.borrow_mut() = Some((tz.to_owned(), z.clone())));
+        z
+    }
+
+    fn resolve(tz: &str) -> Zone {
+        let name = tz.strip_prefix(':').unwrap_or(tz);
+        if name.is_empty() {
+            return Zone::utc();
+        }
+        let db_name = name
+            .strip_prefix("/usr/share/zoneinfo/")
+            .or_else(|| name.strip_prefix("posix/"))
+            .unwrap_or(name);
+        // Names with `..` would climb out of a zoneinfo directory: glibc refuses them.
+        if !db_name.contains("..")
+            && !db_name.starts_with('/')
+            && let Ok(z) = jiff::tz::TimeZoneDatabase::bundled().get(db_name)
+        {
+            return Zone(ZoneKind::Rules(z));
+        }
+        if !tz.starts_with(':')
+            && let Ok(z) = jiff::tz::TimeZone::posix(name)
+        {
+            return Zone(ZoneKind::Rules(z));
+        }
+        // glibc: a standard-time name is three or more letters (or `<...>`).
+        let letters: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        let abbr = if letters.len() >= 3 {
+            letters
+        } else {
+            String::new()
+        };
+        Zone(ZoneKind::Fixed { offset: 0, abbr })
+    }
+
+    /// Offset east of UTC (seconds) and abbreviation in force at `secs`.
+    pub fn offset_at(&self, secs: i64) -> (i64, String) {
+        match &self.0 {
+            ZoneKind::Utc => (0, "UTC".to_owned()),
+            ZoneKind::Fixed { offset, abbr } => (i64::from(*offset), abbr.clone()),
+            ZoneKind::Rules(z) => match jiff::Timestamp::from_second(secs) {
+                Ok(ts) => {
+                    let info = z.to_offset_info(ts);
+                    (
+                        i64::from(info.offset().seconds()),
+                        info.abbreviation().to_owned(),
+                    )
+                }
+                Err(_) => (0, "UTC".to_owned()),
+            },
+        }
+    }
+
+    /// The instant a local wall-clock time names: `local` counts seconds since
+    /// 1970-01-01 00:00 as if local time were UTC. A time skipped by a change of
+    /// offset is `None` (GNU date rejects it); a repeated one is its first instant.
+    pub fn to_utc(&self, local: i64) -> Option<i64> {
+        let ZoneKind::Rules(z) = &self.0 else {
+            let (off, _) = self.offset_at(local);
+            return local.checked_sub(off);
+        };
+        let t = gmtime(local);
+        let dt = i16::try_from(t.year).ok().and_then(|y| {
+            jiff::civil::DateTime::new(
+                y,
+                t.month as i8,
+                t.day as i8,
+                t.hour as i8,
+                t.min as i8,
+                t.sec as i8,
+                0,
+            )
+            .ok()
+        });
+        let Some(dt) = dt else {
+            let (off, _) = self.offset_at(local);
+            return local.checked_sub(off);
+        };
+        use jiff::tz::AmbiguousOffset;
+        let off = match z.to_ambiguous_timestamp(dt).offset() {
+            AmbiguousOffset::Unambiguous { offset } => offset,
+            AmbiguousOffset::Fold { before, .. } => before,
+            AmbiguousOffset::Gap { .. } => return None,
+        };
+        local.checked_sub(i64::from(off.seconds()))
+    }
+
+    /// Formats `secs` in this zone with strftime conversions.
+    pub fn strftime(&self, fmt: &str, secs: i64, nanos: u32) -> String {
+        let (offset, abbr) = self.offset_at(secs);
+        format(fmt, secs, nanos, offset, &abbr)
+    }
+
+    /// Broken-down local time at `secs`.
+    pub fn local(&self, secs: i64) -> Tm {
+        let (offset, _) = self.offset_at(secs);
+        gmtime(secs.saturating_add(offset))
+    }
+}
+
+/// `+hhmm` (with `colons` = 1, 2 or 3: `+hh:mm`, `+hh:mm:ss`, the shortest of
+/// `+hh`, `+hh:mm`, `+hh:mm:ss` that is exact).
+pub fn numeric_zone(offset: i64, colons: usize) -> String {
+    let sign = if offset < 0 { '-' } else { '+' };
+    let a = offset.unsigned_abs();
+    let (h, m, s) = (a / 3600, a % 3600 / 60, a % 60);
+    match colons {
+        0 => format!("{sign}{h:02}{m:02}"),
+        1 => format!("{sign}{h:02}:{m:02}"),
+        2 => format!("{sign}{h:02}:{m:02}:{s:02}"),
+        _ if s != 0 => format!("{sign}{h:02}:{m:02}:{s:02}"),
+        _ if m != 0 => format!("{sign}{h:02}:{m:02}"),
+        _ => format!("{sign}{h:02}"),
+    }
+}
+
 /// Formats `secs` (UTC) with strftime conversions.
 pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
-    let t = gmtime(secs);
+    format(fmt, secs, nanos, 0, "UTC")
+}
+
+/// strftime of `secs` seen at `offset` seconds east of UTC, in a zone called `abbr`.
+fn format(fmt: &str, secs: i64, nanos: u32, offset: i64, abbr: &str) -> String {
+    let t = gmtime(secs.saturating_add(offset));
     let mut out = String::new();
     let mut cs = fmt.chars().peekable();
     while let Some(c) = cs.next() {
@@ -151,8 +323,8 @@ pub fn strftime(fmt: &str, secs: i64, nanos: u32) -> String {
             'B' => MONTHS[(t.month - 1) as usize].to_owned(),
             'p' => if t.hour < 12 { "AM" } else { "PM" }.to_owned(),
             'P' => if t.hour < 12 { "am" } else { "pm" }.to_owned(),
-            'Z' => "UTC".to_owned(),
-            'z' => "+0000".to_owned(),
+            'Z' => abbr.to_owned(),
+            'z' => numeric_zone(offset, 0),
             's' => secs.to_string(),
             'u' => (if t.wday == 0 { 7 } else { t.wday }).to_string(),
             'w' => t.wday.to_string(),

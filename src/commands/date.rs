@@ -1,6 +1,6 @@
 //! `date`: prints (or with `-s` sets) the virtual clock, or a time given by `-d`,
-//! `-f` or `-r`, in the default, `+FORMAT`, `-I`, `-R` or `--rfc-3339` formats. The
-//! sandbox has one time zone, UTC, so `-u` changes nothing.
+//! `-f` or `-r`, in the default, `+FORMAT`, `-I`, `-R` or `--rfc-3339` formats, in
+//! the local time `TZ` selects (UTC when unset; `-u` forces UTC).
 //!
 //! `-d` understands the forms scripts use: `@EPOCH`, ISO dates and times (`T`, `Z`,
 //! fractions, numeric offsets), `YYYYMMDD`, `MM/DD/YYYY`, month names (`Jan 2 2020`,
@@ -13,6 +13,7 @@ use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::util::{civil, epoch, lq, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::Timestamp;
+use crate::timefmt::Zone;
 
 const LONG: &[LongOpt] = &[
     long("date", HasArg::Required, "d"),
@@ -48,7 +49,7 @@ Display the current time in the given FORMAT, or set the system date.
       --help     display this help and exit
       --version  output version information and exit
 
-The clock is virtual and the only time zone is UTC.
+The clock is virtual; local time is UTC unless TZ names a zone.
 ";
 
 const DEFAULT_FORMAT: &str = "%a %b %e %H:%M:%S %Z %Y";
@@ -102,15 +103,16 @@ fn weekday_name(w: &str) -> Option<u32> {
         .map(|i| i as u32)
 }
 
-/// Seconds per unit; months and years are calendar units handled apart (0 here).
+/// Seconds per unit (`s`); days (`d`), months and years are calendar units, counted
+/// on the local calendar before the time zone applies, as GNU's `mktime` does.
 fn unit(w: &str) -> Option<(char, i64)> {
     let w = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w);
     Some(match w {
         "year" => ('y', 1),
         "month" => ('m', 1),
-        "fortnight" => ('s', 14 * 86_400),
-        "week" => ('s', 7 * 86_400),
-        "day" => ('s', 86_400),
+        "fortnight" => ('d', 14),
+        "week" => ('d', 7),
+        "day" => ('d', 1),
         "hour" => ('s', 3600),
         "minute" | "min" => ('s', 60),
         "second" | "sec" => ('s', 1),
@@ -133,11 +135,12 @@ fn parse_frac(f: &str) -> Option<u32> {
 struct Items {
     date: Option<(i64, u32, u32)>,
     time: Option<(u32, u32, u32, u32)>,
-    /// Offset east of UTC in seconds.
-    zone: i64,
+    /// Offset east of UTC in seconds, when the string gives one.
+    zone: Option<i64>,
     weekday: Option<(i64, u32)>,
     years: i64,
     months: i64,
+    days: i64,
     secs: i64,
 }
 
@@ -194,7 +197,7 @@ fn parse_time(w: &str, items: &mut Items) -> Option<()> {
     }
     items.time = Some((h, m, s, ns));
     if let Some(z) = zone {
-        items.zone = z;
+        items.zone = Some(z);
     }
     Some(())
 }
@@ -238,9 +241,20 @@ fn parse_iso(w: &str, items: &mut Items) -> Option<()> {
     Some(())
 }
 
-/// Parses a `-d` string relative to `now`; `None` if it is not understood.
-pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
-    let t = s.trim();
+/// Parses a `-d` string relative to `now`, in local time `zone` unless the string
+/// names its own (`TZ="Europe/Paris" ...` in front, `Z`, `UTC`, `+hh:mm`); `None` if
+/// it is not understood or names a local time the zone skips.
+pub fn parse_date(s: &str, now: Timestamp, zone: &Zone) -> Option<Timestamp> {
+    let mut t = s.trim();
+    let own;
+    let mut zone = zone;
+    if let Some(rest) = t.strip_prefix("TZ=\"")
+        && let Some((tz, rest)) = rest.split_once('"')
+    {
+        own = Zone::from_tz(Some(tz));
+        zone = &own;
+        t = rest.trim();
+    }
     if let Some(rest) = t.strip_prefix('@') {
         let (int, frac) = rest.split_once(['.', ',']).unwrap_or((rest, ""));
         let secs: i64 = int.trim().parse().ok()?;
@@ -249,6 +263,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             nanos: parse_frac(frac)?,
         });
     }
+    let local_now = now.secs.saturating_add(zone.offset_at(now.secs).0);
     let lower = t.to_ascii_lowercase().replace(',', " ");
     // A sign may stand apart from its number (`+ 10 days`), as GNU's lexer allows.
     let mut words: Vec<String> = Vec::new();
@@ -284,15 +299,15 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
         match w {
             "now" | "today" => continue,
             "yesterday" => {
-                items.secs -= 86_400;
+                items.days -= 1;
                 continue;
             }
             "tomorrow" => {
-                items.secs += 86_400;
+                items.days += 1;
                 continue;
             }
             "utc" | "gmt" | "ut" | "z" => {
-                items.zone = 0;
+                items.zone = Some(0);
                 continue;
             }
             "next" => {
@@ -312,6 +327,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
                 match kind {
                     'y' => items.years -= 2 * amount,
                     'm' => items.months -= 2 * amount,
+                    'd' => items.days -= 2 * amount,
                     _ => items.secs -= 2 * amount,
                 }
                 last_rel = None;
@@ -338,6 +354,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             match kind {
                 'y' => items.years += amount,
                 'm' => items.months += amount,
+                'd' => items.days += amount,
                 _ => items.secs += amount,
             }
             last_rel = Some((kind, amount));
@@ -348,7 +365,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             let day = next
                 .filter(|n| n.len() <= 2)
                 .and_then(|n| n.parse::<u32>().ok());
-            let (y, _, _) = items.date.unwrap_or((civil(now.secs).year, 1, 1));
+            let (y, _, _) = items.date.unwrap_or((civil(local_now).year, 1, 1));
             let mut d = 1;
             if let Some(day) = day {
                 d = day;
@@ -383,7 +400,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
                 return None;
             }
             let sign = if w.starts_with('-') { -1 } else { 1 };
-            items.zone = sign * (h * 3600 + m * 60);
+            items.zone = Some(sign * (h * 3600 + m * 60));
             continue;
         }
         if (is_digits || signed)
@@ -394,6 +411,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             match kind {
                 'y' => items.years += amount,
                 'm' => items.months += amount,
+                'd' => items.days = items.days.checked_add(amount)?,
                 _ => items.secs = items.secs.checked_add(amount)?,
             }
             last_rel = Some((kind, amount));
@@ -404,7 +422,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             && w.len() <= 2
             && let Some(m) = next.and_then(month_name)
         {
-            let mut y = civil(now.secs).year;
+            let mut y = civil(local_now).year;
             i += 1;
             if let Some(year) = words
                 .get(i)
@@ -436,7 +454,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
             continue;
         }
         if signed && items.time.is_some() && w.len() == 5 {
-            items.zone = parse_zone(w)?;
+            items.zone = Some(parse_zone(w)?);
             continue;
         }
         if w.contains('-') && w.starts_with(|c: char| c.is_ascii_digit()) {
@@ -454,7 +472,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
                     }
                     (y, m.parse().ok()?, d.parse().ok()?)
                 }
-                [m, d] => (civil(now.secs).year, m.parse().ok()?, d.parse().ok()?),
+                [m, d] => (civil(local_now).year, m.parse().ok()?, d.parse().ok()?),
                 _ => return None,
             };
             items.date = Some(date);
@@ -470,7 +488,7 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
     if ordinal.is_some() {
         return None;
     }
-    let today = civil(now.secs);
+    let today = civil(local_now);
     let explicit_day = items.date.is_some() || items.weekday.is_some();
     let (y, m, d) = items.date.unwrap_or((today.year, today.month, today.day));
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
@@ -491,13 +509,19 @@ pub fn parse_date(s: &str, now: Timestamp) -> Option<Timestamp> {
     let total_months = (m as i64 - 1) + items.months + 12 * items.years;
     let year = y + total_months.div_euclid(12);
     let month = total_months.rem_euclid(12) as u32 + 1;
-    let base = epoch(year, month, 1, h, mi, s) + (day - 1) * 86_400;
-    let secs = base.checked_sub(items.zone)?.checked_add(items.secs)?;
+    let days = (day - 1).checked_add(items.days)?.checked_mul(86_400)?;
+    let base = epoch(year, month, 1, h, mi, s).checked_add(days)?;
+    let secs = match items.zone {
+        Some(z) => base.checked_sub(z)?,
+        None => zone.to_utc(base)?,
+    }
+    .checked_add(items.secs)?;
     Some(Timestamp { secs, nanos })
 }
 
 /// Expands what `timefmt::strftime` lacks: `%:z` family and `%3N`-style widths.
-pub(crate) fn strftime(fmt: &str, t: Timestamp) -> String {
+pub(crate) fn strftime(fmt: &str, t: Timestamp, zone: &Zone) -> String {
+    let offset = zone.offset_at(t.secs).0;
     let mut pre = String::new();
     let mut cs = fmt.chars().peekable();
     while let Some(c) = cs.next() {
@@ -515,17 +539,9 @@ pub(crate) fn strftime(fmt: &str, t: Timestamp) -> String {
             }
         }
         match (spec.as_str(), cs.peek()) {
-            (":", Some('z')) => {
+            (":" | "::" | ":::", Some('z')) => {
                 cs.next();
-                pre.push_str("+00:00");
-            }
-            ("::", Some('z')) => {
-                cs.next();
-                pre.push_str("+00:00:00");
-            }
-            (":::", Some('z')) => {
-                cs.next();
-                pre.push_str("+00");
+                pre.push_str(&crate::timefmt::numeric_zone(offset, spec.len()));
             }
             (w, Some('N')) if !w.is_empty() && !w.contains(':') => {
                 cs.next();
@@ -543,7 +559,7 @@ pub(crate) fn strftime(fmt: &str, t: Timestamp) -> String {
             }
         }
     }
-    crate::timefmt::strftime(&pre, t.secs, t.nanos)
+    zone.strftime(&pre, t.secs, t.nanos)
 }
 
 fn invalid_arg(ctx: &mut Ctx, arg: &str, opt: &str, valid: &[&str]) -> CmdResult {
@@ -639,8 +655,14 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
         ctx.err("the options to specify dates for printing are mutually exclusive")?;
         return usage_error(ctx, "", 1);
     }
+    // `-u` is TZ=UTC0.
+    let zone = if parsed.has("u") {
+        Zone::utc()
+    } else {
+        ctx.zone()
+    };
     let print = |ctx: &mut Ctx, t: Timestamp| -> std::io::Result<()> {
-        let mut line = crate::text::encode(&strftime(&format, t));
+        let mut line = crate::text::encode(&strftime(&format, t, &zone));
         line.push(b'\n');
         ctx.stdout.write_all(&line)
     };
@@ -656,7 +678,7 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
         for line in super::util::records(&data, b'\n') {
             ctx.host.check()?;
             let text = crate::text::decode(super::util::chomp(line, b'\n'));
-            match parse_date(&text, now) {
+            match parse_date(&text, now, &zone) {
                 Some(t) => print(ctx, t)?,
                 None => {
                     ctx.err(format!("invalid date {}", lq(&text)))?;
@@ -676,7 +698,7 @@ pub fn date(ctx: &mut Ctx) -> CmdResult {
             }
         }
     } else if let Some(s) = parsed.last("d").or(parsed.last("s")) {
-        match parse_date(s, now) {
+        match parse_date(s, now, &zone) {
             Some(t) => t,
             None => {
                 ctx.err(format!("invalid date {}", lq(s)))?;
@@ -698,6 +720,7 @@ mod tests {
     use super::parse_date;
     use crate::commands::testing::{NOW, check, fs_with, run_in};
     use crate::fs::Timestamp;
+    use crate::timefmt::Zone;
 
     #[test]
     fn date_table() {
@@ -862,12 +885,12 @@ mod tests {
             ("+3 hours", "2026-11-30 08:13:26"),
             ("yesterday", "2026-11-29 05:13:26"),
         ] {
-            let got =
-                parse_date(input, now).map(|t| crate::timefmt::strftime("%F %T", t.secs, t.nanos));
+            let got = parse_date(input, now, &Zone::utc())
+                .map(|t| crate::timefmt::strftime("%F %T", t.secs, t.nanos));
             assert_eq!(got.as_deref(), Some(want), "{input}");
         }
         for bad in ["x", "noon", "next", "25:00", "2023-13-01", "1 parsec"] {
-            assert_eq!(parse_date(bad, now), None, "{bad}");
+            assert_eq!(parse_date(bad, now, &Zone::utc()), None, "{bad}");
         }
     }
 }

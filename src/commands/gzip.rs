@@ -348,7 +348,7 @@ fn list(ctx: &mut Ctx, operands: &[String], verbose: bool) -> CmdResult {
                 0 => file_time,
                 t => i64::from(t),
             };
-            let when = crate::timefmt::strftime("%b %e %H:%M", stamp, 0);
+            let when = ctx.zone().strftime("%b %e %H:%M", stamp, 0);
             write!(ctx.stdout, "{method:>5} {crc:08x} {when} ")?;
         }
         let (bytes_in, bytes_out, header) = (data.len() as u64, u64::from(size), header as u64);

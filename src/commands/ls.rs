@@ -183,6 +183,7 @@ struct Opts {
     show_owner: bool,
     show_group: bool,
     time_style: TimeStyle,
+    zone: crate::timefmt::Zone,
     format: Format,
     width: usize,
     tabsize: usize,
@@ -441,7 +442,8 @@ fn make_entry(
     Ok(entry)
 }
 
-fn time_string(t: crate::fs::Timestamp, now: i64, style: &TimeStyle) -> String {
+fn time_string(t: crate::fs::Timestamp, now: i64, o: &Opts) -> String {
+    let style = &o.time_style;
     let recent = t.secs > now - SIX_MONTHS && t.secs <= now;
     let fmt = match style {
         TimeStyle::FullIso => "%Y-%m-%d %H:%M:%S.%N %z",
@@ -453,7 +455,7 @@ fn time_string(t: crate::fs::Timestamp, now: i64, style: &TimeStyle) -> String {
         TimeStyle::Format { recent: f, .. } if recent => f,
         TimeStyle::Format { old, .. } => old,
     };
-    super::date::strftime(fmt, t)
+    super::date::strftime(fmt, t, &o.zone)
 }
 
 /// The inode number shown, `?` when `-L` could not follow the link.
@@ -579,7 +581,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
                 owner(e.meta.uid),
                 owner(e.meta.gid),
                 size_of(&e.meta),
-                time_string(e.meta.mtime, now, &o.time_style),
+                time_string(e.meta.mtime, now, o),
             )
         })
         .collect();
@@ -593,13 +595,7 @@ fn print_entries(out: &mut Vec<u8>, entries: &[Entry], o: &Opts, now: i64) {
         .zip(&rows)
         .find(|(e, _)| !e.unknown)
         .map_or_else(
-            || {
-                display_width(&time_string(
-                    crate::fs::Timestamp::default(),
-                    now,
-                    &o.time_style,
-                ))
-            },
+            || display_width(&time_string(crate::fs::Timestamp::default(), now, o)),
             |(_, r)| display_width(&r.4),
         );
     for (e, r) in entries.iter().zip(&rows) {
@@ -825,6 +821,7 @@ pub fn ls(ctx: &mut Ctx) -> CmdResult {
         show_owner: true,
         show_group: true,
         time_style: TimeStyle::Locale,
+        zone: ctx.zone(),
         format: Format::OnePerLine,
         width: ctx
             .env

@@ -395,6 +395,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// The local time zone, from the command's `TZ` (UTC when unset).
+    pub fn zone(&self) -> crate::timefmt::Zone {
+        crate::timefmt::Zone::from_tz(self.env.get("TZ").map(String::as_str))
+    }
+
     /// Resolves a possibly relative path against the cwd.
     pub fn path(&self, p: &str) -> String {
         crate::fs::path::join(self.cwd, p)

@@ -1078,7 +1078,7 @@ impl<'a, 'b> Pr<'a, 'b> {
                 .now
                 .get_or_insert_with(|| self.ctx.fs.lock().clock().now()),
         };
-        self.date_text = crate::timefmt::strftime(&self.cfg.date_format, t.secs, t.nanos);
+        self.date_text = (self.ctx.zone()).strftime(&self.cfg.date_format, t.secs, t.nanos);
         self.file_text = match (&self.cfg.custom_header, name) {
             (Some(h), _) => h.clone(),
             (None, Some(n)) => n.to_owned(),

@@ -168,8 +168,8 @@ fn type_name(meta: &Metadata) -> &'static str {
     }
 }
 
-fn time_text(t: Timestamp) -> String {
-    crate::timefmt::strftime("%Y-%m-%d %H:%M:%S.%N +0000", t.secs, t.nanos)
+fn time_text(t: Timestamp, zone: &crate::timefmt::Zone) -> String {
+    zone.strftime("%Y-%m-%d %H:%M:%S.%N %z", t.secs, t.nanos)
 }
 
 /// What one file looks like to the directives.
@@ -180,6 +180,7 @@ struct Subject<'m> {
     target: Option<String>,
     /// Whether `%N` leaves names unquoted (the default layout does).
     plain: bool,
+    zone: &'m crate::timefmt::Zone,
 }
 
 enum Value {
@@ -227,11 +228,11 @@ fn directive(s: &Subject, conv: char, modifier: Option<char>) -> Option<Value> {
         (_, 'U') => Value::Str(user_name(m.uid)),
         (_, 'w') => Value::Str("-".to_owned()),
         (_, 'W') => num(0),
-        (_, 'x') => Value::Str(time_text(m.atime)),
+        (_, 'x') => Value::Str(time_text(m.atime, s.zone)),
         (_, 'X') => Value::Num(i128::from(m.atime.secs)),
-        (_, 'y') => Value::Str(time_text(m.mtime)),
+        (_, 'y') => Value::Str(time_text(m.mtime, s.zone)),
         (_, 'Y') => Value::Num(i128::from(m.mtime.secs)),
-        (_, 'z') => Value::Str(time_text(m.ctime)),
+        (_, 'z') => Value::Str(time_text(m.ctime, s.zone)),
         (_, 'Z') => Value::Num(i128::from(m.ctime.secs)),
         _ => return None,
     })
@@ -423,6 +424,7 @@ pub fn stat(ctx: &mut Ctx) -> CmdResult {
         }
     }
     let terse = parsed.has("t");
+    let zone = ctx.zone();
     let mut status = 0;
     for name in &parsed.operands {
         let path = ctx.path(name);
@@ -455,6 +457,7 @@ pub fn stat(ctx: &mut Ctx) -> CmdResult {
             meta: &meta,
             target,
             plain: format.is_none() && !terse,
+            zone: &zone,
         };
         let bytes = match &format {
             Some((f, true)) => render(f, &subject, true),

@@ -168,13 +168,14 @@ fn long_line(
     gid: u64,
     size: u64,
     mtime: i64,
+    zone: &crate::timefmt::Zone,
     name: &str,
     link: Option<&str>,
 ) -> String {
     let ug = format!("{}/{}", user_name(uid as u32), user_name(gid as u32));
     let size = size.to_string();
     let pad = 19usize.saturating_sub(ug.len() + size.len()).max(1);
-    let when = crate::timefmt::strftime("%Y-%m-%d %H:%M", mtime, 0);
+    let when = zone.strftime("%Y-%m-%d %H:%M", mtime, 0);
     let mut s = format!(
         "{} {ug}{}{size} {when} {name}",
         mode_string(ty, mode),
@@ -754,6 +755,7 @@ fn read_archive(
                     h.gid().unwrap_or(0),
                     if ty.is_file() { size } else { 0 },
                     mtime,
+                    &ctx.zone(),
                     &name,
                     link.as_deref()
                         .filter(|_| ty.is_symlink() || ty.is_hard_link()),

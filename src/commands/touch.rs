@@ -3,7 +3,8 @@
 
 use super::about::{HELP, VERSION, std_opts};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
-use super::util::{lq, parse_date, parse_touch_stamp, quote};
+use super::date::parse_date;
+use super::util::{lq, parse_touch_stamp, quote};
 use super::{CmdResult, Ctx};
 use crate::fs::{Errno, Metadata, Timestamp};
 
@@ -56,6 +57,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
         return Ok(s);
     }
     let now = ctx.fs.lock().clock().now();
+    let zone = ctx.zone();
     let mut atime_only = false;
     let mut mtime_only = false;
     let mut when: Option<(Timestamp, Timestamp)> = None;
@@ -78,9 +80,8 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                     Err(s) => return Ok(s),
                 }
             }
-            "d" => match parse_date(v, now) {
-                Some((secs, nanos)) => {
-                    let t = Timestamp { secs, nanos };
+            "d" => match parse_date(v, now, &zone) {
+                Some(t) => {
                     when = Some((t, t));
                 }
                 None => {
@@ -88,7 +89,7 @@ pub fn touch(ctx: &mut Ctx) -> CmdResult {
                     return Ok(1);
                 }
             },
-            "t" => match parse_touch_stamp(v, now) {
+            "t" => match parse_touch_stamp(v, now, &zone) {
                 Some(secs) => {
                     let t = Timestamp { secs, nanos: 0 };
                     when = Some((t, t));

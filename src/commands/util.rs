@@ -835,138 +835,12 @@ mod mode_tests {
     }
 }
 
-/// Parses the date forms scripts commonly give `touch -d` and `date -d` (UTC):
-/// `@SECS`, `YYYY-MM-DD[ T]HH:MM[:SS[.frac]]` (optional `Z`/`UTC`), `YYYY-MM-DD`,
-/// `MM/DD/YYYY`, `now`/`today`/`yesterday`/`tomorrow`, and relative offsets such as
-/// `2 days ago`, `-1 hour`, `+3 weeks` (alone or after a date). Returns (secs, nanos).
-pub fn parse_date(s: &str, now: crate::fs::Timestamp) -> Option<(i64, u32)> {
-    let t = s.trim();
-    if let Some(rest) = t.strip_prefix('@') {
-        let (int, frac) = rest.split_once('.').unwrap_or((rest, ""));
-        let secs: i64 = int.parse().ok()?;
-        return Some((secs, parse_frac(frac)?));
-    }
-    let lower = t.to_ascii_lowercase();
-    let mut words: Vec<&str> = lower.split_whitespace().collect();
-    let mut base: Option<(i64, u32)> = None;
-    // An absolute date first, possibly followed by a time.
-    if let Some(first) = words.first().copied() {
-        let date = if let Some((y, rest)) = first.split_once('-').filter(|(y, _)| y.len() == 4) {
-            let (m, d) = rest.split_once('-')?;
-            let (d, time) = match d.split_once('t') {
-                Some((d, time)) => (d, Some(time)),
-                None => (d, None),
-            };
-            Some((
-                y.parse::<i64>().ok()?,
-                m.parse::<u32>().ok()?,
-                d.parse::<u32>().ok()?,
-                time,
-            ))
-        } else if let [m, d, y] = first.split('/').collect::<Vec<_>>().as_slice() {
-            Some((
-                y.parse::<i64>().ok()?,
-                m.parse::<u32>().ok()?,
-                d.parse::<u32>().ok()?,
-                None,
-            ))
-        } else {
-            None
-        };
-        if let Some((y, m, d, time)) = date {
-            if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-                return None;
-            }
-            words.remove(0);
-            let time = match time {
-                Some(tm) => Some(tm.to_owned()),
-                None if words.first().is_some_and(|w| w.contains(':')) => {
-                    Some(words.remove(0).to_owned())
-                }
-                None => None,
-            };
-            let (mut hh, mut mm, mut ss, mut nanos) = (0, 0, 0, 0);
-            if let Some(tm) = time {
-                let tm = tm.trim_end_matches('z');
-                let tm = tm.strip_suffix("+00:00").unwrap_or(tm);
-                let parts: Vec<&str> = tm.split(':').collect();
-                hh = parts.first()?.parse().ok()?;
-                mm = parts.get(1)?.parse().ok()?;
-                if let Some(sec) = parts.get(2) {
-                    let (si, sf) = sec.split_once('.').unwrap_or((sec, ""));
-                    ss = si.parse().ok()?;
-                    nanos = parse_frac(sf)?;
-                }
-                if hh > 23 || mm > 59 || ss > 60 {
-                    return None;
-                }
-            }
-            if words
-                .first()
-                .is_some_and(|w| *w == "utc" || *w == "z" || *w == "+0000")
-            {
-                words.remove(0);
-            }
-            base = Some((epoch(y, m, d, hh, mm, ss), nanos));
-        }
-    }
-    let mut secs_nanos = base.unwrap_or((now.secs, now.nanos));
-    let mut i = 0;
-    while i < words.len() {
-        let w = words[i];
-        let day_start = |s: i64| s - s.rem_euclid(86_400);
-        match w {
-            "now" => {}
-            "today" => secs_nanos = (day_start(secs_nanos.0), 0),
-            "yesterday" => secs_nanos = (day_start(secs_nanos.0) - 86_400, 0),
-            "tomorrow" => secs_nanos = (day_start(secs_nanos.0) + 86_400, 0),
-            _ => {
-                let (n, unit_idx) = match w.parse::<i64>() {
-                    Ok(n) => (n, i + 1),
-                    Err(_) => (1, i),
-                };
-                let unit = words.get(unit_idx)?.trim_end_matches('s');
-                let mult = match unit {
-                    "sec" | "second" => 1,
-                    "min" | "minute" => 60,
-                    "hour" => 3600,
-                    "day" => 86_400,
-                    "week" => 604_800,
-                    "fortnight" => 1_209_600,
-                    "month" => 30 * 86_400,
-                    "year" => 365 * 86_400,
-                    _ => return None,
-                };
-                let mut delta = n.checked_mul(mult)?;
-                i = unit_idx;
-                if words.get(i + 1) == Some(&"ago") {
-                    delta = -delta;
-                    i += 1;
-                }
-                secs_nanos.0 = secs_nanos.0.checked_add(delta)?;
-            }
-        }
-        i += 1;
-    }
-    Some(secs_nanos)
-}
-
-fn parse_frac(f: &str) -> Option<u32> {
-    if f.is_empty() {
-        return Some(0);
-    }
-    if !f.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let mut digits: String = f.chars().take(9).collect();
-    while digits.len() < 9 {
-        digits.push('0');
-    }
-    digits.parse().ok()
-}
-
 /// Parses `touch -t` stamps: `[[CC]YY]MMDDhhmm[.ss]`.
-pub fn parse_touch_stamp(s: &str, now: crate::fs::Timestamp) -> Option<i64> {
+pub fn parse_touch_stamp(
+    s: &str,
+    now: crate::fs::Timestamp,
+    zone: &crate::timefmt::Zone,
+) -> Option<i64> {
     let (main, ss) = match s.split_once('.') {
         Some((m, ss)) if ss.len() == 2 => (m, ss.parse::<u32>().ok()?),
         Some(_) => return None,
@@ -977,7 +851,7 @@ pub fn parse_touch_stamp(s: &str, now: crate::fs::Timestamp) -> Option<i64> {
     }
     let num = |r: std::ops::Range<usize>| main.get(r).and_then(|x| x.parse::<u32>().ok());
     let (year, rest) = match main.len() {
-        8 => (civil(now.secs).year, 0),
+        8 => (zone.local(now.secs).year, 0),
         10 => {
             let yy = i64::from(num(0..2)?);
             (if yy < 69 { 2000 + yy } else { 1900 + yy }, 2)
@@ -994,7 +868,7 @@ pub fn parse_touch_stamp(s: &str, now: crate::fs::Timestamp) -> Option<i64> {
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || ss > 60 {
         return None;
     }
-    Some(epoch(year, mo, d, h, mi, ss))
+    zone.to_utc(epoch(year, mo, d, h, mi, ss))
 }
 
 #[cfg(test)]
@@ -1003,36 +877,27 @@ mod date_tests {
     use crate::fs::Timestamp;
 
     #[test]
-    fn dates() {
+    fn touch_stamps() {
         let now = Timestamp {
             secs: 1_700_000_000,
             nanos: 0,
         };
+        let utc = crate::timefmt::Zone::utc();
         assert_eq!(
-            parse_date("2020-01-02 03:04:05", now),
-            Some((1_577_934_245, 0))
-        );
-        assert_eq!(
-            parse_date("2020-01-02T03:04:05Z", now),
-            Some((1_577_934_245, 0))
-        );
-        assert_eq!(parse_date("2020-01-02", now), Some((1_577_923_200, 0)));
-        assert_eq!(parse_date("@100", now), Some((100, 0)));
-        assert_eq!(
-            parse_date("2 days ago", now),
-            Some((1_700_000_000 - 172_800, 0))
-        );
-        assert_eq!(parse_date("-1 hour", now), Some((1_700_000_000 - 3600, 0)));
-        assert_eq!(parse_date("xyz", now), None);
-        assert_eq!(
-            parse_touch_stamp("202001020304.05", now),
+            parse_touch_stamp("202001020304.05", now, &utc),
             Some(1_577_934_245)
         );
         assert_eq!(
-            parse_touch_stamp("01020304", now),
+            parse_touch_stamp("01020304", now, &utc),
             Some(epoch(2023, 1, 2, 3, 4, 0))
         );
-        assert_eq!(parse_touch_stamp("2x", now), None);
+        assert_eq!(parse_touch_stamp("2x", now, &utc), None);
+        // A stamp is local time: 03:04:05 in Tokyo is 18:04:05 UTC the day before.
+        let tokyo = crate::timefmt::Zone::from_tz(Some("Asia/Tokyo"));
+        assert_eq!(
+            parse_touch_stamp("202001020304.05", now, &tokyo),
+            Some(1_577_934_245 - 9 * 3600)
+        );
     }
 }
 

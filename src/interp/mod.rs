@@ -1608,6 +1608,20 @@ impl Interp {
         self.vars.get(name).and_then(|v| v.as_scalar())
     }
 
+    /// The local time zone: what an exported `TZ` names (bash calls `tzset` only
+    /// for an exported `TZ`), else UTC.
+    pub fn zone(&self) -> crate::timefmt::Zone {
+        let tz = self
+            .vars
+            .get_raw("TZ")
+            .filter(|v| v.attrs.has(Attrs::EXPORT))
+            .and_then(|v| match &v.value {
+                Some(Value::Str(s)) => Some(s.as_str()),
+                _ => None,
+            });
+        crate::timefmt::Zone::from_tz(tz)
+    }
+
     /// Exported variables for commands, and exported functions as bash passes them
     /// (`BASH_FUNC_name%%=() {  body...}`).
     pub fn env(&self) -> std::collections::BTreeMap<String, String> {

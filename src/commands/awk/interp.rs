@@ -482,6 +482,8 @@ pub struct Io<'a> {
     pub cwd: &'a str,
     /// The mode of a file `print >` creates (0666 less the umask).
     pub file_mode: u32,
+    /// Local time for `strftime` and `mktime` (the `TZ` awk was given).
+    pub zone: crate::timefmt::Zone,
 }
 
 pub struct Interp<'p, 'a> {
@@ -1990,8 +1992,14 @@ impl<'p, 'a> Interp<'p, 'a> {
                 } else {
                     self.io.fs.lock().clock().now().secs
                 };
-                let fmt = fmt.replace("%Z", "UTC");
-                Ok(Value::Str(crate::timefmt::strftime(&fmt, t, 0).into()))
+                // A true third argument asks for UTC, which C's gmtime names GMT.
+                let utc = args.len() > 2 && self.arg_num(args, 2)? != 0.0;
+                let s = if utc {
+                    crate::timefmt::Zone::from_tz(Some("GMT0")).strftime(&fmt, t, 0)
+                } else {
+                    self.io.zone.strftime(&fmt, t, 0)
+                };
+                Ok(Value::Str(s.into()))
             }
             Builtin::Mktime => {
                 let spec = self.arg_str(args, 0)?;
@@ -1999,16 +2007,39 @@ impl<'p, 'a> Interp<'p, 'a> {
                     .split_whitespace()
                     .filter_map(|x| x.parse().ok())
                     .collect();
-                match p.as_slice() {
-                    [y, mo, d, h, mi, s, ..] => num(crate::commands::util::epoch(
-                        *y,
-                        (*mo).clamp(1, 12) as u32,
-                        (*d).max(0) as u32,
-                        (*h).max(0) as u32,
-                        (*mi).max(0) as u32,
-                        (*s).max(0) as u32,
-                    ) as f64),
-                    _ => num(-1.0),
+                // Local time, out-of-range fields carried over as C's mktime does.
+                let local = match p.as_slice() {
+                    [y, mo, d, h, mi, s, ..] => (|| {
+                        let months = y.checked_mul(12)?.checked_add(mo.checked_sub(1)?)?;
+                        // Years C's time_t cannot hold make mktime fail.
+                        if months.unsigned_abs() > 12_000_000_000 {
+                            return None;
+                        }
+                        let first = crate::commands::util::epoch(
+                            months.div_euclid(12),
+                            months.rem_euclid(12) as u32 + 1,
+                            1,
+                            0,
+                            0,
+                            0,
+                        );
+                        let secs = d
+                            .checked_sub(1)?
+                            .checked_mul(86_400)?
+                            .checked_add(h.checked_mul(3600)?)?
+                            .checked_add(mi.checked_mul(60)?)?
+                            .checked_add(*s)?;
+                        first.checked_add(secs)
+                    })(),
+                    _ => None,
+                };
+                let zone = &self.io.zone;
+                match local {
+                    Some(l) => num(zone
+                        .to_utc(l)
+                        .unwrap_or_else(|| l.saturating_sub(zone.offset_at(l).0))
+                        as f64),
+                    None => num(-1.0),
                 }
             }
             Builtin::Gensub => self.gensub(args),

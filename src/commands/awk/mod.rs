@@ -200,6 +200,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
     };
     let env = ctx.env.clone();
     let file_mode = ctx.file_mode();
+    let zone = ctx.zone();
     let io = Io {
         stdin: &mut *ctx.stdin,
         stdout: &mut *ctx.stdout,
@@ -208,6 +209,7 @@ pub fn awk(ctx: &mut Ctx) -> CmdResult {
         fs: ctx.fs,
         cwd: ctx.cwd,
         file_mode,
+        zone,
     };
     let mut it = Interp::new(&prog, io);
     // ARGV, ARGC, ENVIRON.

@@ -140,6 +140,8 @@ Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
 ";
 
 struct Opts {
+    /// Local time for the header timestamps.
+    zone: crate::timefmt::Zone,
     unified: Option<usize>,
     /// Copied-context format (`-c`, `-C N`) instead of unified.
     context: bool,
@@ -269,8 +271,8 @@ fn expand_tabs(out: &mut Vec<u8>, prefix: &[u8], line: &[u8], size: usize) {
     }
 }
 
-fn stamp(t: crate::fs::Timestamp) -> String {
-    crate::timefmt::strftime("%Y-%m-%d %H:%M:%S.%N +0000", t.secs, t.nanos)
+fn stamp(t: crate::fs::Timestamp, zone: &crate::timefmt::Zone) -> String {
+    zone.strftime("%Y-%m-%d %H:%M:%S.%N %z", t.secs, t.nanos)
 }
 
 /// Diffs two texts: the output (empty when they match, except side by side) and
@@ -332,7 +334,7 @@ fn diff_texts(o: &Opts, a: &Side, b: &Side) -> (Vec<u8>, bool) {
                 o.labels
                     .get(k)
                     .cloned()
-                    .unwrap_or_else(|| format!("{}\t{}", s.name, stamp(s.mtime)))
+                    .unwrap_or_else(|| format!("{}\t{}", s.name, stamp(s.mtime, &o.zone)))
             };
             let (old_mark, new_mark) = if o.context {
                 ("***", "---")
@@ -663,6 +665,7 @@ pub fn diff(ctx: &mut Ctx) -> CmdResult {
         return Ok(s);
     }
     let mut o = Opts {
+        zone: ctx.zone(),
         unified: None,
         context: false,
         brief: parsed.has("q"),

@@ -8,7 +8,7 @@ mod parse;
 use std::collections::HashSet;
 
 use super::fnmatch::fnmatch;
-use super::util::{MONTHS, civil, mode_string, user_name};
+use super::util::{MONTHS, mode_string, user_name};
 use super::{CmdResult, Ctx, Stdio};
 use crate::fs::{FileType, Ino, Metadata, Timestamp};
 use parse::{Cmp, Expr, Globals, Info, Parser, PermKind};
@@ -69,6 +69,7 @@ struct Finder<'c, 'a> {
     globals: Globals,
     follow: Follow,
     now: Timestamp,
+    zone: crate::timefmt::Zone,
     status: i32,
     quit: bool,
     prune: bool,
@@ -345,7 +346,7 @@ impl Finder<'_, '_> {
             }
             Expr::Ls => {
                 let m = n.meta;
-                let c = civil(m.mtime.secs);
+                let c = self.zone.local(m.mtime.secs);
                 let mon = MONTHS.get(c.month as usize - 1).copied().unwrap_or("???");
                 let recent =
                     m.mtime.secs > self.now.secs - 15_778_476 && m.mtime.secs <= self.now.secs;
@@ -543,29 +544,30 @@ impl Finder<'_, '_> {
                         'l' => self.ctx.fs.lock().readlink(n.abs).unwrap_or_default(),
                         'T' | 'A' | 'C' => {
                             let k = chars.next().unwrap_or('T');
-                            let c = civil(m.mtime.secs);
-                            match k {
-                                '@' => format!("{}.{:09}0", m.mtime.secs, m.mtime.nanos),
-                                'Y' => c.year.to_string(),
-                                'm' => format!("{:02}", c.month),
-                                'd' => format!("{:02}", c.day),
-                                'H' => format!("{:02}", c.hour),
-                                'M' => format!("{:02}", c.min),
-                                'S' => format!("{:02}", c.sec),
-                                'F' => format!("{}-{:02}-{:02}", c.year, c.month, c.day),
-                                'T' => format!("{:02}:{:02}:{:02}", c.hour, c.min, c.sec),
-                                _ => String::new(),
+                            let t = m.mtime;
+                            // GNU adds the fraction of the second to seconds and times.
+                            let fmt = match k {
+                                '@' => format!("{}.{:09}0", t.secs, t.nanos),
+                                'S' | 'T' | 'X' | '+' => {
+                                    let base = match k {
+                                        '+' => "%F+%T",
+                                        'S' => "%S",
+                                        _ => "%T",
+                                    };
+                                    format!("{base}.{:09}0", t.nanos)
+                                }
+                                k => format!("%{k}"),
+                            };
+                            if k == '@' {
+                                fmt
+                            } else {
+                                self.zone.strftime(&fmt, t.secs, t.nanos)
                             }
                         }
                         't' | 'a' | 'c' => {
-                            let c = civil(m.mtime.secs);
-                            let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-                                [m.mtime.secs.div_euclid(86_400).rem_euclid(7) as usize];
-                            let mon = MONTHS.get(c.month as usize - 1).copied().unwrap_or("???");
-                            format!(
-                                "{wd} {mon} {:>2} {:02}:{:02}:{:02}.{:09}0 {}",
-                                c.day, c.hour, c.min, c.sec, m.mtime.nanos, c.year
-                            )
+                            let t = m.mtime;
+                            let fmt = format!("%a %b %e %H:%M:%S.{:09}0 %Y", t.nanos);
+                            self.zone.strftime(&fmt, t.secs, t.nanos)
                         }
                         other => format!("%{other}"),
                     };
@@ -626,7 +628,8 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
             .stat(&abs)
             .map_err(|e| format!("{}: {e}", super::util::lq(p)))
     };
-    let mut parser = Parser::new(rest, now, &lookup);
+    let zone = ctx.zone();
+    let mut parser = Parser::new(rest, now, &zone, &lookup);
     let parsed = parser.parse();
     match parser.info {
         Some(Info::Help) => {
@@ -664,6 +667,7 @@ pub fn find(ctx: &mut Ctx) -> CmdResult {
         globals,
         follow,
         now,
+        zone,
         status: 0,
         quit: false,
         prune: false,

@@ -2,7 +2,8 @@
 //! not)*; not := (! | -not) not | primary; primary := ( expr ) | test | action | option`,
 //! with GNU's diagnostics.
 
-use crate::commands::util::{apply_mode, parse_date};
+use crate::commands::date::parse_date;
+use crate::commands::util::apply_mode;
 use crate::fs::Timestamp;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +102,7 @@ pub struct Parser<'a> {
     /// Set when `-help` or `-version` was reached; parsing stops there.
     pub info: Option<Info>,
     now: Timestamp,
+    zone: &'a crate::timefmt::Zone,
     lookup: &'a dyn Fn(&str) -> Result<crate::fs::Metadata, String>,
 }
 
@@ -118,6 +120,7 @@ impl<'a> Parser<'a> {
     pub fn new(
         args: &'a [String],
         now: Timestamp,
+        zone: &'a crate::timefmt::Zone,
         lookup: &'a dyn Fn(&str) -> Result<crate::fs::Metadata, String>,
     ) -> Parser<'a> {
         Parser {
@@ -127,6 +130,7 @@ impl<'a> Parser<'a> {
             has_action: false,
             info: None,
             now,
+            zone,
             lookup,
         }
     }
@@ -343,10 +347,10 @@ impl<'a> Parser<'a> {
             }
             "-newermt" => {
                 let d = self.next_arg(tok)?;
-                let (secs, nanos) = parse_date(d, self.now).ok_or_else(|| {
+                let t = parse_date(d, self.now, self.zone).ok_or_else(|| {
                     format!("I cannot figure out how to interpret '{d}' as a date or time")
                 })?;
-                Expr::Newer(Timestamp { secs, nanos })
+                Expr::Newer(t)
             }
             "-size" => {
                 let arg = self.next_arg(tok)?;

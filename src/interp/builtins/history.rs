@@ -466,10 +466,11 @@ fn display(sh: &mut Interp, rest: &[String]) -> R {
         _ => 0,
     };
     let fmt = sh.get_str("HISTTIMEFORMAT").filter(|f| !f.is_empty());
+    let zone = sh.zone();
     let mut out = String::new();
     for (i, e) in sh.history.entries.iter().enumerate().skip(start) {
         let stamp = match &fmt {
-            Some(f) if e.time != 0 => crate::timefmt::strftime(f, e.time, 0),
+            Some(f) if e.time != 0 => zone.strftime(f, e.time, 0),
             Some(_) => "??".to_owned(),
             None => String::new(),
         };

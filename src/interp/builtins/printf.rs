@@ -58,8 +58,9 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
         return Ok(2);
     };
     let now = sh.fs.lock().clock().now();
+    let zone = sh.zone();
     let max = sh.budget.limits.max_string_len;
-    let Some(f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, max) else {
+    let Some(f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, &zone, max) else {
         let m = format!("printf: string length limit exceeded ({max} bytes)");
         sh.budget.trip(&m);
         return Err(crate::interp::Flow::Fatal(m));
@@ -383,6 +384,7 @@ pub fn format(
     args: &[String],
     now: i64,
     start: i64,
+    zone: &crate::timefmt::Zone,
     max_len: usize,
 ) -> Option<Formatted> {
     let cs: Vec<char> = fmt.chars().collect();
@@ -521,7 +523,7 @@ pub fn format(
                         }
                     },
                 };
-                let mut s = crate::timefmt::strftime(&tf, t, 0);
+                let mut s = zone.strftime(&tf, t, 0);
                 // bash formats into a 128-byte buffer; longer results come out empty.
                 if s.len() >= 128 {
                     s.clear();
@@ -685,7 +687,7 @@ mod tests {
     fn check(fmt: &str, args: &[&str], want: &str) {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         assert_eq!(
-            format(fmt, &args, 0, 0, usize::MAX)
+            format(fmt, &args, 0, 0, &crate::timefmt::Zone::utc(), usize::MAX)
                 .map(|f| f.text)
                 .unwrap_or_default(),
             want,

@@ -21,6 +21,7 @@ pub fn expand_prompt(sh: &mut Interp, s: &str) -> String {
 fn escapes(sh: &mut Interp, s: &str) -> String {
     let cs: Vec<char> = s.chars().collect();
     let now = sh.fs.lock().clock().now();
+    let zone = sh.zone();
     let mut out = String::new();
     let mut i = 0;
     while i < cs.len() {
@@ -82,11 +83,11 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
             // Without history on, bash shows 1.
             '!' if sh.set.history => out.push_str(&sh.history.current_number().to_string()),
             '!' => out.push('1'),
-            't' => out.push_str(&crate::timefmt::strftime("%H:%M:%S", now.secs, 0)),
-            'T' => out.push_str(&crate::timefmt::strftime("%I:%M:%S", now.secs, 0)),
-            '@' => out.push_str(&crate::timefmt::strftime("%I:%M %p", now.secs, 0)),
-            'A' => out.push_str(&crate::timefmt::strftime("%H:%M", now.secs, 0)),
-            'd' => out.push_str(&crate::timefmt::strftime("%a %b %d", now.secs, 0)),
+            't' => out.push_str(&zone.strftime("%H:%M:%S", now.secs, 0)),
+            'T' => out.push_str(&zone.strftime("%I:%M:%S", now.secs, 0)),
+            '@' => out.push_str(&zone.strftime("%I:%M %p", now.secs, 0)),
+            'A' => out.push_str(&zone.strftime("%H:%M", now.secs, 0)),
+            'd' => out.push_str(&zone.strftime("%a %b %d", now.secs, 0)),
             'D' if cs.get(i) == Some(&'{') => {
                 let mut fmt = String::new();
                 i += 1;
@@ -98,7 +99,7 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
                     fmt.push(d);
                 }
                 let fmt = if fmt.is_empty() { "%X".to_owned() } else { fmt };
-                out.push_str(&crate::timefmt::strftime(&fmt, now.secs, 0));
+                out.push_str(&zone.strftime(&fmt, now.secs, 0));
             }
             '0'..='7' => {
                 // Up to three octal digits, wrapped to a byte.
