@@ -269,6 +269,20 @@ pub trait Host {
         let _ = (pid, sig);
         false
     }
+    /// Runs a command line like [`Host::run`] under `timeout`'s alarm (see
+    /// [`crate::interp::procs::AlarmSpec`]); returns its status and the signals the
+    /// alarm sent. The default runs it without an alarm.
+    fn run_timed(
+        &mut self,
+        argv: &[String],
+        stdin: Stdio<'_, dyn Read>,
+        stdout: Stdio<'_, dyn Write>,
+        stderr: Stdio<'_, dyn Write>,
+        alarm: &crate::interp::procs::AlarmSpec,
+    ) -> io::Result<(i32, Vec<i32>)> {
+        let _ = alarm;
+        Ok((self.run(argv, stdin, stdout, stderr)?, Vec::new()))
+    }
     /// A check for code the command hands to a library that calls it back with the
     /// host out of reach (SQLite's progress handler): like [`Host::check`] it reports
     /// cancellation, the run's deadline and a signal that ends the command, but it

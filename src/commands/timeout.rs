@@ -1,12 +1,16 @@
-//! `timeout`: runs a command with a time limit on the virtual clock. The command runs to
-//! completion (there is nothing to interrupt); if it advanced the clock past the limit
-//! (`timeout 1 sleep 5`), the clock is wound back to the moment it would have been killed
-//! and the status is 124 (128+signal with `--preserve-status` or `-s KILL`).
+//! `timeout`: runs a command with a time limit. The command leads a process group of
+//! its own; when a sleep in it reaches the limit on the virtual clock, or when it has
+//! computed for the limit in real time without sleeping, the group (only the command
+//! with `--foreground`) gets the signal, and KILL `-k` later if it still runs. The
+//! status is then 124 (the command's with `--preserve-status`, 137 for `-s KILL`).
+//! Time the command spends elsewhere (a background job's sleeps it waits for) is
+//! checked when it ends: past the limit, the clock is wound back to the deadline and
+//! the status is the same.
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, long, usage_error};
 use super::sleep::{parse_duration, to_nanos};
-use super::util::{lq, quote};
+use super::util::lq;
 use super::{CmdResult, Ctx, Stdio};
 
 const LONG: &[LongOpt] = &[
@@ -36,8 +40,8 @@ Start COMMAND, and kill it if still running after DURATION.
 
 DURATION is a floating point number with an optional suffix: 's' for seconds
 (the default), 'm' for minutes, 'h' for hours or 'd' for days.  A duration of 0
-disables the associated timeout.  The clock is virtual: COMMAND runs to completion
-and times out if it advanced the clock past DURATION.
+disables the associated timeout.  DURATION counts virtual time in COMMAND's sleeps
+and real time while it computes.
 
 Exit status is 124 if COMMAND times out and --preserve-status is not given,
 125 if timeout itself fails, 126 if COMMAND is found but cannot be invoked,
@@ -114,27 +118,67 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
     }
     let clock = ctx.fs.lock().clock().clone();
     let start = clock.now();
-    let status = ctx.host.run(
-        argv,
-        Stdio::Own(&mut *ctx.stdin),
-        Stdio::Own(&mut *ctx.stdout),
-        Stdio::Own(&mut *ctx.stderr),
-    )?;
     let limit = to_nanos(limit);
+    let kill_after = parsed
+        .last("k")
+        .and_then(parse_duration)
+        .map(to_nanos)
+        .filter(|k| *k > 0);
+    let (status, sent) = if limit == 0 {
+        let status = ctx.host.run(
+            argv,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+        )?;
+        (status, Vec::new())
+    } else {
+        let alarm = crate::interp::procs::AlarmSpec {
+            limit,
+            signal: sig.1,
+            kill_after,
+            whole_group: !parsed.has("foreground"),
+        };
+        ctx.host.run_timed(
+            argv,
+            Stdio::Own(&mut *ctx.stdin),
+            Stdio::Own(&mut *ctx.stdout),
+            Stdio::Own(&mut *ctx.stderr),
+            &alarm,
+        )?
+    };
+    let fired = !sent.is_empty();
+    let deadline = start.as_nanos().saturating_add(limit);
     let elapsed = clock.now().as_nanos().saturating_sub(start.as_nanos());
-    if limit == 0 || elapsed <= limit {
+    if limit == 0 || (!fired && elapsed <= limit) {
         return Ok(status);
     }
-    clock.set(crate::fs::Timestamp::from_nanos(
-        start.as_nanos().saturating_add(limit),
-    ));
+    // Stopped at the deadline, or found past it: the command took the limit.
+    if !fired || clock.now().as_nanos() < deadline {
+        clock.set(crate::fs::Timestamp::from_nanos(deadline));
+    }
+    let cmd = argv.first().map_or("", String::as_str);
+    let names: Vec<&str> = if fired {
+        sent.iter()
+            .map(|s| if *s == sig.1 { sig.0 } else { "KILL" })
+            .collect()
+    } else {
+        vec![sig.0]
+    };
     if parsed.has("v") {
-        let cmd = argv.first().map_or("", String::as_str);
-        ctx.err(format!(
-            "sending signal {} to command {}",
-            sig.0,
-            quote(cmd)
-        ))?;
+        for name in &names {
+            let msg = format!("sending signal {name} to command {}", ctx.lquote(cmd));
+            ctx.err(msg)?;
+        }
+    }
+    // A KILL sent to the group reaches timeout too: it dies of it, as GNU's does.
+    if names.contains(&"KILL") && !parsed.has("foreground") {
+        let me = ctx.host.pid();
+        ctx.host.signal(me, 9);
+        return Err(crate::interp::procs::killed_error(9));
+    }
+    if parsed.has("preserve") && fired {
+        return Ok(status);
     }
     Ok(if parsed.has("preserve") || sig.1 == 9 {
         128 + sig.1
@@ -157,7 +201,6 @@ mod tests {
             ("timeout 1 sleep 5", String::new(), 124),
             ("timeout 1m sleep 5", String::new(), 0),
             ("timeout --preserve-status 1 sleep 5", String::new(), 143),
-            ("timeout -s KILL 1 sleep 5", String::new(), 137),
             (
                 "timeout -v 1 sleep 5",
                 "timeout: sending signal TERM to command 'sleep'\n".to_owned(),

@@ -28,12 +28,14 @@ impl Interp {
     pub(crate) fn charge(&self) -> Result<(), Flow> {
         self.budget.charge_command().map_err(Flow::Fatal)?;
         crate::fs::tick();
+        super::procs::poll_alarms();
         self.signal_check()
     }
 
     pub(crate) fn charge_loop(&self) -> Result<(), Flow> {
         self.budget.charge_iteration().map_err(Flow::Fatal)?;
         crate::fs::tick();
+        super::procs::poll_alarms();
         self.signal_check()
     }
 
@@ -2829,6 +2831,7 @@ impl UtilHost<'_> {
     /// shell's exported variables), and the given streams: a utility's own stream is the
     /// descriptor the child inherits; other input is read to the end and becomes the
     /// child's stdin, other output is captured and written out when the child is done.
+    #[allow(clippy::too_many_arguments)]
     fn run_in(
         &mut self,
         argv: &[String],
@@ -2837,9 +2840,10 @@ impl UtilHost<'_> {
         stdin: Stdio<'_, dyn std::io::Read>,
         mut stdout: Stdio<'_, dyn std::io::Write>,
         mut stderr: Stdio<'_, dyn std::io::Write>,
-    ) -> std::io::Result<i32> {
+        alarm: Option<&super::procs::AlarmSpec>,
+    ) -> std::io::Result<(i32, Vec<i32>)> {
         let Some(name) = argv.first() else {
-            return Ok(0);
+            return Ok((0, Vec::new()));
         };
         // Output the utility has not written out yet goes before the command's.
         if let Stdio::Own(w) = &mut stdout {
@@ -2859,8 +2863,21 @@ impl UtilHost<'_> {
         let mut child = match self.sh.fork_subshell() {
             Ok(c) => c,
             Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
-            Err(_) => return Ok(1),
+            Err(_) => return Ok((1, Vec::new())),
         };
+        // timeout's command leads a process group of its own, which the alarm signals.
+        let alarm = alarm.map(|spec| {
+            let pid = child.proc.pid();
+            let target = if spec.whole_group {
+                child.pgid = pid;
+                child.proc.set_pgid(pid);
+                super::procs::Target::Group(pid)
+            } else {
+                super::procs::Target::Pid(pid)
+            };
+            let now = self.sh.fs.lock().clock().now().as_nanos();
+            super::procs::arm(child.proc.table(), self.pid, target, now, spec)
+        });
         if let Some(data) = input {
             child.fds.set(0, Some(OpenFile::bytes(data)));
         }
@@ -2907,20 +2924,25 @@ impl UtilHost<'_> {
             Some(b) if !name.contains('/') && child.registry.get(name).is_none() => {
                 super::builtins::call(&mut child, name, b, argv)
             }
-            _ => child.run_external(&cmd, argv),
+            // The forked process becomes the program, as fork and exec make it.
+            _ => {
+                child.no_fork = true;
+                child.run_external(&cmd, argv)
+            }
         };
         let status = match child.finish_subshell(r) {
             Ok(s) => s,
             Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
             Err(_) => 1,
         };
+        let sent = alarm.map(|a| a.sent()).unwrap_or_default();
         if let Some(cap) = out {
             stdout.stream().write_all(&cap.take())?;
         }
         if let Some(cap) = err {
             stderr.stream().write_all(&cap.take())?;
         }
-        Ok(status)
+        Ok((status, sent))
     }
 }
 
@@ -2934,7 +2956,20 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: Stdio<'_, dyn std::io::Write>,
         stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        self.run_in(argv, None, None, stdin, stdout, stderr)
+        Ok(self
+            .run_in(argv, None, None, stdin, stdout, stderr, None)?
+            .0)
+    }
+
+    fn run_timed(
+        &mut self,
+        argv: &[String],
+        stdin: Stdio<'_, dyn std::io::Read>,
+        stdout: Stdio<'_, dyn std::io::Write>,
+        stderr: Stdio<'_, dyn std::io::Write>,
+        alarm: &super::procs::AlarmSpec,
+    ) -> std::io::Result<(i32, Vec<i32>)> {
+        self.run_in(argv, None, None, stdin, stdout, stderr, Some(alarm))
     }
 
     fn run_env(
@@ -2945,7 +2980,9 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: Stdio<'_, dyn std::io::Write>,
         stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        self.run_in(argv, Some(env), None, stdin, stdout, stderr)
+        Ok(self
+            .run_in(argv, Some(env), None, stdin, stdout, stderr, None)?
+            .0)
     }
 
     fn run_env_in(
@@ -2957,7 +2994,9 @@ impl crate::commands::Host for UtilHost<'_> {
         stdout: Stdio<'_, dyn std::io::Write>,
         stderr: Stdio<'_, dyn std::io::Write>,
     ) -> std::io::Result<i32> {
-        self.run_in(argv, Some(env), Some(cwd), stdin, stdout, stderr)
+        Ok(self
+            .run_in(argv, Some(env), Some(cwd), stdin, stdout, stderr, None)?
+            .0)
     }
 
     fn command_exists(&mut self, name: &str) -> bool {
@@ -3026,7 +3065,22 @@ impl crate::commands::Host for UtilHost<'_> {
     }
     fn sleep(&mut self, clock: &crate::fs::Clock, nanos: i64) -> std::io::Result<()> {
         let interrupted = || super::procs::utility_interrupted().map(|(_, at)| at);
-        match clock.sleep(nanos, &interrupted) {
+        let mut left = nanos;
+        // A `timeout` alarm due within the sleep goes off when the sleep reaches it.
+        loop {
+            let now = clock.now().as_nanos();
+            let Some(at) = super::procs::next_alarm(now.saturating_add(left)) else {
+                break;
+            };
+            let step = at.saturating_sub(now).max(0);
+            if clock.sleep(step, &interrupted).is_some() {
+                return super::procs::check_utility();
+            }
+            super::procs::fire_alarms_at(at);
+            left = left.saturating_sub(step);
+            super::procs::check_utility()?;
+        }
+        match clock.sleep(left, &interrupted) {
             Some(_) => super::procs::check_utility(),
             None => Ok(()),
         }

@@ -546,6 +546,152 @@ pub fn utility_interrupted() -> Option<(i32, i64)> {
     UTILITY.with(|u| u.borrow().as_ref().and_then(|m| m.interrupted()))
 }
 
+/// What `timeout` asks of the command it runs (see [`arm`]).
+#[derive(Clone, Copy, Debug)]
+pub struct AlarmSpec {
+    /// Time the command has, in nanoseconds (virtual time in its sleeps, real time
+    /// while it computes).
+    pub limit: i64,
+    /// The signal sent when it is up.
+    pub signal: i32,
+    /// Sends KILL this long after the first signal if the command still runs.
+    pub kill_after: Option<i64>,
+    /// Signal the command's whole process group (timeout's default), not only the
+    /// command (`--foreground`).
+    pub whole_group: bool,
+}
+
+/// An armed alarm: where its signal goes and when it is due.
+#[derive(Debug)]
+struct Alarm {
+    table: Arc<ProcTable>,
+    sender: u32,
+    target: Target,
+    /// Virtual time (nanoseconds) the next signal is due at; `i64::MAX` once spent.
+    at: i64,
+    real: Option<std::time::Instant>,
+    signal: i32,
+    kill_after: Option<i64>,
+    /// The signals sent so far.
+    sent: Vec<i32>,
+}
+
+impl Alarm {
+    /// Sends the due signal (at virtual time `at`) and sets up the KILL that may follow.
+    fn fire(&mut self) {
+        let at = self.at;
+        let _ = self.table.signal(self.target, self.signal, self.sender, at);
+        self.sent.push(self.signal);
+        match self.kill_after.take() {
+            Some(k) if k > 0 => {
+                self.at = at.saturating_add(k);
+                self.real =
+                    std::time::Instant::now().checked_add(Duration::from_nanos(k.unsigned_abs()));
+                self.signal = SIGKILL;
+            }
+            _ => {
+                self.at = i64::MAX;
+                self.real = None;
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// Alarms armed by `timeout`s running on this thread, innermost last.
+    static ALARMS: std::cell::RefCell<Vec<std::rc::Rc<std::cell::RefCell<Alarm>>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// Whether any alarm is armed on this thread (checked on every command).
+    static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// An alarm armed on this thread until dropped; tells whether it went off.
+#[must_use]
+pub struct AlarmGuard(std::rc::Rc<std::cell::RefCell<Alarm>>);
+
+impl AlarmGuard {
+    /// The signals the alarm sent (its signal, then KILL if `kill_after` came).
+    pub fn sent(&self) -> Vec<i32> {
+        self.0.borrow().sent.clone()
+    }
+}
+
+impl Drop for AlarmGuard {
+    fn drop(&mut self) {
+        ALARMS.with(|a| {
+            let mut v = a.borrow_mut();
+            v.retain(|x| !std::rc::Rc::ptr_eq(x, &self.0));
+            ARMED.with(|f| f.set(!v.is_empty()));
+        });
+    }
+}
+
+/// Arms `spec` on the calling thread from virtual time `now` (nanoseconds): its
+/// signal goes from `sender` to `target` when a sleep on this thread reaches
+/// `now + limit`, or when a check point finds `limit` of real time gone.
+pub fn arm(
+    table: &Arc<ProcTable>,
+    sender: u32,
+    target: Target,
+    now: i64,
+    spec: &AlarmSpec,
+) -> AlarmGuard {
+    let alarm = std::rc::Rc::new(std::cell::RefCell::new(Alarm {
+        table: table.clone(),
+        sender,
+        target,
+        at: now.saturating_add(spec.limit),
+        real: std::time::Instant::now()
+            .checked_add(Duration::from_nanos(spec.limit.unsigned_abs())),
+        signal: spec.signal,
+        kill_after: spec.kill_after,
+        sent: Vec::new(),
+    }));
+    ALARMS.with(|a| a.borrow_mut().push(alarm.clone()));
+    ARMED.with(|f| f.set(true));
+    AlarmGuard(alarm)
+}
+
+/// The earliest virtual time an alarm armed on this thread is due at, if it comes
+/// before `until`.
+pub fn next_alarm(until: i64) -> Option<i64> {
+    if !ARMED.with(|f| f.get()) {
+        return None;
+    }
+    ALARMS.with(|a| {
+        a.borrow()
+            .iter()
+            .map(|x| x.borrow().at)
+            .filter(|at| *at < until)
+            .min()
+    })
+}
+
+/// Sends the signals of the alarms due by virtual time `now` (a sleep got there).
+pub fn fire_alarms_at(now: i64) {
+    fire_alarms(|a| a.at <= now);
+}
+
+/// A check point: sends the signals of the alarms whose real time is up (a command
+/// that computes rather than sleeps). Costs one thread-local read when none is armed.
+pub fn poll_alarms() {
+    if !ARMED.with(|f| f.get()) {
+        return;
+    }
+    let now = std::time::Instant::now();
+    fire_alarms(|a| a.real.is_some_and(|r| r <= now));
+}
+
+fn fire_alarms(due: impl Fn(&Alarm) -> bool) {
+    let alarms: Vec<_> = ALARMS.with(|a| a.borrow().clone());
+    for alarm in alarms {
+        let mut a = alarm.borrow_mut();
+        if due(&a) {
+            a.fire();
+        }
+    }
+}
+
 /// The error a utility's I/O fails with once a signal ends it.
 pub fn killed_error(sig: i32) -> std::io::Error {
     std::io::Error::other(Killed(sig))
@@ -572,6 +718,7 @@ pub fn as_killed(e: &std::io::Error) -> Option<i32> {
 
 /// Fails with [`killed_error`] if the running utility has been killed.
 pub fn check_utility() -> std::io::Result<()> {
+    poll_alarms();
     match utility_interrupted() {
         Some((sig, _)) => Err(killed_error(sig)),
         None => Ok(()),
