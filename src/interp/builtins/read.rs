@@ -147,6 +147,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         return Ok(1);
     }
     // Read the raw text, tracking which characters were escaped by a backslash.
+    let byte_locale = sh.byte_locale();
     let mut buf: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
     let mut eof = false;
@@ -187,9 +188,27 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         }
         buf.push(b);
         escaped.push(false);
-        // Count characters, not bytes, for -n.
-        if !(0x80..0xC0).contains(&b) {
-            count += 1;
+        count += 1;
+        // -n counts characters: the rest of a multibyte one is read with its first
+        // byte (in a UTF-8 locale; the C locale counts bytes).
+        let more = match b {
+            0xC0..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF7 => 3,
+            _ => 0,
+        };
+        if more > 0 && nchars.is_some() && !byte_locale {
+            for _ in 0..more {
+                let Some(c) = read_byte(sh, fd) else {
+                    eof = true;
+                    break;
+                };
+                buf.push(c);
+                escaped.push(false);
+            }
+            if eof {
+                break;
+            }
         }
     }
     let text = crate::text::decode(&buf);
