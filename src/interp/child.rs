@@ -27,6 +27,11 @@ impl Interp {
         }
         child.vars = fresh;
         child.init_vars_keep();
+        // A new shell reads BASH_XTRACEFD from its environment, if it got one.
+        child.xtrace_fd = None;
+        if let Some(fd) = child.get_str("BASH_XTRACEFD") {
+            child.set_xtrace_fd(&fd);
+        }
         let shlvl = self
             .get_str("SHLVL")
             .and_then(|s| s.parse::<i64>().ok())

@@ -1470,7 +1470,14 @@ impl Interp {
         };
         let depth = self.xtrace_level as usize + 1;
         let prefix = format!("{}{}", first.repeat(depth), rest);
-        self.errln(&format!("{prefix}{text}"));
+        let mut line = crate::text::encode(&format!("{prefix}{text}"));
+        line.push(b'\n');
+        // BASH_XTRACEFD's descriptor while it is open, else stderr.
+        let fd = self
+            .xtrace_fd
+            .filter(|fd| self.fds.get(*fd).is_some())
+            .unwrap_or(2);
+        let _ = self.write_fd(fd, &line);
     }
 
     /// Expands a prompt-like string's parameters (for PS4).
@@ -1727,11 +1734,17 @@ impl Interp {
             self.update_shellopts();
         }
         self.call_depth -= 1;
+        let local_xtracefd = self.vars.is_local_here("BASH_XTRACEFD");
         self.vars.pop_frame();
         self.positional = saved_pos;
         // bash's pop_dollar_vars: see `dollar_vars_set`.
         self.dollar_vars_set = false;
         self.line = saved_line;
+        if local_xtracefd {
+            // The local goes: what shows through now takes effect (bash's sv_xtracefd).
+            let now = self.get_str("BASH_XTRACEFD").unwrap_or_default();
+            self.set_xtrace_fd(&now);
+        }
         if let Ok(s) = r {
             self.status = s;
         }

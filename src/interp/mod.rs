@@ -513,6 +513,8 @@ pub struct Interp {
     /// behalf (`eval`, `source`, trap actions, command and process substitutions)
     /// are open; `set -x` repeats PS4's first character once more for each.
     pub xtrace_level: u32,
+    /// Where `set -x` writes: the descriptor `BASH_XTRACEFD` names, or stderr.
+    pub(crate) xtrace_fd: Option<i32>,
     /// `ulimit` values: resource letter -> (soft, hard); `None` is unlimited.
     pub ulimits: std::collections::BTreeMap<char, (Option<u64>, Option<u64>)>,
     /// `exec -a NAME`: the `$0` of the next child shell.
@@ -667,6 +669,7 @@ impl Interp {
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
             xtrace_level: 0,
+            xtrace_fd: None,
             ulimits: std::collections::BTreeMap::new(),
             argv0_override: None,
             interactive: false,
@@ -1422,6 +1425,32 @@ impl Interp {
         Ok(())
     }
 
+    /// `BASH_XTRACEFD` set to `value` (bash's `sv_xtracefd`): empty sends the trace
+    /// back to stderr, closing the descriptor it went to; an open descriptor takes
+    /// it; anything else is an error that changes nothing.
+    pub(crate) fn set_xtrace_fd(&mut self, value: &str) {
+        if value.is_empty() {
+            self.xtrace_reset();
+            return;
+        }
+        match value.trim().parse::<i32>() {
+            Ok(fd) if fd >= 0 && self.fds.get(fd).is_some() => self.xtrace_fd = Some(fd),
+            _ => {
+                let msg =
+                    format!("BASH_XTRACEFD: {value}: invalid value for trace file descriptor");
+                self.errln(&format!("{}{msg}", self.err_prefix()));
+            }
+        }
+    }
+
+    /// The trace goes back to stderr; the descriptor it went to is closed, as bash
+    /// closes the stream it opened on it (`unset BASH_XTRACEFD`).
+    pub(crate) fn xtrace_reset(&mut self) {
+        if let Some(fd) = self.xtrace_fd.take() {
+            self.fds.set(fd, None);
+        }
+    }
+
     /// Variables with side effects on assignment.
     fn special_assign(&mut self, name: &str, value: &str) -> bool {
         match name {
@@ -1429,6 +1458,10 @@ impl Interp {
             // lacks is reported as it is assigned, as bash's setlocale call does.
             "LC_ALL" | "LC_CTYPE" | "LC_COLLATE" | "LC_MESSAGES" | "LC_NUMERIC" | "LC_TIME" => {
                 self.check_locale_var(name, value);
+                false
+            }
+            "BASH_XTRACEFD" => {
+                self.set_xtrace_fd(value);
                 false
             }
             // A new PATH forgets the remembered command locations.

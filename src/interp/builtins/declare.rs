@@ -1153,6 +1153,10 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         if let Err(super::super::vars::AssignError::Readonly(v)) = sh.vars.unset(&target) {
             sh.builtin_error("unset", &format!("{v}: cannot unset: readonly variable"));
             status = 1;
+        } else if target == "BASH_XTRACEFD" {
+            // What shows through now (an outer scope's value, or nothing) takes effect.
+            let now = sh.get_str("BASH_XTRACEFD").unwrap_or_default();
+            sh.set_xtrace_fd(&now);
         }
     }
     Ok(status)
