@@ -299,6 +299,36 @@ impl Copier<'_, '_> {
         } else {
             None
         };
+        // An existing FIFO as the destination is opened for writing, as GNU cp opens
+        // any existing destination: the open waits for a reader, which gets the bytes.
+        // So is a process substitution's `/dev/fd/N` or `/dev/stdout`.
+        let plain_dest = dmeta.as_ref().is_some_and(|d| d.is_file() || d.is_dir());
+        let other_mode = self.o.symlink
+            || self.o.hard_link
+            || self.o.remove_first
+            || self.o.backup.is_some()
+            || smeta.is_symlink()
+            || (smeta.file_type == FileType::Fifo && self.o.recursive);
+        let into_fifo = !plain_dest && !other_mode;
+        if into_fifo && let Some(opened) = self.ctx.host.open_write(&dp) {
+            let mut w = opened?;
+            let data = match (smeta.file_type, contents) {
+                (_, Some(data)) => data,
+                (FileType::Device(_), None) => std::sync::Arc::new(Vec::new()),
+                _ => match self.src_fs.read_file(&sp) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        return self.fail(format!("cannot open {} for reading: {e}", quote(src)));
+                    }
+                },
+            };
+            w.write_all(&data)?;
+            w.flush()?;
+            if self.o.verbose {
+                writeln!(self.ctx.stdout, "{} -> {}", quote(src), quote(dst))?;
+            }
+            return Ok(());
+        }
         let res = {
             let mut fs = self.ctx.fs.lock();
             match &self.o.backup {

@@ -8,7 +8,7 @@ use super::args::usage_error;
 use super::util::{Input, Reader, lq, quote, quotef};
 use super::{CmdResult, Ctx};
 use crate::fs::{Device, FileType, Ino, OpenOptions};
-use std::io::Read;
+use std::io::{Read, Write};
 
 const USAGE: &str = "\
 Usage: dd [OPERAND]...
@@ -354,7 +354,12 @@ fn parse_opts(args: &[String]) -> Result<Opts, Refusal> {
 /// Where the copy goes.
 enum Sink {
     Stdout,
-    File { ino: Ino, offset: u64 },
+    File {
+        ino: Ino,
+        offset: u64,
+    },
+    /// A FIFO's reader or a process substitution `>(...)` the host joined.
+    Stream(Box<dyn Write + Send>),
 }
 
 /// The running totals of the copy.
@@ -392,6 +397,9 @@ impl Writer<'_> {
         match &mut self.sink {
             Sink::Stdout => {
                 ctx.stdout.write_all(data).map_err(WriteFailed::Io)?;
+            }
+            Sink::Stream(w) => {
+                w.write_all(data).map_err(WriteFailed::Io)?;
             }
             Sink::File { ino, offset } => {
                 let mut fs = ctx.fs.lock();
@@ -597,13 +605,22 @@ pub fn dd(ctx: &mut Ctx) -> CmdResult {
         None => Sink::Stdout,
         Some(name) => {
             let path = ctx.path(name);
-            let mut fs = ctx.fs.lock();
+            let fs = ctx.fs.lock();
             let to_stdout = matches!(
                 fs.stat(&path).map(|m| m.file_type),
                 Ok(FileType::Device(Device::Stdout))
             );
+            drop(fs);
+            let stream = if to_stdout || name.is_empty() {
+                None
+            } else {
+                ctx.host.open_write(&path).transpose()?
+            };
+            let mut fs = ctx.fs.lock();
             if to_stdout {
                 Sink::Stdout
+            } else if let Some(w) = stream {
+                Sink::Stream(w)
             } else {
                 let opts = OpenOptions {
                     write: true,

@@ -257,9 +257,7 @@ fn finish(ctx: &mut Ctx, parsed: &super::args::Parsed, out: &[u8]) -> CmdResult 
             Ok(0)
         }
         Some(name) => {
-            let path = ctx.path(name);
-            let result = ctx.fs.lock().write_file_mode(&path, out, ctx.file_mode());
-            if let Err(e) = result {
+            if let Err(e) = ctx.write_output(name, out, false, ctx.file_mode())? {
                 ctx.err(format!("{}: {e}", quotef(name)))?;
                 return Ok(1);
             }

@@ -943,9 +943,7 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
     }
     match output {
         Some(path) if path != "-" => {
-            let full = ctx.path(&path);
-            let res = ctx.fs.lock().write_file_mode(&full, &out, ctx.file_mode());
-            if let Err(e) = res {
+            if let Err(e) = ctx.write_output(&path, &out, false, ctx.file_mode())? {
                 ctx.err(format!("open failed: {}: {e}", quotef(&path)))?;
                 return Ok(2);
             }

@@ -3,9 +3,9 @@
 
 use super::about::{HELP, VERSION, parse_std};
 use super::args::{HasArg, LongOpt, Spec, argmatch, long};
+use super::util::Output;
 use super::util::quotef;
 use super::{CmdResult, Ctx};
-use crate::fs::{Ino, OpenOptions};
 
 const LONG: &[LongOpt] = &[
     long("append", HasArg::No, "a"),
@@ -27,16 +27,9 @@ Copy standard input to each FILE, and also to standard output.
       --version  output version information and exit
 ";
 
-/// Where one named output goes: a file of the filesystem written at an offset, or a
-/// stream the host opened (a FIFO, a process substitution's `/dev/fd/N`).
-enum Sink {
-    File { ino: Ino, offset: u64 },
-    Stream(Box<dyn std::io::Write + Send>),
-}
-
 struct Out {
     name: String,
-    sink: Sink,
+    sink: Output,
 }
 
 pub fn tee(ctx: &mut Ctx) -> CmdResult {
@@ -62,26 +55,7 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
     let mut status = 0;
     let mut outs: Vec<Out> = Vec::new();
     for name in &parsed.operands {
-        let path = ctx.path(name);
-        let opened = match ctx.host.open_write(&path) {
-            Some(Ok(w)) => Ok(Sink::Stream(w)),
-            // The open was cut short (a limit, a signal): the run is ending.
-            Some(Err(e)) => return Err(e),
-            None => {
-                let mode = Some(ctx.file_mode());
-                let mut fs = ctx.fs.lock();
-                let opts = if append {
-                    OpenOptions::append()
-                } else {
-                    OpenOptions::write_truncate()
-                };
-                let opts = OpenOptions { mode, ..opts };
-                fs.open(&path, opts).and_then(|ino| {
-                    let offset = if append { fs.stat_ino(ino)?.size } else { 0 };
-                    Ok(Sink::File { ino, offset })
-                })
-            }
-        };
+        let opened = ctx.open_output(name, append)?;
         match opened {
             Ok(sink) => outs.push(Out {
                 name: name.clone(),
@@ -106,39 +80,27 @@ pub fn tee(ctx: &mut Ctx) -> CmdResult {
         ctx.stdout.write_all(chunk)?;
         ctx.stdout.flush()?;
         let mut failed = Vec::new();
-        {
-            let mut fs = ctx.fs.lock();
-            for (i, out) in outs.iter_mut().enumerate() {
-                let Sink::File { ino, offset } = &mut out.sink else {
-                    continue;
-                };
-                if append {
-                    *offset = fs.stat_ino(*ino).map_or(*offset, |m| m.size);
-                }
-                match fs.write_at(*ino, *offset, chunk) {
-                    Ok(end) => *offset = end,
-                    Err(e) => failed.push((i, e.to_string())),
-                }
-            }
-        }
-        // Streams are written without the filesystem's lock: their reader may need it.
         for (i, out) in outs.iter_mut().enumerate() {
-            if let Sink::Stream(w) = &mut out.sink
-                && let Err(e) = w.write_all(chunk)
-            {
-                if super::as_fatal(&e).is_some() || crate::interp::procs::as_killed(&e).is_some() {
-                    return Err(e);
-                }
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    // GNU tee dies of SIGPIPE, unless -p or an --output-error mode
-                    // says to go on writing to the others.
-                    if !nopipe {
+            match out.sink.write(ctx.fs, chunk) {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => failed.push((i, e.to_string())),
+                Err(e) => {
+                    if super::as_fatal(&e).is_some()
+                        || crate::interp::procs::as_killed(&e).is_some()
+                    {
                         return Err(e);
                     }
-                    failed.push((i, String::new()));
-                    continue;
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        // GNU tee dies of SIGPIPE, unless -p or an --output-error mode
+                        // says to go on writing to the others.
+                        if !nopipe {
+                            return Err(e);
+                        }
+                        failed.push((i, String::new()));
+                        continue;
+                    }
+                    failed.push((i, crate::interp::io_error_text(&e)));
                 }
-                failed.push((i, crate::interp::io_error_text(&e)));
             }
         }
         failed.sort_by_key(|f| f.0);

@@ -219,7 +219,18 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
         }
     };
     let mut out_buf: Vec<u8> = Vec::new();
-    let to_file = output_name.as_deref().is_some_and(|n| n != "-");
+    // GNU uniq opens the output (truncating it, waiting for a FIFO's reader) after the
+    // input and before reading it, then writes as it goes.
+    let mut out_file = None;
+    if let Some(name) = output_name.as_deref().filter(|n| *n != "-") {
+        match ctx.open_output(name, false)? {
+            Ok(o) => out_file = Some(o),
+            Err(e) => {
+                ctx.err(format!("{}: {e}", quotef(name)))?;
+                return Ok(1);
+            }
+        }
+    }
     let mut reader = BufReader::new(input.reader(&mut *ctx.stdin));
     let mut prev: Option<Vec<u8>> = None;
     let mut run = 0u64;
@@ -287,23 +298,20 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
             prev = more.then(|| cur.to_vec());
             run = 1;
         }
-        if !to_file && (out_buf.len() >= 8192 || !more) {
-            ctx.stdout.write_all(&out_buf)?;
+        if out_buf.len() >= 8192 || !more {
+            if let Some(out) = &mut out_file {
+                if let Err(e) = out.write(ctx.fs, &out_buf)? {
+                    let name = output_name.as_deref().unwrap_or_default();
+                    ctx.err(format!("{}: {e}", quotef(name)))?;
+                    return Ok(1);
+                }
+            } else {
+                ctx.stdout.write_all(&out_buf)?;
+            }
             out_buf.clear();
         }
         if !more {
             break;
-        }
-    }
-    if let (true, Some(name)) = (to_file, output_name) {
-        let path = ctx.path(&name);
-        let res = ctx
-            .fs
-            .lock()
-            .write_file_mode(&path, &out_buf, ctx.file_mode());
-        if let Err(e) = res {
-            ctx.err(format!("{}: {e}", quotef(&name)))?;
-            return Ok(1);
         }
     }
     Ok(0)

@@ -309,7 +309,20 @@ impl Ctx<'_> {
         }
         let path = self.path(operand);
         let fs = self.fs.lock();
-        let meta = fs.stat(&path).map_err(OpenError::Fs)?;
+        let meta = match fs.stat(&path) {
+            Ok(m) => m,
+            // A process substitution `<(...)` the shell did not stage as a file
+            // (`dd if=<(...)`) is read from its descriptor as it comes.
+            Err(e) if path.starts_with("/dev/fd/") => {
+                drop(fs);
+                return match self.host.open_read(&path) {
+                    Some(Ok(r)) => Ok(Input::Stream(r)),
+                    Some(Err(e)) => Err(OpenError::Limit(e)),
+                    None => Err(OpenError::Fs(e)),
+                };
+            }
+            Err(e) => return Err(OpenError::Fs(e)),
+        };
         match meta.file_type {
             FileType::Device(Device::Stdin) => Ok(Input::Stdin),
             FileType::Device(Device::Zero) => Ok(Input::Zero),
@@ -911,4 +924,142 @@ pub fn child_path(dir: &str, name: &str) -> String {
     }
     path.push_str(name);
     path
+}
+
+/// A named output opened as open(2) opens it with `O_WRONLY|O_CREAT` and `O_TRUNC` or
+/// `O_APPEND`: a file of the filesystem written at an offset, or a stream the host
+/// joined to the name (a FIFO's reader, a process substitution's `/dev/fd/N`,
+/// `/dev/stdout`). Every utility that writes to a path it was given (`sort -o`, sed's
+/// `w`, awk's `print >`, `dd of=`, `tee`) opens it through here, so a FIFO or `>(...)`
+/// gets the bytes as it would from GNU's tools.
+pub enum Output {
+    File {
+        ino: crate::fs::Ino,
+        offset: u64,
+        append: bool,
+    },
+    Stream(Box<dyn io::Write + Send>),
+}
+
+impl Output {
+    /// Opens `path` (absolute), creating a file with `mode` (umask applied). The open
+    /// of a FIFO waits for a reader. The outer error ends the run (a limit, a signal);
+    /// the inner one is the open's failure, for the command to report.
+    pub fn open(
+        host: &dyn super::Host,
+        fs: &crate::fs::SharedFs,
+        path: &str,
+        append: bool,
+        mode: u32,
+    ) -> io::Result<Result<Output, FsError>> {
+        match host.open_write(path) {
+            Some(Ok(w)) => return Ok(Ok(Output::Stream(w))),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+        let opts = if append {
+            crate::fs::OpenOptions::append()
+        } else {
+            crate::fs::OpenOptions::write_truncate()
+        };
+        let opts = crate::fs::OpenOptions {
+            mode: Some(mode),
+            ..opts
+        };
+        let mut fs = fs.lock();
+        Ok(fs.open(path, opts).and_then(|ino| {
+            let offset = if append { fs.stat_ino(ino)?.size } else { 0 };
+            Ok(Output::File {
+                ino,
+                offset,
+                append,
+            })
+        }))
+    }
+
+    /// Whether the bytes go to a stream (which may need flushing, and whose write may
+    /// block until its reader takes them).
+    pub fn is_stream(&self) -> bool {
+        matches!(self, Output::Stream(_))
+    }
+
+    /// Writes `data`: an error of the stream (its reader left: `BrokenPipe`; a limit)
+    /// is the outer error, a filesystem error (no space, too big) the inner one. A
+    /// stream is flushed, as GNU's tools flush what they write to a named file.
+    pub fn write(
+        &mut self,
+        fs: &crate::fs::SharedFs,
+        data: &[u8],
+    ) -> io::Result<Result<(), FsError>> {
+        match self {
+            Output::Stream(w) => {
+                w.write_all(data)?;
+                w.flush()?;
+                Ok(Ok(()))
+            }
+            Output::File {
+                ino,
+                offset,
+                append,
+            } => {
+                let mut fs = fs.lock();
+                if *append {
+                    *offset = fs.stat_ino(*ino).map_or(*offset, |m| m.size);
+                }
+                Ok(fs.write_at(*ino, *offset, data).map(|end| *offset = end))
+            }
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Opens an output operand with the usual creation mode (see [`Output::open`]).
+    pub fn open_output(&self, operand: &str, append: bool) -> io::Result<Result<Output, FsError>> {
+        self.open_output_mode(operand, append, self.file_mode())
+    }
+
+    /// [`Ctx::open_output`] giving a new file `mode` (umask already applied).
+    pub fn open_output_mode(
+        &self,
+        operand: &str,
+        append: bool,
+        mode: u32,
+    ) -> io::Result<Result<Output, FsError>> {
+        Output::open(&*self.host, self.fs, &self.path(operand), append, mode)
+    }
+
+    /// Opens `operand`, writes `data` and closes it: `sort -o`, `uniq IN OUT`.
+    pub fn write_output(
+        &self,
+        operand: &str,
+        data: &[u8],
+        append: bool,
+        mode: u32,
+    ) -> io::Result<Result<(), FsError>> {
+        match self.open_output_mode(operand, append, mode)? {
+            Ok(mut out) => out.write(self.fs, data),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+}
+
+/// Reads the whole of `path` (absolute) for a command that reads its inputs whole: a
+/// FIFO (or a process substitution's `/dev/fd/N`) through the host, as it comes until
+/// its writers close it; anything else from the filesystem. The outer error ends the
+/// run (a limit, a signal).
+pub fn read_named(
+    host: &dyn super::Host,
+    fs: &crate::fs::SharedFs,
+    path: &str,
+) -> io::Result<Result<Arc<Vec<u8>>, FsError>> {
+    let streamed = match fs.lock().stat(path) {
+        Ok(m) => m.file_type == FileType::Fifo,
+        Err(_) => path.starts_with("/dev/fd/"),
+    };
+    if streamed && let Some(r) = host.open_read(path) {
+        let mut v = Vec::new();
+        r?.read_to_end(&mut v)?;
+        return Ok(Ok(Arc::new(v)));
+    }
+    Ok(fs.lock().read_file(path))
 }

@@ -4,7 +4,7 @@
 //! Options are read as xxd reads them: by their first two characters (`-ps`, `-cols`),
 //! the last style given winning. Not supported: `-E` (EBCDIC).
 
-use std::io;
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use super::util::Input;
@@ -141,6 +141,8 @@ impl Src {
 enum Target {
     Stdout,
     File(Ino, u64),
+    /// A FIFO's reader or a process substitution `>(...)` the host joined.
+    Stream(Box<dyn Write + Send>),
 }
 
 struct Sink {
@@ -155,6 +157,7 @@ impl Sink {
         }
         match &mut self.target {
             Target::Stdout => ctx.stdout.write_all(&self.buf)?,
+            Target::Stream(w) => w.write_all(&self.buf)?,
             Target::File(ino, pos) => {
                 let mut fs = ctx.fs.lock();
                 match fs.write_at(*ino, *pos, &self.buf) {
@@ -402,7 +405,7 @@ pub fn xxd(ctx: &mut Ctx) -> CmdResult {
     }
     let target = match files.get(1).filter(|f| *f != "-") {
         None => Target::Stdout,
-        Some(name) => match open_output(ctx, name, !o.revert) {
+        Some(name) => match open_output(ctx, name, !o.revert)? {
             Ok(t) => t,
             Err(msg) => {
                 ctx.err(format!("{name}: {msg}"))?;
@@ -440,15 +443,20 @@ pub fn xxd(ctx: &mut Ctx) -> CmdResult {
 
 /// Opens the output file: created if missing, truncated unless reverting (which
 /// patches it).
-fn open_output(ctx: &mut Ctx, name: &str, truncate: bool) -> Result<Target, String> {
+fn open_output(ctx: &mut Ctx, name: &str, truncate: bool) -> io::Result<Result<Target, String>> {
     let path = ctx.path(name);
-    let mut fs = ctx.fs.lock();
+    let fs = ctx.fs.lock();
     if matches!(
         fs.stat(&path).map(|m| m.file_type),
         Ok(FileType::Device(Device::Stdout))
     ) {
-        return Ok(Target::Stdout);
+        return Ok(Ok(Target::Stdout));
     }
+    drop(fs);
+    if let Some(w) = ctx.host.open_write(&path) {
+        return Ok(Ok(Target::Stream(w?)));
+    }
+    let mut fs = ctx.fs.lock();
     let opts = OpenOptions {
         write: true,
         create: true,
@@ -456,9 +464,10 @@ fn open_output(ctx: &mut Ctx, name: &str, truncate: bool) -> Result<Target, Stri
         mode: Some(ctx.file_mode()),
         ..OpenOptions::default()
     };
-    fs.open(&path, opts)
+    Ok(fs
+        .open(&path, opts)
         .map(|ino| Target::File(ino, 0))
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string()))
 }
 
 /// Applies `-s` to the input: a seek on a file, bytes read and dropped on standard

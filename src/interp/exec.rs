@@ -1509,6 +1509,7 @@ impl Interp {
         // A command with no words left takes the status of its last substitution,
         // whether it sat in an assignment or in a word that expanded to nothing.
         self.last_subst_status = None;
+        let procsubs = self.procsub_fds.clone();
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -1523,7 +1524,11 @@ impl Interp {
                 words.extend(args);
             }
         }
-        self.run_words(c, words, &s.assigns, last)
+        let r = self.run_words(c, words, &s.assigns, last);
+        // As bash does once the command is done, the shell lets go of the descriptors
+        // of the process substitutions in its words, so `sort -o >(cat) x; wait` ends.
+        self.close_procsubs_except(&procsubs);
+        r
     }
 
     /// Runs expanded words with redirections and prefix assignments. The assignments
@@ -3031,10 +3036,20 @@ impl crate::commands::Host for UtilHost<'_> {
         self.sh.budget.charge_io(n)
     }
     fn open_read(&self, path: &str) -> Option<std::io::Result<Box<dyn std::io::Read + Send>>> {
-        let file = self.sh.open_fifo_path(path, false)?;
+        // `/dev/fd/N` naming one of the shell's descriptors (a process substitution).
+        let dup_of = path
+            .strip_prefix("/dev/fd/")
+            .and_then(|n| n.parse::<i32>().ok());
+        let file = match dup_of {
+            Some(fd) => {
+                let f = self.sh.fds.get(fd).filter(|f| f.readable())?;
+                Ok(Arc::clone(f))
+            }
+            None => self.sh.open_fifo_path(path, false)?.map(Arc::new),
+        };
         Some(file.map(|f| {
             Box::new(FdReader {
-                file: Some(Arc::new(f)),
+                file: Some(f),
                 fs: self.sh.fs.clone(),
                 budget: self.sh.budget.clone(),
             }) as Box<dyn std::io::Read + Send>

@@ -365,6 +365,22 @@ impl Interp {
         }
     }
 
+    /// Closes the descriptors of process substitutions not in `keep` (the list before
+    /// a command's words were expanded).
+    pub(crate) fn close_procsubs_except(&mut self, keep: &[i32]) {
+        if self.procsub_fds.len() <= keep.len() && self.procsub_fds.iter().all(|f| keep.contains(f))
+        {
+            return;
+        }
+        for fd in std::mem::take(&mut self.procsub_fds) {
+            if keep.contains(&fd) {
+                self.procsub_fds.push(fd);
+            } else {
+                self.fds.set(fd, None);
+            }
+        }
+    }
+
     /// Sets descriptor `fd` for a redirection, noting it for
     /// [`restore_redirected`](Self::restore_redirected).
     fn set_redirected(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {

@@ -462,11 +462,16 @@ impl Records {
 }
 
 enum OutKind {
-    File(String),
+    /// A file, FIFO or `>(...)` path, written as its buffer fills, at `fflush` and at
+    /// `close` (as gawk's stdio buffering does).
+    File(crate::commands::util::Output),
     Pipe(String),
     Stdout,
     Stderr,
 }
+
+/// How many bytes a file output holds before they are written.
+const OUT_BUF: usize = 8192;
 
 struct OutStream {
     kind: OutKind,
@@ -1465,17 +1470,17 @@ impl<'p, 'a> Interp<'p, 'a> {
                 OutKind::Stderr
             } else {
                 let path = crate::fs::path::join(self.io.cwd, &name);
-                if !append {
-                    let res = self
-                        .io
-                        .fs
-                        .lock()
-                        .write_file_mode(&path, b"", self.io.file_mode);
-                    if let Err(e) = res {
-                        return Err(fatal(format!("can't redirect to `{name}' ({e})")));
-                    }
+                let opened = crate::commands::util::Output::open(
+                    &*self.io.host,
+                    self.io.fs,
+                    &path,
+                    append,
+                    self.io.file_mode,
+                )?;
+                match opened {
+                    Ok(out) => OutKind::File(out),
+                    Err(e) => return Err(fatal(format!("can't redirect to `{name}' ({e})"))),
                 }
-                OutKind::File(path)
             };
             self.outputs.insert(
                 name.clone(),
@@ -1493,8 +1498,44 @@ impl<'p, 'a> Interp<'p, 'a> {
                     self.out.clear();
                     self.io.stderr.write_all(bytes)?;
                 }
-                _ => o.buf.extend_from_slice(bytes),
+                OutKind::File(_) => {
+                    o.buf.extend_from_slice(bytes);
+                    if o.buf.len() >= OUT_BUF {
+                        self.flush_file(&name)?;
+                    }
+                }
+                OutKind::Pipe(_) => o.buf.extend_from_slice(bytes),
             }
+        }
+        Ok(())
+    }
+
+    /// Writes what a file output holds in its buffer.
+    fn flush_file(&mut self, name: &str) -> R<()> {
+        let Some(o) = self.outputs.get_mut(name) else {
+            return Ok(());
+        };
+        let OutKind::File(out) = &mut o.kind else {
+            return Ok(());
+        };
+        if o.buf.is_empty() {
+            return Ok(());
+        }
+        let res = out.write(self.io.fs, &o.buf)?;
+        o.buf.clear();
+        match res {
+            Ok(()) => Ok(()),
+            Err(e) => Err(fatal(format!("can't write to `{name}' ({e})"))),
+        }
+    }
+
+    /// `fflush()`: standard output and every file output.
+    fn flush_all(&mut self) -> R<()> {
+        self.flush_stdout()?;
+        let mut names: Vec<String> = self.outputs.keys().cloned().collect();
+        names.sort();
+        for n in names {
+            self.flush_file(&n)?;
         }
         Ok(())
     }
@@ -1509,21 +1550,12 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     /// Closes one output; returns the command's status for a pipe.
     fn close_output(&mut self, name: &str) -> R<Option<i32>> {
+        self.flush_file(name)?;
         let Some(o) = self.outputs.remove(name) else {
             return Ok(None);
         };
         match o.kind {
-            OutKind::File(path) => {
-                let res = self
-                    .io
-                    .fs
-                    .lock()
-                    .append_file_mode(&path, &o.buf, self.io.file_mode);
-                if let Err(e) = res {
-                    return Err(fatal(format!("can't write to `{name}' ({e})")));
-                }
-                Ok(Some(0))
-            }
+            OutKind::File(_) => Ok(Some(0)),
             OutKind::Pipe(cmd) => {
                 self.flush_stdout()?;
                 let argv = vec!["sh".to_owned(), "-c".to_owned(), cmd];
@@ -1634,7 +1666,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return Ok(true);
             }
             let path = crate::fs::path::join(self.io.cwd, &name);
-            let data = self.io.fs.lock().read_file(&path);
+            let data = crate::commands::util::read_named(&*self.io.host, self.io.fs, &path)?;
             match data {
                 Ok(d) => {
                     self.main = Some(Records::memory(d));
@@ -1732,7 +1764,8 @@ impl<'p, 'a> Interp<'p, 'a> {
                         Records::stream()
                     } else {
                         let path = crate::fs::path::join(self.io.cwd, &name);
-                        let data = self.io.fs.lock().read_file(&path);
+                        let data =
+                            crate::commands::util::read_named(&*self.io.host, self.io.fs, &path)?;
                         match data {
                             Ok(d) => Records::memory(d),
                             Err(_) => return Ok(Value::Num(-1.0)),
@@ -1977,7 +2010,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 num(r)
             }
             Builtin::Fflush => {
-                self.flush_stdout()?;
+                self.flush_all()?;
                 num(0.0)
             }
             Builtin::Systime => num(self.io.fs.lock().clock().now().secs as f64),

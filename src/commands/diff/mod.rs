@@ -485,6 +485,26 @@ impl Run<'_, '_> {
             }));
         }
         let path = self.ctx.path(name);
+        if self
+            .fs
+            .stat(&path)
+            .is_ok_and(|m| m.file_type == crate::fs::FileType::Fifo)
+        {
+            // A FIFO is read as it comes, until its writers close it.
+            let data = crate::commands::util::read_named(&*self.ctx.host, self.ctx.fs, &path)?;
+            let now = self.fs.clock().now();
+            return match data {
+                Ok(d) => Ok(Some(Side {
+                    name: name.to_owned(),
+                    data: Some(d.to_vec()),
+                    mtime: now,
+                })),
+                Err(e) => {
+                    self.trouble(format!("{name}: {e}"))?;
+                    Ok(None)
+                }
+            };
+        }
         match (self.fs.stat(&path), self.fs.read_file(&path)) {
             (Ok(m), Ok(d)) => Ok(Some(Side {
                 name: name.to_owned(),

@@ -9,7 +9,6 @@ use super::about::{HELP, VERSION, write_version};
 use super::args::{HasArg, LongOpt, Spec, long};
 use super::util::OpenError;
 use super::{CmdResult, Ctx};
-use crate::fs::OpenOptions;
 
 const LONG: &[LongOpt] = &[
     long("from-code", HasArg::Required, "f"),
@@ -592,17 +591,7 @@ pub fn iconv(ctx: &mut Ctx) -> CmdResult {
     }
     match parsed.last("o") {
         Some(file) => {
-            let path = ctx.path(file);
-            let written = {
-                let mut fs = ctx.fs.lock();
-                let opts = OpenOptions {
-                    mode: Some(ctx.file_mode()),
-                    ..OpenOptions::write_truncate()
-                };
-                fs.open(&path, opts)
-                    .and_then(|ino| fs.write_at(ino, 0, &out).map(|_| ()))
-            };
-            if let Err(e) = written {
+            if let Err(e) = ctx.write_output(file, &out, false, ctx.file_mode())? {
                 ctx.err(format!("cannot open output file: {e}"))?;
                 return Ok(1);
             }

@@ -103,6 +103,8 @@ struct Input<'s> {
     separate: bool,
     errors: Vec<String>,
     status: i32,
+    /// What the operands naming FIFOs gave, read as they came before the run.
+    fifos: BTreeMap<String, std::sync::Arc<Vec<u8>>>,
 }
 
 impl Input<'_> {
@@ -203,6 +205,14 @@ impl Input<'_> {
                     self.cur_name = name;
                     return true;
                 }
+                Ok(m) if m.file_type == crate::fs::FileType::Fifo => {
+                    // Opened before the run (the host cannot be reached from here).
+                    drop(g);
+                    let data = self.fifos.remove(&name).unwrap_or_default();
+                    self.cur = Some(Source::Mem(data, 0));
+                    self.cur_name = name;
+                    return true;
+                }
                 Ok(_) => g
                     .read_file(&path)
                     .map_err(|e| format!("can't read {name}: {e}")),
@@ -298,7 +308,9 @@ struct Exec<'a> {
     appends: Vec<Append>,
     last_re: Option<Rc<Rx>>,
     out: Out,
-    wfiles: BTreeMap<String, Vec<u8>>,
+    wfiles: BTreeMap<String, crate::commands::util::Output>,
+    /// `w` files that failed to take a line (reported at the end, status 4).
+    wfailed: Vec<String>,
     rfiles: BTreeMap<String, (std::sync::Arc<Vec<u8>>, usize)>,
     quit: Option<i32>,
     fs: &'a crate::fs::SharedFs,
@@ -486,18 +498,28 @@ impl Exec<'_> {
         self.ps = ps;
     }
 
-    fn write_file(&mut self, name: &str, data: &[u8]) {
-        let mut line = data.to_vec();
-        line.push(self.o.delim);
+    /// `w FILE`: the line goes out at once (GNU flushes each one), so a FIFO's reader
+    /// or a `>(...)` sees it while the input is still being read.
+    fn write_file(&mut self, name: &str, data: &[u8]) -> io::Result<()> {
         match name {
             "/dev/stdout" => self.out.write(data, Some(self.o.delim)),
-            "/dev/stderr" => self.err_out.extend_from_slice(&line),
-            _ => self
-                .wfiles
-                .entry(name.to_owned())
-                .or_default()
-                .extend_from_slice(&line),
+            "/dev/stderr" => {
+                self.err_out.extend_from_slice(data);
+                self.err_out.push(self.o.delim);
+            }
+            _ => {
+                let Some(out) = self.wfiles.get_mut(name) else {
+                    return Ok(());
+                };
+                let mut line = data.to_vec();
+                line.push(self.o.delim);
+                if let Err(e) = out.write(self.fs, &line)? {
+                    self.wfiles.remove(name);
+                    self.wfailed.push(format!("couldn't write to {name}: {e}"));
+                }
+            }
         }
+        Ok(())
     }
 
     fn list(&mut self, width: Option<usize>) {
@@ -731,7 +753,7 @@ impl Exec<'_> {
                 Kind::ReadLine(f) => self.appends.push(Append::Line(f.clone())),
                 Kind::Write(f) => {
                     let ps = self.ps.clone();
-                    self.write_file(f, &ps);
+                    self.write_file(f, &ps)?;
                 }
                 Kind::WriteFirst(f) => {
                     let end = self
@@ -740,7 +762,7 @@ impl Exec<'_> {
                         .position(|&b| b == b'\n')
                         .unwrap_or(self.ps.len());
                     let first = self.ps.get(..end).unwrap_or(&[]).to_vec();
-                    self.write_file(f, &first);
+                    self.write_file(f, &first)?;
                 }
                 Kind::Subst(s) => {
                     if self.substitute(s)? {
@@ -751,7 +773,7 @@ impl Exec<'_> {
                         }
                         if let Some(f) = &s.write {
                             let ps = self.ps.clone();
-                            self.write_file(f, &ps);
+                            self.write_file(f, &ps)?;
                         }
                     }
                 }
@@ -893,7 +915,8 @@ pub fn sed(ctx: &mut Ctx) -> CmdResult {
                     Ok(d)
                 } else {
                     let path = ctx.path(&v);
-                    ctx.fs.lock().read_file(&path).map(|d| d.to_vec())
+                    crate::commands::util::read_named(&*ctx.host, ctx.fs, &path)?
+                        .map(|d| d.to_vec())
                 };
                 match data {
                     Ok(d) => {
@@ -960,22 +983,27 @@ pub fn sed(ctx: &mut Ctx) -> CmdResult {
         ctx.err("no input files")?;
         return Ok(4);
     }
-    // `w` files are created (emptied) before any input is read.
+    // `w` files are opened (emptied; a FIFO waits for its reader) before any input is
+    // read, as GNU sed opens them while compiling the script.
+    let mut wfiles = BTreeMap::new();
     for f in &script.wfiles {
-        if f == "/dev/stdout" || f == "/dev/stderr" {
+        if f == "/dev/stdout" || f == "/dev/stderr" || wfiles.contains_key(f) {
             continue;
         }
-        let path = ctx.path(f);
-        let res = ctx.fs.lock().write_file_mode(&path, b"", ctx.file_mode());
-        if let Err(e) = res {
-            ctx.err(format!("couldn't open file {f}: {e}"))?;
-            return Ok(4);
+        match ctx.open_output(f, false)? {
+            Ok(out) => {
+                wfiles.insert(f.clone(), out);
+            }
+            Err(e) => {
+                ctx.err(format!("couldn't open file {f}: {e}"))?;
+                return Ok(4);
+            }
         }
     }
     if operands.is_empty() {
         operands.push("-".to_owned());
     }
-    match run(ctx, &o, &script, operands) {
+    match run(ctx, &o, &script, operands, wfiles) {
         Err(e)
             if e.get_ref()
                 .is_some_and(|i| i.is::<super::backtrack::Exhausted>()) =>
@@ -991,7 +1019,13 @@ pub fn sed(ctx: &mut Ctx) -> CmdResult {
     }
 }
 
-fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdResult {
+fn run(
+    ctx: &mut Ctx,
+    o: &Opts,
+    script: &Script,
+    operands: Vec<String>,
+    wfiles: BTreeMap<String, crate::commands::util::Output>,
+) -> CmdResult {
     let fs = ctx.fs.clone();
     let cwd = ctx.cwd.to_owned();
     let groups: Vec<Vec<String>> = if o.separate {
@@ -1005,6 +1039,20 @@ fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdRe
             (Some(Addr::Zero), Some(_)) => Some(RangeEnd::Re),
             _ => None,
         });
+    }
+    // Operands naming FIFOs are read through the host (which the reading code cannot
+    // reach), each until its writers close it.
+    let mut fifos = BTreeMap::new();
+    for name in groups.iter().flatten() {
+        let path = ctx.path(name);
+        let is_fifo = fs
+            .lock()
+            .stat(&path)
+            .is_ok_and(|m| m.file_type == crate::fs::FileType::Fifo);
+        if is_fifo && o.in_place.is_none() && !fifos.contains_key(name) {
+            let data = crate::commands::util::read_named(&*ctx.host, &fs, &path)?;
+            fifos.insert(name.clone(), data.unwrap_or_default());
+        }
     }
     let mut ex = Exec {
         o,
@@ -1021,7 +1069,8 @@ fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdRe
             buf: Vec::new(),
             missing_newline: false,
         },
-        wfiles: BTreeMap::new(),
+        wfiles,
+        wfailed: Vec::new(),
         rfiles: BTreeMap::new(),
         quit: None,
         fs: &fs,
@@ -1044,6 +1093,7 @@ fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdRe
         separate: o.separate,
         errors: Vec::new(),
         status: 0,
+        fifos,
     };
     'files: for group in groups {
         input.names = group;
@@ -1128,13 +1178,9 @@ fn run(ctx: &mut Ctx, o: &Opts, script: &Script, operands: Vec<String>) -> CmdRe
         }
     }
     status = status.max(input.status);
-    for (name, data) in std::mem::take(&mut ex.wfiles) {
-        let path = crate::fs::path::join(&cwd, &name);
-        let res = fs.lock().append_file(&path, &data);
-        if let Err(e) = res {
-            writeln!(ctx.stderr, "sed: couldn't write to {name}: {e}")?;
-            status = 4;
-        }
+    for e in std::mem::take(&mut ex.wfailed) {
+        writeln!(ctx.stderr, "sed: {e}")?;
+        status = 4;
     }
     if o.in_place.is_none() && !ex.out.buf.is_empty() {
         ctx.stdout.write_all(&ex.out.buf)?;

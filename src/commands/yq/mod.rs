@@ -572,7 +572,25 @@ fn format_name(f: Format) -> &'static str {
     }
 }
 
+/// Turns yq's `+` on for the command's thread while it lives (off again on return).
+struct YqAdd;
+
+impl YqAdd {
+    fn on() -> YqAdd {
+        jaq_json::set_yq_add(true);
+        YqAdd
+    }
+}
+
+impl Drop for YqAdd {
+    fn drop(&mut self) {
+        jaq_json::set_yq_add(false);
+    }
+}
+
 pub fn yq(ctx: &mut Ctx) -> CmdResult {
+    // `[1] + 2` appends in yq (`.a += "cat"`); jq's `+` fails there.
+    let _add = YqAdd::on();
     let mut o = Opts {
         input: None,
         output: None,

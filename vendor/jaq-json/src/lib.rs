@@ -603,6 +603,31 @@ fn bigint_to_int_saturated(i: &BigInt) -> isize {
         .unwrap_or_else(|| if i.is_negative() { min } else { max })
 }
 
+#[cfg(feature = "std")]
+std::thread_local! {
+    // shellbox: yq's `+` on this thread (see `set_yq_add`).
+    static YQ_ADD: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// shellbox: sets, for the calling thread, whether `+` follows mikefarah yq, where an
+/// array plus a value that is not an array (nor null) appends the value
+/// (`.a += "cat"`) instead of failing as in jq. The `yq` command sets it around its
+/// evaluation; `jq` never does.
+#[cfg(feature = "std")]
+pub fn set_yq_add(on: bool) {
+    YQ_ADD.with(|c| c.set(on));
+}
+
+#[cfg(feature = "std")]
+fn yq_add() -> bool {
+    YQ_ADD.with(|c| c.get())
+}
+
+#[cfg(not(feature = "std"))]
+fn yq_add() -> bool {
+    false
+}
+
 impl core::ops::Add for Val {
     type Output = ValR;
     fn add(self, rhs: Self) -> Self::Output {
@@ -626,6 +651,11 @@ impl core::ops::Add for Val {
             (Obj(mut l), Obj(r)) => {
                 Rc::make_mut(&mut l).extend(r.iter().map(|(k, v)| (k.clone(), v.clone())));
                 Ok(Obj(l))
+            }
+            // shellbox: yq appends a value to an array.
+            (Arr(mut l), r) if yq_add() => {
+                Rc::make_mut(&mut l).push(r);
+                Ok(Arr(l))
             }
             (l, r) => Err(Error::math(l, ops::Math::Add, r)),
         }
