@@ -38,17 +38,17 @@ sys.setrecursionlimit(123)
 '"#;
 
 #[test]
-#[ignore = "issue 28: each python3 still runs on a thread of its own (about 15 MB a call); \
-            a second interpreter on a reused thread overflows its stack in shellbox's set-up"]
+#[ignore = "issue 28: python3 still runs each call on a thread of its own (about 15 MB a \
+            call); on a reused thread the third interpreter finds builtins empty at start-up"]
 fn many_calls_are_fresh_and_memory_stays_bounded() {
     let mut sh = Shell::new();
     let mut check = |n: usize| {
-        for _ in 0..n {
+        for i in 0..n {
             let out = sh.exec(CALL);
             assert_eq!(
                 String::from_utf8_lossy(&out.stdout),
                 "fresh\n",
-                "{}",
+                "call {i}: {}",
                 String::from_utf8_lossy(&out.stderr)
             );
             assert_eq!(out.exit_code, 0);
