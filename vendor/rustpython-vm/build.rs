@@ -1,4 +1,3 @@
-use itertools::Itertools;
 use std::{env, io::prelude::*, path::PathBuf, process::Command};
 
 fn main() {
@@ -11,15 +10,11 @@ fn main() {
         let display = entry.display();
         println!("cargo:rerun-if-changed={display}");
     }
-    println!("cargo:rerun-if-changed=../../Lib/importlib/_bootstrap.py");
-
-    println!("cargo:rustc-env=RUSTPYTHON_GIT_HASH={}", git_hash());
-    println!(
-        "cargo:rustc-env=RUSTPYTHON_GIT_TIMESTAMP={}",
-        git_timestamp()
-    );
-    println!("cargo:rustc-env=RUSTPYTHON_GIT_TAG={}", git_tag());
-    println!("cargo:rustc-env=RUSTPYTHON_GIT_BRANCH={}", git_branch());
+    // shellbox: no `rerun-if-changed` on ../../Lib (missing outside RustPython's own
+    // repository, so the crate was rebuilt by every cargo command), no git facts (git
+    // here would describe shellbox's checkout), and no build environment in
+    // `_sysconfigdata` (it would hand the build machine's variables to sandboxed code).
+    println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rustc-env=RUSTC_VERSION={}", rustc_version());
 
     println!(
@@ -30,32 +25,7 @@ fn main() {
     let mut env_path = PathBuf::from(env::var_os("OUT_DIR").unwrap());
     env_path.push("env_vars.rs");
     let mut f = std::fs::File::create(env_path).unwrap();
-    write!(
-        f,
-        "sysvars! {{ {} }}",
-        std::env::vars_os().format_with(", ", |(k, v), f| f(&format_args!("{k:?} => {v:?}")))
-    )
-    .unwrap();
-}
-
-fn git_hash() -> String {
-    git(&["rev-parse", "--short", "HEAD"])
-}
-
-fn git_timestamp() -> String {
-    git(&["log", "-1", "--format=%ct"])
-}
-
-fn git_tag() -> String {
-    git(&["describe", "--all", "--always", "--dirty"])
-}
-
-fn git_branch() -> String {
-    git(&["name-rev", "--name-only", "HEAD"])
-}
-
-fn git(args: &[&str]) -> String {
-    command("git", args)
+    write!(f, "sysvars! {{}}").unwrap();
 }
 
 fn rustc_version() -> String {

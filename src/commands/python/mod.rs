@@ -7,14 +7,14 @@
 //! native `_shellbox` module of [`sandbox`] from the virtual filesystem, the session's
 //! clock and seeded generator, and the command's own streams.
 //!
-//! Status (issue 28, in progress): behind the `python` feature, off by default. One
-//! interpreter per process works (336 of the 357 programs of tests/python/corpus match
-//! CPython); a second one in the same process overflows its stack inside RustPython
-//! (module attribute lookup recursing without end), because with its `threading`
-//! feature RustPython keeps the type objects and the collector's lists in process-wide
-//! statics that a finished interpreter leaves behind. The way out being tried next:
-//! RustPython without `threading` (those statics become per thread) and a vendored
-//! one-line hook for the stop flag, which today relies on `threading`.
+//! Status (issue 28, in progress): behind the `python` feature, off by default.
+//! RustPython is built without its `threading` feature, so its type objects, interned
+//! strings and collector lists are per-thread statics; every `python3` runs on a new
+//! thread, which leaves those behind (about 15 MB and 140 ms a call). Reusing the
+//! thread is the way out, not there yet: an interpreter re-created on one thread
+//! still leaves about 1,200 objects behind, and with this module's bootstrap the third
+//! interpreter on a thread starts with an empty `builtins` (see
+//! vendor/rustpython-vm/README.shellbox.md and tests/python_reuse.rs).
 //!
 //! The interpreter runs on a thread of its own, with a large stack; the command's
 //! thread serves its standard streams and watches the run's limits. When the run must

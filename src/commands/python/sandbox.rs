@@ -892,7 +892,7 @@ fn interpret(
     });
     // Finalizing (atexit, then every object of this interpreter collected and
     // untracked) is not optional: the collector's object lists are shared by every
-    // interpreter of the process, and one dropped without it leaves them dangling.
+    // interpreter of the thread, and one dropped without it leaves them dangling.
     let _ = interp.finalize(None);
     status
 }

@@ -11,10 +11,12 @@ use alloc::fmt;
 
 // PyCFunctionObject in CPython
 #[repr(C)]
-#[pyclass(name = "builtin_function_or_method", module = false)]
+#[pyclass(name = "builtin_function_or_method", module = false, traverse)]
 pub struct PyNativeFunction {
+    #[pytraverse(skip)]
     pub(crate) value: &'static PyMethodDef,
     pub(crate) zelf: Option<PyObjectRef>,
+    #[pytraverse(skip)]
     pub(crate) module: Option<&'static PyStrInterned>, // None for bound method
     /// Prevent HeapMethodDef from being freed while this function references it
     pub(crate) _method_def_owner: Option<PyObjectRef>,
@@ -203,9 +205,10 @@ impl PyNativeFunction {
 // PyCMethodObject in CPython
 // repr(C) ensures `func` is at offset 0, allowing safe cast from PyNativeMethod to PyNativeFunction
 #[repr(C)]
-#[pyclass(name = "builtin_function_or_method", module = false, base = PyNativeFunction, ctx = "builtin_function_or_method_type")]
+#[pyclass(name = "builtin_function_or_method", module = false, base = PyNativeFunction, ctx = "builtin_function_or_method_type", traverse)]
 pub struct PyNativeMethod {
     pub(crate) func: PyNativeFunction,
+    #[pytraverse(skip)]
     pub(crate) class: &'static Py<PyType>, // TODO: the actual life is &'self
 }
 

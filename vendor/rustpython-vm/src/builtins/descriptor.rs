@@ -111,7 +111,15 @@ impl Callable for PyMethodDescriptor {
 
 impl PyMethodDescriptor {
     pub fn bind(&self, obj: PyObjectRef, ctx: &Context) -> PyRef<PyNativeMethod> {
-        self.method.build_bound_method(ctx, obj, self.common.typ)
+        // shellbox: the bound method keeps the heap method definition alive too (its
+        // function is freed with it, see HeapMethodDef).
+        let mut method = self.method.to_bound_method(obj, self.common.typ);
+        method.func._method_def_owner = self._method_def_owner.clone();
+        PyRef::new_ref(
+            method,
+            ctx.types.builtin_function_or_method_type.to_owned(),
+            None,
+        )
     }
 }
 

@@ -34,11 +34,12 @@ static ATTR_EXCEPTIONS: [&str; 9] = [
 // Attributes that are blocked from being looked up on __origin__
 static ATTR_BLOCKED: [&str; 3] = ["__bases__", "__copy__", "__deepcopy__"];
 
-#[pyclass(module = "types", name = "GenericAlias")]
+#[pyclass(module = "types", name = "GenericAlias", traverse)]
 pub struct PyGenericAlias {
     origin: PyObjectRef,
     args: PyTupleRef,
     parameters: PyTupleRef,
+    #[pytraverse(skip)]
     starred: bool, // for __unpacked__ attribute
 }
 

@@ -470,7 +470,16 @@ fn is_uninitialized_submodule(
         None => return false,
     };
     let full_name = format!("{mod_name}.{name}");
-    let sys_modules = match vm.sys_module.get_attr("modules", vm).ok() {
+    // shellbox: read from sys's dict, not through getattr: when `sys.modules` is gone
+    // (sys's dict is cleared last at finalization) a failed lookup on `sys` came back
+    // here for `sys.modules` itself and recursed until the stack overflowed.
+    let sys_modules = match vm
+        .sys_module
+        .dict()
+        .get_item_opt(identifier!(vm, modules), vm)
+        .ok()
+        .flatten()
+    {
         Some(m) => m,
         None => return false,
     };

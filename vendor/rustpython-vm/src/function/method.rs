@@ -283,11 +283,38 @@ impl core::fmt::Debug for PyMethodDef {
 #[derive(Debug)]
 pub struct HeapMethodDef {
     method: PyMethodDef,
+    /// shellbox: `method.func` was leaked from a `Box` (Context::new_method_def) and
+    /// is freed with this definition, so a closure given to `vm.new_function` (and
+    /// what it captured) lives as long as the functions built from it, not forever.
+    owns_func: bool,
 }
 
 impl HeapMethodDef {
     pub const fn new(method: PyMethodDef) -> Self {
-        Self { method }
+        Self {
+            method,
+            owns_func: false,
+        }
+    }
+
+    /// # Safety
+    /// `method.func` must come from `Box::leak` and be referenced nowhere else than
+    /// through this definition (whose users hold it alive).
+    pub(crate) const unsafe fn new_owning(method: PyMethodDef) -> Self {
+        Self {
+            method,
+            owns_func: true,
+        }
+    }
+}
+
+impl Drop for HeapMethodDef {
+    fn drop(&mut self) {
+        if self.owns_func {
+            let ptr = self.method.func as *const dyn PyNativeFn as *mut dyn PyNativeFn;
+            // SAFETY: see `new_owning`; nothing built from this definition outlives it.
+            drop(unsafe { Box::from_raw(ptr) });
+        }
     }
 }
 

@@ -30,13 +30,14 @@ mod _abc {
 
     /// Internal state held by ABC machinery.
     #[pyattr]
-    #[pyclass(name = "_abc_data", module = "_abc")]
+    #[pyclass(name = "_abc_data", module = "_abc", traverse)]
     #[derive(Debug, PyPayload)]
     struct AbcData {
         // WeakRef sets for registry and caches
         registry: PyRwLock<Option<PyRef<PySet>>>,
         cache: PyRwLock<Option<PyRef<PySet>>>,
         negative_cache: PyRwLock<Option<PyRef<PySet>>>,
+        #[pytraverse(skip)]
         negative_cache_version: AtomicU64,
     }
 

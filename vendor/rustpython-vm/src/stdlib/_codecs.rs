@@ -359,16 +359,16 @@ mod _codecs {
 
 #[inline]
 fn delegate_pycodecs(
-    cell: &'static StaticCell<crate::PyObjectRef>,
+    _cell: &'static StaticCell<crate::PyObjectRef>,
     name: &'static str,
     args: crate::function::FuncArgs,
     vm: &crate::VirtualMachine,
 ) -> crate::PyResult {
-    let f = cell.get_or_try_init(|| {
-        let module = vm.import("_pycodecs", 0)?;
-        module.get_attr(name, vm)
-    })?;
-    f.call(args, vm)
+    // shellbox: looked up in this interpreter's `_pycodecs` every time. A function
+    // cached in a per-thread static would belong to the first interpreter of the
+    // thread (its module cleared at finalization) and keep that interpreter alive.
+    let module = vm.import("_pycodecs", 0)?;
+    module.get_attr(name, vm)?.call(args, vm)
 }
 
 #[cfg(windows)]

@@ -659,7 +659,8 @@ impl Context {
             flags,
             doc,
         };
-        let payload = HeapMethodDef::new(def);
+        // SAFETY: `func` was just leaked from a Box, and only this definition has it.
+        let payload = unsafe { HeapMethodDef::new_owning(def) };
         PyRef::new_ref(payload, self.types.method_def.to_owned(), None)
     }
 
