@@ -101,7 +101,7 @@ enum ZoneKind {
 
 thread_local! {
     /// The last `TZ` value resolved and its zone: scripts rarely change it.
-    static LAST: RefCell<Option<(String, Zone)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<Box<(String, Zone)>>> = const { RefCell::new(None) };
 }
 
 impl Zone {
@@ -120,13 +120,13 @@ impl Zone {
         if let Some(z) = LAST.with(|l| {
             l.borrow()
                 .as_ref()
-                .filter(|(k, _)| k == tz)
-                .map(|(_, z)| z.clone())
+                .filter(|last| last.0 == tz)
+                .map(|last| last.1.clone())
         }) {
             return z;
         }
         let z = Zone::resolve(tz);
-        LAST.with(|l| *l.borrow_mut() = Some((tz.to_owned(), z.clone())));
+        LAST.with(|l| *l.borrow_mut() = Some(Box::new((tz.to_owned(), z.clone()))));
         z
     }
 

@@ -262,8 +262,12 @@ impl Pattern {
         /// Patterns kept per set of options, and the longest kept.
         const KEPT: usize = 256;
         const LONGEST: usize = 256;
+        /// One map of kept patterns per set of options.
+        type Kept = [HashMap<String, Rc<Pattern>>; 16];
         thread_local! {
-            static CACHE: RefCell<[HashMap<String, Rc<Pattern>>; 16]> = RefCell::default();
+            // Boxed: a library loaded into another process (the Node addon) gets a
+            // small static TLS block, and sixteen maps inline took most of it.
+            static CACHE: RefCell<Box<Kept>> = RefCell::default();
         }
         let which = usize::from(opts.extglob)
             | usize::from(opts.nocase) << 1
