@@ -91,12 +91,9 @@ enum ZoneKind {
     Utc,
     /// A zone from the bundled database or a POSIX TZ string.
     Rules(jiff::tz::TimeZone),
-    /// What glibc falls back to for a `TZ` it cannot read: a fixed offset (zero)
-    /// under the name the string starts with.
-    Fixed {
-        offset: i32,
-        abbr: String,
-    },
+    /// What glibc falls back to for a `TZ` it cannot read: offset zero under the name
+    /// the string starts with.
+    Unread(String),
 }
 
 thread_local! {
@@ -161,14 +158,14 @@ impl Zone {
         } else {
             String::new()
         };
-        Zone(ZoneKind::Fixed { offset: 0, abbr })
+        Zone(ZoneKind::Unread(abbr))
     }
 
     /// Offset east of UTC (seconds) and abbreviation in force at `secs`.
     pub fn offset_at(&self, secs: i64) -> (i64, String) {
         match &self.0 {
             ZoneKind::Utc => (0, "UTC".to_owned()),
-            ZoneKind::Fixed { offset, abbr } => (i64::from(*offset), abbr.clone()),
+            ZoneKind::Unread(abbr) => (0, abbr.clone()),
             ZoneKind::Rules(z) => match jiff::Timestamp::from_second(secs) {
                 Ok(ts) => {
                     let info = z.to_offset_info(ts);
@@ -182,16 +179,26 @@ impl Zone {
         }
     }
 
+    /// Offset east of UTC (seconds) in force at `secs`.
+    pub fn offset(&self, secs: i64) -> i64 {
+        match &self.0 {
+            ZoneKind::Rules(z) => jiff::Timestamp::from_second(secs)
+                .map_or(0, |ts| i64::from(z.to_offset(ts).seconds())),
+            ZoneKind::Utc | ZoneKind::Unread(_) => 0,
+        }
+    }
+
     /// The instant a local wall-clock time names: `local` counts seconds since
     /// 1970-01-01 00:00 as if local time were UTC. A time skipped by a change of
     /// offset is `None` (GNU date rejects it); a repeated one is its first instant.
     pub fn to_utc(&self, local: i64) -> Option<i64> {
+        use jiff::tz::AmbiguousOffset;
         let ZoneKind::Rules(z) = &self.0 else {
-            let (off, _) = self.offset_at(local);
-            return local.checked_sub(off);
+            // UTC, or glibc's fallback: offset zero.
+            return Some(local);
         };
         let t = gmtime(local);
-        let dt = i16::try_from(t.year).ok().and_then(|y| {
+        let civil = i16::try_from(t.year).ok().and_then(|y| {
             jiff::civil::DateTime::new(
                 y,
                 t.month as i8,
@@ -203,17 +210,14 @@ impl Zone {
             )
             .ok()
         });
-        let Some(dt) = dt else {
-            let (off, _) = self.offset_at(local);
-            return local.checked_sub(off);
+        let off = match civil.map(|dt| z.to_ambiguous_timestamp(dt).offset()) {
+            Some(AmbiguousOffset::Unambiguous { offset }) => i64::from(offset.seconds()),
+            Some(AmbiguousOffset::Fold { before, .. }) => i64::from(before.seconds()),
+            Some(AmbiguousOffset::Gap { .. }) => return None,
+            // A year jiff cannot hold takes the offset at that instant.
+            None => self.offset(local),
         };
-        use jiff::tz::AmbiguousOffset;
-        let off = match z.to_ambiguous_timestamp(dt).offset() {
-            AmbiguousOffset::Unambiguous { offset } => offset,
-            AmbiguousOffset::Fold { before, .. } => before,
-            AmbiguousOffset::Gap { .. } => return None,
-        };
-        local.checked_sub(i64::from(off.seconds()))
+        local.checked_sub(off)
     }
 
     /// Formats `secs` in this zone with strftime conversions.
@@ -224,8 +228,7 @@ impl Zone {
 
     /// Broken-down local time at `secs`.
     pub fn local(&self, secs: i64) -> Tm {
-        let (offset, _) = self.offset_at(secs);
-        gmtime(secs.saturating_add(offset))
+        gmtime(secs.saturating_add(self.offset(secs)))
     }
 }
 

@@ -263,7 +263,7 @@ pub fn parse_date(s: &str, now: Timestamp, zone: &Zone) -> Option<Timestamp> {
             nanos: parse_frac(frac)?,
         });
     }
-    let local_now = now.secs.saturating_add(zone.offset_at(now.secs).0);
+    let local_now = now.secs.saturating_add(zone.offset(now.secs));
     let lower = t.to_ascii_lowercase().replace(',', " ");
     // A sign may stand apart from its number (`+ 10 days`), as GNU's lexer allows.
     let mut words: Vec<String> = Vec::new();
@@ -521,7 +521,7 @@ pub fn parse_date(s: &str, now: Timestamp, zone: &Zone) -> Option<Timestamp> {
 
 /// Expands what `timefmt::strftime` lacks: `%:z` family and `%3N`-style widths.
 pub(crate) fn strftime(fmt: &str, t: Timestamp, zone: &Zone) -> String {
-    let offset = zone.offset_at(t.secs).0;
+    let offset = zone.offset(t.secs);
     let mut pre = String::new();
     let mut cs = fmt.chars().peekable();
     while let Some(c) = cs.next() {

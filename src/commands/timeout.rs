@@ -124,33 +124,32 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
         .and_then(parse_duration)
         .map(to_nanos)
         .filter(|k| *k > 0);
-    let (status, sent) = if limit == 0 {
-        let status = ctx.host.run(
+    // A duration of 0 disables the timeout.
+    if limit == 0 {
+        return ctx.host.run(
             argv,
             Stdio::Own(&mut *ctx.stdin),
             Stdio::Own(&mut *ctx.stdout),
             Stdio::Own(&mut *ctx.stderr),
-        )?;
-        (status, Vec::new())
-    } else {
-        let alarm = crate::interp::procs::AlarmSpec {
-            limit,
-            signal: sig.1,
-            kill_after,
-            whole_group: !parsed.has("foreground"),
-        };
-        ctx.host.run_timed(
-            argv,
-            Stdio::Own(&mut *ctx.stdin),
-            Stdio::Own(&mut *ctx.stdout),
-            Stdio::Own(&mut *ctx.stderr),
-            &alarm,
-        )?
+        );
+    }
+    let alarm = crate::interp::procs::AlarmSpec {
+        limit,
+        signal: sig.1,
+        kill_after,
+        whole_group: !parsed.has("foreground"),
     };
+    let (status, sent) = ctx.host.run_timed(
+        argv,
+        Stdio::Own(&mut *ctx.stdin),
+        Stdio::Own(&mut *ctx.stdout),
+        Stdio::Own(&mut *ctx.stderr),
+        &alarm,
+    )?;
     let fired = !sent.is_empty();
     let deadline = start.as_nanos().saturating_add(limit);
     let elapsed = clock.now().as_nanos().saturating_sub(start.as_nanos());
-    if limit == 0 || (!fired && elapsed <= limit) {
+    if !fired && elapsed <= limit {
         return Ok(status);
     }
     // Stopped at the deadline, or found past it: the command took the limit.

@@ -27,11 +27,10 @@ impl Interp {
         }
         child.vars = fresh;
         child.init_vars_keep();
-        // A new shell reads BASH_XTRACEFD from its environment, if it got one.
+        // A new shell reads BASH_XTRACEFD from its environment, if it got one (not
+        // the parent's setting: forgotten, not closed).
         child.xtrace_fd = None;
-        if let Some(fd) = child.get_str("BASH_XTRACEFD") {
-            child.set_xtrace_fd(&fd);
-        }
+        child.sync_xtrace_fd();
         let shlvl = self
             .get_str("SHLVL")
             .and_then(|s| s.parse::<i64>().ok())

@@ -1747,8 +1747,7 @@ impl Interp {
         self.line = saved_line;
         if local_xtracefd {
             // The local goes: what shows through now takes effect (bash's sv_xtracefd).
-            let now = self.get_str("BASH_XTRACEFD").unwrap_or_default();
-            self.set_xtrace_fd(&now);
+            self.sync_xtrace_fd();
         }
         if let Ok(s) = r {
             self.status = s;

@@ -1443,6 +1443,13 @@ impl Interp {
         }
     }
 
+    /// Applies the `BASH_XTRACEFD` visible now (after an unset, a function's local
+    /// going away, or a new shell reading its environment).
+    pub(crate) fn sync_xtrace_fd(&mut self) {
+        let now = self.get_str("BASH_XTRACEFD").unwrap_or_default();
+        self.set_xtrace_fd(&now);
+    }
+
     /// The trace goes back to stderr; the descriptor it went to is closed, as bash
     /// closes the stream it opened on it (`unset BASH_XTRACEFD`).
     pub(crate) fn xtrace_reset(&mut self) {

@@ -2070,7 +2070,7 @@ impl<'p, 'a> Interp<'p, 'a> {
                 match local {
                     Some(l) => num(zone
                         .to_utc(l)
-                        .unwrap_or_else(|| l.saturating_sub(zone.offset_at(l).0))
+                        .unwrap_or_else(|| l.saturating_sub(zone.offset(l)))
                         as f64),
                     None => num(-1.0),
                 }

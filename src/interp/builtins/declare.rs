@@ -1155,8 +1155,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
         } else if target == "BASH_XTRACEFD" {
             // What shows through now (an outer scope's value, or nothing) takes effect.
-            let now = sh.get_str("BASH_XTRACEFD").unwrap_or_default();
-            sh.set_xtrace_fd(&now);
+            sh.sync_xtrace_fd();
         }
     }
     Ok(status)
