@@ -365,6 +365,7 @@ impl Interp {
             }
         }
         let status = child.run_script(&script);
+        self.reaped |= !exec;
         if !exec && let Some(sig) = child.proc.mailbox().died_of() {
             self.fg_death = Some((child.bashpid, sig));
         }

@@ -272,6 +272,8 @@ impl Interp {
         } else {
             let r = self.exec_multi(p);
             self.compound_status = false;
+            self.reaped = false;
+            self.notify_jobs();
             r
         };
         if exempt {
@@ -379,27 +381,53 @@ impl Interp {
         c.parent_traps = self.traps.clone();
         c.sync_dispositions();
         // A subshell has its own jobs; it still lists the parent's (without owning them).
-        let listed: Vec<Job> = {
+        let listed = {
             let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            jt.jobs
-                .iter()
-                .filter(|j| j.id > 0)
-                .map(|j| Job {
-                    id: j.id,
-                    pid: j.pid,
-                    command: j.command.clone(),
-                    handle: None,
-                    status: j.status.or(if j.finished_by(now) { Some(0) } else { None }),
-                    reported: true,
-                    foreign: true,
-                    killed_by: None,
-                    lane: None,
-                    mailbox: None,
+            let jobs = jt
+                .listed()
+                .map(|j| {
+                    let done = j.finished_by(now);
+                    Job {
+                        id: j.id,
+                        pid: j.pid,
+                        command: j.command.clone(),
+                        handle: None,
+                        status: j
+                            .status
+                            .or_else(|| done.then(|| j.ended.get().copied().unwrap_or(0))),
+                        reported: true,
+                        foreign: true,
+                        killed_by: j.end_signal().filter(|_| done),
+                        lane: None,
+                        mailbox: None,
+                        ended: Default::default(),
+                        wd: j.wd.clone(),
+                    }
                 })
-                .collect()
+                .collect();
+            super::JobTable {
+                jobs,
+                current: jt.current,
+                previous: jt.previous,
+            }
         };
-        c.jobs = Arc::new(std::sync::Mutex::new(super::JobTable { jobs: listed }));
+        c.jobs = Arc::new(std::sync::Mutex::new(listed));
         Ok(c)
+    }
+
+    /// A new process, or a subshell bash starts without job control: it lists none of
+    /// the shell's jobs.
+    pub(crate) fn without_parent_jobs(&mut self) {
+        self.jobs = Arc::new(std::sync::Mutex::new(super::JobTable::default()));
+    }
+
+    /// Whether `c` is a plain call of the `jobs` builtin (which keeps the job list in a
+    /// pipeline, where bash forks it).
+    fn is_jobs_builtin(&self, c: &Command) -> bool {
+        matches!(&c.kind, CommandKind::Simple(sc)
+            if sc.words.first().and_then(|w| w.as_literal()).is_some_and(|w| w == "jobs"))
+            && !self.funcs.contains_key("jobs")
+            && self.builtin("jobs").is_some()
     }
 
     /// Runs a forked shell's command to completion: its exit status.
@@ -478,6 +506,10 @@ impl Interp {
             } else {
                 self.fork_detached()?
             };
+            // Only `jobs` itself, run as a stage, still lists the shell's jobs.
+            if !self.is_jobs_builtin(cmd) {
+                child.without_parent_jobs();
+            }
             child.exec_last = true;
             if i == 0 {
                 child.extra_args = extra_args.clone();
@@ -601,6 +633,7 @@ impl Interp {
                 return Err(e);
             }
         };
+        child.without_parent_jobs();
         let pid = child.bashpid;
         // Job control is the top-level shell's: a subshell's jobs stay in its group.
         if self.set.monitor && !self.in_subshell {
@@ -619,12 +652,7 @@ impl Interp {
         }
         let a = a.clone();
         let budget = self.budget.clone();
-        let text = crate::syntax::printer::list_to_string(&List {
-            items: vec![ListItem {
-                and_or: a.clone(),
-                background: false,
-            }],
-        });
+        let text = crate::syntax::printer::job_to_string(&a);
         // A lone simple command in the background is not checked for the ERR trap or
         // `set -e` in the job; commands nested deeper still are.
         let lone = a.rest.is_empty() && a.first.commands.len() == 1;
@@ -646,6 +674,8 @@ impl Interp {
             child.proc.set_command(&name, &text);
         }
         let mailbox = child.proc.mailbox().clone();
+        let ended: Arc<std::sync::OnceLock<i32>> = Default::default();
+        let job_ended = ended.clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
         let held = lane.hold();
@@ -672,6 +702,7 @@ impl Interp {
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
                 budget.background.fetch_sub(1, Ordering::Relaxed);
+                let _ = job_ended.set(s);
                 s
             });
         let handle = match handle {
@@ -686,20 +717,25 @@ impl Interp {
                 )));
             }
         };
+        let now = self.fs.lock().clock().now();
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
-        jt.jobs.push(Job {
-            id,
-            pid,
-            command: text,
-            handle: Some(handle),
-            status: None,
-            reported: false,
-            foreign: false,
-            killed_by: None,
-            lane: Some(lane),
-            mailbox: Some(mailbox),
-        });
+        jt.add(
+            Job {
+                id: 0,
+                pid,
+                command: text,
+                handle: Some(handle),
+                status: None,
+                reported: false,
+                foreign: false,
+                killed_by: None,
+                lane: Some(lane),
+                mailbox: Some(mailbox),
+                ended,
+                wd: self.cwd.clone(),
+            },
+            now,
+        );
         self.last_bg = Some(pid);
         Ok(())
     }
@@ -792,6 +828,7 @@ impl Interp {
     /// bash's report of the foreground process command `c` started that a signal
     /// killed, if one did.
     fn report_fg_death(&mut self, c: &Command) {
+        self.notify_if_reaped();
         if let Some((pid, sig)) = self.fg_death.take() {
             self.report_killed(pid, sig, &crate::syntax::printer::command_to_string(c));
         }
@@ -831,10 +868,12 @@ impl Interp {
                     self.note_command(|| printer::command_to_string(c));
                 }
                 let mut child = self.fork_subshell()?;
+                child.without_parent_jobs();
                 // `( )` is outside any loop: break/continue inside it only complain.
                 child.loop_depth = 0;
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
+                self.reaped = true;
                 if let Some(sig) = child.proc.mailbox().died_of() {
                     self.fg_death = Some((child.bashpid, sig));
                 }
@@ -1251,6 +1290,9 @@ impl Interp {
         let (in_r, in_w) = pipe_in(&self.budget);
         let (out_r, out_w) = pipe_in(&self.budget);
         let mut child = self.fork_detached()?;
+        child.without_parent_jobs();
+        // The process ends with its command (bash execs a simple one).
+        child.exec_last = true;
         child.fds.set(0, Some(Arc::new(OpenFile::PipeR(in_r))));
         child.fds.set(1, Some(Arc::new(OpenFile::PipeW(out_w))));
         let rfd = self.fds.free_from(60);
@@ -1266,7 +1308,13 @@ impl Interp {
         let _ = self.assign_scalar(&format!("{name}_PID"), pid.to_string(), false);
         self.reserve_thread()?;
         let body = (*cp.body).clone();
+        let text = format!(
+            "coproc {name} {}",
+            crate::syntax::printer::command_to_string(&body)
+        );
         let budget = self.budget.clone();
+        let ended: Arc<std::sync::OnceLock<i32>> = Default::default();
+        let job_ended = ended.clone();
         let lane = self.fs.lock().clock().fork_lane();
         let job_lane = lane.clone();
         let held = lane.hold();
@@ -1280,6 +1328,7 @@ impl Interp {
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
                 budget.threads.fetch_sub(1, Ordering::Relaxed);
+                let _ = job_ended.set(s);
                 s
             })
             .map_err(|e| {
@@ -1290,20 +1339,25 @@ impl Interp {
                     &e,
                 ))
             })?;
+        let now = self.fs.lock().clock().now();
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let id = jt.jobs.iter().map(|j| j.id).max().unwrap_or(0) + 1;
-        jt.jobs.push(Job {
-            id,
-            pid,
-            command: format!("coproc {name}"),
-            handle: Some(handle),
-            status: None,
-            reported: false,
-            foreign: false,
-            killed_by: None,
-            lane: Some(lane),
-            mailbox: Some(mailbox),
-        });
+        jt.add(
+            Job {
+                id: 0,
+                pid,
+                command: text,
+                handle: Some(handle),
+                status: None,
+                reported: false,
+                foreign: false,
+                killed_by: None,
+                lane: Some(lane),
+                mailbox: Some(mailbox),
+                ended,
+                wd: self.cwd.clone(),
+            },
+            now,
+        );
         self.last_bg = Some(pid);
         Ok(0)
     }
@@ -1878,7 +1932,9 @@ impl Interp {
             let mut w = vec!["command_not_found_handle".to_owned()];
             w.extend(words.iter().cloned());
             let mut child = self.fork_subshell()?;
+            child.without_parent_jobs();
             let r = child.call_function(&f, &w);
+            self.reaped = true;
             return child.finish_subshell(r);
         }
         self.error(&format!("{name}: command not found"));
@@ -1925,6 +1981,8 @@ impl Interp {
     /// Runs a script file in a child shell (a new bash process in real life).
     fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String]) -> R {
         let mut child = self.fork_subshell()?;
+        child.without_parent_jobs();
+        self.reaped = true;
         // A new process: the caller's `if`/`||` does not suspend the script's `set -e`.
         child.no_errexit = 0;
         child.positional = Arc::new(words[1..].to_vec());
@@ -1973,7 +2031,9 @@ impl Interp {
             // Builtins that also exist as programs (`env echo`, `/bin/true`).
             if let Some(b) = super::builtins::lookup(name) {
                 let mut child = self.fork_subshell()?;
+                child.without_parent_jobs();
                 let r = super::builtins::call(&mut child, name, b, words);
+                self.reaped = true;
                 return child.finish_subshell(r);
             }
             return self.command_not_found(name, words);
@@ -2082,6 +2142,7 @@ impl Interp {
         // The utility is a process while it runs: `kill`, `ps` and `pgrep` see it.
         let process = self.utility_process(words);
         let shared = process.as_ref().is_some_and(|p| Arc::ptr_eq(p, &self.proc));
+        self.reaped |= !shared;
         let _running = process
             .as_ref()
             .map(|p| super::procs::enter_utility(p.mailbox().clone()));
@@ -2882,6 +2943,7 @@ impl UtilHost<'_> {
             Err(Flow::Fatal(m)) => return Err(crate::commands::fatal(m)),
             Err(_) => return Ok((1, Vec::new())),
         };
+        child.without_parent_jobs();
         // timeout's command leads a process group of its own, which the alarm signals.
         let alarm = alarm.map(|spec| {
             let pid = child.proc.pid();

@@ -545,6 +545,8 @@ impl Host for Interp {
             killed_by: None,
             lane: Some(lane),
             mailbox: Some(mailbox),
+            ended: Default::default(),
+            wd: String::new(),
         });
         Ok(format!("/dev/fd/{fd}"))
     }

@@ -325,6 +325,11 @@ pub struct Job {
     pub lane: Option<crate::fs::Lane>,
     /// The job's process's mailbox: whether a signal ended it.
     pub mailbox: Option<Arc<procs::Mailbox>>,
+    /// Set by the job's thread as it ends, before its lane stops counting in the order
+    /// of sleeps: once a sleep past the job's time has ended, this is set.
+    pub ended: Arc<std::sync::OnceLock<i32>>,
+    /// The directory the job started in, shown by `jobs` when the shell has left it.
+    pub wd: String,
 }
 
 impl Job {
@@ -332,8 +337,39 @@ impl Job {
     /// time is not ahead of `now` (`sleep 10 &` still runs until ten seconds pass).
     pub fn finished_by(&self, now: crate::fs::Timestamp) -> bool {
         self.status.is_some()
-            || (self.handle.as_ref().is_some_and(|h| h.is_finished())
+            || ((self.ended.get().is_some() || self.handle.as_ref().is_some_and(|h| h.is_finished()))
                 && self.lane.as_ref().is_none_or(|l| l.now() <= now))
+    }
+
+    /// Whether the job had ended before the virtual time `now`. What ends at the very
+    /// time the shell looks counts as still running (as a job just started does under
+    /// bash, which has not reaped it yet), so the answer does not hang on which thread
+    /// the host ran first.
+    pub fn ended_before(&self, now: crate::fs::Timestamp) -> bool {
+        self.status.is_some()
+            || (self.ended.get().is_some() && self.lane.as_ref().is_none_or(|l| l.now() < now))
+    }
+
+    /// The signal that ended the job, if one did.
+    pub fn end_signal(&self) -> Option<i32> {
+        self.killed_by
+            .or_else(|| self.mailbox.as_ref().and_then(|m| m.died_of()))
+    }
+
+    /// How `jobs` and the job notices describe an ended job: `Done`, `Exit N` (a
+    /// POSIX shell's `Done(N)`), or the signal (`Terminated`).
+    pub fn end_text(&self, posix: bool) -> String {
+        if let Some(d) = self
+            .end_signal()
+            .and_then(builtins::misc::signal_description)
+        {
+            return d.into_owned();
+        }
+        match self.status.or_else(|| self.ended.get().copied()) {
+            Some(0) | None => "Done".to_owned(),
+            Some(n) if posix => format!("Done({n})"),
+            Some(n) => format!("Exit {n}"),
+        }
     }
 }
 
@@ -341,6 +377,94 @@ impl Job {
 #[derive(Debug, Default)]
 pub struct JobTable {
     pub jobs: Vec<Job>,
+    /// The current job (`%+`) and the previous one (`%-`), by pid, kept as bash's
+    /// set_current_job and reset_current keep them.
+    pub current: Option<u32>,
+    pub previous: Option<u32>,
+}
+
+impl JobTable {
+    /// Adds a job started at virtual time `now` under the next free number; it
+    /// becomes the current job.
+    pub fn add(&mut self, mut job: Job, now: crate::fs::Timestamp) {
+        job.id = self.listed().map(|j| j.id).max().unwrap_or(0) + 1;
+        let pid = job.pid;
+        self.jobs.push(job);
+        self.set_current(pid, now);
+    }
+
+    /// The jobs still in the table (those `jobs` lists).
+    pub fn listed(&self) -> impl Iterator<Item = &Job> {
+        self.jobs.iter().filter(|j| j.id > 0)
+    }
+
+    fn is_listed(&self, pid: Option<u32>) -> bool {
+        pid.is_some_and(|p| self.listed().any(|j| j.pid == p))
+    }
+
+    /// The newest job still running at `now` that is older than the job `before`
+    /// (any job when `None`).
+    fn newest_running(&self, before: Option<u32>, now: crate::fs::Timestamp) -> Option<u32> {
+        let end = before
+            .and_then(|p| self.jobs.iter().position(|j| j.pid == p))
+            .unwrap_or(self.jobs.len());
+        self.jobs[..end]
+            .iter()
+            .rev()
+            .find(|j| j.id > 0 && !j.ended_before(now))
+            .map(|j| j.pid)
+    }
+
+    fn set_current(&mut self, pid: u32, now: crate::fs::Timestamp) {
+        if self.current != Some(pid) {
+            self.previous = self.current;
+            self.current = Some(pid);
+        }
+        let running = self
+            .jobs
+            .iter()
+            .any(|j| j.pid == pid && !j.ended_before(now));
+        let candidate = self.newest_running(running.then_some(pid), now);
+        self.previous = candidate.or(self.current);
+    }
+
+    /// Takes the job out of the table (its status stays known by pid); a new current
+    /// or previous job is chosen if it was one.
+    pub fn forget(&mut self, pid: u32, now: crate::fs::Timestamp) {
+        if let Some(j) = self.jobs.iter_mut().find(|j| j.pid == pid) {
+            j.id = 0;
+        }
+        if self.current == Some(pid) || self.previous == Some(pid) {
+            self.reset_current(now);
+        }
+    }
+
+    fn reset_current(&mut self, now: crate::fs::Timestamp) {
+        if !self.is_listed(self.current) {
+            self.current = None;
+        }
+        if !self.is_listed(self.previous) {
+            self.previous = None;
+        }
+        match self.newest_running(None, now) {
+            Some(pid) => self.set_current(pid, now),
+            None => {
+                self.current = None;
+                self.previous = None;
+            }
+        }
+    }
+
+    /// The mark `jobs` shows beside a job: `+` current, `-` previous.
+    pub fn mark(&self, pid: u32) -> char {
+        if self.current == Some(pid) {
+            '+'
+        } else if self.previous == Some(pid) {
+            '-'
+        } else {
+            ' '
+        }
+    }
 }
 
 /// Frame information for `FUNCNAME`, `BASH_SOURCE`, `BASH_LINENO` and `caller`.
@@ -436,6 +560,9 @@ pub struct Interp {
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.
     pub(crate) fg_death: Option<(u32, i32)>,
+    /// The running command waited for a process it started (a utility, a subshell):
+    /// bash then reports the jobs that have ended ([`Interp::notify_jobs`]).
+    pub(crate) reaped: bool,
     pub last_bg: Option<u32>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
@@ -631,6 +758,7 @@ impl Interp {
             exec_last: false,
             no_fork: false,
             fg_death: None,
+            reaped: false,
             last_bg: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
             dir_stack: Vec::new(),

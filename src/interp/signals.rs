@@ -150,6 +150,102 @@ impl Interp {
         }
     }
 
+    /// bash's notify_and_cleanup, run after it has waited for a process it started (a
+    /// utility, a subshell, a pipeline, `wait`): the jobs that have ended since are
+    /// reported on stderr and leave the table (`wait PID` still finds their status).
+    /// A job a signal ended is reported as `bash: line 3: 4243 Killed  sleep 9` (not
+    /// for INT, TERM or PIPE, nor a trapped signal); with job control the rest as
+    /// `[1]+  Done  true`. A shell reading a script rather than `-c` text leaves jobs
+    /// that simply ended for `jobs` to report; a command substitution, and a POSIX
+    /// shell, report none (keeping the last one started until it is waited for).
+    pub(crate) fn notify_jobs(&mut self) {
+        if self.interactive {
+            return;
+        }
+        let now = self.fs.lock().clock().now();
+        let monitor = self.set.monitor && !self.in_subshell;
+        let quiet = self.command_string_mode && (self.cmdsub_depth > 0 || self.set.posix);
+        let mut notices = Vec::new();
+        let mut gone = Vec::new();
+        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        for j in jt.listed() {
+            if j.foreign || !j.ended_before(now) {
+                continue;
+            }
+            let sig = j.end_signal();
+            if !self.command_string_mode && sig.is_none() {
+                continue;
+            }
+            if quiet {
+                if Some(j.pid) != self.last_bg {
+                    gone.push(j.pid);
+                }
+                continue;
+            }
+            let trapped = |s: i32| {
+                self.traps
+                    .get(&super::builtins::signal_name(s))
+                    .is_some_and(|a| !a.is_empty())
+            };
+            match sig {
+                Some(s) if !matches!(s, procs::SIGINT | 13 | procs::SIGTERM) && !trapped(s) => {
+                    let desc = j.end_text(self.set.posix);
+                    notices.push((true, format!("{:5} {desc:<24}{}", j.pid, j.command)));
+                }
+                _ if monitor => {
+                    let mut line = format!(
+                        "[{}]{}  {:<24}{}",
+                        j.id,
+                        jt.mark(j.pid),
+                        j.end_text(self.set.posix),
+                        j.command
+                    );
+                    if j.wd != self.cwd {
+                        line.push_str(&format!("  (wd: {})", self.polite_dir(&j.wd)));
+                        line.push_str(&format!("\n(wd now: {})", self.polite_dir(&self.cwd)));
+                    }
+                    notices.push((false, line));
+                }
+                _ => {}
+            }
+            gone.push(j.pid);
+        }
+        for pid in gone {
+            if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
+                j.status = j.status.or_else(|| j.ended.get().copied());
+                j.killed_by = j.end_signal();
+                j.reported = true;
+            }
+            jt.forget(pid, now);
+        }
+        drop(jt);
+        for (located, line) in notices {
+            if located {
+                self.error(&line);
+            } else {
+                self.errln(&line);
+            }
+        }
+    }
+
+    /// A directory as bash shows it in job listings and prompts: `~` for `$HOME`.
+    pub(crate) fn polite_dir(&self, dir: &str) -> String {
+        let home = self.get_str("HOME").unwrap_or_default();
+        match dir.strip_prefix(home.as_str()) {
+            Some(rest) if !home.is_empty() && home != "/" && (rest.is_empty() || rest.starts_with('/')) => {
+                format!("~{rest}")
+            }
+            _ => dir.to_owned(),
+        }
+    }
+
+    /// After a command that waited for a process it started: the job notices.
+    pub(crate) fn notify_if_reaped(&mut self) {
+        if std::mem::take(&mut self.reaped) {
+            self.notify_jobs();
+        }
+    }
+
     /// Whether this shell may become the program its last command runs: no trap
     /// would be left to run (ignored signals stay ignored across exec).
     pub(crate) fn can_exec(&self) -> bool {

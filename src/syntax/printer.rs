@@ -314,6 +314,17 @@ fn pipeline(p: &Pipeline, out: &mut String) {
     }
 }
 
+/// Prints an asynchronous list the way `jobs` shows it: bash's layout outside a
+/// function definition (`{ a; b; }` on its line, loops and `if` broken into lines).
+pub fn job_to_string(a: &AndOr) -> String {
+    isolated(|| {
+        let outer = COMSUB_LAYOUT.replace(true);
+        let (text, docs) = and_or_ml(a, 0);
+        COMSUB_LAYOUT.set(outer);
+        text + &docs
+    })
+}
+
 /// Prints one command on one line.
 pub fn command_to_string(c: &Command) -> String {
     isolated(|| {

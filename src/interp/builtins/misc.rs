@@ -1545,16 +1545,10 @@ impl Interp {
 fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
     let j = spec.strip_prefix('%')?;
     let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-    let jobs: Vec<&super::super::Job> = jt.jobs.iter().filter(|x| x.id > 0).collect();
+    let jobs: Vec<&super::super::Job> = jt.listed().collect();
     let found = match j {
-        "" | "%" | "+" => jobs.last().copied(),
-        "-" => {
-            if jobs.len() >= 2 {
-                jobs.get(jobs.len() - 2).copied()
-            } else {
-                jobs.last().copied()
-            }
-        }
+        "" | "%" | "+" => return jt.current,
+        "-" => return jt.previous,
         _ => {
             if let Ok(n) = j.parse::<usize>() {
                 jobs.iter().find(|x| x.id == n).copied()
@@ -1574,25 +1568,17 @@ fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
     found.map(|x| x.pid)
 }
 
-/// After `wait` names a job: it leaves the job table (its status stays known by pid),
-/// and a job killed by a signal is reported as bash reports it.
+/// After `wait` has waited for a job: bash's notices of the jobs that have ended
+/// (this one among them), then the job leaves the table (its status stays known by
+/// pid).
 fn forget_waited_job(sh: &mut Interp, pid: u32) {
-    let report = {
-        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) else {
-            return;
-        };
-        j.id = 0;
-        // A job's death by INT, PIPE or TERM goes unreported.
-        j.killed_by
-            .take()
-            .filter(|s| !matches!(s, 2 | 13 | 15))
-            .and_then(signal_description)
-            .map(|d| format!("{pid:5} {d:<24}{}", j.command))
-    };
-    if let Some(line) = report {
-        sh.error(&line);
+    sh.notify_jobs();
+    let now = sh.fs.lock().clock().now();
+    let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
+        j.killed_by = None;
     }
+    jt.forget(pid, now);
 }
 
 /// How bash describes a process ended by a signal (strsignal's text); none for the
@@ -1751,14 +1737,27 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
             wait_set_var(sh, var, first);
             return Ok(s);
         }
-        for p in &pids {
+        // Only a job still running is waited for (and brings the notices); one that
+        // has already ended is dropped without a word.
+        let now = sh.fs.lock().clock().now();
+        let running: Vec<bool> = {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            pids.iter()
+                .map(|p| jt.jobs.iter().any(|j| j.pid == *p && !j.ended_before(now)))
+                .collect()
+        };
+        for (p, running) in pids.iter().zip(running) {
             if let Some(Joined::Interrupted(sig)) = join_job(sh, *p)? {
                 return Ok(128 + sig);
             }
-            forget_waited_job(sh, *p);
+            if running {
+                sh.notify_jobs();
+            }
         }
         let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
         jt.jobs.clear();
+        jt.current = None;
+        jt.previous = None;
         return Ok(0);
     }
     let mut status = 0;
@@ -1840,42 +1839,123 @@ fn next_to_end(sh: &mut Interp, pids: &[u32]) -> Result<Option<u32>, Flow> {
     }
 }
 
+/// `jobs [-lnprs] [jobspec ...]` and `jobs -x command [args]`: the job table, as bash
+/// lists it (`+` the current job, `-` the previous); an ended job is listed once and
+/// then leaves the table.
 pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
-    let pids_only = args.iter().any(|a| a == "-p");
-    let long = args.iter().any(|a| a == "-l");
-    let mut out = String::new();
-    let now = sh.fs.lock().clock().now();
-    {
-        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        // `+` and `-` mark the last two jobs still in the table.
-        let n = jt.jobs.iter().filter(|j| j.id > 0).count();
-        for (i, j) in jt.jobs.iter_mut().filter(|j| j.id > 0).enumerate() {
-            let done = j.finished_by(now);
-            let mark = if i + 1 == n {
-                '+'
-            } else if i + 2 == n {
-                '-'
+    let usage = "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]";
+    if args.get(1).is_some_and(|a| a == "-x") {
+        // Each job spec among the arguments becomes its process group leader's pid.
+        let mut words = Vec::new();
+        for a in &args[2..] {
+            if a.starts_with('%') {
+                match job_pid(sh, a) {
+                    Some(pid) => words.push(pid.to_string()),
+                    None => {
+                        sh.builtin_error("jobs", &format!("{a}: no such job"));
+                        return Ok(1);
+                    }
+                }
             } else {
-                ' '
-            };
-            if pids_only {
-                out.push_str(&format!("{}\n", j.pid));
-            } else {
-                let state = if done { "Done" } else { "Running" };
-                let pid = if long {
-                    format!("{} ", j.pid)
-                } else {
-                    String::new()
-                };
-                out.push_str(&format!(
-                    "[{}]{}  {}{:<24}{} &\n",
-                    j.id, mark, pid, state, j.command
-                ));
+                words.push(a.clone());
+            }
+        }
+        if words.is_empty() {
+            return Ok(0);
+        }
+        let c = crate::syntax::Command {
+            kind: crate::syntax::CommandKind::Simple(Default::default()),
+            redirects: Vec::new(),
+            line: sh.line,
+        };
+        return sh.dispatch(&c, &words);
+    }
+    let (flags, i) = match super::letter_options(sh, "jobs", args, "lnprs", usage) {
+        Ok(v) => v,
+        Err(status) => return Ok(status),
+    };
+    let (long, pids_only, running_only, stopped_only) = (
+        flags.contains('l'),
+        flags.contains('p'),
+        flags.contains('r'),
+        flags.contains('s'),
+    );
+    let mut pids = Vec::new();
+    let mut status = 0;
+    let operands = args.get(i..).unwrap_or_default();
+    for spec in operands {
+        match job_pid(sh, spec) {
+            Some(pid) => pids.push(pid),
+            None => {
+                sh.builtin_error("jobs", &format!("{spec}: no such job"));
+                status = 1;
             }
         }
     }
+    if !operands.is_empty() && pids.is_empty() {
+        return Ok(status);
+    }
+    let now = sh.fs.lock().clock().now();
+    let mut out = String::new();
+    let mut gone = Vec::new();
+    {
+        let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let chosen: Vec<u32> = if operands.is_empty() {
+            jt.listed().map(|j| j.pid).collect()
+        } else {
+            pids
+        };
+        for pid in chosen {
+            let Some(j) = jt.listed().find(|j| j.pid == pid) else {
+                continue;
+            };
+            let done = j.ended_before(now);
+            if (running_only && done) || stopped_only {
+                continue;
+            }
+            if pids_only {
+                out.push_str(&format!("{}\n", j.pid));
+            } else {
+                // `-l` puts the pid where the second space was.
+                let pid = if long {
+                    format!("{:5} ", j.pid)
+                } else {
+                    " ".to_owned()
+                };
+                let (state, amp) = if done {
+                    (j.end_text(sh.set.posix), "")
+                } else {
+                    ("Running".to_owned(), " &")
+                };
+                let wd = if j.wd.is_empty() || j.wd == sh.cwd {
+                    String::new()
+                } else {
+                    format!("  (wd: {})", sh.polite_dir(&j.wd))
+                };
+                out.push_str(&format!(
+                    "[{}]{} {}{:<24}{}{}{}\n",
+                    j.id,
+                    jt.mark(j.pid),
+                    pid,
+                    state,
+                    j.command,
+                    amp,
+                    wd
+                ));
+            }
+            if done && !j.foreign {
+                gone.push(j.pid);
+            }
+        }
+        for pid in gone {
+            if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
+                j.status = j.status.or_else(|| j.ended.get().copied());
+            }
+            jt.forget(pid, now);
+        }
+    }
     sh.out(out.as_bytes())?;
-    Ok(0)
+    Ok(status)
 }
 
 /// `disown [-h] [-ar] [jobspec ... | pid ...]`: takes jobs out of the table (`-h`
@@ -1943,10 +2023,13 @@ fn disown_pids(
         return;
     }
     let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-    for j in jt.jobs.iter_mut() {
-        if pids.contains(&j.pid) && !(running_only && j.finished_by(now)) {
-            j.id = 0;
-        }
+    let gone: Vec<u32> = jt
+        .listed()
+        .filter(|j| pids.contains(&j.pid) && !(running_only && j.finished_by(now)))
+        .map(|j| j.pid)
+        .collect();
+    for pid in gone {
+        jt.forget(pid, now);
     }
 }
 

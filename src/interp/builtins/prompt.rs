@@ -48,12 +48,8 @@ fn escapes(sh: &mut Interp, s: &str) -> String {
                     } else {
                         out.push_str(crate::fs::path::file_name(&cwd));
                     }
-                } else if !home.is_empty() && (cwd == home || cwd.starts_with(&format!("{home}/")))
-                {
-                    out.push('~');
-                    out.push_str(&cwd[home.len()..]);
                 } else {
-                    out.push_str(&cwd);
+                    out.push_str(&sh.polite_dir(&cwd));
                 }
             }
             's' => out.push_str("bash"),
