@@ -109,6 +109,18 @@ pub fn expand<H: Host + ?Sized>(
     in_dq: bool,
 ) -> ExpResult<Vec<Piece>> {
     if let ParamOp::Invalid(text) = &pe.op {
+        // `${x@Z}`: bash looks the parameter up first, and an unset one expands to
+        // nothing without a complaint.
+        if pe.param != Param::Name(String::new()) {
+            let plain = ParamExp {
+                op: ParamOp::None,
+                ..pe.clone()
+            };
+            let v = lookup(ex, &plain)?;
+            if !v.set || v.vals.is_empty() {
+                return Ok(Vec::new());
+            }
+        }
         return Err(ExpandError::abort(format!("{text}: bad substitution")));
     }
     if let ParamOp::AssignWord(a) = &pe.op {
@@ -1029,6 +1041,19 @@ pub fn quote(s: &str) -> String {
     }
     out.push('\'');
     out
+}
+
+/// A file or command name as bash puts it in a message (printable_filename): as it
+/// is, unless it holds a character that does not print (a `\r` from a script with
+/// CRLF line ends), then `$'...'`-quoted.
+pub fn printable_name(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars()
+        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
+    {
+        ansi_c_quote(s).into()
+    } else {
+        s.into()
+    }
 }
 
 /// `$'...'` quoting for values holding control characters.

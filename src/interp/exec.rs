@@ -1937,7 +1937,10 @@ impl Interp {
             self.reaped = true;
             return child.finish_subshell(r);
         }
-        self.error(&format!("{name}: command not found"));
+        self.error(&format!(
+            "{}: command not found",
+            crate::expand::param::printable_name(name)
+        ));
         Ok(127)
     }
 

@@ -337,7 +337,8 @@ impl Job {
     /// time is not ahead of `now` (`sleep 10 &` still runs until ten seconds pass).
     pub fn finished_by(&self, now: crate::fs::Timestamp) -> bool {
         self.status.is_some()
-            || ((self.ended.get().is_some() || self.handle.as_ref().is_some_and(|h| h.is_finished()))
+            || ((self.ended.get().is_some()
+                || self.handle.as_ref().is_some_and(|h| h.is_finished()))
                 && self.lane.as_ref().is_none_or(|l| l.now() <= now))
     }
 

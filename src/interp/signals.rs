@@ -232,7 +232,11 @@ impl Interp {
     pub(crate) fn polite_dir(&self, dir: &str) -> String {
         let home = self.get_str("HOME").unwrap_or_default();
         match dir.strip_prefix(home.as_str()) {
-            Some(rest) if !home.is_empty() && home != "/" && (rest.is_empty() || rest.starts_with('/')) => {
+            Some(rest)
+                if !home.is_empty()
+                    && home != "/"
+                    && (rest.is_empty() || rest.starts_with('/')) =>
+            {
                 format!("~{rest}")
             }
             _ => dir.to_owned(),

@@ -460,7 +460,9 @@ pub enum ParamOp {
     Names {
         at: bool,
     },
-    /// A form bash rejects at run time with "bad substitution" (its source text).
+    /// A form bash rejects at run time with "bad substitution" (its source text). For
+    /// an unknown `@` operator the expansion keeps its parameter (else it is an empty
+    /// name): bash expands an unset one to nothing instead.
     Invalid(String),
     /// A declaration builtin's `name=value` argument (`declare a=(1 2)`), carried as a
     /// word so that it is assigned, not split.

@@ -238,6 +238,9 @@ pub struct Parser {
     brace_lines: Vec<u32>,
     /// Warnings not yet handed out by [`Parser::take_warnings`].
     warnings: Vec<ParseWarning>,
+    /// The `${name@...}` being parsed has an operator after `@` that is not one of
+    /// bash's: the parameter, which bash looks up before it complains.
+    bad_transform: Option<ParamExp>,
     /// While a parse that may be undone is under way (see [`Parser::checkpoint`]), the
     /// text each splice took out: where, what, and how much went in instead.
     splice_log: Option<Vec<(usize, Vec<char>, usize)>>,
@@ -332,6 +335,7 @@ impl Parser {
             brace_lines: Vec::new(),
             line_jumps: Vec::new(),
             warnings: Vec::new(),
+            bad_transform: None,
             splice_log: None,
             arith_text: false,
             command_start: false,
@@ -3051,7 +3055,9 @@ impl Parser {
 
     fn braced_param_body(&mut self, in_dquote: bool) -> PResult<ParamExp> {
         let start = self.pos;
+        let outer = self.bad_transform.take();
         let r = self.braced_param_inner(in_dquote);
+        let bad_transform = std::mem::replace(&mut self.bad_transform, outer);
         match r {
             Ok(Some(p)) => Ok(p),
             Ok(None) => {
@@ -3104,9 +3110,12 @@ impl Parser {
                     }
                     text.push(c);
                 }
+                // A bad `@` operator keeps its parameter (see `ParamOp::Invalid`).
+                let (param, index) = bad_transform
+                    .map_or((Param::Name(String::new()), None), |p| (p.param, p.index));
                 Ok(ParamExp {
-                    param: Param::Name(String::new()),
-                    index: None,
+                    param,
+                    index,
                     indirect: false,
                     length: false,
                     op: ParamOp::Invalid(text),
@@ -3360,7 +3369,12 @@ impl Parser {
                         exp.op = ParamOp::Transform(t);
                         return Ok(Some(exp));
                     }
-                    _ => return Ok(None),
+                    _ => {
+                        if !exp.indirect && !exp.length {
+                            self.bad_transform = Some(exp);
+                        }
+                        return Ok(None);
+                    }
                 }
             }
             _ => return Ok(None),

@@ -1109,7 +1109,9 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         }
         if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
             if let Err(m) = unset_element(sh, base, sub) {
-                sh.builtin_error("unset", &m);
+                if !m.is_empty() {
+                    sh.builtin_error("unset", &m);
+                }
                 status = 1;
             }
             continue;
@@ -1140,7 +1142,9 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         if let Some((base, sub)) = crate::interp::host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             if let Err(m) = unset_element(sh, &base, &sub) {
-                sh.builtin_error("unset", &m);
+                if !m.is_empty() {
+                    sh.builtin_error("unset", &m);
+                }
                 status = 1;
             }
             continue;
@@ -1185,7 +1189,14 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
         }
         return Ok(());
     }
-    let idx = sh.eval_arith_str(sub).map_err(|e| e.render())?;
+    // An arithmetic error is the expression's own, not unset's (an empty message
+    // tells the caller it is reported).
+    // It ends the command as an arithmetic expansion's error does.
+    let idx = sh.eval_arith_str(sub).map_err(|e| {
+        sh.error(&e.render());
+        sh.int_assign_failed = true;
+        String::new()
+    })?;
     let max = match &var.value {
         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
         Some(Value::Str(_)) => 0,

@@ -265,7 +265,14 @@ fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
             Err(e) => last_err = Some(e),
         }
     }
-    sh.builtin_error(who, &format!("{target}: {}", last_err.unwrap_or_default()));
+    sh.builtin_error(
+        who,
+        &format!(
+            "{}: {}",
+            crate::expand::param::printable_name(&target),
+            last_err.unwrap_or_default()
+        ),
+    );
     Ok(1)
 }
 
