@@ -490,8 +490,18 @@ fn run_script(o: &Options) -> Result<u8, String> {
         (None, Some(f)) => match std::fs::read(f) {
             Ok(b) => (shellbox::text::decode(&b), Some(f.clone())),
             Err(e) => {
-                eprintln!("bash: {f}: {e}");
-                return Ok(127);
+                // bash's words: strerror's text alone; a directory is named twice (as
+                // the program bash became), and only a missing file is status 127.
+                let text = e.to_string();
+                let text = text.split(" (os error").next().unwrap_or_default();
+                let who = if e.raw_os_error() == Some(21) {
+                    f
+                } else {
+                    "bash"
+                };
+                eprintln!("{who}: {f}: {text}");
+                let missing = e.kind() == std::io::ErrorKind::NotFound;
+                return Ok(if missing { 127 } else { 126 });
             }
         },
         (None, None) => {

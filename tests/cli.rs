@@ -643,3 +643,24 @@ fn sigterm_stops_the_mcp_server_saving_its_session() {
     let (out, err, code) = shellbox(&[store.as_slice(), &["-c", "cat work.txt"]].concat(), "");
     assert_eq!((out.as_str(), code), ("partial\n", 0), "{err}");
 }
+
+#[test]
+fn a_script_file_that_cannot_be_read_is_reported_as_bash_reports_it() {
+    let dir = std::env::temp_dir().join(format!("shellbox-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.sh");
+    let missing = missing.to_str().unwrap();
+    let (out, err, code) = shellbox(&[missing], "");
+    assert_eq!(
+        (out.as_str(), err, code),
+        (
+            "",
+            format!("bash: {missing}: No such file or directory\n"),
+            127
+        )
+    );
+    let d = dir.to_str().unwrap();
+    let (_, err, code) = shellbox(&[d], "");
+    assert_eq!((err, code), (format!("{d}: {d}: Is a directory\n"), 126));
+    let _ = std::fs::remove_dir_all(&dir);
+}
