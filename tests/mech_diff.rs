@@ -86,7 +86,10 @@ fn run(cmd: &mut Command) -> Out {
     let start = Instant::now();
     let code = loop {
         if let Ok(Some(st)) = child.try_wait() {
-            break st.code().unwrap_or(-1);
+            // A shell a signal killed is `128+N` to its parent, as shellbox's CLI
+            // exits when its shell dies of one.
+            use std::os::unix::process::ExitStatusExt;
+            break st.code().or(st.signal().map(|s| 128 + s)).unwrap_or(-1);
         }
         if start.elapsed() > Duration::from_secs(10) {
             child.kill().ok();
