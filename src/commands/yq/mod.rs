@@ -5,7 +5,8 @@
 //! `filename`, `fi`, `di`, `to_yaml`, `from_yaml`); the command line follows yq's
 //! (`eval`/`e`, `eval-all`/`ea`, `-o -p -i -r -e -n -N -I -P -j`, the format taken from
 //! the first file's extension) and so do its output conventions (block-style YAML with
-//! `---` between documents, JSON indented by `-I`, properties, CSV, TSV).
+//! `---` between documents, JSON indented by `-I`, properties, CSV, TSV, and TOML
+//! with `[table]` sections where the TOML read had them).
 //!
 //! Documents are read into plain values; what yq keeps of their layout (comments,
 //! quoting, flow collections) is recorded by path and put back on each result at the
@@ -551,7 +552,16 @@ fn decode(format: Format, data: &[u8]) -> Result<Decoded, String> {
             if text.trim().is_empty() {
                 return Ok(Vec::new());
             }
-            decode::toml_doc(&text).map(|v| plain(vec![v]))
+            let tables = decode::toml_tables(&text);
+            decode::toml_doc(&text).map(|v| {
+                vec![(
+                    v,
+                    Some(decode::DocMeta {
+                        tables,
+                        ..Default::default()
+                    }),
+                )]
+            })
         }
         Format::Props | Format::Csv | Format::Tsv | Format::Xml => Err(format!(
             "no support for {} input format",
@@ -656,11 +666,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             f
         }
     };
-    let mut output = o.output.unwrap_or(Format::Yaml);
-    if output == Format::Toml {
-        // TOML output is not written; its documents print as YAML.
-        output = Format::Yaml;
-    }
+    let output = o.output.unwrap_or(Format::Yaml);
     if output == Format::Xml {
         return err(ctx, "no support for xml output format");
     }
@@ -733,11 +739,12 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
     // Where each result sits in its document, for the layout kept from it: `path()`
     // of the expression when it is a path expression (else results are taken to be
     // whole documents, as updates return).
-    let path_filter = if output == Format::Yaml && docs.iter().any(|d| d.meta.is_some()) {
-        compile(&format!("path({code})")).ok()
-    } else {
-        None
-    };
+    let path_filter =
+        if matches!(output, Format::Yaml | Format::Toml) && docs.iter().any(|d| d.meta.is_some()) {
+            compile(&format!("path({code})")).ok()
+        } else {
+            None
+        };
     let (env_obj, now_val) = env_and_now(ctx);
     let all_docs: Val = if o.eval_all && reduce_all {
         docs.iter().map(|d| d.val.clone()).collect()
@@ -819,6 +826,21 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                         Format::Props => encode::props(&v),
                         Format::Csv => encode::csv(&v, ',').unwrap_or_default(),
                         Format::Tsv => encode::csv(&v, '\t').unwrap_or_default(),
+                        Format::Toml => {
+                            let base = paths
+                                .as_ref()
+                                .and_then(|ps| ps.get(result_index).cloned())
+                                .unwrap_or_default();
+                            let empty = Default::default();
+                            let tables = doc.meta.as_deref().map_or(&empty, |m| &m.tables);
+                            match encode::toml(&v, tables, &base) {
+                                Ok(t) => t,
+                                Err(e) => {
+                                    run_error = Some(e);
+                                    break 'runs;
+                                }
+                            }
+                        }
                         _ => {
                             let base = paths
                                 .as_ref()
