@@ -277,6 +277,8 @@ struct Opts {
     eval_all: bool,
     expression: Option<String>,
     from_file: Option<String>,
+    /// `-s EXPR`: each result goes to the file EXPR names.
+    split: Option<String>,
 }
 
 fn err(ctx: &mut Ctx, msg: &str) -> CmdResult {
@@ -372,6 +374,7 @@ fn parse_args(ctx: &mut Ctx, o: &mut Opts) -> std::io::Result<Result<Vec<String>
                 "verbose" => "v",
                 "expression" => "expression",
                 "from-file" => "from-file",
+                "split-exp" => "s",
                 "header-preprocess" | "yaml-fix-merge-anchor-to-spec" => "ignored-bool",
                 _ => {
                     writeln!(ctx.stderr, "Error: unknown flag: --{n}")?;
@@ -466,7 +469,8 @@ fn parse_args(ctx: &mut Ctx, o: &mut Opts) -> std::io::Result<Result<Vec<String>
                         return Ok(Err(1));
                     }
                 },
-                "s" | "f" => {
+                "s" => o.split = value,
+                "f" => {
                     writeln!(ctx.stderr, "Error: -{name} is not supported by this yq")?;
                     return Ok(Err(1));
                 }
@@ -614,6 +618,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
         eval_all: false,
         expression: None,
         from_file: None,
+        split: None,
     };
     let mut pos = match parse_args(ctx, &mut o)? {
         Ok(p) => p,
@@ -745,6 +750,16 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
         } else {
             None
         };
+    // `-s EXPR`: evaluated on each result, with `$index` its number, to name the file
+    // it goes to.
+    let split = match &o.split {
+        Some(e) => match compile(&format!("$__index as $index | ({})", rewrite_env(e))) {
+            Ok(f) => Some(f),
+            Err(_) => return err(ctx, &format!("invalid expression: {e}")),
+        },
+        None => None,
+    };
+    let mut split_index = 0usize;
     let (env_obj, now_val) = env_and_now(ctx);
     let all_docs: Val = if o.eval_all && reduce_all {
         docs.iter().map(|d| d.val.clone()).collect()
@@ -779,6 +794,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             Val::from(doc.file_index),
             Val::from(doc.doc_index),
             all_docs.clone(),
+            Val::Null,
         ];
         let data = Data {
             lut: &filter.lut,
@@ -808,6 +824,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             _ => None,
         };
         let mut result_index = 0usize;
+        let split_vars = vars.clone();
         let jctx = JCtx::<DataKind>::new(data, Vars::new(vars));
         for r in filter.id.run((jctx, doc.val)) {
             ctx.host.check()?;
@@ -816,6 +833,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                     if !matches!(v, Val::Null | Val::Bool(false)) {
                         printed_match = true;
                     }
+                    let start = out.len();
                     let here = (doc.file_index, doc.doc_index);
                     if here != prev && output == Format::Yaml && !o.no_doc {
                         out.extend_from_slice(b"---\n");
@@ -851,6 +869,35 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                     };
                     result_index += 1;
                     out.extend_from_slice(text.as_bytes());
+                    if let Some(sf) = &split {
+                        let mut vars = split_vars.clone();
+                        if let Some(slot) = vars.last_mut() {
+                            *slot = Val::from(split_index);
+                        }
+                        split_index += 1;
+                        let sdata = Data {
+                            lut: &sf.lut,
+                            inputs: &rc_inputs,
+                        };
+                        let sctx = JCtx::<DataKind>::new(sdata, Vars::new(vars));
+                        let name = match sf.id.run((sctx, v.clone())).next() {
+                            Some(Ok(n)) => encode::scalar_text(&n).unwrap_or_default(),
+                            Some(Err(_)) | None => String::new(),
+                        };
+                        let name = if has_extension(&name) {
+                            name
+                        } else {
+                            format!("{name}.{}", split_extension(output))
+                        };
+                        let data = out.split_off(start);
+                        let path = ctx.path(&name);
+                        let res = ctx.fs.lock().write_file(&path, &data);
+                        if let Err(e) = res {
+                            run_error = Some(format!("open {name}: {}", go_error(&e.to_string())));
+                            break 'runs;
+                        }
+                        continue;
+                    }
                     if !o.in_place && out.len() > 1 << 16 {
                         ctx.stdout.write_all(&out)?;
                         out.clear();
@@ -892,6 +939,21 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
         return err(ctx, "no matches found");
     }
     Ok(0)
+}
+
+/// Whether a split file name ends in an extension (`\.[a-zA-Z0-9]+$`), which yq keeps.
+fn has_extension(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, e)| !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// The extension yq gives a split file: `json`, `properties`, else `yml`.
+fn split_extension(output: Format) -> &'static str {
+    match output {
+        Format::Json => "json",
+        Format::Props => "properties",
+        _ => "yml",
+    }
 }
 
 enum CompileError {
@@ -937,7 +999,9 @@ fn compile(code: &str) -> Result<jaq_core::Filter<DataKind>, CompileError> {
         })
 }
 
-const VAR_NAMES: [&str; 6] = ["$ENV", "$__now", "$__fn", "$__fi", "$__di", "$__docs"];
+const VAR_NAMES: [&str; 7] = [
+    "$ENV", "$__now", "$__fn", "$__fi", "$__di", "$__docs", "$__index",
+];
 
 /// A path value (`["a", 0]`) as path steps.
 fn path_segs(v: &Val) -> Option<Vec<decode::Seg>> {
