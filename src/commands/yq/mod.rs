@@ -2,7 +2,8 @@
 //! language is jq's, run by the jaq engine the `jq` command uses, with yq's own
 //! operators that agents reach for defined on top (`env(VAR)`, `strenv(VAR)`,
 //! `ireduce`, `with`, `keys` in document order, `sort_keys`, `pick`, `omit`, `tag`,
-//! `filename`, `fi`, `di`, `to_yaml`, `from_yaml`); the command line follows yq's
+//! `filename`, `fi`, `di`, `to_yaml`, `from_yaml`, `load`, `load_str`, `load_base64`); the
+//! command line follows yq's
 //! (`eval`/`e`, `eval-all`/`ea`, `-o -p -i -r -e -n -N -I -P -j`, the format taken from
 //! the first file's extension) and so do its output conventions (block-style YAML with
 //! `---` between documents, JSON indented by `-I`, properties, CSV, TSV, and TOML
@@ -45,6 +46,8 @@ def omit($ks): with_entries(select(.key as $k | any($ks[]; . == $k) | not));
 def upcase: ascii_upcase; def downcase: ascii_downcase;
 def to_string: tostring; def to_number: tonumber;
 def from_yaml: __from_yaml; def to_yaml: __to_yaml; def to_yaml($i): __to_yaml;
+def load($f): $f | __load_yaml; def load_str($f): $f | __load_str;
+def strload($f): load_str($f); def load_base64($f): $f | __load_str | gsub("[\\r\\n]"; "") | @base64d;
 def from_json: fromjson; def to_json: __to_json; def to_json($i): if $i == 0 then tojson else __to_json end;
 def @yaml: __to_yaml; def @json: tojson; def @props: __to_props;
 def envsubst: gsub("\\$\\{(?<n>[A-Za-z_][A-Za-z0-9_]*)(?:-(?<d>[^}]*))?\\}"; $ENV[.n] // .d // "")
@@ -74,6 +77,71 @@ fn native_from_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a
     one(decode::yaml(&s).map(|docs| docs.into_iter().next().unwrap_or(Val::Null)))
 }
 
+std::thread_local! {
+    /// The filesystem and working directory `load` reads from while a `yq` runs on
+    /// this thread (jaq's native functions see only their input).
+    static LOAD_FS: std::cell::RefCell<Option<(crate::fs::SharedFs, String)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Gives `load` the command's filesystem while it lives (none again on drop).
+struct LoadFs;
+
+impl LoadFs {
+    fn on(fs: &crate::fs::SharedFs, cwd: &str) -> LoadFs {
+        LOAD_FS.with(|l| *l.borrow_mut() = Some((fs.clone(), cwd.to_owned())));
+        LoadFs
+    }
+}
+
+impl Drop for LoadFs {
+    fn drop(&mut self) {
+        LOAD_FS.with(|l| *l.borrow_mut() = None);
+    }
+}
+
+/// The bytes of the file `load` was given, or yq's message for why not.
+fn load_file(v: &Val) -> Result<Vec<u8>, String> {
+    let name = match v {
+        Val::TStr(_) | Val::BStr(_) => val_text(v).unwrap_or_default(),
+        other => encode::scalar_text(other).unwrap_or_default(),
+    };
+    let read = LOAD_FS.with(|l| {
+        l.borrow().as_ref().map(|(fs, cwd)| {
+            fs.lock()
+                .read_file(&crate::fs::path::join(cwd, &name))
+                .map(|d| d.to_vec())
+        })
+    });
+    match read {
+        Some(Ok(d)) => Ok(d),
+        Some(Err(e)) => Err(format!(
+            "Failed to load {name}: open {name}: {}",
+            go_error(&e.to_string())
+        )),
+        None => Err(format!(
+            "Failed to load {name}: file operations are disabled"
+        )),
+    }
+}
+
+/// `load(f)`: the file's one YAML document, null for none, a sequence of several.
+fn native_load_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
+    one(load_file(&v).and_then(|d| {
+        let mut docs = decode::yaml(&String::from_utf8_lossy(&d))?;
+        Ok(match docs.len() {
+            0 => Val::Null,
+            1 => docs.pop().unwrap_or(Val::Null),
+            _ => docs.into_iter().collect(),
+        })
+    }))
+}
+
+/// `load_str(f)`: the file's text.
+fn native_load_str<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
+    one(load_file(&v).map(|d| Val::from(String::from_utf8_lossy(&d).into_owned())))
+}
+
 fn native_to_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
     one(Ok(Val::from(encode::yaml(&v, 2, false))))
 }
@@ -89,8 +157,10 @@ fn native_to_props<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a,
 }
 
 fn yq_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
-    let funs: [(&'static str, jaq_core::RunPtr<DataKind>); 4] = [
+    let funs: [(&'static str, jaq_core::RunPtr<DataKind>); 6] = [
         ("__from_yaml", native_from_yaml),
+        ("__load_yaml", native_load_yaml),
+        ("__load_str", native_load_str),
         ("__to_yaml", native_to_yaml),
         ("__to_json", native_to_json),
         ("__to_props", native_to_props),
@@ -605,6 +675,7 @@ impl Drop for YqAdd {
 pub fn yq(ctx: &mut Ctx) -> CmdResult {
     // `[1] + 2` appends in yq (`.a += "cat"`); jq's `+` fails there.
     let _add = YqAdd::on();
+    let _load = LoadFs::on(ctx.fs, ctx.cwd);
     let mut o = Opts {
         input: None,
         output: None,
