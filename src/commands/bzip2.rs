@@ -290,7 +290,7 @@ fn read_input(ctx: &mut Ctx, r: &Run, name: Option<&str>) -> std::io::Result<Res
         ctx.stdin.read_to_end(&mut data)?;
         return Ok(Ok(data));
     };
-    let data = ctx.fs.lock().read_file(&ctx.path(name));
+    let data = ctx.read_named(&ctx.path(name))?;
     match data {
         Ok(d) => Ok(Ok(d.to_vec())),
         Err(e) => {

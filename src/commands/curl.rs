@@ -118,9 +118,7 @@ pub fn curl(ctx: &mut Ctx) -> CmdResult {
                         ctx.read_stdin_to_end(max_body(ctx))
                     } else {
                         let path = ctx.path(file);
-                        ctx.fs
-                            .lock()
-                            .read_file(&path)
+                        ctx.read_named(&path)?
                             .map(|d| d.to_vec())
                             .map_err(|e| io::Error::other(e.to_string()))
                     };

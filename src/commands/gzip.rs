@@ -294,7 +294,7 @@ fn list(ctx: &mut Ctx, operands: &[String], verbose: bool) -> CmdResult {
                 status = 1;
                 continue;
             };
-            let res = ctx.fs.lock().read_file(&path);
+            let res = ctx.read_named(&path)?;
             let mtime = ctx.fs.lock().stat(&path).map_or(0, |m| m.mtime.secs);
             match res {
                 Ok(d) => (d.to_vec(), shown, mtime),
@@ -478,7 +478,7 @@ fn one(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<i32> {
         }
         format!("{name}{}", o.suffix)
     };
-    let data = ctx.fs.lock().read_file(&path);
+    let data = ctx.read_named(&path)?;
     let data = match data {
         Ok(d) => d,
         Err(e) => {

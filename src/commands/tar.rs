@@ -655,7 +655,7 @@ fn read_archive(
         ctx.stdin.read_to_end(&mut d)?;
         d
     } else {
-        let res = ctx.fs.lock().read_file(&ctx.path(file));
+        let res = ctx.read_named(&ctx.path(file))?;
         match res {
             Ok(d) => d.to_vec(),
             Err(e) => {

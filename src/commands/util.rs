@@ -366,6 +366,12 @@ impl Ctx<'_> {
         locale_quote(utf8_locale(self.env), s)
     }
 
+    /// Reads the whole of `path` (absolute) with [`read_named`]: a FIFO or a process
+    /// substitution's `/dev/fd/N` as it comes, anything else from the filesystem.
+    pub fn read_named(&self, path: &str) -> io::Result<Result<Arc<Vec<u8>>, FsError>> {
+        read_named(&*self.host, self.fs, path)
+    }
+
     /// Reads a whole operand (see [`Ctx::open_input`]).
     pub fn read_input(&mut self, operand: &str) -> io::Result<Result<Arc<Vec<u8>>, OpenError>> {
         match self.open_input(operand) {

@@ -351,7 +351,7 @@ fn read_operand(ctx: &mut Ctx, o: &Opts, name: &str) -> std::io::Result<Result<V
     let failed = match meta {
         Ok(m) if m.is_dir() => warning(ctx, o, name, "Is a directory, skipping")?,
         Ok(_) => {
-            let d = ctx.fs.lock().read_file(&path);
+            let d = ctx.read_named(&path)?;
             match d {
                 Ok(d) => return Ok(Ok(d.to_vec())),
                 Err(e) => error(ctx, o, name, &e.to_string())?,

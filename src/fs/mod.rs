@@ -529,6 +529,15 @@ impl Fs {
             Err(Errno::EACCES.into())
         }
     }
+    /// [`Fs::access`] of an inode already open (faccessat through `/dev/fd/N`).
+    pub fn access_ino(&self, ino: Ino, read: bool, write: bool, exec: bool) -> FsResult<()> {
+        let want = (u32::from(read) * inode::R) | (u32::from(write) * inode::W) | u32::from(exec);
+        if self.may(self.inode(ino)?, want) {
+            Ok(())
+        } else {
+            Err(Errno::EACCES.into())
+        }
+    }
     /// Total bytes stored in regular files and the number of inodes (for limits and df).
     pub fn usage(&self) -> (u64, u64) {
         (self.file_bytes, self.inode_count)

@@ -268,8 +268,7 @@ impl Interp {
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);
-            // Unlocked before the error is written: stderr may be a file.
-            let read = self.fs.lock().read_file(&path);
+            let read = self.read_whole_path(&path)?;
             let content = match read {
                 Ok(c) => c,
                 Err(e) => {

@@ -2041,7 +2041,7 @@ impl Interp {
             }
             return self.command_not_found(name, words);
         };
-        let staged = self.stage_fd_operands(&words[1..])?;
+        let staged = self.stage_fd_operands(&words[1..]);
         let r = self.run_registered(name, f, words);
         self.fs.lock().as_root(|fs| {
             for path in staged {
@@ -2053,8 +2053,11 @@ impl Interp {
 
     /// Utilities open files through the filesystem, so a `/dev/fd/N` operand naming one of
     /// the shell's own descriptors (a process substitution `<(...)`) is given to them as
-    /// a file there holding what the descriptor reads, for the command's duration.
-    fn stage_fd_operands(&mut self, args: &[String]) -> Result<Vec<String>, Flow> {
+    /// a FIFO there for the command's duration: `stat` sees a pipe, as it does on Linux,
+    /// and an open of the name reaches the descriptor itself through the host
+    /// ([`crate::commands::Host::open_read`]), so the utility reads while the
+    /// substitution writes, through the bounded pipe between them.
+    fn stage_fd_operands(&mut self, args: &[String]) -> Vec<String> {
         let mut staged = Vec::new();
         for a in args {
             let Some(fd) = a
@@ -2064,37 +2067,22 @@ impl Interp {
             else {
                 continue;
             };
-            let Some(file) = self.fds.get(fd).cloned() else {
-                continue;
-            };
-            if staged.contains(a) {
+            if self.fds.get(fd).is_none() || staged.contains(a) {
                 continue;
             }
-            let mut reader = FdReader {
-                file: Some(file),
-                fs: self.fs.clone(),
-                budget: self.budget.clone(),
-            };
-            let limit = self.budget.limits.max_string_len as u64;
-            let mut data = Vec::new();
-            let read = std::io::Read::read_to_end(
-                &mut std::io::Read::take(&mut reader, limit + 1),
-                &mut data,
-            );
-            if read.is_err() {
-                continue;
-            }
-            if data.len() as u64 > limit {
-                return Err(Flow::Fatal(format!(
-                    "{a}: string length limit exceeded ({limit} bytes)"
-                )));
-            }
-            // `/dev/fd` belongs to root; the file is the system's, not the user's.
-            if self.fs.lock().as_root(|fs| fs.write_file(a, &data)).is_ok() {
+            // `/dev/fd` belongs to root; the pipe is the user's, as pipe(2)'s ends are.
+            let mut fs = self.fs.lock();
+            let (uid, gid) = fs.user();
+            let made = fs.as_root(|fs| {
+                fs.mkfifo(a, 0o600)
+                    .and_then(|()| fs.chown(a, Some(uid), Some(gid)))
+            });
+            drop(fs);
+            if made.is_ok() {
                 staged.push(a.clone());
             }
         }
-        Ok(staged)
+        staged
     }
 
     fn run_registered(

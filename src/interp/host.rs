@@ -480,11 +480,11 @@ impl Host for Interp {
         let fd;
         if input {
             child.fds.set(1, Some(Arc::new(OpenFile::PipeW(w))));
-            fd = self.fds.free_from(63);
+            fd = self.fds.free_below(63);
             self.fds.set(fd, Some(Arc::new(OpenFile::PipeR(r))));
         } else {
             child.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
-            fd = self.fds.free_from(63);
+            fd = self.fds.free_below(63);
             self.fds.set(fd, Some(Arc::new(OpenFile::PipeW(w))));
         }
         // Entries for descriptors closed since are dropped, so the list stays short.

@@ -543,6 +543,14 @@ impl FdTable {
         }
         fd
     }
+    /// The highest free descriptor at or below `max` (above 2), else the lowest free
+    /// one above it: where bash puts a process substitution's end (63, then 62, ...).
+    pub fn free_below(&self, max: i32) -> i32 {
+        (3..=max)
+            .rev()
+            .find(|&fd| self.get(fd).is_none())
+            .unwrap_or_else(|| self.free_from(max + 1))
+    }
     /// Open descriptors, ascending.
     pub fn open_fds(&self) -> Vec<i32> {
         (0..self.fds.len() as i32)

@@ -318,6 +318,65 @@ impl Interp {
         super::fifo::open(&self.fs, ino, read, write, &self.budget, &check)
     }
 
+    /// Reads the whole of a file the shell reads itself (`source`, `bash FILE`).
+    /// `/dev/stdin` and `/dev/fd/N` naming one of its readable descriptors (a process
+    /// substitution `<(...)`, an `exec 3<` file) and a FIFO are read from the descriptor
+    /// until its writers close it, as read(2) through Linux's `/dev/fd` would; anything
+    /// else through the filesystem. The outer error ends the run (a limit, a signal).
+    pub(crate) fn read_whole_path(
+        &mut self,
+        path: &str,
+    ) -> Result<Result<Arc<Vec<u8>>, crate::fs::FsError>, Flow> {
+        let fd = match path {
+            "/dev/stdin" => Some(0),
+            p => p
+                .strip_prefix("/dev/fd/")
+                .and_then(|n| n.parse::<i32>().ok()),
+        };
+        let file = match fd {
+            Some(fd) => self.fds.get(fd).filter(|f| f.readable()).cloned(),
+            None => match self.open_fifo_path(path, false) {
+                Some(Ok(f)) => Some(Arc::new(f)),
+                Some(Err(e)) => match self.read_failed(e) {
+                    Some(flow) => return Err(flow),
+                    None => return Ok(Err(crate::fs::Errno::EIO.into())),
+                },
+                None => None,
+            },
+        };
+        let Some(file) = file else {
+            return Ok(self.fs.lock().read_file(path));
+        };
+        let mut reader = super::io::FdReader {
+            file: Some(file),
+            fs: self.fs.clone(),
+            budget: self.budget.clone(),
+        };
+        let limit = self.budget.limits.max_string_len as u64;
+        let mut data = Vec::new();
+        if let Err(e) =
+            std::io::Read::read_to_end(&mut std::io::Read::take(&mut reader, limit + 1), &mut data)
+            && let Some(flow) = self.read_failed(e)
+        {
+            return Err(flow);
+        }
+        if data.len() as u64 > limit {
+            return Err(Flow::Fatal(format!(
+                "{path}: string length limit exceeded ({limit} bytes)"
+            )));
+        }
+        Ok(Ok(Arc::new(data)))
+    }
+
+    /// A read or open that a limit or a signal cut short ends the run or the shell
+    /// (`Some`); any other failure ends the data (`None`).
+    fn read_failed(&mut self, e: std::io::Error) -> Option<Flow> {
+        if let Some(sig) = super::procs::as_killed(&e) {
+            return Some(self.die_of(sig));
+        }
+        crate::commands::as_fatal(&e).map(|f| Flow::Fatal(f.0.clone()))
+    }
+
     /// Opens `path` for a utility if it is a FIFO it may open (`None` otherwise).
     pub(crate) fn open_fifo_path(
         &self,

@@ -1265,6 +1265,13 @@ fn search_operand(
             ctx.fs.lock().read_inode(ino).map_err(|e| e.to_string())
         }
         _ => match ctx.open_input(op) {
+            // A FIFO or a process substitution is searched as it comes, as stdin is:
+            // `grep -m1 x <(yes x)` ends without waiting for the end.
+            Ok(crate::commands::util::Input::Stream(r)) => {
+                let mut reader = io::BufReader::with_capacity(64 * 1024, r);
+                run.search(&mut io_of(ctx), &mut reader, shown, show_name)?;
+                return perl_exhausted(&mut io_of(ctx), run, shown);
+            }
             Ok(input) => Ok(input.read_all(&mut io::empty())?),
             Err(e) => Err(e.to_string()),
         },

@@ -441,13 +441,13 @@ impl Exec<'_> {
         Ok(true)
     }
 
-    fn flush_appends(&mut self) {
+    fn flush_appends(&mut self) -> io::Result<()> {
         for a in std::mem::take(&mut self.appends) {
             match a {
                 Append::Text(t) => self.out.write(&t, None),
                 Append::File(f) => {
                     let path = crate::fs::path::join(self.cwd, &f);
-                    let data = self.fs.lock().read_file(&path);
+                    let data = crate::commands::util::read_named(&*self.host, self.fs, &path)?;
                     if let Ok(d) = data
                         && !d.is_empty()
                     {
@@ -457,7 +457,8 @@ impl Exec<'_> {
                 Append::Line(f) => {
                     if !self.rfiles.contains_key(&f) {
                         let path = crate::fs::path::join(self.cwd, &f);
-                        let data = self.fs.lock().read_file(&path).unwrap_or_default();
+                        let data = crate::commands::util::read_named(&*self.host, self.fs, &path)?
+                            .unwrap_or_default();
                         self.rfiles.insert(f.clone(), (data, 0));
                     }
                     if let Some((data, pos)) = self.rfiles.get_mut(&f) {
@@ -482,6 +483,7 @@ impl Exec<'_> {
                 }
             }
         }
+        Ok(())
     }
 
     fn print_ps(&mut self) {
@@ -697,7 +699,7 @@ impl Exec<'_> {
                     if !self.o.quiet {
                         self.print_ps();
                     }
-                    self.flush_appends();
+                    self.flush_appends()?;
                     if let Some((l, nl)) = input.next_line(self.fs, self.cwd)? {
                         self.ps = l;
                         self.had_newline = nl;
@@ -713,7 +715,7 @@ impl Exec<'_> {
                             Flow::End
                         });
                     }
-                    self.flush_appends();
+                    self.flush_appends()?;
                     if let Some((l, nl)) = input.next_line(self.fs, self.cwd)? {
                         self.ps.push(b'\n');
                         self.ps.extend_from_slice(&l);
@@ -1144,13 +1146,13 @@ fn run(
                         ex.print_ps();
                     }
                     if print {
-                        ex.flush_appends();
+                        ex.flush_appends()?;
                     }
                     ex.quit.get_or_insert(0);
                 }
             }
             if ex.quit.is_none() {
-                ex.flush_appends();
+                ex.flush_appends()?;
             }
             for e in std::mem::take(&mut input.errors) {
                 writeln!(ctx.stderr, "sed: {e}")?;

@@ -545,7 +545,7 @@ impl Cli {
     /// `.read FILE`: the file's lines as input.
     fn read(&mut self, ctx: &mut Ctx, file: &str) -> io::Result<Flow> {
         let path = ctx.path(file);
-        let data = ctx.fs.lock().read_file(&path).map(|d| d.to_vec());
+        let data = ctx.read_named(&path)?.map(|d| d.to_vec());
         let Ok(data) = data else {
             writeln!(ctx.stderr, "Error: cannot open \"{file}\"")?;
             return Ok(Flow::Failed);
@@ -635,7 +635,7 @@ impl Cli {
             return Ok(Flow::Failed);
         };
         let path = ctx.path(file);
-        let data = ctx.fs.lock().read_file(&path).map(|d| d.to_vec());
+        let data = ctx.read_named(&path)?.map(|d| d.to_vec());
         let Ok(data) = data else {
             writeln!(ctx.stderr, "Error: cannot open \"{file}\"")?;
             return Ok(Flow::Failed);

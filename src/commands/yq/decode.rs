@@ -153,6 +153,8 @@ pub struct DocMeta {
     pub nodes: std::collections::HashMap<Vec<Seg>, NodeMeta>,
     /// Comments after the last node.
     pub foot: Vec<String>,
+    /// The mappings a TOML document gave a `[header]` of their own, by path.
+    pub tables: std::collections::HashSet<Vec<Seg>>,
 }
 
 /// A collection being built, with its path.
@@ -531,6 +533,10 @@ fn from_toml(v: toml::Value, depth: usize) -> Result<Val, String> {
             Ok(i) => Val::from(i),
             Err(_) => Val::Num(Num::Dec(Rc::new(i.to_string()))),
         },
+        // yq keeps a float's text; TOML writes an integral one with `.0`.
+        toml::Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e16 => {
+            Val::Num(Num::Dec(Rc::new(format!("{f:.1}"))))
+        }
         toml::Value::Float(f) => Val::from(f),
         toml::Value::Boolean(b) => Val::Bool(b),
         toml::Value::Datetime(d) => Val::from(d.to_string()),
@@ -555,4 +561,68 @@ pub fn toml_doc(text: &str) -> Result<Val, String> {
         format!("toml: {}", msg.lines().last().unwrap_or("").trim())
     })?;
     from_toml(toml::Value::Table(table), 0)
+}
+
+/// The keys of a TOML table header (`[a."b.c"]`, `[[x.y]]  # note`), unquoted.
+fn header_keys(inner: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in inner.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => quote = Some(c),
+            (None, ']') => break,
+            (None, '.') => keys.push(std::mem::take(&mut cur).trim().to_owned()),
+            (None, c) => cur.push(c),
+        }
+    }
+    keys.push(cur.trim().to_owned());
+    keys
+}
+
+/// The paths of a TOML document's `[table]` headers, with the index of the last
+/// element injected where a key names an array of tables (`[[a]]` then `[a.b]` is
+/// `a[last].b`), as yq's decoder places them.
+pub fn toml_tables(text: &str) -> std::collections::HashSet<Vec<Seg>> {
+    let mut tables = std::collections::HashSet::new();
+    let mut arrays: std::collections::HashMap<Vec<String>, usize> = Default::default();
+    let mut in_multiline: Option<&str> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if let Some(delim) = in_multiline {
+            if t.matches(delim).count() % 2 == 1 {
+                in_multiline = None;
+            }
+            continue;
+        }
+        for delim in ["\"\"\"", "'''"] {
+            if t.matches(delim).count() % 2 == 1 {
+                in_multiline = Some(delim);
+            }
+        }
+        let (inner, array) = if let Some(r) = t.strip_prefix("[[") {
+            (r, true)
+        } else if let Some(r) = t.strip_prefix('[') {
+            (r, false)
+        } else {
+            continue;
+        };
+        let keys = header_keys(inner);
+        let mut path = Vec::new();
+        for (i, k) in keys.iter().enumerate() {
+            path.push(Seg::Key(k.clone()));
+            let last = i + 1 == keys.len();
+            if !last && let Some(&n) = arrays.get(&keys[..=i]) {
+                path.push(Seg::Index(n.saturating_sub(1)));
+            }
+        }
+        if array {
+            *arrays.entry(keys).or_default() += 1;
+        } else {
+            tables.insert(path);
+        }
+    }
+    tables
 }

@@ -1,7 +1,7 @@
 //! `yq`'s encoders: YAML as go-yaml v3 writes it for yq (block style, sequences
 //! indented under their key, strings quoted only when a plain scalar would read back
 //! differently, multi-line strings as literal blocks), JSON (Go's encoder with yq's
-//! indent, `-I 0` compact), Java properties, CSV and TSV.
+//! indent, `-I 0` compact), Java properties, CSV, TSV and TOML.
 
 use jaq_json::{Num, Val};
 
@@ -647,4 +647,235 @@ pub fn csv(v: &Val, sep: char) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// yq's TOML encoder: a root mapping as attributes, `[table]` sections and `[[array]]`
+/// tables, in document order. A mapping is a section of its own when the TOML it came
+/// from gave it a header (`tables`, by path); otherwise it is an inline table unless
+/// it holds such sections or arrays of mappings. A bare scalar prints as its text;
+/// anything else at the root is an error, as in yq.
+pub fn toml(
+    v: &Val,
+    tables: &std::collections::HashSet<Vec<Seg>>,
+    base: &[Seg],
+) -> Result<String, String> {
+    let mut enc = Toml {
+        out: String::new(),
+        wrote_attr: false,
+        tables,
+    };
+    match v {
+        Val::Obj(map) => {
+            let mut path = base.to_vec();
+            for (k, val) in map.iter() {
+                path.push(key_seg(k));
+                enc.top_entry(&mut path, &text_key(k), val);
+                path.pop();
+            }
+            Ok(enc.out)
+        }
+        Val::Arr(_) => Err("TOML encoder expects a mapping at the root level".to_owned()),
+        scalar => Ok(format!("{}\n", scalar_text(scalar).unwrap_or_default())),
+    }
+}
+
+fn text_key(k: &Val) -> String {
+    match key_seg(k) {
+        Seg::Key(s) => s,
+        Seg::Index(i) => i.to_string(),
+    }
+}
+
+/// Go's `strconv.Quote`, which yq's `%q` writes TOML strings with.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if c < ' ' || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c == ' ' || (c != '\n' && printable(c) && !c.is_whitespace()) => out.push(c),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn is_table_array(v: &Val) -> bool {
+    matches!(v, Val::Arr(items) if !items.is_empty() && items.iter().all(|i| matches!(i, Val::Obj(_))))
+}
+
+struct Toml<'t> {
+    out: String,
+    /// Whether attributes were written since the last section header (a blank line
+    /// goes before the next header).
+    wrote_attr: bool,
+    tables: &'t std::collections::HashSet<Vec<Seg>>,
+}
+
+impl Toml<'_> {
+    fn separate(&self, path: &[Seg]) -> bool {
+        self.tables.contains(path)
+    }
+
+    fn scalar(v: &Val) -> String {
+        match v {
+            Val::TStr(_) | Val::BStr(_) => go_quote(&text(v)),
+            // TOML has no null: yq writes an empty string.
+            Val::Null => "\"\"".to_owned(),
+            other => scalar_text(other).unwrap_or_default(),
+        }
+    }
+
+    fn inline(&self, v: &Val) -> String {
+        match v {
+            Val::Arr(items) => {
+                let parts: Vec<String> = items.iter().map(|i| self.inline(i)).collect();
+                format!("[{}]", parts.join(", "))
+            }
+            Val::Obj(map) => {
+                let parts: Vec<String> = map
+                    .iter()
+                    .map(|(k, v)| format!("{} = {}", text_key(k), self.inline(v)))
+                    .collect();
+                format!("{{ {} }}", parts.join(", "))
+            }
+            s => Self::scalar(s),
+        }
+    }
+
+    fn attribute(&mut self, key: &str, v: &Val) {
+        // An inline table does not count as an attribute before the next header.
+        if !matches!(v, Val::Obj(_)) {
+            self.wrote_attr = true;
+        }
+        self.out.push_str(key);
+        self.out.push_str(" = ");
+        let value = self.inline(v);
+        self.out.push_str(&value);
+        self.out.push('\n');
+    }
+
+    fn header(&mut self, path: &[String]) {
+        if std::mem::take(&mut self.wrote_attr) {
+            self.out.push('\n');
+        }
+        self.out.push('[');
+        self.out.push_str(&path.join("."));
+        self.out.push_str("]\n");
+    }
+
+    fn top_entry(&mut self, path: &mut Vec<Seg>, key: &str, v: &Val) {
+        match v {
+            Val::Arr(items) if is_table_array(v) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.out.push_str(&format!("[[{key}]]\n"));
+                    path.push(Seg::Index(i));
+                    self.body(path, &[key.to_owned()], item);
+                    path.pop();
+                }
+            }
+            Val::Obj(map) => {
+                let structural = map.iter().any(|(k, c)| {
+                    path.push(key_seg(k));
+                    let sep = matches!(c, Val::Obj(_)) && self.separate(path);
+                    path.pop();
+                    sep || is_table_array(c)
+                });
+                if self.separate(path) || structural {
+                    self.separate_mapping(path, &[key.to_owned()], v);
+                } else {
+                    self.attribute(key, v);
+                }
+            }
+            _ => self.attribute(key, v),
+        }
+    }
+
+    fn separate_mapping(&mut self, path: &mut Vec<Seg>, names: &[String], v: &Val) {
+        let Val::Obj(map) = v else { return };
+        let has_attrs = map.iter().any(|(_, c)| {
+            !matches!(c, Val::Obj(_) | Val::Arr(_))
+                || matches!(c, Val::Arr(_)) && !is_table_array(c)
+        });
+        if has_attrs || map.is_empty() {
+            self.header(names);
+            self.body(path, names, v);
+            return;
+        }
+        for (k, c) in map.iter() {
+            let name = text_key(k);
+            let mut child_names = names.to_vec();
+            child_names.push(name.clone());
+            path.push(key_seg(k));
+            match c {
+                Val::Obj(_) => {
+                    self.header(&child_names);
+                    self.body(path, &child_names, c);
+                }
+                Val::Arr(items) if is_table_array(c) => {
+                    let dotted = child_names.join(".");
+                    for (i, item) in items.iter().enumerate() {
+                        self.out.push_str(&format!("[[{dotted}]]\n"));
+                        path.push(Seg::Index(i));
+                        self.body(path, &child_names, item);
+                        path.pop();
+                    }
+                }
+                _ => self.attribute(&name, c),
+            }
+            path.pop();
+        }
+    }
+
+    /// A section's body: attributes, then arrays of tables under their dotted path,
+    /// then mappings without a header of their own as inline tables (one with a header
+    /// is left out here, as yq leaves it).
+    fn body(&mut self, path: &mut Vec<Seg>, names: &[String], v: &Val) {
+        let Val::Obj(map) = v else { return };
+        for (k, c) in map.iter() {
+            match c {
+                Val::Obj(_) => {}
+                Val::Arr(_) if is_table_array(c) => {}
+                _ => self.attribute(&text_key(k), c),
+            }
+        }
+        for (k, c) in map.iter() {
+            if let Val::Arr(items) = c
+                && is_table_array(c)
+            {
+                let mut child_names = names.to_vec();
+                child_names.push(text_key(k));
+                let dotted = child_names.join(".");
+                path.push(key_seg(k));
+                for (i, item) in items.iter().enumerate() {
+                    self.out.push_str(&format!("[[{dotted}]]\n"));
+                    path.push(Seg::Index(i));
+                    self.body(path, &child_names, item);
+                    path.pop();
+                }
+                path.pop();
+            }
+        }
+        for (k, c) in map.iter() {
+            if matches!(c, Val::Obj(_)) {
+                path.push(key_seg(k));
+                let sep = self.separate(path);
+                path.pop();
+                if !sep {
+                    self.attribute(&text_key(k), c);
+                }
+            }
+        }
+    }
 }

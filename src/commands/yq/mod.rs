@@ -2,10 +2,12 @@
 //! language is jq's, run by the jaq engine the `jq` command uses, with yq's own
 //! operators that agents reach for defined on top (`env(VAR)`, `strenv(VAR)`,
 //! `ireduce`, `with`, `keys` in document order, `sort_keys`, `pick`, `omit`, `tag`,
-//! `filename`, `fi`, `di`, `to_yaml`, `from_yaml`); the command line follows yq's
+//! `filename`, `fi`, `di`, `to_yaml`, `from_yaml`, `load`, `load_str`, `load_base64`); the
+//! command line follows yq's
 //! (`eval`/`e`, `eval-all`/`ea`, `-o -p -i -r -e -n -N -I -P -j`, the format taken from
 //! the first file's extension) and so do its output conventions (block-style YAML with
-//! `---` between documents, JSON indented by `-I`, properties, CSV, TSV).
+//! `---` between documents, JSON indented by `-I`, properties, CSV, TSV, and TOML
+//! with `[table]` sections where the TOML read had them).
 //!
 //! Documents are read into plain values; what yq keeps of their layout (comments,
 //! quoting, flow collections) is recorded by path and put back on each result at the
@@ -44,6 +46,8 @@ def omit($ks): with_entries(select(.key as $k | any($ks[]; . == $k) | not));
 def upcase: ascii_upcase; def downcase: ascii_downcase;
 def to_string: tostring; def to_number: tonumber;
 def from_yaml: __from_yaml; def to_yaml: __to_yaml; def to_yaml($i): __to_yaml;
+def load($f): $f | __load_yaml; def load_str($f): $f | __load_str;
+def strload($f): load_str($f); def load_base64($f): $f | __load_str | gsub("[\\r\\n]"; "") | @base64d;
 def from_json: fromjson; def to_json: __to_json; def to_json($i): if $i == 0 then tojson else __to_json end;
 def @yaml: __to_yaml; def @json: tojson; def @props: __to_props;
 def envsubst: gsub("\\$\\{(?<n>[A-Za-z_][A-Za-z0-9_]*)(?:-(?<d>[^}]*))?\\}"; $ENV[.n] // .d // "")
@@ -73,6 +77,71 @@ fn native_from_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a
     one(decode::yaml(&s).map(|docs| docs.into_iter().next().unwrap_or(Val::Null)))
 }
 
+std::thread_local! {
+    /// The filesystem and working directory `load` reads from while a `yq` runs on
+    /// this thread (jaq's native functions see only their input).
+    static LOAD_FS: std::cell::RefCell<Option<(crate::fs::SharedFs, String)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Gives `load` the command's filesystem while it lives (none again on drop).
+struct LoadFs;
+
+impl LoadFs {
+    fn on(fs: &crate::fs::SharedFs, cwd: &str) -> LoadFs {
+        LOAD_FS.with(|l| *l.borrow_mut() = Some((fs.clone(), cwd.to_owned())));
+        LoadFs
+    }
+}
+
+impl Drop for LoadFs {
+    fn drop(&mut self) {
+        LOAD_FS.with(|l| *l.borrow_mut() = None);
+    }
+}
+
+/// The bytes of the file `load` was given, or yq's message for why not.
+fn load_file(v: &Val) -> Result<Vec<u8>, String> {
+    let name = match v {
+        Val::TStr(_) | Val::BStr(_) => val_text(v).unwrap_or_default(),
+        other => encode::scalar_text(other).unwrap_or_default(),
+    };
+    let read = LOAD_FS.with(|l| {
+        l.borrow().as_ref().map(|(fs, cwd)| {
+            fs.lock()
+                .read_file(&crate::fs::path::join(cwd, &name))
+                .map(|d| d.to_vec())
+        })
+    });
+    match read {
+        Some(Ok(d)) => Ok(d),
+        Some(Err(e)) => Err(format!(
+            "Failed to load {name}: open {name}: {}",
+            go_error(&e.to_string())
+        )),
+        None => Err(format!(
+            "Failed to load {name}: file operations are disabled"
+        )),
+    }
+}
+
+/// `load(f)`: the file's one YAML document, null for none, a sequence of several.
+fn native_load_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
+    one(load_file(&v).and_then(|d| {
+        let mut docs = decode::yaml(&String::from_utf8_lossy(&d))?;
+        Ok(match docs.len() {
+            0 => Val::Null,
+            1 => docs.pop().unwrap_or(Val::Null),
+            _ => docs.into_iter().collect(),
+        })
+    }))
+}
+
+/// `load_str(f)`: the file's text.
+fn native_load_str<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
+    one(load_file(&v).map(|d| Val::from(String::from_utf8_lossy(&d).into_owned())))
+}
+
 fn native_to_yaml<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a, Val> {
     one(Ok(Val::from(encode::yaml(&v, 2, false))))
 }
@@ -88,8 +157,10 @@ fn native_to_props<'a>((_, v): (JCtx<'a, DataKind>, Val)) -> jaq_core::ValXs<'a,
 }
 
 fn yq_funs() -> impl Iterator<Item = jaq_core::native::Fun<DataKind>> {
-    let funs: [(&'static str, jaq_core::RunPtr<DataKind>); 4] = [
+    let funs: [(&'static str, jaq_core::RunPtr<DataKind>); 6] = [
         ("__from_yaml", native_from_yaml),
+        ("__load_yaml", native_load_yaml),
+        ("__load_str", native_load_str),
         ("__to_yaml", native_to_yaml),
         ("__to_json", native_to_json),
         ("__to_props", native_to_props),
@@ -276,6 +347,8 @@ struct Opts {
     eval_all: bool,
     expression: Option<String>,
     from_file: Option<String>,
+    /// `-s EXPR`: each result goes to the file EXPR names.
+    split: Option<String>,
 }
 
 fn err(ctx: &mut Ctx, msg: &str) -> CmdResult {
@@ -371,6 +444,7 @@ fn parse_args(ctx: &mut Ctx, o: &mut Opts) -> std::io::Result<Result<Vec<String>
                 "verbose" => "v",
                 "expression" => "expression",
                 "from-file" => "from-file",
+                "split-exp" => "s",
                 "header-preprocess" | "yaml-fix-merge-anchor-to-spec" => "ignored-bool",
                 _ => {
                     writeln!(ctx.stderr, "Error: unknown flag: --{n}")?;
@@ -465,7 +539,8 @@ fn parse_args(ctx: &mut Ctx, o: &mut Opts) -> std::io::Result<Result<Vec<String>
                         return Ok(Err(1));
                     }
                 },
-                "s" | "f" => {
+                "s" => o.split = value,
+                "f" => {
                     writeln!(ctx.stderr, "Error: -{name} is not supported by this yq")?;
                     return Ok(Err(1));
                 }
@@ -551,7 +626,16 @@ fn decode(format: Format, data: &[u8]) -> Result<Decoded, String> {
             if text.trim().is_empty() {
                 return Ok(Vec::new());
             }
-            decode::toml_doc(&text).map(|v| plain(vec![v]))
+            let tables = decode::toml_tables(&text);
+            decode::toml_doc(&text).map(|v| {
+                vec![(
+                    v,
+                    Some(decode::DocMeta {
+                        tables,
+                        ..Default::default()
+                    }),
+                )]
+            })
         }
         Format::Props | Format::Csv | Format::Tsv | Format::Xml => Err(format!(
             "no support for {} input format",
@@ -591,6 +675,7 @@ impl Drop for YqAdd {
 pub fn yq(ctx: &mut Ctx) -> CmdResult {
     // `[1] + 2` appends in yq (`.a += "cat"`); jq's `+` fails there.
     let _add = YqAdd::on();
+    let _load = LoadFs::on(ctx.fs, ctx.cwd);
     let mut o = Opts {
         input: None,
         output: None,
@@ -604,6 +689,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
         eval_all: false,
         expression: None,
         from_file: None,
+        split: None,
     };
     let mut pos = match parse_args(ctx, &mut o)? {
         Ok(p) => p,
@@ -656,11 +742,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             f
         }
     };
-    let mut output = o.output.unwrap_or(Format::Yaml);
-    if output == Format::Toml {
-        // TOML output is not written; its documents print as YAML.
-        output = Format::Yaml;
-    }
+    let output = o.output.unwrap_or(Format::Yaml);
     if output == Format::Xml {
         return err(ctx, "no support for xml output format");
     }
@@ -733,11 +815,22 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
     // Where each result sits in its document, for the layout kept from it: `path()`
     // of the expression when it is a path expression (else results are taken to be
     // whole documents, as updates return).
-    let path_filter = if output == Format::Yaml && docs.iter().any(|d| d.meta.is_some()) {
-        compile(&format!("path({code})")).ok()
-    } else {
-        None
+    let path_filter =
+        if matches!(output, Format::Yaml | Format::Toml) && docs.iter().any(|d| d.meta.is_some()) {
+            compile(&format!("path({code})")).ok()
+        } else {
+            None
+        };
+    // `-s EXPR`: evaluated on each result, with `$index` its number, to name the file
+    // it goes to.
+    let split = match &o.split {
+        Some(e) => match compile(&format!("$__index as $index | ({})", rewrite_env(e))) {
+            Ok(f) => Some(f),
+            Err(_) => return err(ctx, &format!("invalid expression: {e}")),
+        },
+        None => None,
     };
+    let mut split_index = 0usize;
     let (env_obj, now_val) = env_and_now(ctx);
     let all_docs: Val = if o.eval_all && reduce_all {
         docs.iter().map(|d| d.val.clone()).collect()
@@ -772,6 +865,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             Val::from(doc.file_index),
             Val::from(doc.doc_index),
             all_docs.clone(),
+            Val::Null,
         ];
         let data = Data {
             lut: &filter.lut,
@@ -801,6 +895,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
             _ => None,
         };
         let mut result_index = 0usize;
+        let split_vars = vars.clone();
         let jctx = JCtx::<DataKind>::new(data, Vars::new(vars));
         for r in filter.id.run((jctx, doc.val)) {
             ctx.host.check()?;
@@ -809,6 +904,7 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                     if !matches!(v, Val::Null | Val::Bool(false)) {
                         printed_match = true;
                     }
+                    let start = out.len();
                     let here = (doc.file_index, doc.doc_index);
                     if here != prev && output == Format::Yaml && !o.no_doc {
                         out.extend_from_slice(b"---\n");
@@ -819,6 +915,21 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                         Format::Props => encode::props(&v),
                         Format::Csv => encode::csv(&v, ',').unwrap_or_default(),
                         Format::Tsv => encode::csv(&v, '\t').unwrap_or_default(),
+                        Format::Toml => {
+                            let base = paths
+                                .as_ref()
+                                .and_then(|ps| ps.get(result_index).cloned())
+                                .unwrap_or_default();
+                            let empty = Default::default();
+                            let tables = doc.meta.as_deref().map_or(&empty, |m| &m.tables);
+                            match encode::toml(&v, tables, &base) {
+                                Ok(t) => t,
+                                Err(e) => {
+                                    run_error = Some(e);
+                                    break 'runs;
+                                }
+                            }
+                        }
                         _ => {
                             let base = paths
                                 .as_ref()
@@ -829,6 +940,35 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
                     };
                     result_index += 1;
                     out.extend_from_slice(text.as_bytes());
+                    if let Some(sf) = &split {
+                        let mut vars = split_vars.clone();
+                        if let Some(slot) = vars.last_mut() {
+                            *slot = Val::from(split_index);
+                        }
+                        split_index += 1;
+                        let sdata = Data {
+                            lut: &sf.lut,
+                            inputs: &rc_inputs,
+                        };
+                        let sctx = JCtx::<DataKind>::new(sdata, Vars::new(vars));
+                        let name = match sf.id.run((sctx, v.clone())).next() {
+                            Some(Ok(n)) => encode::scalar_text(&n).unwrap_or_default(),
+                            Some(Err(_)) | None => String::new(),
+                        };
+                        let name = if has_extension(&name) {
+                            name
+                        } else {
+                            format!("{name}.{}", split_extension(output))
+                        };
+                        let data = out.split_off(start);
+                        let path = ctx.path(&name);
+                        let res = ctx.fs.lock().write_file(&path, &data);
+                        if let Err(e) = res {
+                            run_error = Some(format!("open {name}: {}", go_error(&e.to_string())));
+                            break 'runs;
+                        }
+                        continue;
+                    }
                     if !o.in_place && out.len() > 1 << 16 {
                         ctx.stdout.write_all(&out)?;
                         out.clear();
@@ -870,6 +1010,21 @@ pub fn yq(ctx: &mut Ctx) -> CmdResult {
         return err(ctx, "no matches found");
     }
     Ok(0)
+}
+
+/// Whether a split file name ends in an extension (`\.[a-zA-Z0-9]+$`), which yq keeps.
+fn has_extension(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, e)| !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// The extension yq gives a split file: `json`, `properties`, else `yml`.
+fn split_extension(output: Format) -> &'static str {
+    match output {
+        Format::Json => "json",
+        Format::Props => "properties",
+        _ => "yml",
+    }
 }
 
 enum CompileError {
@@ -915,7 +1070,9 @@ fn compile(code: &str) -> Result<jaq_core::Filter<DataKind>, CompileError> {
         })
 }
 
-const VAR_NAMES: [&str; 6] = ["$ENV", "$__now", "$__fn", "$__fi", "$__di", "$__docs"];
+const VAR_NAMES: [&str; 7] = [
+    "$ENV", "$__now", "$__fn", "$__fi", "$__di", "$__docs", "$__index",
+];
 
 /// A path value (`["a", 0]`) as path steps.
 fn path_segs(v: &Val) -> Option<Vec<decode::Seg>> {

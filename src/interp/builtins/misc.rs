@@ -766,8 +766,7 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         sh.builtin_error(&args[0], &format!("{file}: is a directory"));
         return Ok(1);
     }
-    // The guard must be gone before the error is written: stderr may be a file.
-    let read = sh.fs.lock().read_file(&path);
+    let read = sh.read_whole_path(&path)?;
     let content = match read {
         Ok(c) => c,
         Err(e) => {

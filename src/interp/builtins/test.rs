@@ -286,7 +286,11 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
         return Ok(false);
     }
     let path = if let Some(n) = arg.strip_prefix("/dev/fd/") {
-        return Ok(n.parse::<i32>().is_ok_and(|fd| sh.fds.get(fd).is_some()));
+        return Ok(n
+            .parse::<i32>()
+            .ok()
+            .and_then(|fd| sh.fds.get(fd).cloned())
+            .is_some_and(|f| fd_unary(sh, op, &f)));
     } else {
         crate::fs::path::join(&sh.cwd, arg)
     };
@@ -323,6 +327,56 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
         "-N" => m.mtime > m.atime,
         _ => false,
     })
+}
+
+/// A unary test of `/dev/fd/N` for an open descriptor: on Linux the name is a symlink to
+/// what the descriptor has open, a file's inode or a pipe (mode 0600, the user's).
+fn fd_unary(sh: &Interp, op: &str, file: &crate::interp::io::OpenFile) -> bool {
+    use crate::interp::io::OpenFile;
+    if matches!(op, "-e" | "-a" | "-h" | "-L") {
+        return true;
+    }
+    let fs = sh.fs.lock();
+    let (ft, size, ino) = match file {
+        OpenFile::File { ino, .. } => match fs.stat_ino(*ino) {
+            Ok(m) => (m.file_type, m.size, Some(*ino)),
+            Err(_) => return false,
+        },
+        OpenFile::Device(d) => (FileType::Device(*d), 0, None),
+        _ => (FileType::Fifo, 0, None),
+    };
+    let access = |r: bool, w: bool, x: bool| match ino {
+        Some(ino) => fs.access_ino(ino, r, w, x).is_ok(),
+        None => !x,
+    };
+    match op {
+        "-f" => ft == FileType::File,
+        "-d" => ft == FileType::Dir,
+        "-c" => matches!(ft, FileType::Device(_)),
+        "-p" => ft == FileType::Fifo,
+        "-s" => size > 0,
+        "-r" => access(true, false, false),
+        "-w" => access(false, true, false),
+        "-x" => access(false, false, true),
+        "-O" | "-G" => ino.is_none_or(|ino| {
+            fs.stat_ino(ino).is_ok_and(|m| {
+                if op == "-O" {
+                    m.uid == fs.user().0
+                } else {
+                    m.gid == fs.user().1
+                }
+            })
+        }),
+        "-g" | "-u" | "-k" | "-N" => ino.is_some_and(|ino| {
+            fs.stat_ino(ino).is_ok_and(|m| match op {
+                "-g" => m.mode & 0o2000 != 0,
+                "-u" => m.mode & 0o4000 != 0,
+                "-k" => m.mode & 0o1000 != 0,
+                _ => m.mtime > m.atime,
+            })
+        }),
+        _ => false,
+    }
 }
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {

@@ -611,7 +611,8 @@ std::thread_local! {
 
 /// shellbox: sets, for the calling thread, whether `+` follows mikefarah yq, where an
 /// array plus a value that is not an array (nor null) appends the value
-/// (`.a += "cat"`) instead of failing as in jq. The `yq` command sets it around its
+/// (`.a += "cat"`), and a string plus a number or boolean joins their text
+/// (`"file_" + $index`), instead of failing as in jq. The `yq` command sets it around its
 /// evaluation; `jq` never does.
 #[cfg(feature = "std")]
 pub fn set_yq_add(on: bool) {
@@ -656,6 +657,21 @@ impl core::ops::Add for Val {
             (Arr(mut l), r) if yq_add() => {
                 Rc::make_mut(&mut l).push(r);
                 Ok(Arr(l))
+            }
+            // shellbox: yq joins a string and a number or boolean as text (`"file_" + 1`).
+            (TStr(l), r @ (Num(_) | Bool(_))) if yq_add() => {
+                {
+                let mut buf = BytesMut::from(*l);
+                buf.put(alloc::format!("{r}").as_bytes());
+                Ok(Val::utf8_str(buf))
+            }
+            }
+            (l @ (Num(_) | Bool(_)), TStr(r)) if yq_add() => {
+                {
+                let mut buf = BytesMut::from(alloc::format!("{l}").as_bytes());
+                buf.put(*r);
+                Ok(Val::utf8_str(buf))
+            }
             }
             (l, r) => Err(Error::math(l, ops::Math::Add, r)),
         }
