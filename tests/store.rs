@@ -404,6 +404,62 @@ fn gc_in_a_directory_removes_only_unreferenced_blobs_after_two_marks() {
     );
 }
 
+/// Two hosts start the same new session: both find it missing, one saves first. The
+/// other's save must not publish over it as the next snapshot (it had no conflict
+/// check: nothing was "seen"), which lost the first host's files while both reported
+/// success (tests/store_s3.rs `concurrent_saves_from_two_processes_lose_nothing_silently`
+/// failed this way under load).
+#[test]
+fn a_save_after_finding_the_session_missing_is_a_conflict_once_another_handle_saved_it() {
+    let dir = TempDir::new("store");
+    let (a, b) = (
+        Store::open(dir.path()).unwrap(),
+        Store::open(dir.path()).unwrap(),
+    );
+    assert_eq!(a.load("s").unwrap_err().kind, StoreErrorKind::NotFound);
+    assert_eq!(b.load("s").unwrap_err().kind, StoreErrorKind::NotFound);
+    let mut from_b = Fs::new(Clock::virtual_at(0));
+    from_b.write_file("/workspace/b", b"b\n").unwrap();
+    assert_eq!(b.save("s", &snapshot(from_b)).unwrap().seq, 1);
+    let mut from_a = Fs::new(Clock::virtual_at(0));
+    from_a.write_file("/workspace/a", b"a\n").unwrap();
+    let err = a.save("s", &snapshot(from_a)).unwrap_err();
+    assert_eq!(err.kind, StoreErrorKind::Conflict, "{err}");
+    assert!(err.message.contains("found no snapshot"), "{err}");
+    let latest = Store::open(dir.path()).unwrap().load("s").unwrap();
+    assert_eq!(latest.report.seq, 1);
+    assert!(latest.fs.exists("/workspace/b"));
+    // Loading again makes A current: it saves on top of B's work.
+    let mut again = a.load("s").unwrap().fs;
+    again.write_file("/workspace/a", b"a\n").unwrap();
+    assert_eq!(a.save("s", &snapshot(again)).unwrap().seq, 2);
+    let both = Store::open(dir.path()).unwrap().load("s").unwrap().fs;
+    assert!(both.exists("/workspace/a") && both.exists("/workspace/b"));
+}
+
+/// The CLI's path: a sandbox built new because its session was missing, saved after
+/// another host created the session, is a conflict rather than a save over it.
+#[test]
+fn a_new_sandbox_for_a_missing_session_does_not_save_over_one_created_meanwhile() {
+    use shellbox::session::SandboxErrorKind;
+    let dir = TempDir::new("store");
+    let store = Store::open(dir.path()).unwrap();
+    let builder = Sandbox::builder();
+    let missing = builder.clone().load(&store, "s").unwrap_err();
+    assert_eq!(missing.kind(), SandboxErrorKind::NotFound);
+    let fresh = builder.file("mine", "mine\n").build();
+    let other = Sandbox::builder().file("theirs", "theirs\n").build();
+    other
+        .save_blocking(&Store::open(dir.path()).unwrap(), "s")
+        .unwrap();
+    let err = fresh.save_blocking(&store, "s").unwrap_err();
+    assert!(err.to_string().contains("saved elsewhere"), "{err}");
+    let (back, _) = Sandbox::builder()
+        .load(&Store::open(dir.path()).unwrap(), "s")
+        .unwrap();
+    assert!(back.fs().exists("/workspace/theirs"));
+}
+
 #[test]
 fn a_save_after_another_handle_saved_is_a_conflict() {
     let dir = TempDir::new("store");

@@ -334,6 +334,25 @@ fn gc_removes_unreferenced_blobs_in_two_marks_and_keeps_what_saves_use() {
     assert_eq!(text(&busy.fs, "/workspace/same"), long("s"));
 }
 
+#[test]
+fn a_session_found_missing_and_created_elsewhere_meanwhile_is_a_conflict_to_save() {
+    let Some(srv) = shared() else { return };
+    let url = srv.bucket();
+    let (host_a, host_b) = (srv.store(&url), srv.store(&url));
+    assert_eq!(host_a.load("s").unwrap_err().kind, StoreErrorKind::NotFound);
+    host_b
+        .save("s", &snap(&fs_with(&[("/workspace/b", "b\n".to_owned())])))
+        .unwrap();
+    let err = host_a
+        .save("s", &snap(&fs_with(&[("/workspace/a", "a\n".to_owned())])))
+        .unwrap_err();
+    assert_eq!(err.kind, StoreErrorKind::Conflict, "{err}");
+    assert_eq!(
+        text(&srv.store(&url).load("s").unwrap().fs, "/workspace/b"),
+        "b\n"
+    );
+}
+
 /// Runs the CLI on session `s` of the store at `url`.
 fn cli(srv: &Server, url: &str, script: &str) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shellbox"));

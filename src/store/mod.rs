@@ -403,7 +403,7 @@ impl Store {
 
     /// Saves a snapshot of session `name` as its newest manifest; returns what it wrote.
     /// When another handle (another host) saved the session since this one last loaded
-    /// or saved it, nothing is published and the error is
+    /// it (or found it missing) or saved it, nothing is published and the error is
     /// [`StoreErrorKind::Conflict`]. Blocks on I/O.
     pub fn save(&self, name: &str, snapshot: &Snapshot) -> Result<SaveReport, StoreError> {
         self.save_after(name, snapshot, None)
@@ -490,11 +490,16 @@ impl Store {
 
     /// Loads the newest complete snapshot of session `name`, verifying every blob.
     /// Damaged newer manifests are skipped and listed in [`LoadReport::discarded`]; if none
-    /// is complete the error names the session directory.
+    /// is complete the error names the session directory. A session with no snapshot
+    /// is [`StoreErrorKind::NotFound`], and counts as seen empty: this handle's next
+    /// [`Store::save`] of it is a conflict if another host has saved it meanwhile.
     pub fn load(&self, name: &str) -> Result<Loaded, StoreError> {
         check_name(name)?;
         let manifests = self.manifests(name)?;
         let Some(newest) = manifests.last().map(|(seq, _)| *seq) else {
+            // Finding no session is seeing it empty: a save from here starts it, and
+            // is a conflict if another host starts it first (not a save over its work).
+            self.lock_seen().insert(name.to_owned(), 0);
             return Err(StoreError::new(
                 StoreErrorKind::NotFound,
                 None,
@@ -636,13 +641,17 @@ impl Store {
     }
 
     fn conflict(&self, name: &str, latest: u64, seen: u64) -> StoreError {
+        let then = if seen == 0 {
+            "found no snapshot of it".to_owned()
+        } else {
+            format!("last read or wrote it (snapshot {seen})")
+        };
         StoreError::new(
             StoreErrorKind::Conflict,
             Some(&self.inner.backend.location(&format!("sessions/{name}"))),
             format!(
                 "session {name:?} was saved elsewhere (snapshot {latest}) since this handle \
-                 last read or wrote it (snapshot {seen}); nothing was overwritten: load it \
-                 again, or save under another name"
+                 {then}; nothing was overwritten: load it again, or save under another name"
             ),
         )
     }
@@ -652,8 +661,8 @@ impl Store {
     }
 
     /// The newest manifest of session `name` this handle has loaded past (damaged
-    /// newer ones included) or saved: the base a later [`Store::save_after`] from
-    /// what it loaded should name.
+    /// newer ones included) or saved, `Some(0)` when its last load found no snapshot:
+    /// the base a later [`Store::save_after`] from what it loaded should name.
     pub fn seen(&self, name: &str) -> Option<u64> {
         self.lock_seen().get(name).copied()
     }
