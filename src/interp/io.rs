@@ -613,8 +613,11 @@ pub struct Staging {
     buf: std::cell::RefCell<Vec<u8>>,
 }
 
-/// Block size: glibc's stdio buffer for a pipe.
-const STAGING_BLOCK: usize = 4096;
+/// Block size: glibc's stdio buffer for a pipe is 4 KiB, but each block handed over
+/// can cost a thread switch here (a pipe's reader wakes for it), so blocks are larger;
+/// what a reader sees is the same bytes, and held output still goes out before the
+/// utility reads or runs anything.
+const STAGING_BLOCK: usize = 32 * 1024;
 
 impl Staging {
     pub fn new(out: FdWriter) -> Staging {
@@ -626,11 +629,14 @@ impl Staging {
 
     /// Writes out what is held.
     pub fn flush(&self) -> io::Result<()> {
-        let data = std::mem::take(&mut *self.buf.borrow_mut());
+        // The block's allocation stays for the next one.
+        let mut data = self.buf.borrow_mut();
         if data.is_empty() {
             return Ok(());
         }
-        self.out.put(&data)
+        let r = self.out.put(&data);
+        data.clear();
+        r
     }
 
     fn push(&self, data: &[u8]) -> io::Result<()> {
