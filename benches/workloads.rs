@@ -201,6 +201,106 @@ fn pipe_throughput(c: &mut Criterion, sh: &mut Shell, len: usize) {
     group.finish();
 }
 
+/// The shared harness's `text5mb` dataset (`../shared/bench/gen_data.py`, version 1),
+/// byte for byte: 100,000 lines drawn from 2,000 distinct ones with Zipf-like counts,
+/// shuffled with the same 64-bit LCG.
+fn harness_text() -> Vec<u8> {
+    const WORDS: &str = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima \
+        mike november oscar papa quebec romeo sierra tango uniform victor whiskey \
+        xray yankee zulu apple banana cherry date elder fig grape honeydew kiwi \
+        lemon mango nectar olive peach quince raspberry strawberry tomato ugli \
+        vanilla walnut yam zucchini foo bar baz qux quux corge grault garply waldo \
+        fred plugh xyzzy thud amber azure beige coral cyan ivory jade khaki lavender \
+        magenta maroon navy ochre plum ruby salmon teal umber violet wheat";
+    let words: Vec<&str> = WORDS.split_whitespace().collect();
+    let mut s: u64 = 20_240_601;
+    let mut below = |n: usize| {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (s >> 32) as usize % n
+    };
+    let mut templates: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while templates.len() < 2000 {
+        let min_len = 44 + below(12);
+        let (mut line, mut n) = (Vec::new(), 0);
+        while n < min_len {
+            let w = words[below(words.len())];
+            line.push(w);
+            n += w.len() + 1;
+        }
+        let line = line.join(" ");
+        if seen.insert(line.clone()) {
+            templates.push(line);
+        }
+    }
+    let total = 100_000i64;
+    let h: f64 = (0..templates.len()).map(|k| 1.0 / (k + 1) as f64).sum();
+    let a = total as f64 / h;
+    let mut counts: Vec<i64> = (0..templates.len())
+        .map(|k| ((a / (k + 1) as f64).round_ties_even() as i64).max(1))
+        .collect();
+    counts[0] += total - counts.iter().sum::<i64>();
+    let mut lines: Vec<&str> = Vec::new();
+    for (t, &c) in templates.iter().zip(&counts) {
+        lines.extend(std::iter::repeat_n(t.as_str(), c as usize));
+    }
+    for i in (1..lines.len()).rev() {
+        let j = below(i + 1);
+        lines.swap(i, j);
+    }
+    let mut out = lines.join("\n").into_bytes();
+    out.push(b'\n');
+    out
+}
+
+/// Workload 5 as the shared harness (`../shared/bench/workloads/W5*.sh`) runs it, over
+/// its dataset; the pipelines of issue 27's targets.
+fn harness_pipelines(c: &mut Criterion) {
+    let mut sh = Shell::builder().file("big.txt", harness_text()).build();
+    // Expected values from /bin/bash with GNU tools and mawk over the same bytes.
+    let cases = [
+        (
+            "W5a cat | grep -c foo",
+            "cat big.txt | grep -c foo",
+            "19434\n",
+        ),
+        (
+            "W5b sort | uniq -c | sort -rn | head",
+            "sort big.txt | uniq -c | sort -rn | head",
+            "  12237 date mango india charlie grault foo hotel strawberry\n   \
+             6114 lavender juliet corge peach strawberry qux india apple\n   \
+             4076 romeo zucchini ochre garply wheat qux cherry banana\n   \
+             3057 olive xray oscar plum quince bravo kiwi jade romeo\n   \
+             2445 violet raspberry peach yam navy ugli mango peach qux qux\n   \
+             2038 xyzzy umber lemon vanilla maroon hotel raspberry tango\n   \
+             1747 bravo thud india sierra charlie alpha azure salmon\n   \
+             1528 ochre khaki whiskey juliet magenta tomato navy tomato\n   \
+             1359 foo nectar thud lima baz charlie magenta baz nectar\n   \
+             1223 whiskey tomato violet grault ivory foxtrot teal jade\n",
+        ),
+        (
+            "W5c sed | wc -c",
+            "sed 's/a/b/g' big.txt | wc -c",
+            "5255147\n",
+        ),
+        (
+            "W5d awk length sum",
+            "awk '{n+=length($0)} END{print n}' big.txt",
+            "5155147\n",
+        ),
+    ];
+    for (_, script, want) in cases {
+        check(&mut sh, script, want);
+    }
+    let mut group = c.benchmark_group("5 harness text5mb");
+    for (name, script, _) in cases {
+        group.bench_function(name, |b| b.iter(|| sh.exec(script)));
+    }
+    group.finish();
+}
+
 /// 20,000 files in 200 directories under /workspace/tree.
 fn tree(fs: &mut Fs) -> FsResult<()> {
     for d in 0..200 {
@@ -373,6 +473,6 @@ fn snapshots(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = configure();
-    targets = startup, interpreter, text, files, pipelines, snapshots
+    targets = startup, interpreter, text, harness_pipelines, files, pipelines, snapshots
 }
 criterion_main!(benches);

@@ -189,13 +189,42 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
         };
         if let Some(data) = input.in_memory() {
             if f.plain() {
-                ctx.stdout.write_all(data)?;
+                // A file's own bytes: a pipe takes the buffer as it is.
+                match (ctx.shared, &input) {
+                    (Some(sh), super::util::Input::Bytes(d)) => {
+                        sh.write_shared(super::SharedBytes::whole(std::sync::Arc::clone(d)))?
+                    }
+                    _ => ctx.stdout.write_all(data)?,
+                }
             } else {
                 out.clear();
                 format_chunk(&f, &mut st, data, &mut out);
                 ctx.stdout.write_all(&out)?;
             }
             continue;
+        }
+        if f.plain()
+            && matches!(input, super::util::Input::Stdin)
+            && let Some(sh) = ctx.shared
+        {
+            // Blocks of a pipe or an in-memory file go on as they are (an input that
+            // offers none is copied below).
+            let mut done = false;
+            while let Some(got) = sh.read_shared() {
+                match got? {
+                    Some(bytes) => {
+                        ctx.host.check()?;
+                        sh.write_shared(bytes)?;
+                    }
+                    None => {
+                        done = true;
+                        break;
+                    }
+                }
+            }
+            if done {
+                continue;
+            }
         }
         let mut r = input.reader(&mut *ctx.stdin);
         loop {

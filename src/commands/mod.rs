@@ -347,6 +347,22 @@ pub struct Ctx<'a> {
     /// The calling shell's umask: the permission bits a file or directory the command
     /// creates does not get.
     pub umask: u32,
+    /// `stdin` and `stdout` as shared buffers, when the shell offers them.
+    pub shared: Option<&'a dyn SharedIo>,
+}
+
+pub use crate::interp::io::SharedBytes;
+
+/// A command's standard input and output as shared buffers, where the shell can move
+/// bytes between stages without copying them (pipes, in-memory files). Meant for
+/// utilities that pass bytes through unchanged (`cat`); both views are the same
+/// streams, so a command may mix them: what it wrote to [`Ctx::stdout`] goes out first.
+pub trait SharedIo {
+    /// The next block of standard input (`Some(None)` at its end), or `None` when this
+    /// input can only be read through [`Ctx::stdin`].
+    fn read_shared(&self) -> Option<io::Result<Option<SharedBytes>>>;
+    /// Writes `bytes` to standard output; a pipe takes the buffer itself.
+    fn write_shared(&self, bytes: SharedBytes) -> io::Result<()>;
 }
 
 /// The error a command returns to stop the whole script (limit hit, cancelled).

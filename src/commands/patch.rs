@@ -826,6 +826,7 @@ pub fn patch(ctx: &mut Ctx) -> CmdResult {
             fs: ctx.fs,
             host: &mut *ctx.host,
             umask: ctx.umask,
+            shared: ctx.shared,
         };
         return run(&mut sub, &o, origfile.as_deref(), patchfile.as_deref());
     }

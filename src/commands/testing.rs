@@ -73,6 +73,7 @@ impl Host for TestHost {
             fs: &fs,
             host: self,
             umask: super::util::UMASK,
+            shared: None,
         };
         f(&mut ctx)
     }

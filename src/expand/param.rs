@@ -86,12 +86,27 @@ fn param_text(p: &ParamExp) -> String {
 
 /// Expands one parameter expansion into pieces.
 /// The value of a bare `$name`, `${name}` or `$1` that is set (a plain stored
-/// variable or a positional parameter), without the general path's intermediate
+/// variable or a positional parameter), or the length `${#name}` of such a variable,
+/// without the general path's intermediate
 /// values; `None` sends everything else (unset, namerefs, computed variables,
 /// operators) to [`expand`].
 pub fn simple_value<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> Option<String> {
-    if pe.indirect || pe.length || pe.index.is_some() || !matches!(pe.op, ParamOp::None) {
+    if pe.indirect || pe.index.is_some() || !matches!(pe.op, ParamOp::None) {
         return None;
+    }
+    if pe.length {
+        // `${#name}` of a set scalar (the usual `$(( ${#s} ))`): its length, without
+        // the general path's pieces.
+        let Param::Name(name) = &pe.param else {
+            return None;
+        };
+        let v = ex.host.plain_scalar(name).flatten()?;
+        let n = if ex.host.opts().bytes {
+            crate::text::byte_len(&v)
+        } else {
+            v.chars().count()
+        };
+        return Some(n.to_string());
     }
     match &pe.param {
         Param::Positional(n) if *n > 0 => {

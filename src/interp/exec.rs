@@ -2130,6 +2130,19 @@ impl Interp {
             None => (&mut stdout, &mut stdin),
         };
         let umask = self.umask;
+        let shared_io = super::io::SharedStreams {
+            stdin: FdReader {
+                file: self.fds.get(0).cloned(),
+                fs: fs.clone(),
+                budget: self.budget.clone(),
+            },
+            stdout: FdWriter {
+                file: self.fds.get(1).cloned(),
+                fs: fs.clone(),
+                budget: self.budget.clone(),
+            },
+            staging: staging.as_ref(),
+        };
         // The utility is a process while it runs: `kill`, `ps` and `pgrep` see it.
         let process = self.utility_process(words);
         let shared = process.as_ref().is_some_and(|p| Arc::ptr_eq(p, &self.proc));
@@ -2150,6 +2163,7 @@ impl Interp {
             fs: &fs,
             host: &mut host,
             umask,
+            shared: Some(&shared_io),
         };
         let mut r = f(&mut ctx);
         if let Some(st) = &staging {

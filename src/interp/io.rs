@@ -17,15 +17,162 @@ pub const PIPE_CAPACITY: usize = 64 * 1024;
 /// wakes it sooner).
 const PIPE_POLL: Duration = Duration::from_millis(10);
 
+/// Bytes held in shared immutable buffers: a window of an `Arc`'d buffer, handed from
+/// one stage to the next without copying (a file's own contents, say).
+#[derive(Clone, Debug)]
+pub struct SharedBytes {
+    pub data: Arc<Vec<u8>>,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl SharedBytes {
+    /// All of `data`.
+    pub fn whole(data: Arc<Vec<u8>>) -> SharedBytes {
+        let end = data.len();
+        SharedBytes {
+            data,
+            start: 0,
+            end,
+        }
+    }
+    pub fn as_slice(&self) -> &[u8] {
+        self.data.get(self.start..self.end).unwrap_or_default()
+    }
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One block waiting in a pipe: bytes copied in by a writer (`owned`, counted against
+/// the run's memory budget), or a window of a buffer that already exists (shared).
+#[derive(Debug)]
+struct Chunk {
+    bytes: SharedBytes,
+    owned: bool,
+}
+
+/// What a pipe holds, as blocks in order.
+#[derive(Debug, Default)]
+struct Chunks {
+    q: VecDeque<Chunk>,
+    /// Unread bytes in all.
+    len: usize,
+    /// Unread bytes in owned blocks.
+    owned: usize,
+}
+
+/// Copied writes smaller than this share one block.
+const MIN_BLOCK: usize = 4096;
+
+impl Chunks {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Drops everything; returns the owned bytes dropped.
+    fn clear(&mut self) -> usize {
+        self.q.clear();
+        self.len = 0;
+        std::mem::take(&mut self.owned)
+    }
+    fn push_copy(&mut self, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        self.len += data.len();
+        self.owned += data.len();
+        // Into the last block when it is ours alone and has room.
+        if let Some(last) = self.q.back_mut()
+            && last.owned
+            && last.bytes.end == last.bytes.data.len()
+            && let Some(v) = Arc::get_mut(&mut last.bytes.data)
+            && v.capacity() - v.len() >= data.len()
+        {
+            v.extend_from_slice(data);
+            last.bytes.end = v.len();
+            return;
+        }
+        let mut v = Vec::with_capacity(data.len().max(MIN_BLOCK));
+        v.extend_from_slice(data);
+        self.q.push_back(Chunk {
+            bytes: SharedBytes::whole(Arc::new(v)),
+            owned: true,
+        });
+    }
+    fn push_shared(&mut self, bytes: SharedBytes) {
+        if bytes.is_empty() {
+            return;
+        }
+        self.len += bytes.len();
+        self.q.push_back(Chunk {
+            bytes,
+            owned: false,
+        });
+    }
+    /// Copies out up to `out.len()` bytes; returns how many and how many of them were
+    /// owned.
+    fn read_into(&mut self, out: &mut [u8]) -> (usize, usize) {
+        let (mut n, mut owned) = (0, 0);
+        while n < out.len() {
+            let Some(front) = self.q.front_mut() else {
+                break;
+            };
+            let src = front.bytes.as_slice();
+            let k = src.len().min(out.len() - n);
+            if let (Some(dst), Some(src)) = (out.get_mut(n..n + k), src.get(..k)) {
+                dst.copy_from_slice(src);
+            }
+            n += k;
+            if front.owned {
+                owned += k;
+            }
+            front.bytes.start += k;
+            if front.bytes.is_empty() {
+                self.q.pop_front();
+            }
+        }
+        self.len -= n;
+        self.owned -= owned;
+        (n, owned)
+    }
+    /// Takes up to `max` bytes of the first block (a window of it, not a copy); with
+    /// the owned bytes taken.
+    fn pop(&mut self, max: usize) -> Option<(SharedBytes, usize)> {
+        let front = self.q.front_mut()?;
+        let n = front.bytes.len().min(max);
+        let owned = if front.owned { n } else { 0 };
+        let taken = SharedBytes {
+            data: Arc::clone(&front.bytes.data),
+            start: front.bytes.start,
+            end: front.bytes.start + n,
+        };
+        front.bytes.start += n;
+        if front.bytes.is_empty() {
+            self.q.pop_front();
+        }
+        self.len -= n;
+        self.owned -= owned;
+        Some((taken, owned))
+    }
+}
+
 #[derive(Debug, Default)]
 struct PipeState {
-    buf: VecDeque<u8>,
+    buf: Chunks,
     readers: usize,
     writers: usize,
     /// Bytes written after the last reader left. Writes still succeed until a pipe's
     /// worth has been written, which is what a writer usually sees in real life when
     /// the reader exits first (the data sat in the kernel buffer).
     orphaned: usize,
+    /// Unread bytes the last reader left behind when it went.
+    unread_at_close: usize,
     /// Threads blocked in `read` / `write_all`: a wake-up is only sent when someone
     /// waits (a futex call per line written was most of a `sed | wc` pipeline).
     waiting_readers: usize,
@@ -86,7 +233,7 @@ impl Pipe {
 impl Drop for Pipe {
     fn drop(&mut self) {
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        let left = st.buf.len();
+        let left = st.buf.owned;
         self.held(left, false);
     }
 }
@@ -162,8 +309,9 @@ impl Drop for PipeReader {
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
         st.readers -= 1;
         if st.readers == 0 {
-            self.0.held(st.buf.len(), false);
-            st.buf.clear();
+            st.unread_at_close = st.buf.len();
+            let owned = st.buf.clear();
+            self.0.held(owned, false);
         }
         st.wake_lanes();
         self.0.cv.notify_all();
@@ -187,14 +335,9 @@ impl PipeReader {
         let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if !st.buf.is_empty() {
-                let n = out.len().min(st.buf.len());
-                let (a, b) = st.buf.as_slices();
-                let na = n.min(a.len());
-                out[..na].copy_from_slice(&a[..na]);
-                out[na..n].copy_from_slice(&b[..n - na]);
-                st.buf.drain(..n);
-                self.0.held(n, false);
-                if st.waiting_writers > 0 {
+                let (n, owned) = st.buf.read_into(out);
+                self.0.held(owned, false);
+                if st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY {
                     st.wake_lanes();
                     self.0.cv.notify_all();
                 }
@@ -203,14 +346,47 @@ impl PipeReader {
             if st.writers == 0 {
                 return Ok(0);
             }
-            if cancel.load(Ordering::Relaxed) {
-                return Err(crate::commands::fatal("cancelled"));
-            }
-            super::procs::check_utility()?;
-            st.waiting_readers += 1;
-            st = wait_on_pipe(&self.0, st);
-            st.waiting_readers -= 1;
+            st = self.wait(st, cancel)?;
         }
+    }
+
+    /// The next block as it sits in the pipe, without copying it; `None` at end of
+    /// file. Like a `read`, it takes at most a pipe's capacity, so a writer whose
+    /// reader stops early still meets EPIPE where it would have.
+    pub fn read_shared(&self, cancel: &AtomicBool) -> io::Result<Option<SharedBytes>> {
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some((bytes, owned)) = st.buf.pop(PIPE_CAPACITY) {
+                self.0.held(owned, false);
+                // A writer waits for room: none of it is made while more than a pipe's
+                // worth of a shared block remains.
+                if st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY {
+                    st.wake_lanes();
+                    self.0.cv.notify_all();
+                }
+                return Ok(Some(bytes));
+            }
+            if st.writers == 0 {
+                return Ok(None);
+            }
+            st = self.wait(st, cancel)?;
+        }
+    }
+
+    /// Waits for a writer (after checking for cancellation and signals).
+    fn wait<'a>(
+        &'a self,
+        mut st: std::sync::MutexGuard<'a, PipeState>,
+        cancel: &AtomicBool,
+    ) -> io::Result<std::sync::MutexGuard<'a, PipeState>> {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(crate::commands::fatal("cancelled"));
+        }
+        super::procs::check_utility()?;
+        st.waiting_readers += 1;
+        st = wait_on_pipe(&self.0, st);
+        st.waiting_readers -= 1;
+        Ok(st)
     }
 }
 
@@ -230,7 +406,7 @@ impl PipeWriter {
             let room = PIPE_CAPACITY.saturating_sub(st.buf.len());
             if room > 0 {
                 let n = room.min(data.len());
-                st.buf.extend(&data[..n]);
+                st.buf.push_copy(data.get(..n).unwrap_or_default());
                 self.0.held(n, true);
                 data = &data[n..];
                 if st.waiting_readers > 0 {
@@ -248,6 +424,56 @@ impl PipeWriter {
             st.waiting_writers -= 1;
         }
         Ok(())
+    }
+
+    /// Writes `bytes` without copying them: the block goes into the pipe whole, and,
+    /// as a `write` of that many bytes would, this returns once no more than a pipe's
+    /// capacity of the pipe's contents is left unread (so a reader that leaves early
+    /// still makes it fail with EPIPE). The block costs no memory of its own (its
+    /// buffer already exists), so it is not counted as held.
+    pub fn write_shared(&self, bytes: SharedBytes, cancel: &AtomicBool) -> io::Result<()> {
+        if bytes.len() <= MIN_BLOCK {
+            return self.write_all(bytes.as_slice(), cancel);
+        }
+        crate::fs::tick();
+        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pushed = false;
+        loop {
+            if st.readers == 0 {
+                if pushed {
+                    // What the reader left unread when it went (dropped with it).
+                    return if st.unread_at_close > PIPE_CAPACITY {
+                        Err(io::Error::from(io::ErrorKind::BrokenPipe))
+                    } else {
+                        Ok(())
+                    };
+                }
+                let held = st.buf.len() + st.orphaned;
+                if held + bytes.len() <= PIPE_CAPACITY {
+                    st.orphaned += bytes.len();
+                    return Ok(());
+                }
+                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+            }
+            if !pushed && st.buf.len() < PIPE_CAPACITY {
+                st.buf.push_shared(bytes.clone());
+                pushed = true;
+                if st.waiting_readers > 0 {
+                    st.wake_lanes();
+                    self.0.cv.notify_all();
+                }
+            }
+            if pushed && st.buf.len() <= PIPE_CAPACITY {
+                return Ok(());
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return Err(crate::commands::fatal("cancelled"));
+            }
+            super::procs::check_utility()?;
+            st.waiting_writers += 1;
+            st = wait_on_pipe(&self.0, st);
+            st.waiting_writers -= 1;
+        }
     }
 }
 
@@ -453,6 +679,60 @@ impl OpenFile {
         }
     }
 
+    /// Writes shared bytes: a pipe takes the buffer itself, anything else a copy.
+    pub fn write_shared(
+        &self,
+        fs: &SharedFs,
+        bytes: SharedBytes,
+        cancel: &AtomicBool,
+    ) -> io::Result<()> {
+        match self {
+            OpenFile::PipeW(w) | OpenFile::PipeRw(_, w) => w.write_shared(bytes, cancel),
+            _ => self.write_all(fs, bytes.as_slice(), cancel),
+        }
+    }
+
+    /// The next block without copying it, where this description holds its bytes in
+    /// memory already (a pipe's blocks; a file's or a here-document's contents, at most
+    /// [`SHARED_READ`] at a time, as a `read` of that size would advance the offset);
+    /// an inner `None` at end of file, an outer `None` when only [`OpenFile::read`]
+    /// can read it.
+    pub fn read_shared(
+        &self,
+        fs: &SharedFs,
+        cancel: &AtomicBool,
+    ) -> Option<io::Result<Option<SharedBytes>>> {
+        let window = |data: Arc<Vec<u8>>, pos: &mut usize| {
+            let start = (*pos).min(data.len());
+            let end = data.len().min(start + SHARED_READ);
+            *pos = end;
+            (end > start).then_some(SharedBytes { data, start, end })
+        };
+        match self {
+            OpenFile::PipeR(r) | OpenFile::PipeRw(r, _) => Some(r.read_shared(cancel)),
+            OpenFile::File { ino, pos, read, .. } => {
+                if !*read {
+                    return Some(Err(io::Error::from_raw_os_error(9)));
+                }
+                let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
+                let content = match fs.lock().content(*ino) {
+                    Ok(c) => c,
+                    Err(e) => return Some(Err(io::Error::other(e.to_string()))),
+                };
+                let mut at = usize::try_from(*pos).unwrap_or(usize::MAX);
+                let got = window(content, &mut at);
+                *pos = at as u64;
+                Some(Ok(got))
+            }
+            OpenFile::Bytes(b) => {
+                let mut g = b.lock().unwrap_or_else(|e| e.into_inner());
+                let (data, pos) = &mut *g;
+                Some(Ok(window(Arc::clone(data), pos)))
+            }
+            _ => None,
+        }
+    }
+
     /// Reads up to `out.len()` bytes; 0 at end of file.
     pub fn read(&self, fs: &SharedFs, out: &mut [u8], cancel: &AtomicBool) -> io::Result<usize> {
         match self {
@@ -507,6 +787,9 @@ impl OpenFile {
         }
     }
 }
+
+/// The most [`OpenFile::read_shared`] takes of a file at once: GNU cat's read size.
+pub const SHARED_READ: usize = 128 * 1024;
 
 /// Descriptors never reach this number, whatever `ulimit -n` says.
 pub const MAX_FDS: i32 = 1 << 16;
@@ -621,8 +904,11 @@ pub struct Staging {
     buf: std::cell::RefCell<Vec<u8>>,
 }
 
-/// Block size: glibc's stdio buffer for a pipe.
-const STAGING_BLOCK: usize = 4096;
+/// Block size: glibc's stdio buffer for a pipe is 4 KiB, but each block handed over
+/// can cost a thread switch here (a pipe's reader wakes for it), so blocks are larger;
+/// what a reader sees is the same bytes, and held output still goes out before the
+/// utility reads or runs anything.
+const STAGING_BLOCK: usize = 32 * 1024;
 
 impl Staging {
     pub fn new(out: FdWriter) -> Staging {
@@ -634,11 +920,14 @@ impl Staging {
 
     /// Writes out what is held.
     pub fn flush(&self) -> io::Result<()> {
-        let data = std::mem::take(&mut *self.buf.borrow_mut());
+        // The block's allocation stays for the next one.
+        let mut data = self.buf.borrow_mut();
         if data.is_empty() {
             return Ok(());
         }
-        self.out.put(&data)
+        let r = self.out.put(&data);
+        data.clear();
+        r
     }
 
     fn push(&self, data: &[u8]) -> io::Result<()> {
@@ -703,6 +992,52 @@ impl Read for FdReader {
     }
 }
 
+/// A utility's standard input and output as shared buffers (see
+/// [`crate::commands::SharedIo`]): the same descriptions as its `stdin` and `stdout`,
+/// with the output it staged written first.
+pub struct SharedStreams<'s> {
+    pub stdin: FdReader,
+    pub stdout: FdWriter,
+    pub staging: Option<&'s Staging>,
+}
+
+impl crate::commands::SharedIo for SharedStreams<'_> {
+    fn read_shared(&self) -> Option<io::Result<Option<SharedBytes>>> {
+        let f = self.stdin.file.as_ref()?;
+        if !matches!(
+            **f,
+            OpenFile::PipeR(_) | OpenFile::PipeRw(..) | OpenFile::File { .. } | OpenFile::Bytes(_)
+        ) {
+            return None;
+        }
+        // Held output goes out before any read, as with `StagedIn`.
+        if let Some(st) = self.staging
+            && let Err(e) = st.flush()
+        {
+            return Some(Err(e));
+        }
+        let got = f.read_shared(&self.stdin.fs, &self.stdin.budget.cancel)?;
+        Some(got.and_then(|b| {
+            if let Some(b) = &b {
+                self.stdin.budget.charge_io(b.len())?;
+            }
+            Ok(b)
+        }))
+    }
+
+    fn write_shared(&self, bytes: SharedBytes) -> io::Result<()> {
+        super::procs::check_utility()?;
+        if let Some(st) = self.staging {
+            st.flush()?;
+        }
+        let Some(f) = &self.stdout.file else {
+            return Err(io::Error::from_raw_os_error(9));
+        };
+        self.stdout.budget.charge_io(bytes.len())?;
+        f.write_shared(&self.stdout.fs, bytes, &self.stdout.budget.cancel)
+    }
+}
+
 /// Opens the file description for a path's device or inode.
 pub fn for_file_type(ft: FileType, ino: Ino, read: bool, write: bool, append: bool) -> OpenFile {
     match ft {
@@ -747,6 +1082,52 @@ mod tests {
         drop(reader);
         assert_eq!(budget.held_in_pipes(), 0);
         Ok(())
+    }
+
+    /// A shared block crosses a pipe without being copied: the reader gets windows of
+    /// the writer's own buffer, none larger than a pipe's capacity, and the block is
+    /// not counted as memory the pipe holds.
+    #[test]
+    fn shared_blocks_cross_in_windows_of_the_same_buffer() -> io::Result<()> {
+        let budget = crate::limits::Budget::new(
+            crate::limits::Limits::default(),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let cancel = AtomicBool::new(false);
+        let (reader, writer) = pipe_in(&budget);
+        let big = Arc::new(vec![b'x'; 4 * PIPE_CAPACITY + 5]);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let writer = writer;
+                writer.write_shared(SharedBytes::whole(Arc::clone(&big)), &cancel)
+            });
+            let mut got = 0;
+            while let Some(b) = reader.read_shared(&cancel)? {
+                assert!(b.len() <= PIPE_CAPACITY);
+                assert!(Arc::ptr_eq(&b.data, &big));
+                assert_eq!(budget.held_in_pipes(), 0);
+                got += b.len();
+            }
+            assert_eq!(got, big.len());
+            Ok(())
+        })
+    }
+
+    /// A reader that leaves with more than a pipe's worth of a shared block unread
+    /// makes the write fail with EPIPE, as a plain write of those bytes would.
+    #[test]
+    fn a_shared_write_meets_epipe_when_the_reader_leaves() {
+        let cancel = AtomicBool::new(false);
+        let (reader, writer) = pipe();
+        let big = Arc::new(vec![b'y'; 4 * PIPE_CAPACITY]);
+        let r = std::thread::scope(|s| {
+            s.spawn(|| {
+                let reader = reader;
+                let _ = reader.read_shared(&cancel);
+            });
+            writer.write_shared(SharedBytes::whole(Arc::clone(&big)), &cancel)
+        });
+        assert_eq!(r.map_err(|e| e.kind()), Err(io::ErrorKind::BrokenPipe));
     }
 
     /// A pipeline streams: whatever a stage writes, its pipe never holds more than

@@ -1012,12 +1012,15 @@ impl Interp {
     /// (bash calls setlocale as each is assigned, exported or not); with none, the C
     /// locale.
     pub fn byte_locale(&self) -> bool {
-        ["LC_ALL", "LC_CTYPE", "LANG"]
-            .into_iter()
-            .filter_map(|n| self.vars.get_raw(n).and_then(|v| v.as_scalar()))
-            .filter(|v| !v.is_empty())
-            .find_map(|v| locale_charset(&v))
-            .is_none_or(|utf8| !utf8)
+        // Asked by every expansion; the variables rarely change.
+        self.vars.locale_cache(|vars| {
+            ["LC_ALL", "LC_CTYPE", "LANG"]
+                .into_iter()
+                .filter_map(|n| vars.get_raw(n).and_then(|v| v.as_scalar()))
+                .filter(|v| !v.is_empty())
+                .find_map(|v| locale_charset(&v))
+                .is_none_or(|utf8| !utf8)
+        })
     }
 
     /// bash's warning when a locale variable names a locale the system lacks:

@@ -161,7 +161,13 @@ impl Mailbox {
 
     /// The lowest pending signal that ends this process, if any.
     pub fn fatal_pending(&self) -> Option<i32> {
-        lowest(self.pending.load(Ordering::SeqCst) & self.fatal_mask())
+        // Nothing pending is the usual answer, and the mask takes a lock: utilities
+        // ask this every few hundred lines.
+        let pending = self.pending.load(Ordering::SeqCst);
+        if pending == 0 {
+            return None;
+        }
+        lowest(pending & self.fatal_mask())
     }
 
     /// The fatal signal pending for this process or one it runs inside of, with the

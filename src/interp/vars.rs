@@ -103,6 +103,24 @@ impl Table {
 #[derive(Clone, Debug, Default)]
 pub struct Scopes {
     frames: Vec<Frame>,
+    /// What the locale variables made of the character set, kept between their
+    /// changes (every expansion asks; see [`Scopes::locale_cache`]).
+    locale: LocaleCache,
+}
+
+/// The names whose values decide the character set.
+const LOCALE_VARS: [&str; 3] = ["LC_ALL", "LC_CTYPE", "LANG"];
+
+/// A remembered answer about the locale variables: unknown (0), or 1 + the answer.
+#[derive(Debug, Default)]
+struct LocaleCache(std::sync::atomic::AtomicU8);
+
+impl Clone for LocaleCache {
+    fn clone(&self) -> LocaleCache {
+        LocaleCache(std::sync::atomic::AtomicU8::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    }
 }
 
 /// What pushed a frame. bash keeps temporary bindings (`v=x cmd`) in scopes of their own:
@@ -187,6 +205,30 @@ impl Scopes {
     pub fn new() -> Scopes {
         Scopes {
             frames: vec![Frame::new(FrameKind::Global)],
+            locale: LocaleCache::default(),
+        }
+    }
+
+    /// The answer `compute` gives from `LC_ALL`, `LC_CTYPE` and `LANG`, computed again
+    /// only after one of them may have changed (assigned, unset, bound for a command,
+    /// or a frame holding one left).
+    pub fn locale_cache(&self, compute: impl FnOnce(&Scopes) -> bool) -> bool {
+        use std::sync::atomic::Ordering;
+        match self.locale.0.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let v = compute(self);
+                self.locale.0.store(1 + u8::from(v), Ordering::Relaxed);
+                v
+            }
+        }
+    }
+
+    /// Forgets the locale answer when `name` is one of the variables it comes from.
+    fn touch(&self, name: &str) {
+        if LOCALE_VARS.contains(&name) {
+            self.locale.0.store(0, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -226,6 +268,7 @@ impl Scopes {
     /// and with no other attribute (bash's temporary environment does not inherit
     /// `-i`, `-u`, arrays or namerefs from what it shadows).
     pub fn bind_here(&mut self, name: &str) {
+        self.touch(name);
         let mut v = Var::default();
         v.attrs.set(Attrs::EXPORT, true);
         if let Some(top) = self.frames.last_mut() {
@@ -242,6 +285,12 @@ impl Scopes {
         let Some(top) = self.frames.pop() else {
             return;
         };
+        if LOCALE_VARS
+            .iter()
+            .any(|n| top.may_hold(name_bit(n)) && top.vars.contains_key(n))
+        {
+            self.touch("LANG");
+        }
         for name in top.propagate {
             if let Some(v) = top.vars.get(&name) {
                 let slot = self.entry(&name, false);
@@ -361,6 +410,7 @@ impl Scopes {
     /// Mutable access to the variable `name` (after nameref resolution), creating it
     /// (unset) in the global frame, or, if `local`, in the current function's scope.
     pub fn entry(&mut self, name: &str, local: bool) -> &mut Var {
+        self.touch(name);
         let idx = if local {
             let i = self
                 .local_slot(name)
@@ -389,6 +439,7 @@ impl Scopes {
     /// Calls `f` on the variable as [`Scopes::entry`] finds or creates it, without
     /// copying the name when the variable exists (the common case in loops).
     pub fn with_entry<R>(&mut self, name: &str, local: bool, f: impl FnOnce(&mut Var) -> R) -> R {
+        self.touch(name);
         if !local {
             // One lookup per frame that may hold the name (not a search, then a
             // second lookup to borrow it).
@@ -413,6 +464,7 @@ impl Scopes {
     /// function stays declared but unset (still shadowing); anything else is removed,
     /// uncovering the next binding down. Fails if readonly.
     pub fn unset(&mut self, name: &str) -> Result<(), AssignError> {
+        self.touch(name);
         let Some(idx) = self.frame_of(name) else {
             return Ok(());
         };

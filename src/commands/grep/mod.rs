@@ -883,6 +883,7 @@ fn with_mode(ctx: &mut Ctx, flag: &str) -> CmdResult {
         fs: ctx.fs,
         host: &mut *ctx.host,
         umask: ctx.umask,
+        shared: ctx.shared,
     };
     grep(&mut sub)
 }

@@ -98,6 +98,8 @@ struct Input<'s> {
     stdin_eof: bool,
     /// A line read ahead (to answer "is this the last line?").
     peeked: Option<(Vec<u8>, bool)>,
+    /// A spent pattern space, whose allocation the next line reuses.
+    spare: Vec<u8>,
     delim: u8,
     /// Each file on its own (`-s`, `-i`): `$` is each file's last line.
     separate: bool,
@@ -130,9 +132,10 @@ impl Input<'_> {
                         None
                     } else {
                         let (line, had) = match memchr::memchr(delim, rest) {
-                            Some(p) => (rest.get(..p).unwrap_or(&[]).to_vec(), true),
-                            None => (rest.to_vec(), false),
+                            Some(p) => (rest.get(..p).unwrap_or(&[]), true),
+                            None => (rest, false),
                         };
+                        let line = reuse(&mut self.spare, line);
                         *pos += line.len() + usize::from(had);
                         Some((line, had))
                     }
@@ -140,7 +143,7 @@ impl Input<'_> {
                 Some(Source::Stdin) => loop {
                     let rest = self.stdin_buf.get(self.stdin_pos..).unwrap_or(&[]);
                     if let Some(p) = memchr::memchr(delim, rest) {
-                        let line = rest.get(..p).unwrap_or(&[]).to_vec();
+                        let line = reuse(&mut self.spare, rest.get(..p).unwrap_or(&[]));
                         self.stdin_pos += p + 1;
                         break Some((line, true));
                     }
@@ -253,6 +256,14 @@ impl Input<'_> {
     }
 }
 
+/// `bytes` in `spare`'s allocation (taken from it).
+fn reuse(spare: &mut Vec<u8>, bytes: &[u8]) -> Vec<u8> {
+    let mut v = std::mem::take(spare);
+    v.clear();
+    v.extend_from_slice(bytes);
+    v
+}
+
 /// Output with GNU's rule: text written after a line that lacked its newline gets one
 /// first.
 struct Out {
@@ -302,6 +313,8 @@ struct Exec<'a> {
     ranges: Vec<Option<RangeEnd>>,
     ps: Vec<u8>,
     hs: Vec<u8>,
+    /// A spare buffer a substitution builds its result in.
+    scratch: Vec<u8>,
     had_newline: bool,
     line_no: u64,
     tflag: bool,
@@ -555,7 +568,8 @@ impl Exec<'_> {
     fn substitute(&mut self, s: &parse::Subst) -> io::Result<bool> {
         let re = self.regex(&s.re)?;
         let hay = std::mem::take(&mut self.ps);
-        let mut out = Vec::with_capacity(hay.len());
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let mut pos = 0usize;
         let mut copied = 0usize;
         let mut count = 0usize;
@@ -611,10 +625,12 @@ impl Exec<'_> {
         }
         if !did {
             self.ps = hay;
+            self.scratch = out;
             return Ok(false);
         }
         out.extend_from_slice(hay.get(copied..).unwrap_or(&[]));
         self.ps = out;
+        self.scratch = hay;
         Ok(true)
     }
 
@@ -1062,6 +1078,7 @@ fn run(
         ranges,
         ps: Vec::new(),
         hs: Vec::new(),
+        scratch: Vec::new(),
         had_newline: true,
         line_no: 0,
         tflag: false,
@@ -1091,6 +1108,7 @@ fn run(
         stdin_pos: 0,
         stdin_eof: false,
         peeked: None,
+        spare: Vec::new(),
         delim: o.delim,
         separate: o.separate,
         errors: Vec::new(),
@@ -1125,7 +1143,7 @@ fn run(
                 let Some((line, nl)) = input.next_line(&fs, &cwd)? else {
                     break;
                 };
-                ex.ps = line;
+                input.spare = std::mem::replace(&mut ex.ps, line);
                 ex.had_newline = nl;
                 ex.line_no += 1;
                 ex.tflag = false;
