@@ -415,6 +415,39 @@ impl Interp {
         Ok(c)
     }
 
+    /// Enters a job just started (its thread, lane and process) in the table as the
+    /// current job; `$!` is its pid.
+    fn add_job(
+        &mut self,
+        pid: u32,
+        command: String,
+        handle: std::thread::JoinHandle<i32>,
+        lane: crate::fs::Lane,
+        mailbox: Arc<super::procs::Mailbox>,
+        ended: Arc<std::sync::OnceLock<i32>>,
+    ) {
+        let now = self.fs.lock().clock().now();
+        let job = Job {
+            id: 0,
+            pid,
+            command,
+            handle: Some(handle),
+            status: None,
+            reported: false,
+            foreign: false,
+            killed_by: None,
+            lane: Some(lane),
+            mailbox: Some(mailbox),
+            ended,
+            wd: self.cwd.clone(),
+        };
+        self.jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(job, now);
+        self.last_bg = Some(pid);
+    }
+
     /// A new process, or a subshell bash starts without job control: it lists none of
     /// the shell's jobs.
     pub(crate) fn without_parent_jobs(&mut self) {
@@ -717,26 +750,7 @@ impl Interp {
                 )));
             }
         };
-        let now = self.fs.lock().clock().now();
-        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jt.add(
-            Job {
-                id: 0,
-                pid,
-                command: text,
-                handle: Some(handle),
-                status: None,
-                reported: false,
-                foreign: false,
-                killed_by: None,
-                lane: Some(lane),
-                mailbox: Some(mailbox),
-                ended,
-                wd: self.cwd.clone(),
-            },
-            now,
-        );
-        self.last_bg = Some(pid);
+        self.add_job(pid, text, handle, lane, mailbox, ended);
         Ok(())
     }
 
@@ -1339,26 +1353,7 @@ impl Interp {
                     &e,
                 ))
             })?;
-        let now = self.fs.lock().clock().now();
-        let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jt.add(
-            Job {
-                id: 0,
-                pid,
-                command: text,
-                handle: Some(handle),
-                status: None,
-                reported: false,
-                foreign: false,
-                killed_by: None,
-                lane: Some(lane),
-                mailbox: Some(mailbox),
-                ended,
-                wd: self.cwd.clone(),
-            },
-            now,
-        );
-        self.last_bg = Some(pid);
+        self.add_job(pid, text, handle, lane, mailbox, ended);
         Ok(0)
     }
 
