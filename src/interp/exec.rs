@@ -1467,14 +1467,13 @@ impl Interp {
         Ok(out)
     }
 
-    /// Traces a simple command the way bash does: array arguments of a declaration
+    /// Traces a simple command the way bash does: each assignment before the command
+    /// on a line of its own (`+ X=1`, then `+ cmd`), array arguments of a declaration
     /// builtin first on lines of their own, and the assignments `export`/`readonly`
     /// make after it.
     fn xtrace_command(&mut self, temp: &[(&Assign, Vec<String>)], words: &[String]) {
-        let mut parts: Vec<String> = temp
-            .iter()
-            .map(|(a, v)| format!("{}={}", a.name, assign_trace_quote(&v.join(" "))))
-            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        let mut arrays = Vec::new();
         let mut after = Vec::new();
         let assigning = matches!(
             words.first().map(String::as_str),
@@ -1486,8 +1485,7 @@ impl Interp {
                 Some((a, _)) => {
                     if let AssignValue::Array(elems) = &a.value {
                         let op = if a.append { "+=" } else { "=" };
-                        let line = format!("{}{op}({})", a.name, array_trace_text(elems));
-                        self.xtrace_line(&line);
+                        arrays.push(format!("{}{op}({})", a.name, array_trace_text(elems)));
                     }
                     parts.push(a.name.clone());
                 }
@@ -1501,6 +1499,14 @@ impl Interp {
                     }
                 }
             }
+        }
+        // The arrays come out as the words are expanded, before the assignments.
+        for line in arrays {
+            self.xtrace_line(&line);
+        }
+        for (a, v) in temp {
+            let line = format!("{}={}", a.name, assign_trace_quote(&v.join(" ")));
+            self.xtrace_line(&line);
         }
         self.xtrace_line(&parts.join(" "));
         for line in after {
