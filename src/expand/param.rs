@@ -1039,11 +1039,16 @@ fn change_case(v: &str, to: CaseTo, all: bool, p: Option<&Pattern>) -> String {
     out
 }
 
+/// Whether `s` holds a character that does not print (a control character or a raw
+/// byte), which bash's quoting writes as `$'...'`.
+fn needs_ansi_c(s: &str) -> bool {
+    s.chars()
+        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
+}
+
 /// Quotes a value the way `${x@Q}` and `declare -p` do.
 pub fn quote(s: &str) -> String {
-    if s.chars()
-        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
-    {
+    if needs_ansi_c(s) {
         return ansi_c_quote(s);
     }
     let mut out = String::from("'");
@@ -1062,9 +1067,7 @@ pub fn quote(s: &str) -> String {
 /// is, unless it holds a character that does not print (a `\r` from a script with
 /// CRLF line ends), then `$'...'`-quoted.
 pub fn printable_name(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.chars()
-        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
-    {
+    if needs_ansi_c(s) {
         ansi_c_quote(s).into()
     } else {
         s.into()
@@ -1099,9 +1102,7 @@ pub fn ansi_c_quote(s: &str) -> String {
 
 /// Double-quotes a value for `declare -p` (escaping `"`, `\`, `$`, `` ` ``).
 pub fn dquote(s: &str) -> String {
-    if s.chars()
-        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
-    {
+    if needs_ansi_c(s) {
         return ansi_c_quote(s);
     }
     let mut out = String::from("\"");

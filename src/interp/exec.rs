@@ -395,7 +395,6 @@ impl Interp {
                         status: j
                             .status
                             .or_else(|| done.then(|| j.ended.get().copied().unwrap_or(0))),
-                        reported: true,
                         foreign: true,
                         killed_by: j.end_signal().filter(|_| done),
                         lane: None,
@@ -433,7 +432,6 @@ impl Interp {
             command,
             handle: Some(handle),
             status: None,
-            reported: false,
             foreign: false,
             killed_by: None,
             lane: Some(lane),

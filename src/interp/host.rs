@@ -540,7 +540,6 @@ impl Host for Interp {
             command: String::new(),
             handle: Some(handle),
             status: None,
-            reported: true,
             foreign: false,
             killed_by: None,
             lane: Some(lane),

@@ -1056,14 +1056,18 @@ pub fn for_file_type(ft: FileType, ino: Ino, read: bool, write: bool, append: bo
 mod tests {
     use super::*;
 
+    fn test_budget() -> Arc<crate::limits::Budget> {
+        crate::limits::Budget::new(
+            crate::limits::Limits::default(),
+            Arc::new(AtomicBool::new(false)),
+        )
+    }
+
     /// Bytes waiting in a run's pipe count against its memory budget until they are
     /// read, or dropped with the last reader or the pipe.
     #[test]
     fn bytes_waiting_in_a_pipe_count_as_held() -> io::Result<()> {
-        let budget = crate::limits::Budget::new(
-            crate::limits::Limits::default(),
-            Arc::new(AtomicBool::new(false)),
-        );
+        let budget = test_budget();
         let cancel = AtomicBool::new(false);
         let (reader, writer) = pipe_in(&budget);
         writer.write_all(&[b'x'; 1000], &cancel)?;
@@ -1089,10 +1093,7 @@ mod tests {
     /// not counted as memory the pipe holds.
     #[test]
     fn shared_blocks_cross_in_windows_of_the_same_buffer() -> io::Result<()> {
-        let budget = crate::limits::Budget::new(
-            crate::limits::Limits::default(),
-            Arc::new(AtomicBool::new(false)),
-        );
+        let budget = test_budget();
         let cancel = AtomicBool::new(false);
         let (reader, writer) = pipe_in(&budget);
         let big = Arc::new(vec![b'x'; 4 * PIPE_CAPACITY + 5]);

@@ -316,7 +316,6 @@ pub struct Job {
     pub command: String,
     pub handle: Option<std::thread::JoinHandle<i32>>,
     pub status: Option<i32>,
-    pub reported: bool,
     /// Listed from a parent shell: not waitable here.
     pub foreign: bool,
     /// The signal `kill` ended it with, reported when it is waited for.

@@ -211,11 +211,6 @@ impl Interp {
             gone.push(j.pid);
         }
         for pid in gone {
-            if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
-                j.status = j.status.or_else(|| j.ended.get().copied());
-                j.killed_by = j.end_signal();
-                j.reported = true;
-            }
             jt.forget(pid, now);
         }
         drop(jt);

@@ -228,8 +228,12 @@ impl Scopes {
     /// Forgets the locale answer when `name` is one of the variables it comes from.
     fn touch(&self, name: &str) {
         if LOCALE_VARS.contains(&name) {
-            self.locale.0.store(0, std::sync::atomic::Ordering::Relaxed);
+            self.forget_locale();
         }
+    }
+
+    fn forget_locale(&self) {
+        self.locale.0.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Enters a function: its frame takes over the temporary bindings of the call when
@@ -289,7 +293,7 @@ impl Scopes {
             .iter()
             .any(|n| top.may_hold(name_bit(n)) && top.vars.contains_key(n))
         {
-            self.touch("LANG");
+            self.forget_locale();
         }
         for name in top.propagate {
             if let Some(v) = top.vars.get(&name) {

@@ -1580,11 +1580,10 @@ fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
 fn forget_waited_job(sh: &mut Interp, pid: u32) {
     sh.notify_jobs();
     let now = sh.fs.lock().clock().now();
-    let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
-        j.killed_by = None;
-    }
-    jt.forget(pid, now);
+    sh.jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .forget(pid, now);
 }
 
 /// How bash describes a process ended by a signal (strsignal's text); none for the
@@ -1654,7 +1653,6 @@ fn join_job(sh: &mut Interp, pid: u32) -> Result<Option<Joined>, Flow> {
         j.status = result;
     }
     let s = j.status;
-    j.reported = true;
     Ok(s.map(Joined::Status))
 }
 
@@ -1954,9 +1952,6 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
             }
         }
         for pid in gone {
-            if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
-                j.status = j.status.or_else(|| j.ended.get().copied());
-            }
             jt.forget(pid, now);
         }
     }
