@@ -125,18 +125,21 @@ pub fn expand<H: Host + ?Sized>(
 ) -> ExpResult<Vec<Piece>> {
     if let ParamOp::Invalid(text) = &pe.op {
         // `${x@Z}`: bash looks the parameter up first, and an unset one expands to
-        // nothing without a complaint.
-        if pe.param != Param::Name(String::new()) {
-            let plain = ParamExp {
-                op: ParamOp::None,
-                ..pe.clone()
-            };
-            let v = lookup(ex, &plain)?;
-            if !v.set || v.vals.is_empty() {
-                return Ok(Vec::new());
-            }
+        // nothing without a complaint; for a set one the error ends the shell, as an
+        // unbound variable does.
+        // Any other malformed `${...}` abandons the command.
+        if pe.param == Param::Name(String::new()) {
+            return Err(ExpandError::abort(format!("{text}: bad substitution")));
         }
-        return Err(ExpandError::abort(format!("{text}: bad substitution")));
+        let plain = ParamExp {
+            op: ParamOp::None,
+            ..pe.clone()
+        };
+        let v = lookup(ex, &plain)?;
+        if !v.set || v.vals.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Err(ExpandError::fatal(format!("{text}: bad substitution")));
     }
     if let ParamOp::AssignWord(a) = &pe.op {
         // A declaration argument used as a plain word: its source text.
@@ -711,7 +714,7 @@ fn finish<H: Host + ?Sized>(
                     vals.insert(0, ex.host.arg0());
                 }
                 let n = vals.len() as i64;
-                let start = if off < 0 { n + off } else { off };
+                let mut start = if off < 0 { n + off } else { off };
                 if let Some(l) = len
                     && l < 0
                 {
@@ -719,6 +722,16 @@ fn finish<H: Host + ?Sized>(
                         "{}: substring expression < 0",
                         l
                     )));
+                }
+                if !positional {
+                    // An associative array counts its elements from 1, as the
+                    // positional parameters do, with nothing at 0: offsets 0 and 1
+                    // both start at the first element, and -N counts N from the end
+                    // as if there were one more.
+                    start = if off < 0 { n + 1 + off } else { off };
+                    if start >= 0 {
+                        start = (start - 1).max(0);
+                    }
                 }
                 if start < 0 || start > n {
                     pv.vals = Vec::new();
@@ -808,59 +821,7 @@ fn finish<H: Host + ?Sized>(
                     let flags = var.map(|v| attr_flags(&v)).unwrap_or_default();
                     pv.vals = vec![flags; count];
                 }
-                'A' => {
-                    if let Param::Name(n) = &pe.param {
-                        let var = ex.host.var(n);
-                        if let Some(v) = var {
-                            if pv.is_list() || v.is_array() || v.is_assoc() {
-                                if v.is_array() || v.is_assoc() {
-                                    pv.vals = vec![declare_line(n, &v)];
-                                    pv.at = false;
-                                    pv.star = false;
-                                }
-                            } else if let Some(s) = &pv.vals.first() {
-                                let flags = attr_flags(&v);
-                                pv.vals = vec![if flags.is_empty() {
-                                    format!("{n}={}", quote(s))
-                                } else {
-                                    format!("declare -{flags} {n}={}", quote(s))
-                                }];
-                            }
-                        }
-                    }
-                }
-                'K' | 'k' => {
-                    if let Param::Name(n) = &pe.param
-                        && let Some(v) = ex.host.var(n)
-                    {
-                        if v.is_array() || v.is_assoc() {
-                            let keys = v.keys();
-                            let vals = v.values();
-                            let mut out = Vec::new();
-                            for (k, val) in keys.iter().zip(vals.iter()) {
-                                if t == 'k' {
-                                    out.push(k.clone());
-                                    out.push(val.clone());
-                                } else {
-                                    let key = if v.is_assoc() { quote(k) } else { k.clone() };
-                                    out.push(format!("{key} {}", quote(val)));
-                                }
-                            }
-                            if t == 'K' {
-                                pv.vals = vec![out.join(" ")];
-                                if pe.index.is_some() {
-                                    pv.vals = out;
-                                }
-                            } else {
-                                pv.vals = out;
-                            }
-                        } else {
-                            for val in pv.vals.iter_mut() {
-                                *val = quote(val);
-                            }
-                        }
-                    }
-                }
+                'A' | 'K' | 'k' => transform_declared(ex, pe, &mut pv, t, in_dq),
                 _ => {}
             }
         }
@@ -1184,6 +1145,119 @@ pub fn declare_line(name: &str, v: &Var) -> String {
         }
         Some(Value::Str(s)) => format!("declare -{flags} {name}={}", dquote(s)),
         None => format!("declare -{flags} {name}"),
+    }
+}
+
+/// `${x@A}`, `${x@K}` and `${x@k}`: bash 5.2 distinguishes an element (`x`, `x[i]`)
+/// from a whole array (`x[@]`, `x[*]`) and from the positional parameters.
+fn transform_declared<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    pe: &ParamExp,
+    pv: &mut PVal,
+    t: char,
+    in_dq: bool,
+) {
+    let n = match (&pv.target, &pe.param) {
+        (Some(t), _) => t.split('[').next().unwrap_or_default().to_owned(),
+        (None, Param::Name(n)) => n.clone(),
+        (None, Param::Special('@' | '*')) => {
+            // The positional parameters: `set -- 'a' 'b'` for `@A`, else quoted words.
+            let mut words: Vec<String> = pv.vals.iter().map(|v| quote(v)).collect();
+            if t == 'A' && !words.is_empty() {
+                words.splice(0..0, ["set".to_owned(), "--".to_owned()]);
+            }
+            pv.vals = words;
+            return;
+        }
+        _ => {
+            // `$1@A` is nothing; `$1@K` quotes.
+            pv.vals = if t == 'A' {
+                Vec::new()
+            } else {
+                pv.vals.iter().map(|v| quote(v)).collect()
+            };
+            return;
+        }
+    };
+    // The name a nameref leads to is the one `@A` prints.
+    let mut name = n;
+    for _ in 0..16 {
+        match ex.host.nameref_target(&name) {
+            Some(next) if !next.is_empty() => name = next,
+            _ => break,
+        }
+    }
+    let name = name.split('[').next().unwrap_or_default().to_owned();
+    let Some(var) = ex.host.var(&name) else {
+        pv.vals.clear();
+        return;
+    };
+    let whole = pv.is_list() && (var.is_array() || var.is_assoc());
+    if !whole {
+        // One element (or a scalar): its value quoted, or for `@A` the assignment
+        // that recreates it.
+        let val = pv.vals.first().filter(|_| pv.set).cloned();
+        pv.vals = match (t, val) {
+            ('A', v) => {
+                let flags = attr_flags(&var);
+                match (flags.is_empty(), v) {
+                    (true, Some(v)) => vec![format!("{name}={}", quote(&v))],
+                    (false, Some(v)) => vec![format!("declare -{flags} {name}={}", quote(&v))],
+                    (false, None) => vec![format!("declare -{flags} {name}")],
+                    (true, None) => Vec::new(),
+                }
+            }
+            (_, v) => v.iter().map(|v| quote(v)).collect(),
+        };
+        pv.at = false;
+        pv.star = false;
+        return;
+    }
+    match t {
+        'A' => {
+            let line = declare_line(&name, &var);
+            pv.vals = if pv.at && in_dq {
+                // `"${a[@]@A}"` is three words: `declare`, the flags, the assignment.
+                line.splitn(3, ' ').map(str::to_owned).collect()
+            } else {
+                vec![line]
+            };
+        }
+        'K' => {
+            // One word: keys and values as `declare -p` writes them.
+            let mut out = String::new();
+            match &var.value {
+                Some(Value::Indexed(a)) => {
+                    let items: Vec<String> = a
+                        .iter()
+                        .map(|(k, x)| format!("{k} {}", dquote(x)))
+                        .collect();
+                    out = items.join(" ");
+                }
+                Some(Value::Assoc(a)) => {
+                    for (k, x) in a.pairs().iter() {
+                        out.push_str(&format!("{} {} ", assoc_key(k), dquote(x)));
+                    }
+                }
+                _ => {}
+            }
+            pv.vals = if out.is_empty() {
+                Vec::new()
+            } else {
+                vec![out]
+            };
+            pv.at = false;
+        }
+        _ => {
+            // `@k`: key and value as separate words, unquoted.
+            let keys = var.keys();
+            let vals = var.values();
+            pv.vals = keys
+                .into_iter()
+                .zip(vals)
+                .flat_map(|(k, v)| [k, v])
+                .collect();
+        }
     }
 }
 

@@ -59,9 +59,11 @@ impl Interp {
                 if self.interactive && !self.in_subshell {
                     return Err(Flow::Abort);
                 }
-                // bash leaves a `-c` shell with 127 for these, but a forked subshell,
-                // or any shell under `set -e`, exits with plain failure.
-                let status = if self.in_subshell || (status == 127 && self.set.errexit) {
+                // bash leaves a `-c` shell with 127 for these, but a script read from a
+                // file or stdin, a forked subshell, or any shell under `set -e`, exits
+                // with plain failure.
+                let plain = self.set.errexit || !self.command_string_mode;
+                let status = if self.in_subshell || (status == 127 && plain) {
                     1
                 } else {
                     status

@@ -1241,11 +1241,11 @@ impl Interp {
                     return Err(Flow::Fatal(m));
                 }
                 Err(e) => {
-                    // bash reads a newline past the end of the text (eval and traps
-                    // always add one), so the end is a line further on.
+                    // bash reads a newline past the end of the text when it has none,
+                    // so the end is a line further on.
                     let eof_line = || {
                         let lines = src.bytes().filter(|&b| b == b'\n').count() as u32;
-                        let extra = u32::from(nested || !src.ends_with('\n'));
+                        let extra = u32::from(!src.ends_with('\n'));
                         base_line + 1 + lines + extra
                     };
                     let mut line = e.line + base_line;
@@ -1257,19 +1257,8 @@ impl Interp {
                     }
                     let name = self.error_source_name();
                     let c_marker = self.frames.is_empty() && self.script_name.is_none();
-                    // bash's eval names a line as many lines on as the text has, less
-                    // one (parse.y counts the whole string before it reports).
-                    let shift = if label == Some("eval") {
-                        let newlines = src.bytes().filter(|&b| b == b'\n').count() as u32;
-                        newlines + u32::from(!src.ends_with('\n')) - 1
-                    } else {
-                        0
-                    };
                     let prefix_at = |line: u32| match label {
-                        Some(label) => {
-                            let line = line + shift;
-                            format!("{name}: {label}: line {line}: ")
-                        }
+                        Some(label) => format!("{name}: {label}: line {line}: "),
                         None if c_marker => format!("{name}: -c: line {line}: "),
                         None => format!("{name}: line {line}: "),
                     };

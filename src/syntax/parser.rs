@@ -1487,11 +1487,20 @@ impl Parser {
         })
     }
 
-    fn simple_command(&mut self, line: u32) -> PResult<Command> {
+    fn simple_command(&mut self, start_line: u32) -> PResult<Command> {
         let mut cmd = SimpleCommand::default();
         let mut redirects = Vec::new();
         let mut decl_builtin = DeclArgs::No;
+        // bash numbers a simple command by the line its parser is on once the token
+        // after the first element has been read: the end of the second element, or of
+        // the first when nothing follows it (`echo "a<newline>b" $LINENO` is line 2).
+        let mut line = start_line;
+        let mut second_read = false;
         loop {
+            if !second_read && cmd.words.len() + cmd.assigns.len() + redirects.len() == 2 {
+                line = self.line;
+                second_read = true;
+            }
             self.skip_blanks();
             // The word after an alias whose text ends in a blank is checked too, and so
             // is the command word when redirections or assignments come first.
@@ -1524,7 +1533,7 @@ impl Parser {
                         return Err(self.unexpected());
                     }
                     self.bump();
-                    return self.function_body(name, false, line);
+                    return self.function_body(name, false, start_line);
                 }
                 // `(` cannot follow the start of a simple command (`a= (1)`, `ls x=(1)`).
                 if c == '('
@@ -1565,6 +1574,9 @@ impl Parser {
         }
         if cmd.words.is_empty() && cmd.assigns.is_empty() && redirects.is_empty() {
             return Err(self.unexpected());
+        }
+        if !second_read {
+            line = self.line;
         }
         Ok(Command {
             kind: CommandKind::Simple(cmd),

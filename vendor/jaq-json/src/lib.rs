@@ -660,18 +660,14 @@ impl core::ops::Add for Val {
             }
             // shellbox: yq joins a string and a number or boolean as text (`"file_" + 1`).
             (TStr(l), r @ (Num(_) | Bool(_))) if yq_add() => {
-                {
                 let mut buf = BytesMut::from(*l);
                 buf.put(alloc::format!("{r}").as_bytes());
                 Ok(Val::utf8_str(buf))
             }
-            }
             (l @ (Num(_) | Bool(_)), TStr(r)) if yq_add() => {
-                {
                 let mut buf = BytesMut::from(alloc::format!("{l}").as_bytes());
                 buf.put(*r);
                 Ok(Val::utf8_str(buf))
-            }
             }
             (l, r) => Err(Error::math(l, ops::Math::Add, r)),
         }

@@ -412,7 +412,11 @@ fn fmt_f64(x: f64) -> String {
     }
     if x.is_infinite() {
         let max = "1.7976931348623157e+308";
-        return if x > 0.0 { max.into() } else { alloc::format!("-{max}") };
+        return if x > 0.0 {
+            max.into()
+        } else {
+            alloc::format!("-{max}")
+        };
     }
     if x == 0.0 {
         return if x.is_sign_negative() { "-0" } else { "0" }.into();
