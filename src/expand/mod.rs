@@ -43,6 +43,10 @@ pub enum ErrorKind {
     Fatal(i32),
     /// Only the current command fails with status 1 (e.g. failglob).
     Command,
+    /// bash's jump to the top level (an array subscript that is not a valid
+    /// expression): a `-c` shell or a subshell exits with status 1, a script read from
+    /// a file abandons the command line and goes on.
+    Discard,
 }
 
 /// An expansion error: bash's message (without the `bash: line N: ` prefix).
@@ -81,6 +85,8 @@ impl From<ArithFail> for ExpandError {
             message: f.render(),
             kind: if f.fatal {
                 ErrorKind::Fatal(127)
+            } else if f.discard {
+                ErrorKind::Discard
             } else {
                 ErrorKind::Abort
             },

@@ -384,7 +384,10 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                         return Ok(PVal::scalar(v));
                     }
                     let text = ex.arith_text(w)?;
-                    let i = super::arith::eval_str(&text, ex.host)?;
+                    let i = super::arith::eval_str(&text, ex.host).map_err(|mut f| {
+                        f.discard = true;
+                        f
+                    })?;
                     let Some(idx) = resolve_index(&var, i) else {
                         ex.host.warn(&format!("{name}: bad array subscript"));
                         return Ok(PVal::scalar(None));

@@ -74,6 +74,11 @@ impl Interp {
                 self.error(&e.message);
                 Ok(1)
             }
+            ErrorKind::Discard => {
+                self.error(&e.message);
+                self.status = 1;
+                Err(self.discard_flow())
+            }
         }
     }
 

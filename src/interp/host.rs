@@ -208,7 +208,8 @@ impl ArithHost for Interp {
         match index {
             None => Ok(var.and_then(crate::expand::Var::into_scalar)),
             Some(sub) => {
-                let Some(v) = var else { return Ok(None) };
+                // An unset name is an indexed array: its subscript is still evaluated.
+                let v = var.unwrap_or_default();
                 if v.is_assoc() {
                     let key = self
                         .expand_subscript_text(sub)

@@ -1674,7 +1674,9 @@ impl Interp {
                 .map_err(|m| format!("{name}[{key}]: {m}"))?;
             return self.check_array_len(&name);
         }
-        let idx = self.eval_arith_str(key).map_err(|e| e.render())?;
+        // A subscript that is not a valid expression abandons everything, as an
+        // integer variable's bad value does.
+        let idx = self.eval_int_value(key).map_err(|e| e.render())?;
         let idx = if idx < 0 {
             let max = match &var.value {
                 Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),

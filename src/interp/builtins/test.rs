@@ -381,12 +381,12 @@ fn fd_unary(sh: &Interp, op: &str, file: &crate::interp::io::OpenFile) -> bool {
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {
     if let Some((base, sub)) = crate::interp::host::split_element_ref(name) {
-        let Some(v) = crate::expand::Host::var(sh, base) else {
-            return false;
-        };
+        let var = crate::expand::Host::var(sh, base);
         if sub == "@" || sub == "*" {
-            return v.value.is_some() && !v.values().is_empty();
+            return var.is_some_and(|v| v.value.is_some() && !v.values().is_empty());
         }
+        // An unset name is an indexed array whose subscript is still evaluated.
+        let v = var.unwrap_or_default();
         let Ok(sub) = sh.expand_subscript_text(sub) else {
             return false;
         };
@@ -394,8 +394,14 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
         if v.is_assoc() {
             return matches!(&v.value, Some(Value::Assoc(a)) if a.get(sub).is_some());
         }
-        let Ok(i) = sh.eval_arith_str(sub) else {
-            return false;
+        // A subscript that is not a valid expression abandons the command line (see
+        // `Interp::discard_flow`).
+        let i = match sh.eval_int_value(sub) {
+            Ok(i) => i,
+            Err(f) => {
+                sh.error(&f.render());
+                return false;
+            }
         };
         return match &v.value {
             Some(Value::Indexed(a)) => {
