@@ -948,7 +948,14 @@ pub fn sort(ctx: &mut Ctx) -> CmdResult {
                 return Ok(2);
             }
         }
-        _ => ctx.stdout.write_all(&out)?,
+        _ => match ctx.shared {
+            // A pipe takes the sorted bytes as they are, not a copy, and its reader
+            // reads on without waking this stage for every pipe's worth.
+            Some(sh) if !out.is_empty() => {
+                sh.write_shared(super::SharedBytes::whole(Arc::new(out)))?
+            }
+            _ => ctx.stdout.write_all(&out)?,
+        },
     }
     Ok(0)
 }

@@ -231,7 +231,8 @@ pub fn uniq(ctx: &mut Ctx) -> CmdResult {
             }
         }
     }
-    let mut reader = BufReader::new(input.reader(&mut *ctx.stdin));
+    // Large reads: fewer trips to a pipe's lock.
+    let mut reader = BufReader::with_capacity(1 << 16, input.reader(&mut *ctx.stdin));
     let mut prev: Option<Vec<u8>> = None;
     let mut run = 0u64;
     let mut groups_printed = 0u64;

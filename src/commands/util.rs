@@ -454,10 +454,7 @@ pub fn records(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
         if rest.is_empty() {
             return None;
         }
-        let end = rest
-            .iter()
-            .position(|&b| b == delim)
-            .map_or(rest.len(), |p| p + 1);
+        let end = memchr::memchr(delim, rest).map_or(rest.len(), |p| p + 1);
         let (rec, tail) = rest.split_at(end);
         rest = tail;
         Some(rec)

@@ -212,6 +212,13 @@ pub enum Cell {
     Arr(Rc<RefCell<Array>>),
 }
 
+/// Why [`Interp::run_records`] returned.
+pub enum RecordsEnd {
+    Done,
+    Read(io::Error),
+    Item(R<Ctrl>),
+}
+
 /// Why statement execution stopped early.
 pub enum Ctrl {
     Normal,
@@ -262,8 +269,9 @@ pub struct Records {
     /// In-memory input (a file's contents), shared with the filesystem, not copied.
     whole: Option<Arc<Vec<u8>>>,
     /// Text of `whole` from byte `window.0` on, checked as UTF-8 a block at a time,
-    /// that records are sliced from (one check per block, not per record).
-    window: (usize, String),
+    /// that records are sliced from (one check per block, not per record). Shared:
+    /// `$0` can be a view of it rather than a copy; refilled in place when it is not.
+    window: (usize, Rc<String>),
     /// Whether the window is all ASCII (so its records' lengths are their byte counts).
     window_ascii: bool,
     /// Whether the record last returned came from an ASCII window.
@@ -289,7 +297,7 @@ impl Records {
         Records {
             data: Vec::new(),
             whole: Some(whole),
-            window: (0, String::new()),
+            window: (0, Rc::default()),
             window_ascii: false,
             last_ascii: false,
             pos: 0,
@@ -302,7 +310,7 @@ impl Records {
         Records {
             data: Vec::new(),
             whole: None,
-            window: (0, String::new()),
+            window: (0, Rc::default()),
             window_ascii: false,
             last_ascii: false,
             pos: 0,
@@ -354,8 +362,13 @@ impl Records {
                         .unwrap_or(""),
                 };
                 self.window.0 = self.pos;
-                self.window.1.clear();
-                self.window.1.push_str(valid);
+                match Rc::get_mut(&mut self.window.1) {
+                    Some(text) => {
+                        text.clear();
+                        text.push_str(valid);
+                    }
+                    None => self.window.1 = Rc::new(valid.to_owned()),
+                }
                 self.window_ascii = valid.is_ascii();
             }
             let at = self.pos - self.window.0;
@@ -369,21 +382,25 @@ impl Records {
         out.push_str(&crate::text::decode(rest.get(..len).unwrap_or(&[])));
     }
 
-    /// The usual case: the next line of a file, when it lies in the checked window;
-    /// false, with `out` untouched, when it does not (then `next` takes the general path).
+    /// The usual case: the next line of a file, when it lies in the checked window, as
+    /// the span of it in [`Records::window_text`]; `None` when it does not (then `next`
+    /// takes the general path).
     #[inline]
-    pub fn next_in_window(&mut self, c: u8, out: &mut String) -> bool {
-        let Some(text) = self.window.1.get(self.pos.wrapping_sub(self.window.0)..) else {
-            return false;
-        };
-        let Some(rec) = memchr::memchr(c, text.as_bytes()).and_then(|p| text.get(..p)) else {
-            return false;
-        };
-        out.clear();
-        out.push_str(rec);
-        self.pos += rec.len() + 1;
+    pub fn next_in_window(&mut self, c: u8) -> Option<(usize, usize)> {
+        let at = self.pos.wrapping_sub(self.window.0);
+        let text = self.window.1.as_bytes().get(at..)?;
+        let len = memchr::memchr(c, text)?;
+        // Both ends on character boundaries (RS's byte may be part of a character).
+        self.window.1.get(at..at + len)?;
+        self.pos += len + 1;
         self.last_ascii = self.window_ascii;
-        true
+        Some((at, at + len))
+    }
+
+    /// The checked window the spans of [`Records::next_in_window`] are in.
+    #[inline]
+    pub fn window_text(&self) -> &Rc<String> {
+        &self.window.1
     }
 
     /// The next record, without its terminator, into `out` (reusing its buffer);
@@ -461,6 +478,32 @@ impl Records {
     }
 }
 
+/// `$0`'s text: a buffer of its own, or a line of the main input's checked window
+/// (shared, not copied: most records are only read, many only measured).
+enum RecordText {
+    Own(String),
+    View(Rc<String>, usize, usize),
+}
+
+impl RecordText {
+    #[inline]
+    fn as_str(&self) -> &str {
+        match self {
+            RecordText::Own(s) => s,
+            RecordText::View(w, a, b) => w.get(*a..*b).unwrap_or(""),
+        }
+    }
+
+    /// The length in bytes.
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            RecordText::Own(s) => s.len(),
+            RecordText::View(_, a, b) => b.saturating_sub(*a),
+        }
+    }
+}
+
 enum OutKind {
     /// A file, FIFO or `>(...)` path, written as its buffer fills, at `fflush` and at
     /// `close` (as gawk's stdio buffering does).
@@ -497,7 +540,7 @@ pub struct Interp<'p, 'a> {
     frames: Vec<Vec<Cell>>,
     /// Locals outside any call (never used by a valid program).
     scratch: Vec<Cell>,
-    record: String,
+    record: RecordText,
     /// Known to be all ASCII, so `length` is its byte count (false: not known).
     record_ascii: bool,
     /// The buffer of the record before, to read the next one into.
@@ -557,7 +600,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             globals,
             frames: Vec::new(),
             scratch: Vec::new(),
-            record: String::new(),
+            record: RecordText::Own(String::new()),
             record_ascii: false,
             spare: String::new(),
             fields: Vec::new(),
@@ -743,7 +786,15 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// `set_record` but for whether RS is empty (known by a caller that has RS's mode).
     #[inline]
     fn start_record(&mut self, text: String) {
-        self.spare = std::mem::replace(&mut self.record, text);
+        if let RecordText::Own(old) = std::mem::replace(&mut self.record, RecordText::Own(text)) {
+            self.spare = old;
+        }
+        self.begin_record();
+    }
+
+    /// What every new `$0` resets.
+    #[inline(always)]
+    fn begin_record(&mut self) {
         self.record_ascii = false;
         self.record_value = None;
         self.split_done = false;
@@ -760,21 +811,41 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// Reads the next main-input record into `$0` (NR and FNR advanced); false at the
     /// end of the input. A line of a file in its reader's checked window, with RS as
     /// it was, is taken without the general path's steps (most records, most runs).
+    #[inline]
     pub fn next_input_record(&mut self) -> R<bool> {
         if let (Some(r), Some((key, RsMode::Char(c))), Some(Cell::Val(rs))) =
             (&mut self.main, &self.rs_cache, self.globals.get(slot::RS))
             && identical(key, rs)
-            && r.next_in_window(*c, &mut self.spare)
+            && let Some((a, b)) = r.next_in_window(*c)
         {
             let ascii = r.last_ascii;
-            let text = std::mem::take(&mut self.spare);
+            // `$0` views the window: the same one as the record before's, mostly.
+            match &mut self.record {
+                RecordText::View(w, x, y) if Rc::ptr_eq(w, r.window_text()) => (*x, *y) = (a, b),
+                rec => {
+                    let view = RecordText::View(r.window_text().clone(), a, b);
+                    if let RecordText::Own(old) = std::mem::replace(rec, view)
+                        && old.capacity() > self.spare.capacity()
+                    {
+                        self.spare = old;
+                    }
+                }
+            }
+            self.begin_record();
             // RS is one character: not paragraph mode.
-            self.start_record(text);
             self.record_paragraph = false;
             self.record_ascii = ascii;
             self.count(slot::NR);
             self.count(slot::FNR);
             return Ok(true);
+        }
+        // `$0` stops viewing the window, which can then be refilled in place (`$0` stays
+        // as it is when the input has ended, for END).
+        if let RecordText::View(..) = self.record {
+            let mut own = std::mem::take(&mut self.spare);
+            own.clear();
+            own.push_str(self.record.as_str());
+            self.record = RecordText::Own(own);
         }
         let mut text = self.spare_buffer();
         if !self.next_main_record(&mut text)? {
@@ -797,8 +868,8 @@ impl<'p, 'a> Interp<'p, 'a> {
         self.split_done = true;
         let fs = self.to_str(&self.record_fs.clone());
         let paragraph = self.record_paragraph;
-        let record = std::mem::take(&mut self.record);
-        let mut fields = self.split_with(&record, &fs);
+        let record = std::mem::replace(&mut self.record, RecordText::Own(String::new()));
+        let mut fields = self.split_with(record.as_str(), &fs);
         self.record = record;
         if paragraph && fs == " " {
             // Newlines already separate fields with the default FS.
@@ -855,7 +926,7 @@ impl<'p, 'a> Interp<'p, 'a> {
 
     fn rebuild(&mut self) {
         let ofs = self.global_str(slot::OFS);
-        self.record = self.fields.join(&ofs);
+        self.record = RecordText::Own(self.fields.join(&ofs));
         self.record_ascii = false;
         self.record_value = None;
     }
@@ -880,7 +951,7 @@ impl<'p, 'a> Interp<'p, 'a> {
     /// The text of field `i` (`$0` is the record), `None` past the last field.
     fn field_text(&mut self, i: usize) -> Option<&str> {
         if i == 0 {
-            return Some(&self.record);
+            return Some(self.record.as_str());
         }
         self.split();
         self.fields.get(i - 1).map(String::as_str)
@@ -890,7 +961,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         if i == 0 {
             return self
                 .record_value
-                .get_or_insert_with(|| input_value(&self.record))
+                .get_or_insert_with(|| input_value(self.record.as_str()))
                 .clone();
         }
         self.field_text(i).map_or(Value::Uninit, input_value)
@@ -1062,7 +1133,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             Expr::Str(s) => Value::Str(s.clone()),
             Expr::Regex(r) => {
                 let re = self.regex(r)?;
-                Value::Num(f64::from(u8::from(re.is_match(&self.record))))
+                Value::Num(f64::from(u8::from(re.is_match(self.record.as_str()))))
             }
             Expr::Group(inner) => self.eval(inner)?,
             Expr::LValue(lv) => self.read_lvalue(lv)?,
@@ -1276,16 +1347,36 @@ impl<'p, 'a> Interp<'p, 'a> {
         Ok(Ctrl::Normal)
     }
 
+    #[inline]
     fn exec(&mut self, s: &Stmt) -> R<Ctrl> {
         // The usual statement, without the frame of every other kind's code.
         let r = match s {
-            Stmt::Expr(Expr::Assign(lv, op, rhs)) => self
-                .tick()
-                .and_then(|()| self.assign(lv, *op, rhs))
-                .map(|_| Ctrl::Normal),
+            Stmt::Expr(Expr::Assign(lv, op, rhs)) => {
+                self.tick().and_then(|()| self.assign_stmt(lv, *op, rhs))
+            }
             s => self.exec_inner(s),
         };
         r.or_else(Self::unwound)
+    }
+
+    /// An assignment as a statement (its value unused): `var op= expr` on a global
+    /// scalar, the usual one in a record loop, updates the number where it is.
+    #[inline]
+    fn assign_stmt(&mut self, lv: &LValue, op: Option<Arith>, rhs: &Expr) -> R<Ctrl> {
+        if let (LValue::Var(v @ Var::Global(k)), Some(op)) = (lv, op)
+            && *k != slot::NF
+        {
+            let y = self.eval_num(rhs)?;
+            if let Some(Cell::Val(cur)) = self.globals.get_mut(*k) {
+                *cur = Value::Num(Self::arith(op, to_num(cur), y)?);
+                return Ok(Ctrl::Normal);
+            }
+            let cur = self.read_var(v)?;
+            let val = Value::Num(Self::arith(op, to_num(&cur), y)?);
+            self.write_var(v, val)?;
+            return Ok(Ctrl::Normal);
+        }
+        self.assign(lv, op, rhs).map(|_| Ctrl::Normal)
     }
 
     /// `next`, `nextfile` and `exit` unwind as errors (from inside expressions too);
@@ -1309,7 +1400,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             Stmt::Print(args, redir) => {
                 let text = if args.is_empty() {
-                    self.record.clone()
+                    self.record.as_str().to_owned()
                 } else {
                     let ofs = self.global_str(slot::OFS);
                     let mut parts = Vec::new();
@@ -1823,6 +1914,19 @@ impl<'p, 'a> Interp<'p, 'a> {
     }
 
     fn length_of(&mut self, args: &[Expr]) -> R<usize> {
+        // `length` and `length($0)`, the commonest, first.
+        let whole = match args {
+            [] => true,
+            [Expr::LValue(LValue::Field(e))] => matches!(**e, Expr::Num(n) if n == 0.0),
+            _ => false,
+        };
+        if whole {
+            return Ok(if self.record_ascii {
+                self.record.len()
+            } else {
+                char_count(self.record.as_str())
+            });
+        }
         if let Some(Expr::LValue(LValue::Var(v))) = args.first()
             && let Cell::Arr(a) = self.cell(v)
         {
@@ -2131,7 +2235,7 @@ impl<'p, 'a> Interp<'p, 'a> {
         let text = if args.len() > 3 {
             self.arg_str(args, 3)?
         } else {
-            self.record.clone()
+            self.record.as_str().to_owned()
         };
         let which = if how.starts_with(['g', 'G']) {
             0
@@ -2199,7 +2303,25 @@ impl<'p, 'a> Interp<'p, 'a> {
         Ok(Ctrl::Normal)
     }
 
+    /// Reads the main input's records and runs the items over each, in one loop, until
+    /// the input ends (`Done`), reading fails (`Read`), or an item ends otherwise than
+    /// normally or with `next` (`Item`: an error, `exit`, `nextfile`...).
+    pub fn run_records(&mut self) -> RecordsEnd {
+        loop {
+            match self.next_input_record() {
+                Ok(true) => {}
+                Ok(false) => return RecordsEnd::Done,
+                Err(e) => return RecordsEnd::Read(e),
+            }
+            match self.run_record() {
+                Ok(Ctrl::Normal | Ctrl::Next) => {}
+                done => return RecordsEnd::Item(done),
+            }
+        }
+    }
+
     /// Runs the pattern-action items over one record.
+    #[inline]
     pub fn run_record(&mut self) -> R<Ctrl> {
         let prog = self.prog;
         for &k in &prog.main_items {
@@ -2213,7 +2335,7 @@ impl<'p, 'a> Interp<'p, 'a> {
             }
             match &item.action {
                 None => {
-                    let mut bytes = crate::text::encode(&self.record);
+                    let mut bytes = crate::text::encode(self.record.as_str());
                     bytes.extend_from_slice(&crate::text::encode(&self.global_str(slot::ORS)));
                     self.out.extend_from_slice(&bytes);
                 }

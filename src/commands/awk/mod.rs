@@ -15,7 +15,7 @@ mod parser;
 
 use std::io;
 
-use self::interp::{AwkError, Ctrl, Interp, Io, Value, input_value};
+use self::interp::{AwkError, Ctrl, Interp, Io, RecordsEnd, Value, input_value};
 use self::parser::slot;
 use super::{CmdResult, Ctx};
 
@@ -275,19 +275,13 @@ fn run(it: &mut Interp, prog: &parser::Program) -> io::Result<Option<String>> {
         .any(|i| !matches!(i.pattern, parser::Pattern::Begin));
     if !exiting && needs_input {
         loop {
-            let got = match it.next_input_record() {
-                Ok(got) => got,
-                Err(e) => match classify(Err(e))? {
+            let done = match it.run_records() {
+                RecordsEnd::Done => break,
+                RecordsEnd::Read(e) => match classify(Err(e))? {
                     Outcome::Fatal(m) => return Ok(Some(m)),
-                    Outcome::Ctrl(_) => false,
+                    Outcome::Ctrl(_) => break,
                 },
-            };
-            if !got {
-                break;
-            }
-            let done = match it.run_record() {
-                Ok(Ctrl::Normal | Ctrl::Next) => continue,
-                done => done,
+                RecordsEnd::Item(done) => done,
             };
             match classify(done)? {
                 Outcome::Fatal(m) => return Ok(Some(m)),
