@@ -7,6 +7,7 @@ mod child;
 mod exec;
 pub(crate) use exec::io_error_text;
 pub(crate) mod fifo;
+mod histexpand;
 mod host;
 pub mod io;
 pub(crate) mod pool;
@@ -1211,13 +1212,31 @@ impl Interp {
         };
         let mut status = self.status;
         let prompting = self.interactive && !nested && !self.command_string_mode;
+        // Where the lines that history expansion has seen end.
+        let mut hist_done = 0;
         loop {
             if prompting {
                 self.prompt_cycle();
             }
             parser.set_options(self.parse_options());
             let start = parser.pos();
-            let parsed = parser.next_command();
+            let start_line = parser.line();
+            // bash expands history on each line as it reads it: the command's first
+            // line now, the lines it goes on to as the parse reaches them.
+            let expanding =
+                !nested && self.sourcing == 0 && self.set.history && self.set.histexpand;
+            hist_done = hist_done.max(start);
+            if expanding && hist_done == start {
+                self.hist_expand_lines(&mut parser, start, start_line, &mut hist_done, start + 1);
+            }
+            let mut parsed = parser.next_command();
+            while expanding && parser.pos() > hist_done && hist_done < parser.text_len() {
+                let upto = parser.pos();
+                parser.resume_at(start, start_line);
+                let _ = parser.take_warnings();
+                self.hist_expand_lines(&mut parser, start, start_line, &mut hist_done, upto);
+                parsed = parser.next_command();
+            }
             // Bash warns as it parses, so before the command runs (or fails to parse).
             for w in parser.take_warnings() {
                 let line = w.line + base_line;
@@ -1312,7 +1331,7 @@ impl Interp {
                     return Err(Flow::Exit(2));
                 }
             };
-            if self.set.history && !nested {
+            if self.set.history && !nested && self.sourcing == 0 {
                 let text = parser.text_since(start);
                 self.history_add_line(text.trim_start_matches('\n'));
             }

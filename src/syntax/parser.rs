@@ -397,6 +397,36 @@ impl Parser {
         self.chars[from.min(end)..end].iter().collect()
     }
 
+    /// The length of the text (in characters).
+    pub fn text_len(&self) -> usize {
+        self.chars.len()
+    }
+
+    /// The line starting at `pos`: its text without the newline, and where it ends (at
+    /// its newline, or the end of the text).
+    pub fn line_from(&self, pos: usize) -> (String, usize) {
+        let pos = pos.min(self.chars.len());
+        let end = self.chars[pos..]
+            .iter()
+            .position(|&c| c == '\n')
+            .map_or(self.chars.len(), |n| pos + n);
+        (self.chars[pos..end].iter().collect(), end)
+    }
+
+    /// The text between two positions.
+    pub fn text_between(&self, from: usize, to: usize) -> String {
+        let to = to.min(self.chars.len());
+        self.chars[from.min(to)..to].iter().collect()
+    }
+
+    /// Replaces text not read yet with `text`: history expansion rewrites each line of
+    /// input before the parser reads it.
+    pub fn replace_unread(&mut self, range: std::ops::Range<usize>, text: &str) {
+        let end = range.end.min(self.chars.len());
+        let start = range.start.max(self.pos).min(end);
+        self.splice_text(start..end, text.chars().collect());
+    }
+
     // ----- cursor -----
 
     fn peek(&self) -> Option<char> {

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::super::histexpand::{self, Outcome};
 use super::super::{Flow, Interp, R};
 use super::complete::{getopt, usage_status};
 use crate::expand::pattern::{MatchOpts, Pattern};
@@ -39,10 +40,17 @@ pub struct History {
     lines_in_file: usize,
     /// Whether the line being run was itself added (it is skipped by `fc`).
     last_line_added: bool,
+    /// Whether `history -s` has replaced the line being run already.
+    last_line_pushed: bool,
     /// The emacs keymap once `bind` has changed it (`None`: readline's defaults).
     keymap: Option<Arc<Keymap>>,
     /// Readline variables set with `bind 'set name value'`.
     rl_vars: Arc<Vec<(String, String)>>,
+    /// What history expansion remembers between lines (last search, last `:s`).
+    expand_memory: histexpand::Memory,
+    /// The expansion, quick substitution and comment characters, and the value of
+    /// `histchars` they were last taken from.
+    hist_chars: ([u8; 3], Option<String>),
 }
 
 impl Default for History {
@@ -54,11 +62,17 @@ impl Default for History {
             lines_this_session: 0,
             lines_in_file: 0,
             last_line_added: false,
+            last_line_pushed: false,
             keymap: None,
             rl_vars: Arc::new(Vec::new()),
+            expand_memory: histexpand::Memory::default(),
+            hist_chars: (DEFAULT_HISTCHARS, None),
         }
     }
 }
+
+/// `histchars` when it is unset.
+const DEFAULT_HISTCHARS: [u8; 3] = [b'!', b'^', b'#'];
 
 impl History {
     fn len(&self) -> usize {
@@ -120,6 +134,7 @@ impl Interp {
     /// line; it does nothing while history is off.
     pub fn history_add_line(&mut self, line: &str) {
         self.history.last_line_added = false;
+        self.history.last_line_pushed = false;
         if !self.set.history {
             return;
         }
@@ -129,6 +144,147 @@ impl Interp {
         }
         self.history.last_line_added = check_add(self, line);
     }
+
+    /// History expansion of the input lines from `*done` (the start of a line) on: at
+    /// least one line, then more until `upto` (positions in the parser's text). A line
+    /// that expands is shown on stderr and replaces the original; one whose expansion
+    /// fails (or that `:p` only shows) is dropped, as bash drops it, and the line after
+    /// it is read in its place. `start` and `line` are where the command being read
+    /// began, to tell the quoting a line starts in and the line number of an error.
+    pub(crate) fn hist_expand_lines(
+        &mut self,
+        parser: &mut crate::syntax::Parser,
+        start: usize,
+        line: u32,
+        done: &mut usize,
+        upto: usize,
+    ) {
+        let mut upto = upto;
+        let mut first = true;
+        while *done < parser.text_len() && (first || *done < upto) {
+            let (text, end) = parser.line_from(*done);
+            let before = parser.text_between(start, *done);
+            let quoting = open_quote(&before);
+            let next = (end + 1).min(parser.text_len());
+            match self.history_expand(&text, quoting) {
+                Outcome::Unchanged => {
+                    *done = next;
+                    first = false;
+                }
+                Outcome::Expanded(new) => {
+                    self.errln(&new);
+                    let grown = new.chars().count();
+                    parser.replace_unread(*done..end, &new);
+                    upto = (upto + grown).saturating_sub(end - *done);
+                    *done = (*done + grown + 1).min(parser.text_len());
+                    first = false;
+                }
+                outcome => {
+                    match outcome {
+                        Outcome::PrintOnly(shown) => {
+                            self.errln(&shown);
+                            self.history_add_line(&shown);
+                        }
+                        Outcome::Failed(msg) => {
+                            let name = self.error_source_name();
+                            let n = line + before.matches('\n').count() as u32;
+                            self.errln(&format!("{name}: line {n}: {msg}"));
+                        }
+                        _ => {}
+                    }
+                    parser.replace_unread(*done..next, "");
+                    upto = upto.saturating_sub(next - *done);
+                }
+            }
+        }
+    }
+
+    /// History expansion of one line of input (or of a `history -p` argument), with
+    /// `quoting` the quote (`'` or `"`) the line starts inside, if any.
+    pub(crate) fn history_expand(&mut self, line: &str, quoting: u8) -> Outcome {
+        let cfg = self.hist_expand_config(quoting);
+        if !histexpand::may_expand(line, &cfg) {
+            return Outcome::Unchanged;
+        }
+        let lines: Vec<&str> = self
+            .history
+            .entries
+            .iter()
+            .map(|e| e.line.as_str())
+            .collect();
+        let events = histexpand::Events {
+            lines: &lines,
+            base: self.history.base as i64,
+        };
+        let mut mem = std::mem::take(&mut self.history.expand_memory);
+        let out = histexpand::expand(line, &events, &cfg, &mut mem);
+        self.history.expand_memory = mem;
+        out
+    }
+
+    /// The settings expansion runs with: `histchars` as bash's `sv_histchars` reads it
+    /// (a shorter value keeps the characters it does not give), `extglob`, posix mode.
+    fn hist_expand_config(&mut self, quoting: u8) -> histexpand::Config {
+        let value = self.get_str("histchars");
+        if value != self.history.hist_chars.1 {
+            let chars = &mut self.history.hist_chars.0;
+            match value.as_deref().map(str::as_bytes) {
+                None => *chars = DEFAULT_HISTCHARS,
+                Some(v) => {
+                    chars[0] = v.first().copied().unwrap_or(0);
+                    if let (Some(&a), Some(&b)) = (v.first(), v.get(1))
+                        && a != 0
+                    {
+                        chars[1] = b;
+                        if let Some(&c) = v.get(2) {
+                            chars[2] = c;
+                        }
+                    }
+                }
+            }
+            self.history.hist_chars.1 = value;
+        }
+        let [expand_char, subst_char, comment_char] = self.history.hist_chars.0;
+        histexpand::Config {
+            expand_char,
+            subst_char,
+            comment_char,
+            extglob: self
+                .shopt
+                .has(const { crate::interp::Shopts::flag("extglob") }),
+            posix: self.set.posix,
+            quoting,
+            max_len: self.budget.limits.max_string_len,
+        }
+    }
+}
+
+/// The quote a command's text leaves open at its end (`'`, `"` or 0): the quoting the
+/// next line of the command starts in, for history expansion.
+fn open_quote(text: &str) -> u8 {
+    let mut quote = 0u8;
+    let mut chars = text.chars().peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (0, '\\') | (b'"', '\\') => {
+                chars.next();
+            }
+            (0, '\'') => quote = b'\'',
+            (0, '"') => quote = b'"',
+            (0, '#') if prev.is_whitespace() || matches!(prev, ';' | '&' | '|' | '(' | ')') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+            }
+            (b'\'', '\'') | (b'"', '"') => quote = 0,
+            _ => {}
+        }
+        prev = c;
+    }
+    quote
 }
 
 /// Applies `HISTSIZE`: a number limits the list; unset, empty or negative does not.
@@ -224,20 +380,35 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
     }
     if has('s') {
         if !rest.is_empty() {
+            // The `history -s` line itself gives way to the words (once a line).
+            if !sh.history.last_line_pushed && sh.history.last_line_added {
+                let last = sh.history.len().saturating_sub(1);
+                sh.history.remove(last);
+            }
             check_add(sh, &rest.join(" "));
+            sh.history.last_line_pushed = true;
         }
         return Ok(0);
     }
     if has('p') {
+        // bash drops the `history -p` line from the list (at each call on the line).
+        if !sh.history.last_line_pushed && sh.history.last_line_added {
+            let last = sh.history.len().saturating_sub(1);
+            sh.history.remove(last);
+        }
         let mut status = 0;
         let mut out = String::new();
         for w in &rest {
-            match expand_history(sh, w) {
-                Some(s) => {
+            match sh.history_expand(w, 0) {
+                Outcome::Unchanged => {
+                    out.push_str(w);
+                    out.push('\n');
+                }
+                Outcome::Expanded(s) | Outcome::PrintOnly(s) => {
                     out.push_str(&s);
                     out.push('\n');
                 }
-                None => {
+                Outcome::Failed(_) => {
                     sh.out(out.as_bytes())?;
                     out.clear();
                     sh.builtin_error("history", &format!("{w}: history expansion failed"));
@@ -477,84 +648,6 @@ fn display(sh: &mut Interp, rest: &[String]) -> R {
         out.push_str(&format!("{:5}  {stamp}{}\n", i + sh.history.base, e.line));
     }
     sh.out_status("history", out.as_bytes())
-}
-
-/// A small history expansion for `history -p`: `!!`, `!n`, `!-n`, `!string` and
-/// `!?string?` events; `None` when an event is not found.
-fn expand_history(sh: &Interp, word: &str) -> Option<String> {
-    let cs: Vec<char> = word.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    let h = &sh.history;
-    let len = h.len();
-    while let Some(&c) = cs.get(i) {
-        if c != '!' || matches!(cs.get(i + 1), None | Some(' ' | '\t' | '=' | '(')) {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let event: Option<&str> = match cs.get(i) {
-            Some('!') => {
-                i += 1;
-                len.checked_sub(1).and_then(|j| h.line(j))
-            }
-            Some(d) if d.is_ascii_digit() || *d == '-' => {
-                let neg = *d == '-';
-                if neg {
-                    i += 1;
-                }
-                let mut n = 0usize;
-                let mut any = false;
-                while let Some(d) = cs.get(i).and_then(|d| d.to_digit(10)) {
-                    n = n.saturating_mul(10).saturating_add(d as usize);
-                    any = true;
-                    i += 1;
-                }
-                if !any {
-                    return None;
-                }
-                if neg {
-                    len.checked_sub(n).and_then(|j| h.line(j))
-                } else {
-                    n.checked_sub(h.base).and_then(|j| h.line(j))
-                }
-            }
-            Some('?') => {
-                i += 1;
-                let mut s = String::new();
-                while let Some(&d) = cs.get(i) {
-                    i += 1;
-                    if d == '?' {
-                        break;
-                    }
-                    s.push(d);
-                }
-                h.entries
-                    .iter()
-                    .rev()
-                    .find(|e| e.line.contains(&s))
-                    .map(|e| e.line.as_str())
-            }
-            _ => {
-                let mut s = String::new();
-                while let Some(&d) = cs.get(i) {
-                    if d.is_whitespace() || d == ':' {
-                        break;
-                    }
-                    s.push(d);
-                    i += 1;
-                }
-                h.entries
-                    .iter()
-                    .rev()
-                    .find(|e| e.line.starts_with(&s))
-                    .map(|e| e.line.as_str())
-            }
-        };
-        out.push_str(event?);
-    }
-    Some(out)
 }
 
 /// bash's `fc_gethnum`: the index a history specification names, or `Err(true)` when

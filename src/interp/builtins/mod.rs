@@ -8,6 +8,7 @@ pub mod describe;
 pub mod hash;
 pub mod help;
 pub mod history;
+pub mod longdouble;
 pub mod misc;
 pub mod printf;
 pub mod prompt;

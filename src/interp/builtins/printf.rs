@@ -2,6 +2,7 @@
 //! `%q` and `%(fmt)T`, format reuse while arguments remain, and `-v var`.
 
 use super::super::{Interp, R};
+use super::longdouble;
 
 /// The result of formatting: output text and whether an argument was not a valid number.
 pub struct Formatted {
@@ -11,6 +12,8 @@ pub struct Formatted {
     pub stopped: bool,
     /// bash's complaints, in the order met (each bad number is reported).
     pub errors: Vec<String>,
+    /// bash's warnings (values out of range), which leave the status alone.
+    pub warnings: Vec<String>,
 }
 
 pub fn printf(sh: &mut Interp, args: &[String]) -> R {
@@ -70,7 +73,7 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
         sh.budget.trip(&m);
         return Err(crate::interp::Flow::Fatal(m));
     }
-    for m in &f.errors {
+    for m in f.errors.iter().chain(&f.warnings) {
         sh.builtin_error("printf", m);
     }
     let status = if f.bad_number || !f.errors.is_empty() {
@@ -220,16 +223,36 @@ fn as_unsigned(v: i128) -> u64 {
     }
 }
 
-fn parse_float(s: &str) -> Result<f64, f64> {
-    let t = s.trim();
-    if let Some(rest) = t.strip_prefix('\'').or_else(|| t.strip_prefix('"')) {
-        return Ok(rest.chars().next().map(|c| c as u32 as f64).unwrap_or(0.0));
+/// What went wrong reading a floating argument: bash's error (the status becomes 1)
+/// or its warning for a value out of range.
+enum FloatProblem {
+    Invalid(String),
+    Range(String),
+}
+
+/// A floating argument as bash's printf reads it: `'c` is the character's code, the
+/// rest goes through `strtold`, text it leaves over is an error and a result out of
+/// range a warning.
+fn float_arg(a: &str) -> (longdouble::LongDouble, Option<FloatProblem>) {
+    if a.starts_with('\'') || a.starts_with('"') {
+        let code = parse_int(a).unwrap_or(0);
+        return (longdouble::LongDouble::from_u64(code.max(0) as u64), None);
     }
-    if t.is_empty() {
-        return Ok(0.0);
+    let p = longdouble::strtold(a);
+    if p.end < a.len() {
+        let b = a.as_bytes();
+        let what = match (b.first(), b.get(1)) {
+            (Some(b'0'), Some(d)) if d.is_ascii_digit() => "invalid octal number",
+            (Some(b'0'), Some(b'x')) => "invalid hex number",
+            _ => "invalid number",
+        };
+        return (p.value, Some(FloatProblem::Invalid(format!("{a}: {what}"))));
     }
-    t.parse::<f64>()
-        .or_else(|_| parse_int(t).map(|v| v as f64).map_err(|v| v as f64))
+    if p.erange {
+        let m = format!("warning: {a}: Numerical result out of range");
+        return (p.value, Some(FloatProblem::Range(m)));
+    }
+    (p.value, None)
 }
 
 struct Spec {
@@ -268,95 +291,6 @@ fn pad(spec: &Spec, body: String, numeric: bool) -> String {
     }
 }
 
-/// Formats a C float conversion (`f e g a` and upper-case forms).
-fn fmt_float(spec: &Spec, conv: char, v: f64) -> String {
-    let prec = spec.prec.unwrap_or(6);
-    let mut s = if v.is_nan() {
-        "nan".to_owned()
-    } else if v.is_infinite() {
-        if v > 0.0 {
-            "inf".to_owned()
-        } else {
-            "-inf".to_owned()
-        }
-    } else {
-        match conv.to_ascii_lowercase() {
-            'f' => {
-                let mut r = format!("{:.*}", prec, v);
-                if spec.alt && prec == 0 {
-                    r.push('.');
-                }
-                r
-            }
-            'e' => c_exp(v, prec),
-            'g' => {
-                let p = if prec == 0 { 1 } else { prec };
-                let exp = if v == 0.0 {
-                    0
-                } else {
-                    v.abs().log10().floor() as i32
-                };
-                let mut r = if exp < -4 || exp >= p as i32 {
-                    c_exp(v, p - 1)
-                } else {
-                    format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, v)
-                };
-                if !spec.alt {
-                    r = strip_zeros(&r);
-                }
-                r
-            }
-            _ => format!("{v}"),
-        }
-    };
-    if conv.is_ascii_uppercase() {
-        s = s.to_uppercase();
-    }
-    if v >= 0.0 && !s.starts_with('-') {
-        if spec.plus {
-            s.insert(0, '+');
-        } else if spec.space {
-            s.insert(0, ' ');
-        }
-    }
-    pad(spec, s, true)
-}
-
-fn strip_zeros(s: &str) -> String {
-    match s.find(['e', 'E']) {
-        Some(p) => {
-            let (m, e) = s.split_at(p);
-            let m = if m.contains('.') {
-                m.trim_end_matches('0').trim_end_matches('.')
-            } else {
-                m
-            };
-            format!("{m}{e}")
-        }
-        None => {
-            if s.contains('.') {
-                s.trim_end_matches('0').trim_end_matches('.').to_owned()
-            } else {
-                s.to_owned()
-            }
-        }
-    }
-}
-
-fn c_exp(v: f64, prec: usize) -> String {
-    let s = format!("{:.*e}", prec, v);
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let (sign, digits) = match e.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', e),
-            };
-            format!("{m}e{sign}{digits:0>2}")
-        }
-        None => s,
-    }
-}
-
 /// Shell-quotes for `%q` (backslashes, or `$'...'` for control characters).
 pub fn q_quote(s: &str) -> String {
     if s.is_empty() {
@@ -392,6 +326,7 @@ pub fn format(
     let mut ai = 0usize;
     let mut bad = false;
     let mut errors = Vec::new();
+    let mut warnings = Vec::new();
     loop {
         let mut consumed = false;
         let mut i = 0;
@@ -559,6 +494,7 @@ pub fn format(
                             bad_number: bad,
                             stopped: true,
                             errors,
+                            warnings,
                         });
                     }
                 }
@@ -630,15 +566,25 @@ pub fn format(
                 }
                 'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
                     let a = arg.unwrap_or_default();
-                    let v = match parse_float(&a) {
-                        Ok(v) => v,
-                        Err(v) => {
+                    let (v, problem) = float_arg(&a);
+                    match problem {
+                        Some(FloatProblem::Invalid(m)) => {
                             bad = true;
-                            errors.push(format!("{a}: invalid number"));
-                            v
+                            errors.push(m);
                         }
+                        Some(FloatProblem::Range(m)) => warnings.push(m),
+                        None => {}
+                    }
+                    let fspec = longdouble::FloatSpec {
+                        left: spec.left,
+                        plus: spec.plus,
+                        space: spec.space,
+                        alt: spec.alt,
+                        zero: spec.zero,
+                        width: spec.width.unwrap_or(0),
+                        prec: spec.prec,
                     };
-                    out.push_str(&fmt_float(&spec, conv, v));
+                    out.push_str(&longdouble::format(&v, conv, &fspec));
                 }
                 other => {
                     errors.push(format!("`{other}': invalid format character"));
@@ -647,6 +593,7 @@ pub fn format(
                         bad_number: bad,
                         stopped: true,
                         errors,
+                        warnings,
                     });
                 }
             }
@@ -660,6 +607,7 @@ pub fn format(
         bad_number: bad,
         stopped: false,
         errors,
+        warnings,
     })
 }
 
