@@ -77,7 +77,7 @@ fn many_interpreters_on_one_thread_work() {
 
 #[test]
 #[ignore = "issue 28: each interpreter on a reused thread still leaves most of its objects \
-            behind (about 12 MB a call), see vendor/rustpython-vm/README.shellbox.md"]
+            behind (about 10 MB a call), see vendor/rustpython-vm/README.shellbox.md"]
 fn memory_stays_bounded() {
     let mut sh = shell();
     // Warm up: the first calls build the thread's type objects and caches.

@@ -9,14 +9,14 @@
 //!
 //! Status (issue 28, in progress): behind the `python` feature, off by default.
 //! RustPython is built without its `threading` feature, so its type objects, interned
-//! strings and collector lists are per-thread statics; every `python3` runs on a new
-//! thread, which leaves those behind (about 15 MB and 140 ms a call). Reusing the
-//! thread is the way out, not there yet: an interpreter re-created on one thread
-//! still leaves about 1,200 objects behind, and with this module's bootstrap the third
-//! interpreter on a thread starts with an empty `builtins` (see
-//! vendor/rustpython-vm/README.shellbox.md and tests/python_reuse.rs).
+//! strings and collector lists are per-thread statics that no interpreter frees; the
+//! interpreter threads are therefore reused (see `workers`), and every interpreter uses
+//! one hash seed, since the thread's interned strings keep the hashes the first one gave
+//! them. Not there yet: each interpreter on a reused thread still leaves most of its
+//! objects behind (about 10 MB a call), held by references the collector cannot see
+//! (see vendor/rustpython-vm/README.shellbox.md for those found so far).
 //!
-//! The interpreter runs on a thread of its own, with a large stack; the command's
+//! The interpreter runs on an interpreter thread, with a large stack; the command's
 //! thread serves its standard streams and watches the run's limits. When the run must
 //! stop (time limit, cancellation), the interpreter is made to raise at its next
 //! instruction and at every one after, so no Python code can hold it; a thread still
