@@ -290,6 +290,11 @@ type Job = Box<dyn FnOnce() -> sandbox::Finished + Send>;
 /// those beyond this many end when their run does.
 const MAX_IDLE: usize = 4;
 
+/// The most interpreters one thread runs. Each still leaves objects behind on its thread
+/// (issue 28), and every later collection on the thread walks them, so a thread that has
+/// run this many ends rather than get slower with every call.
+const MAX_RUNS: usize = 16;
+
 /// The threads that run interpreters. RustPython (without its `threading` feature)
 /// keeps its type objects, interned strings and collector lists in per-thread statics
 /// that outlive an interpreter and are never freed, so a thread of its own for every
@@ -301,7 +306,7 @@ mod workers {
     use std::sync::Mutex;
     use std::sync::mpsc;
 
-    use super::{Job, MAX_IDLE, STACK};
+    use super::{Job, MAX_IDLE, MAX_RUNS, STACK};
 
     static IDLE: Mutex<Vec<mpsc::Sender<Job>>> = Mutex::new(Vec::new());
 
@@ -325,13 +330,16 @@ mod workers {
     }
 
     fn worker(tx: mpsc::Sender<Job>, rx: mpsc::Receiver<Job>) {
+        let mut runs = 0;
         while let Ok(job) = rx.recv() {
             // A limit refused on this thread in an earlier run is not this run's.
             let _ = crate::fs::take_limit_hit();
             let finished = job();
+            runs += 1;
             // Back among the idle threads before the command hears that the run is
             // done, so that a `python3` right after it finds this thread.
             let kept = finished.fit
+                && runs < MAX_RUNS
                 && match IDLE.lock() {
                     Ok(mut idle) if idle.len() < MAX_IDLE => {
                         idle.push(tx.clone());
