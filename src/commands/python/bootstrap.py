@@ -177,9 +177,17 @@ _time.localtime = _time.gmtime
 _time.ctime = lambda secs=None, _f=_time.asctime: _f(_time.gmtime(secs))
 _strftime = _time.strftime
 _time.strftime = lambda fmt, t=None, _f=_strftime: _f(fmt, _time.gmtime() if t is None else t)
-_time.mktime = lambda t, _g=__import__("calendar").timegm: float(_g(tuple(t)))
+
+
+def _mktime(t):
+    # calendar (and the locale and datetime modules it imports) only when asked for.
+    import calendar
+    return float(calendar.timegm(tuple(t)))
+
+
+_time.mktime = _mktime
 _time.timezone = 0
 _time.altzone = 0
 _time.daylight = 0
 _time.tzname = ("UTC", "UTC")
-del _time, _utc, _strftime
+del _time, _utc, _strftime, _mktime

@@ -9,14 +9,14 @@
 //!
 //! Status (issue 28, in progress): behind the `python` feature, off by default.
 //! RustPython is built without its `threading` feature, so its type objects, interned
-//! strings and collector lists are per-thread statics; every `python3` runs on a new
-//! thread, which leaves those behind (about 15 MB and 140 ms a call). Reusing the
-//! thread is the way out, not there yet: an interpreter re-created on one thread
-//! still leaves about 1,200 objects behind, and with this module's bootstrap the third
-//! interpreter on a thread starts with an empty `builtins` (see
-//! vendor/rustpython-vm/README.shellbox.md and tests/python_reuse.rs).
+//! strings and collector lists are per-thread statics that no interpreter frees; the
+//! interpreter threads are therefore reused (see `workers`), and every interpreter uses
+//! one hash seed, since the thread's interned strings keep the hashes the first one gave
+//! them. Not there yet: each interpreter on a reused thread still leaves most of its
+//! objects behind (about 10 MB a call), held by references the collector cannot see
+//! (see vendor/rustpython-vm/README.shellbox.md for those found so far).
 //!
-//! The interpreter runs on a thread of its own, with a large stack; the command's
+//! The interpreter runs on an interpreter thread, with a large stack; the command's
 //! thread serves its standard streams and watches the run's limits. When the run must
 //! stop (time limit, cancellation), the interpreter is made to raise at its next
 //! instruction and at every one after, so no Python code can hold it; a thread still
@@ -282,6 +282,79 @@ const TICK: Duration = Duration::from_millis(5);
 /// [`sandbox::MAX_RECURSION`].
 const STACK: usize = 1 << 30;
 
+/// Work for an interpreter thread: it runs an interpreter and answers how it ended.
+type Job = Box<dyn FnOnce() -> sandbox::Finished + Send>;
+
+/// The most interpreter threads kept waiting for work. More may run at once (every
+/// stage of a pipeline of `python3`s needs its own, or the pipeline could deadlock);
+/// those beyond this many end when their run does.
+const MAX_IDLE: usize = 4;
+
+/// The most interpreters one thread runs. Each still leaves objects behind on its thread
+/// (issue 28), and every later collection on the thread walks them, so a thread that has
+/// run this many ends rather than get slower with every call.
+const MAX_RUNS: usize = 16;
+
+/// The threads that run interpreters. RustPython (without its `threading` feature)
+/// keeps its type objects, interned strings and collector lists in per-thread statics
+/// that outlive an interpreter and are never freed, so a thread of its own for every
+/// `python3` would leave all of them behind (about 15 MB a call); instead a finished
+/// thread waits here for the next `python3` of the process, whose new interpreter
+/// reuses them. At most [`MAX_IDLE`] threads wait; one whose interpreter panicked or
+/// was stopped mid-way (a limit, cancellation) is not reused.
+mod workers {
+    use std::sync::Mutex;
+    use std::sync::mpsc;
+
+    use super::{Job, MAX_IDLE, MAX_RUNS, STACK};
+
+    static IDLE: Mutex<Vec<mpsc::Sender<Job>>> = Mutex::new(Vec::new());
+
+    /// Runs `job` on an idle interpreter thread, or on a new one.
+    pub fn submit(mut job: Job) -> std::io::Result<()> {
+        loop {
+            let idle = IDLE.lock().ok().and_then(|mut v| v.pop());
+            let Some(tx) = idle else { break };
+            match tx.send(job) {
+                Ok(()) => return Ok(()),
+                Err(mpsc::SendError(j)) => job = j,
+            }
+        }
+        let (tx, rx) = mpsc::channel::<Job>();
+        let _ = tx.send(job);
+        std::thread::Builder::new()
+            .name("shellbox-python".to_owned())
+            .stack_size(STACK)
+            .spawn(move || worker(tx, rx))?;
+        Ok(())
+    }
+
+    fn worker(tx: mpsc::Sender<Job>, rx: mpsc::Receiver<Job>) {
+        let mut runs = 0;
+        while let Ok(job) = rx.recv() {
+            // A limit refused on this thread in an earlier run is not this run's.
+            let _ = crate::fs::take_limit_hit();
+            let finished = job();
+            runs += 1;
+            // Back among the idle threads before the command hears that the run is
+            // done, so that a `python3` right after it finds this thread.
+            let kept = finished.fit
+                && runs < MAX_RUNS
+                && match IDLE.lock() {
+                    Ok(mut idle) if idle.len() < MAX_IDLE => {
+                        idle.push(tx.clone());
+                        true
+                    }
+                    _ => false,
+                };
+            finished.report();
+            if !kept {
+                return;
+            }
+        }
+    }
+}
+
 fn run(ctx: &mut Ctx, program: Program, argv: Vec<String>, opts: Options) -> CmdResult {
     let (tx, rx) = mpsc::channel::<Request>();
     let (ids, umask) = (ctx.fs.lock().user(), ctx.umask);
@@ -300,12 +373,9 @@ fn run(ctx: &mut Ctx, program: Program, argv: Vec<String>, opts: Options) -> Cmd
         tx,
     };
     let (stop_tx, stop_rx) = mpsc::channel::<Arc<sandbox::StopHandle>>();
-    let spawned = std::thread::Builder::new()
-        .name("shellbox-python".to_owned())
-        .stack_size(STACK)
-        .spawn(move || sandbox::run_interpreter(setup, program, argv, stop_tx));
-    let handle = match spawned {
-        Ok(h) => h,
+    let job: Job = Box::new(move || sandbox::run_interpreter(setup, program, argv, stop_tx));
+    match workers::submit(job) {
+        Ok(()) => {}
         Err(e) => {
             writeln!(
                 ctx.stderr,
@@ -340,8 +410,8 @@ fn run(ctx: &mut Ctx, program: Program, argv: Vec<String>, opts: Options) -> Cmd
                 s.stop();
             }
             if at.elapsed() > GRACE {
-                // The thread is still inside one built-in call: leave it behind.
-                drop(handle);
+                // The thread is still inside one built-in call: leave it behind (it
+                // rejoins the pool if the call ever returns).
                 return Err(fatal(msg.clone()));
             }
         }
@@ -365,7 +435,6 @@ fn run(ctx: &mut Ctx, program: Program, argv: Vec<String>, opts: Options) -> Cmd
             }
         }
     };
-    let _ = handle.join();
     if let Some((msg, _)) = stopped {
         return Err(fatal(msg));
     }

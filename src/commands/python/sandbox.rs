@@ -24,6 +24,10 @@ use crate::fs::{Errno, FileType, FsError, Ino, Metadata, OpenOptions, SharedFs, 
 /// `RecursionError`, never a stack overflow.
 pub const MAX_RECURSION: usize = 4000;
 
+/// The hash seed of every interpreter (`PYTHONHASHSEED`; str and bytes hashes, and so
+/// the order of sets of them, are the same in every run).
+const HASH_SEED: u32 = 0;
+
 /// What the interpreter thread asks of the command's thread.
 pub enum Request {
     /// Bytes for standard output (fd 1) or error (fd 2).
@@ -820,19 +824,39 @@ fn now(sb: &Sandbox) -> i64 {
     ask(sb, |reply| Request::Now { reply }).unwrap_or_else(|_| sb.clock.now().as_nanos())
 }
 
-/// Runs the program on this (the interpreter's) thread and reports its status.
+/// How an interpreter ended, before the command's thread is told.
+pub struct Finished {
+    /// Whether the thread may run another interpreter: not if this one panicked or was
+    /// stopped mid-way, which may leave the thread's RustPython statics half-updated.
+    pub fit: bool,
+    code: i32,
+    tx: mpsc::Sender<Request>,
+}
+
+impl Finished {
+    /// Tells the command's thread the exit status.
+    pub fn report(self) {
+        let _ = self.tx.send(Request::Done(self.code));
+    }
+}
+
+/// Runs the program on this (the interpreter's) thread; [`Finished::report`] then
+/// gives its status to the command's thread.
 pub fn run_interpreter(
     setup: Setup,
     program: Program,
     argv: Vec<String>,
     stop_tx: mpsc::Sender<Arc<StopHandle>>,
-) {
+) -> Finished {
     let tx = setup.tx.clone();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         interpret(setup, program, argv, stop_tx)
     }));
-    let code = result.unwrap_or(70);
-    let _ = tx.send(Request::Done(code));
+    let (code, fit) = match result {
+        Ok((code, stopped)) => (code, !stopped),
+        Err(_) => (70, false),
+    };
+    Finished { fit, code, tx }
 }
 
 fn interpret(
@@ -840,11 +864,15 @@ fn interpret(
     program: Program,
     argv: Vec<String>,
     stop_tx: mpsc::Sender<Arc<StopHandle>>,
-) -> i32 {
+) -> (i32, bool) {
     let mut settings = Settings::default();
     settings.argv = argv;
     settings.isolated = setup.isolated;
-    settings.hash_seed = Some((setup.seed >> 32) as u32);
+    // One seed for every interpreter: the interned strings of a thread's `Context`
+    // outlive its interpreters with their hashes cached, so an interpreter hashing with
+    // another seed misses them in every dict (the third interpreter of a reused thread
+    // found `builtins` empty). Fixed rather than per process, so that runs replay.
+    settings.hash_seed = Some(HASH_SEED);
     settings.install_signal_handlers = false;
     settings.import_site = false;
     settings.allow_external_library = false;
@@ -853,7 +881,7 @@ fn interpret(
     settings.buffered_stdio = !setup.unbuffered;
     let interrupt = Arc::new(AtomicBool::new(false));
     settings.interrupt = Some(Arc::clone(&interrupt));
-    let _ = stop_tx.send(Arc::new(StopHandle(interrupt)));
+    let _ = stop_tx.send(Arc::new(StopHandle(Arc::clone(&interrupt))));
     let mut fds = HashMap::new();
     fds.insert(0, Fd::Stdin);
     fds.insert(1, Fd::Stdout);
@@ -894,7 +922,7 @@ fn interpret(
     // untracked) is not optional: the collector's object lists are shared by every
     // interpreter of the thread, and one dropped without it leaves them dangling.
     let _ = interp.finalize(None);
-    status
+    (status, interrupt.load(Ordering::SeqCst))
 }
 
 /// Installs `_shellbox`, runs the bootstrap, then the program.

@@ -240,11 +240,20 @@ impl core::fmt::Debug for PyMemberDef {
 }
 
 // = PyMemberDescrObject
-#[pyclass(name = "member_descriptor", module = false)]
+#[pyclass(name = "member_descriptor", module = false, traverse = "manual")]
 #[derive(Debug)]
 pub struct PyMemberDescriptor {
     pub common: PyDescriptorOwned,
     pub member: PyMemberDef,
+}
+
+// shellbox: the descriptor holds its (heap) type strongly; untraversed, every class with
+// `__slots__` (type -> dict -> member descriptor -> type) looked held from outside to
+// the collector, and with it its methods, their module and the whole interpreter.
+unsafe impl crate::object::Traverse for PyMemberDescriptor {
+    fn traverse(&self, tracer_fn: &mut crate::object::TraverseFn<'_>) {
+        self.common.typ.traverse(tracer_fn);
+    }
 }
 
 impl PyPayload for PyMemberDescriptor {

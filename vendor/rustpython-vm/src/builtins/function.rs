@@ -91,6 +91,12 @@ fn next_func_version() -> u32 {
 unsafe impl Traverse for PyFunction {
     fn traverse(&self, tracer_fn: &mut TraverseFn<'_>) {
         self.globals.traverse(tracer_fn);
+        // shellbox: `builtins` and `__annotate__` are strong references too; unseen, the
+        // collector took the builtins dict and every annotate function (and through its
+        // globals, its whole module) for objects held from outside, so no module with
+        // an annotated function was ever freed.
+        self.builtins.traverse(tracer_fn);
+        self.annotate.lock().traverse(tracer_fn);
         if let Some(closure) = self.closure.as_ref() {
             closure.as_untyped().traverse(tracer_fn);
         }

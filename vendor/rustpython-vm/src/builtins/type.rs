@@ -172,6 +172,55 @@ static TYPE_CACHE: std::sync::LazyLock<Box<[TypeCacheEntry]>> = std::sync::LazyL
         .into_boxed_slice()
 });
 
+// shellbox: without the `threading` feature the static types are per-thread statics that
+// outlive every interpreter of the thread, and Python code may set attributes on those
+// that are not immutable (ast.py puts properties on `_ast` node types). Such a value
+// (a function, and through its globals the whole interpreter that made it) would stay
+// reachable from the static type after its interpreter is gone, and the next
+// interpreter would see it. Every such change is logged with the value it replaced, and
+// `restore_static_types` (called when an interpreter is finalized) undoes them.
+#[cfg(not(feature = "threading"))]
+type StaticTypeUndo = (PyTypeRef, &'static PyStrInterned, Option<PyObjectRef>);
+
+#[cfg(not(feature = "threading"))]
+std::thread_local! {
+    static STATIC_TYPE_UNDO: core::cell::RefCell<Vec<StaticTypeUndo>> =
+        const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// Puts back every attribute of a static type that Python code set or deleted since the
+/// last call on this thread (shellbox; see `STATIC_TYPE_UNDO`).
+pub fn restore_static_types(ctx: &crate::vm::Context) {
+    #[cfg(not(feature = "threading"))]
+    {
+        let log = STATIC_TYPE_UNDO.with(|l| core::mem::take(&mut *l.borrow_mut()));
+        // Newest first, so that the oldest (the original) value is what remains.
+        for (typ, name, old) in log.into_iter().rev() {
+            typ.modified();
+            let dunder = name.as_wtf8().starts_with("__") && name.as_wtf8().ends_with("__");
+            let replaced = match old {
+                Some(v) => {
+                    let r = typ.attributes.write().insert(name, v);
+                    if dunder {
+                        typ.update_slot::<true>(name, ctx);
+                    }
+                    r
+                }
+                None => {
+                    let r = typ.attributes.write().shift_remove(name);
+                    if dunder {
+                        typ.update_slot::<false>(name, ctx);
+                    }
+                    r
+                }
+            };
+            drop(replaced);
+        }
+    }
+    #[cfg(feature = "threading")]
+    let _ = ctx;
+}
+
 /// When true, find_name_in_mro skips populating the cache.
 /// Set during GC's type_cache_clear to prevent re-population from drops.
 static TYPE_CACHE_CLEARING: AtomicBool = AtomicBool::new(false);
@@ -1394,15 +1443,13 @@ impl PyType {
     pub fn __name__(&self, vm: &VirtualMachine) -> PyStrRef {
         self.name_inner(
             |name| {
+                // shellbox: a static type whose name was never interned (one only the
+                // collector's `get_referents` reaches) gets a new str, not a panic.
+                let short = name.rsplit_once('.').map_or(name, |(_, name)| name);
                 vm.ctx
-                    .interned_str(name.rsplit_once('.').map_or(name, |(_, name)| name))
-                    .unwrap_or_else(|| {
-                        panic!(
-                            "static type name must be already interned but {} is not",
-                            self.slot_name()
-                        )
-                    })
-                    .to_owned()
+                    .interned_str(short)
+                    .map(|s| s.to_owned())
+                    .unwrap_or_else(|| vm.ctx.new_str(short))
             },
             |ext| ext.name.read().clone().into_wtf8(),
         )
@@ -2483,8 +2530,8 @@ impl SetAttr for PyType {
         // any attribute changes, preventing use-after-free of cached descriptors.
         zelf.modified();
 
-        if let PySetterValue::Assign(value) = value {
-            zelf.attributes.write().insert(attr_name, value);
+        let prev = if let PySetterValue::Assign(value) = value {
+            zelf.attributes.write().insert(attr_name, value)
         } else {
             let prev_value = zelf.attributes.write().shift_remove(attr_name); // TODO: swap_remove applicable?
             if prev_value.is_none() {
@@ -2494,7 +2541,14 @@ impl SetAttr for PyType {
                     attr_name,
                 )));
             }
+            prev_value
+        };
+        #[cfg(not(feature = "threading"))]
+        if !zelf.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            STATIC_TYPE_UNDO.with(|l| l.borrow_mut().push((zelf.to_owned(), attr_name, prev)));
         }
+        #[cfg(feature = "threading")]
+        drop(prev);
 
         if attr_name.as_wtf8().starts_with("__") && attr_name.as_wtf8().ends_with("__") {
             if assign {

@@ -124,10 +124,23 @@ mod _functools {
     }
 
     #[pyattr]
-    #[pyclass(name = "partial", module = "functools")]
+    #[pyclass(name = "partial", module = "functools", traverse = "manual")]
     #[derive(Debug, PyPayload)]
     pub struct PyPartial {
         inner: PyRwLock<PyPartialInner>,
+    }
+
+    // shellbox: a partial holds its function, arguments and keywords strongly;
+    // untraversed, a partial stored in a module (partial -> function -> globals ->
+    // partial) kept that module, and the interpreter it reaches, alive for good.
+    unsafe impl crate::object::Traverse for PyPartial {
+        fn traverse(&self, tracer_fn: &mut crate::object::TraverseFn<'_>) {
+            if let Some(inner) = self.inner.try_read() {
+                inner.func.traverse(tracer_fn);
+                inner.args.traverse(tracer_fn);
+                inner.keywords.traverse(tracer_fn);
+            }
+        }
     }
 
     #[derive(Debug)]

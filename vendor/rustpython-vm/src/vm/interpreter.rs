@@ -443,6 +443,11 @@ impl Interpreter {
             // (while builtins is still available for __del__), then clear module dicts.
             vm.finalize_modules();
 
+            // shellbox: static types are shared by every interpreter of this thread; put
+            // back what this one's Python code changed on them, then free what that held.
+            crate::builtins::type_::restore_static_types(&vm.ctx);
+            crate::gc_state::gc_state().collect_force(2);
+
             if vm.flush_std() < 0 && flush_status == 0 {
                 flush_status = -1;
             }

@@ -749,11 +749,15 @@ impl VirtualMachine {
             callable_cache: CallableCache::default(),
         };
 
-        if vm.state.hash_secret.hash_str("")
+        // shellbox: the check compared the hashes of "" (0 under every seed). A str the
+        // thread's `Context` interned keeps the hash an earlier interpreter gave it, so
+        // one with another seed misses interned keys in every dict (its `builtins` look
+        // empty): compare a non-empty interned name.
+        if vm.state.hash_secret.hash_str("__name__")
             != vm
                 .ctx
-                .interned_str("")
-                .expect("empty str must be interned")
+                .interned_str("__name__")
+                .expect("__name__ must be interned")
                 .hash(&vm)
         {
             panic!("Interpreters in same process must share the hash seed");
