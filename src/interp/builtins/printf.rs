@@ -205,6 +205,20 @@ fn parse_int(s: &str) -> Result<i128, i128> {
 }
 
 /// A parsed integer as `%d` sees it (clamped to 64-bit signed).
+/// A width or precision given as `*`: its argument read as `%d` reads one, a bad one
+/// reported (and its leading number used) the same way.
+fn star_arg(a: Option<String>, errors: &mut Vec<String>, bad: &mut bool) -> i64 {
+    let Some(a) = a else { return 0 };
+    match parse_int(&a) {
+        Ok(v) => as_signed(v),
+        Err(v) => {
+            *bad = true;
+            errors.push(format!("{a}: invalid number"));
+            as_signed(v)
+        }
+    }
+}
+
 fn as_signed(v: i128) -> i64 {
     v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
@@ -380,9 +394,7 @@ pub fn format(
             if cs.get(i) == Some(&'*') {
                 i += 1;
                 consumed = true;
-                let w = next_arg(&mut ai)
-                    .map(|a| as_signed(parse_int(&a).unwrap_or(0)))
-                    .unwrap_or(0);
+                let w = star_arg(next_arg(&mut ai), &mut errors, &mut bad);
                 if w < 0 {
                     spec.left = true;
                 }
@@ -402,9 +414,7 @@ pub fn format(
                 if cs.get(i) == Some(&'*') {
                     i += 1;
                     consumed = true;
-                    let p = next_arg(&mut ai)
-                        .map(|a| as_signed(parse_int(&a).unwrap_or(0)))
-                        .unwrap_or(0);
+                    let p = star_arg(next_arg(&mut ai), &mut errors, &mut bad);
                     spec.prec = if p < 0 { None } else { Some(p as usize) };
                 } else {
                     let mut p = String::new();
