@@ -433,19 +433,7 @@ impl Interp {
         ended: Arc<std::sync::OnceLock<i32>>,
     ) {
         let now = self.fs.lock().clock().now();
-        let job = Job {
-            id: 0,
-            pid,
-            command,
-            handle: Some(handle),
-            status: None,
-            foreign: false,
-            killed_by: None,
-            lane: Some(lane),
-            mailbox: Some(mailbox),
-            ended,
-            wd: self.cwd.clone(),
-        };
+        let job = Job::started(pid, command, handle, lane, mailbox, ended, self.cwd.clone());
         self.jobs
             .lock()
             .unwrap_or_else(|e| e.into_inner())

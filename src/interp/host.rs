@@ -535,19 +535,15 @@ impl Host for Interp {
                 ))
             })?;
         let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jt.jobs.push(super::Job {
-            id: 0,
+        jt.jobs.push(super::Job::started(
             pid,
-            command: String::new(),
-            handle: Some(handle),
-            status: None,
-            foreign: false,
-            killed_by: None,
-            lane: Some(lane),
-            mailbox: Some(mailbox),
-            ended: Default::default(),
-            wd: String::new(),
-        });
+            String::new(),
+            handle,
+            lane,
+            mailbox,
+            Default::default(),
+            String::new(),
+        ));
         Ok(format!("/dev/fd/{fd}"))
     }
 

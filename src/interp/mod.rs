@@ -333,6 +333,31 @@ pub struct Job {
 }
 
 impl Job {
+    /// A job just started on its own thread, lane and process, not yet numbered.
+    pub(crate) fn started(
+        pid: u32,
+        command: String,
+        handle: std::thread::JoinHandle<i32>,
+        lane: crate::fs::Lane,
+        mailbox: Arc<procs::Mailbox>,
+        ended: Arc<std::sync::OnceLock<i32>>,
+        wd: String,
+    ) -> Job {
+        Job {
+            id: 0,
+            pid,
+            command,
+            handle: Some(handle),
+            status: None,
+            foreign: false,
+            killed_by: None,
+            lane: Some(lane),
+            mailbox: Some(mailbox),
+            ended,
+            wd,
+        }
+    }
+
     /// Whether the job has ended by the virtual time `now`: its thread is done and its
     /// time is not ahead of `now` (`sleep 10 &` still runs until ten seconds pass).
     pub fn finished_by(&self, now: crate::fs::Timestamp) -> bool {
