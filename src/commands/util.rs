@@ -327,6 +327,8 @@ impl Ctx<'_> {
             FileType::Device(Device::Stdin) => Ok(Input::Stdin),
             FileType::Device(Device::Zero) => Ok(Input::Zero),
             FileType::Device(Device::Random | Device::Urandom) => Ok(Input::Random),
+            // No controlling terminal (see Fs::open).
+            FileType::Device(Device::Tty) => Err(OpenError::Fs(crate::fs::Errno::ENXIO.into())),
             FileType::Device(_) => Ok(Input::Bytes(Arc::new(Vec::new()))),
             FileType::Fifo => {
                 drop(fs);

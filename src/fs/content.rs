@@ -18,7 +18,8 @@ fn device_write(device: Device) -> FsResult<()> {
     match device {
         Device::Null | Device::Zero | Device::Random | Device::Urandom => Ok(()),
         Device::Full => Err(Errno::ENOSPC.into()),
-        Device::Stdin | Device::Stdout | Device::Stderr | Device::Tty => Err(Errno::EINVAL.into()),
+        Device::Stdin | Device::Stdout | Device::Stderr => Err(Errno::EINVAL.into()),
+        Device::Tty => Err(Errno::ENXIO.into()),
     }
 }
 
@@ -26,6 +27,7 @@ fn device_write(device: Device) -> FsResult<()> {
 fn device_read(device: Device) -> FsResult<Arc<Vec<u8>>> {
     match device {
         Device::Null => Ok(Arc::new(Vec::new())),
+        Device::Tty => Err(Errno::ENXIO.into()),
         _ => Err(Errno::EINVAL.into()),
     }
 }
@@ -228,6 +230,11 @@ impl Fs {
         }
         if !self.may(inode, want) {
             return Err(Errno::EACCES.into());
+        }
+        // A shellbox session never has a controlling terminal: opening /dev/tty fails as
+        // it does for a process without one (as bash run from cron or CI sees it).
+        if matches!(inode.node, Node::Device(Device::Tty)) {
+            return Err(Errno::ENXIO.into());
         }
         if writing && opts.truncate && matches!(inode.node, Node::File(_) | Node::Host(_)) {
             self.modify_file(ino, 0, |buf| match Arc::get_mut(buf) {
@@ -752,11 +759,19 @@ mod tests {
     #[test]
     fn open_returns_device_inodes() -> FsResult<()> {
         let mut fs = fixture();
-        let ino = fs.open("/dev/tty", OpenOptions::read())?;
+        let ino = fs.open("/dev/null", OpenOptions::read())?;
         assert_eq!(
             fs.stat_ino(ino)?.file_type,
+            crate::fs::FileType::Device(Device::Null)
+        );
+        // No controlling terminal: /dev/tty exists but does not open, for reading or writing.
+        assert_eq!(
+            fs.stat("/dev/tty")?.file_type,
             crate::fs::FileType::Device(Device::Tty)
         );
+        for opts in [OpenOptions::read(), OpenOptions::default()] {
+            assert_eq!(errno(fs.open("/dev/tty", opts)), Err(Errno::ENXIO));
+        }
         Ok(())
     }
 
@@ -789,14 +804,11 @@ mod tests {
         let dir = fs.open("/workspace/d", OpenOptions::read())?;
         let null = fs.open("/dev/null", OpenOptions::read())?;
         let full = fs.open("/dev/full", OpenOptions::read())?;
-        let tty = fs.open("/dev/tty", OpenOptions::read())?;
         assert_eq!(errno(fs.read_at(dir, 0, 1)), Err(Errno::EISDIR));
         assert_eq!(errno(fs.read_at(null, 0, 1)), Ok(&b""[..]));
-        assert_eq!(errno(fs.read_at(tty, 0, 1)), Err(Errno::EINVAL));
         assert_eq!(errno(fs.write_at(dir, 0, b"x")), Err(Errno::EISDIR));
         assert_eq!(errno(fs.write_at(null, 7, b"x")), Ok(8));
         assert_eq!(errno(fs.write_at(full, 0, b"x")), Err(Errno::ENOSPC));
-        assert_eq!(errno(fs.write_at(tty, 0, b"x")), Err(Errno::EINVAL));
         assert_eq!(errno(fs.content(dir)).map(drop), Err(Errno::EISDIR));
         assert_eq!(errno(fs.content(12345)).map(drop), Err(Errno::EBADF));
         fs.remove_file("/workspace/f")?;

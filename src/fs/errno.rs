@@ -28,11 +28,13 @@ pub enum Errno {
     EBADF,
     /// A file seeded from the host can no longer be read as it was seen.
     EIO,
+    /// A device with nothing behind it: `/dev/tty` with no controlling terminal.
+    ENXIO,
 }
 
 impl Errno {
     /// Every error kind, in declaration order.
-    pub const ALL: [Errno; 16] = [
+    pub const ALL: [Errno; 17] = [
         Errno::ENOENT,
         Errno::EEXIST,
         Errno::ENOTDIR,
@@ -49,6 +51,7 @@ impl Errno {
         Errno::EBUSY,
         Errno::EBADF,
         Errno::EIO,
+        Errno::ENXIO,
     ];
 
     /// strerror(3) text, e.g. "No such file or directory".
@@ -70,6 +73,7 @@ impl Errno {
             Errno::EBUSY => "Device or resource busy",
             Errno::EBADF => "Bad file descriptor",
             Errno::EIO => "Input/output error",
+            Errno::ENXIO => "No such device or address",
         }
     }
 
@@ -83,6 +87,7 @@ impl Errno {
             Errno::EPERM => 1,
             Errno::ENOENT => 2,
             Errno::EIO => 5,
+            Errno::ENXIO => 6,
             Errno::EBADF => 9,
             Errno::EACCES => 13,
             Errno::EBUSY => 16,
@@ -114,7 +119,7 @@ impl Errno {
             Errno::EFBIG => K::FileTooLarge,
             Errno::EXDEV => K::CrossesDevices,
             Errno::EBUSY => K::ResourceBusy,
-            Errno::ELOOP | Errno::EBADF | Errno::EIO => K::Other,
+            Errno::ELOOP | Errno::EBADF | Errno::EIO | Errno::ENXIO => K::Other,
         }
     }
 }
@@ -200,6 +205,7 @@ mod tests {
             (Errno::EBUSY, "Device or resource busy", 16),
             (Errno::EBADF, "Bad file descriptor", 9),
             (Errno::EIO, "Input/output error", 5),
+            (Errno::ENXIO, "No such device or address", 6),
         ] {
             check(errno, text, code);
         }
