@@ -156,28 +156,68 @@ impl Interp {
         Ok(status)
     }
 
-    /// Whether a trap on `name` applies here: ERR, DEBUG and RETURN are not inherited by
-    /// functions unless `set -E` / `set -T`.
+    /// Whether a trap on `name` fires now: it is set and its own handler is not running
+    /// (an ERR trap still fires inside a DEBUG trap, a DEBUG trap inside a signal
+    /// handler). Functions and sourced files that do not inherit ERR, DEBUG or RETURN
+    /// run with them unset ([`Interp::hide_traps`]).
     pub(crate) fn trap_active(&self, name: &str) -> bool {
-        // A trap does not fire again while its own handler runs; the others still do
-        // (an ERR trap inside a DEBUG trap, a DEBUG trap inside a signal handler).
         // No trap set (the usual case): nothing to look up, on every command and call.
         if self.traps.is_empty() {
             return false;
         }
-        if self.running_traps.iter().any(|t| t == name) || !self.traps.contains_key(name) {
-            return false;
+        self.traps.contains_key(name) && !self.running_traps.iter().any(|t| t == name)
+    }
+
+    /// Unsets the traps a function or sourced file does not inherit and gives them back
+    /// for [`Interp::restore_hidden_traps`], as bash's execute_function and source do:
+    /// a function without the trace attribute (and no `set -T`) runs without DEBUG and
+    /// RETURN, one called from a DEBUG trap without RETURN, and without `set -E` without
+    /// ERR; a sourced file runs without DEBUG unless `set -T`.
+    pub(crate) fn hide_traps(&mut self, function: bool, traced: bool) -> Vec<(String, String)> {
+        if self.traps.is_empty() {
+            return Vec::new();
         }
-        if !self.in_function() {
-            return true;
-        }
-        match name {
-            "ERR" => self.set.errtrace,
-            // A function without the trace attribute hides them from what it calls.
-            "DEBUG" | "RETURN" => {
-                self.set.functrace || self.frames.iter().all(|f| !f.function || f.traced)
+        let untraced = !traced && !self.set.functrace;
+        let in_debug = self.running_traps.iter().any(|t| t == "DEBUG");
+        let mut hidden = Vec::new();
+        for (name, hide) in [
+            ("DEBUG", untraced),
+            ("ERR", function && !self.set.errtrace),
+            ("RETURN", function && (untraced || in_debug)),
+        ] {
+            if hide && let Some(action) = self.traps.remove(name) {
+                hidden.push((name.to_owned(), action));
             }
-            _ => true,
+        }
+        hidden
+    }
+
+    /// Puts back the traps [`Interp::hide_traps`] took, each unless the function or file
+    /// set that trap itself meanwhile (bash's maybe_set_debug_trap and friends): a trap
+    /// set inside stays set after it returns.
+    pub(crate) fn restore_hidden_traps(&mut self, hidden: Vec<(String, String)>) {
+        for (name, action) in hidden {
+            if !self.traps.contains_key(&name) {
+                self.traps.insert(name, action);
+            }
+        }
+    }
+
+    /// Runs the RETURN trap as a function or sourced file finishes (in its context:
+    /// FUNCNAME, `$@`), if one is set and not already running. `$?` there is the
+    /// status the body ended with, or, after `return N`, the one `return` saw (bash's
+    /// return unwinds before it sets `$?`).
+    pub(crate) fn run_return_trap(&mut self, ended: &Result<i32, Flow>) {
+        let s = match ended {
+            Ok(s) => *s,
+            Err(Flow::Return(_)) => self.status,
+            Err(_) => return,
+        };
+        if self.trap_active("RETURN")
+            && let Some(action) = self.traps.get("RETURN").cloned()
+        {
+            self.status = s;
+            let _ = self.run_trap_action("RETURN", "return trap", &action);
         }
     }
 
@@ -1744,6 +1784,7 @@ impl Interp {
         }
         let args_pushed = self.push_args(&words[1..]);
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
+        let traced = self.traced_funcs.contains(&f.name);
         self.vars.push_function_frame(adopt);
         self.call_depth += 1;
         self.frames.push(CallFrame {
@@ -1752,11 +1793,12 @@ impl Interp {
             call_line: self.line,
             function: true,
             args_pushed,
-            traced: self.traced_funcs.contains(&f.name),
+            traced,
             saved_opts: None,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
+        let hidden = self.hide_traps(true, traced);
         // bash runs the DEBUG trap once more as the function starts (traced functions
         // and `set -T` only).
         // Under extdebug a failing trap there skips the body, with its status.
@@ -1766,18 +1808,12 @@ impl Interp {
             Err(e) => Err(e),
         };
         self.loop_depth = saved_loops;
+        self.run_return_trap(&r);
+        self.restore_hidden_traps(hidden);
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
             other => other,
         };
-        // The RETURN trap runs in the function's context (FUNCNAME, $@) as it returns.
-        if let Ok(s) = r
-            && self.trap_active("RETURN")
-            && let Some(action) = self.traps.get("RETURN").cloned()
-        {
-            self.status = s;
-            let _ = self.run_trap_action("RETURN", "return trap", &action);
-        }
         let frame = self.frames.pop();
         if frame.as_ref().is_some_and(|f| f.args_pushed) {
             self.pop_args();

@@ -815,7 +815,11 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         saved_opts: None,
     });
     sh.xtrace_level += 1;
+    let hidden = sh.hide_traps(false, false);
     let r = sh.run_source(&src, None);
+    // The RETURN trap runs as the file finishes, in its context (BASH_SOURCE).
+    sh.run_return_trap(&r);
+    sh.restore_hidden_traps(hidden);
     sh.xtrace_level -= 1;
     if sh.frames.pop().is_some_and(|f| f.args_pushed) {
         sh.pop_args();
