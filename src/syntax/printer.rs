@@ -1413,12 +1413,12 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             COMSUB_LAYOUT.set(outer);
             s
         }
+        // `declare -f` names the coproc as bash does, COPROC when none is given (so,
+        // as in bash, `coproc cat` prints as `coproc COPROC cat`, which reads back as
+        // a command named COPROC); the one-line form keeps the text as written.
         CommandKind::Coproc(cp) => format!(
-            "coproc {}{}",
-            cp.name
-                .as_ref()
-                .map(|n| format!("{n} "))
-                .unwrap_or_default(),
+            "coproc {} {}",
+            cp.name.as_deref().unwrap_or("COPROC"),
             cmd_ml(&cp.body, ind)
         ),
     };
