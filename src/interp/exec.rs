@@ -584,10 +584,7 @@ impl Interp {
                 child.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
             }
             if let Some(w) = w {
-                child.fds.set(1, Some(w.clone()));
-                if p.pipe_stderr.get(i).copied().unwrap_or(false) {
-                    child.fds.set(2, Some(w));
-                }
+                child.fds.set(1, Some(w));
             }
             prev = next_r;
             if is_last {

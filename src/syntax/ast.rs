@@ -36,14 +36,13 @@ pub enum AndOrOp {
     Or,
 }
 
-/// `[time [-p]] [!] command (| command)*`.
+/// `[time [-p]] [!] command (| command)*`. A command followed by `|&` carries a
+/// `2>&1` redirection after its own, as bash's parser adds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pipeline {
     pub time: Option<TimeFlag>,
     pub negated: bool,
     pub commands: Vec<Command>,
-    /// `pipe_stderr[i]` is true when command `i` is followed by `|&`.
-    pub pipe_stderr: Vec<bool>,
     pub line: u32,
 }
 

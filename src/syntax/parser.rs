@@ -868,8 +868,7 @@ impl Parser {
             }
             break;
         }
-        let mut commands = Vec::new();
-        let mut pipe_stderr = Vec::new();
+        let mut commands: Vec<Command> = Vec::new();
         self.skip_blanks();
         if time.is_some() || negated {
             // `time` / `!` alone is a valid (empty) pipeline.
@@ -878,7 +877,6 @@ impl Parser {
                     time,
                     negated,
                     commands,
-                    pipe_stderr,
                     line,
                 });
             }
@@ -892,16 +890,21 @@ impl Parser {
                 _ => break,
             };
             self.bump_n(if stderr { 2 } else { 1 });
-            pipe_stderr.push(stderr);
+            // `a |& b` is `a 2>&1 | b`, the duplication made after a's own redirections.
+            if stderr && let Some(left) = commands.last_mut() {
+                left.redirects.push(Redirect {
+                    fd: Some(RedirFd::Number(2)),
+                    op: RedirOp::DupWrite,
+                    target: RedirTarget::Word(Word::lit("1")),
+                });
+            }
             self.linebreak()?;
             commands.push(self.command()?);
         }
-        pipe_stderr.push(false);
         Ok(Pipeline {
             time,
             negated,
             commands,
-            pipe_stderr,
             line,
         })
     }

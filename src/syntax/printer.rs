@@ -304,11 +304,7 @@ fn pipeline(p: &Pipeline, out: &mut String) {
     }
     for (i, c) in p.commands.iter().enumerate() {
         if i > 0 {
-            out.push_str(if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
-                " |& "
-            } else {
-                " | "
-            });
+            out.push_str(" | ");
         }
         command(c, out);
     }
@@ -1223,12 +1219,7 @@ fn pipeline_ml(p: &Pipeline, ind: usize) -> (String, String) {
     let mut docs = String::new();
     for (i, c) in p.commands.iter().enumerate() {
         if i > 0 {
-            let op = if p.pipe_stderr.get(i - 1).copied().unwrap_or(false) {
-                " |& "
-            } else {
-                " | "
-            };
-            connector(&mut s, op, &docs);
+            connector(&mut s, " | ", &docs);
         }
         let (text, d) = cmd_ml_parts(c, ind);
         s.push_str(&text);
