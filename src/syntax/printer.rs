@@ -1103,9 +1103,23 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
 pub fn function_to_string(f: &FunctionDef) -> String {
     isolated(|| {
         let mut out = format!("{} () \n", f.name);
-        out.push_str(&cmd_ml(&f.body, 0));
+        out.push_str(&function_body_ml(&f.body, 0));
         out
     })
+}
+
+/// A function's body as `declare -f` lays it out: a body that is not a `{ }` group
+/// (`f() ( ... )`, `f() if ...`) printed inside one, its redirections with it.
+fn function_body_ml(body: &Command, ind: usize) -> String {
+    if matches!(body.kind, CommandKind::BraceGroup(_)) {
+        return cmd_ml(body, ind);
+    }
+    format!(
+        "{{ \n{}{}\n{}}}",
+        indent(ind + 4),
+        cmd_ml(body, ind + 4),
+        indent(ind)
+    )
 }
 
 /// The value an exported function has in the environment (`BASH_FUNC_f%%`): its body
@@ -1400,7 +1414,7 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             s.push_str(&indent(ind));
             // A function's body is laid out as one, even inside `$( )`.
             let outer = COMSUB_LAYOUT.replace(false);
-            s.push_str(&cmd_ml(&f.body, ind));
+            s.push_str(&function_body_ml(&f.body, ind));
             COMSUB_LAYOUT.set(outer);
             s
         }
