@@ -828,6 +828,11 @@ fn escaped(s: &str, out: &mut String) {
 }
 
 fn single_quote(s: &str, out: &mut String) {
+    // bash's sh_single_quote writes a lone quote as `\'` (so `$'\''` prints that way).
+    if s == "'" {
+        out.push_str("\\'");
+        return;
+    }
     out.push('\'');
     for c in s.chars() {
         if c == '\'' {
@@ -1356,7 +1361,12 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
                 if let Some(a) = a {
                     arith_src(a, &mut s);
                 }
-                s.trim().to_owned()
+                // bash prints each expression from its first non-blank, trailing
+                // blanks kept, and an empty one as 1.
+                match s.trim_start() {
+                    "" => "1".to_owned(),
+                    t => t.to_owned(),
+                }
             };
             format!(
                 "for (({}; {}; {}))\n{}do\n{}{}done",
