@@ -375,6 +375,18 @@ impl Parser {
         self.command_start = false;
     }
 
+    /// The character just before the cursor.
+    pub fn prev_char(&self) -> Option<char> {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.chars.get(i).copied())
+    }
+
+    /// Counts the line the cursor is on as `line` from now on, the text unchanged.
+    pub fn renumber(&mut self, line: u32) {
+        self.line = line;
+    }
+
     /// Changes options for the commands parsed from now on.
     pub fn set_options(&mut self, opts: ParseOptions) {
         self.opts = opts;
