@@ -3165,12 +3165,14 @@ impl Parser {
                     text.push(c);
                 }
                 // A bad `@` operator keeps its parameter (see `ParamOp::Invalid`).
-                let (param, index) = bad_transform
-                    .map_or((Param::Name(String::new()), None), |p| (p.param, p.index));
+                let (param, index, indirect) = bad_transform
+                    .map_or((Param::Name(String::new()), None, false), |p| {
+                        (p.param, p.index, p.indirect)
+                    });
                 Ok(ParamExp {
                     param,
                     index,
-                    indirect: false,
+                    indirect,
                     length: false,
                     op: ParamOp::Invalid(text),
                     braced: true,
@@ -3424,7 +3426,7 @@ impl Parser {
                         return Ok(Some(exp));
                     }
                     _ => {
-                        if !exp.indirect && !exp.length {
+                        if !exp.length {
                             self.bad_transform = Some(exp);
                         }
                         return Ok(None);
