@@ -29,6 +29,8 @@ pub struct ExpandOpts {
     pub nocasematch: bool,
     pub globstar: bool,
     pub globskipdots: bool,
+    /// `shopt patsub_replacement`: an unquoted `&` in `${x/pat/rep}` is the matched text.
+    pub patsub_replacement: bool,
     /// The character set is single-byte (`LC_ALL=C`): lengths, offsets and patterns
     /// count bytes.
     pub bytes: bool,
@@ -393,6 +395,28 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Expands a word into a pattern: quoted characters are escaped.
     pub fn pattern(&mut self, w: &Word) -> ExpResult<String> {
         Ok(self.pattern_traced(w, false)?.0)
+    }
+
+    /// Expands the replacement of `${x/pat/rep}` into pattern form with `&` escaped
+    /// where it was quoted, so that only an unquoted `&` stands for the matched text.
+    pub fn replacement(&mut self, w: &Word) -> ExpResult<String> {
+        let pieces = self.parts(&w.parts, false)?;
+        let mut s = String::new();
+        for p in pieces {
+            match p {
+                Piece::Text(t, Q::Quoted) => {
+                    for c in pattern::escape(&t).chars() {
+                        if c == '&' {
+                            s.push('\\');
+                        }
+                        s.push(c);
+                    }
+                }
+                Piece::Text(t, _) => s.push_str(&t),
+                Piece::Break => s.push(' '),
+            }
+        }
+        Ok(s)
     }
 
     /// Expands a pattern word; with `trace`, also the text `set -x` shows for it

@@ -19,6 +19,14 @@ struct PVal {
     keys: Option<Vec<i64>>,
     /// For `${!ref...}`: the name `ref` resolved to (where `:=` assigns).
     target: Option<String>,
+    /// `${v[@]}` or `${v[*]}` of a variable that is no array: bash takes it as the
+    /// string it is (a substring counts characters), yet as a list of one that can
+    /// come to none (bash's quoted `$@` with a null result).
+    scalar: bool,
+    /// Text before the first value that bash leaves unquoted in a quoted `@A` of a
+    /// list (`declare -a a=`, `set -- `): it is split into words on IFS (on spaces
+    /// when IFS is null), as bash splits its quoted `$@`.
+    bare_prefix: Option<String>,
 }
 
 impl PVal {
@@ -30,6 +38,8 @@ impl PVal {
             star: false,
             keys: None,
             target: None,
+            scalar: false,
+            bare_prefix: None,
         }
     }
     fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
@@ -40,6 +50,8 @@ impl PVal {
             set,
             keys: None,
             target: None,
+            scalar: false,
+            bare_prefix: None,
         }
     }
     fn is_list(&self) -> bool {
@@ -123,23 +135,11 @@ pub fn expand<H: Host + ?Sized>(
     pe: &ParamExp,
     in_dq: bool,
 ) -> ExpResult<Vec<Piece>> {
-    if let ParamOp::Invalid(text) = &pe.op {
-        // `${x@Z}`: bash looks the parameter up first, and an unset one expands to
-        // nothing without a complaint; for a set one the error ends the shell, as an
-        // unbound variable does.
-        // Any other malformed `${...}` abandons the command.
-        if pe.param == Param::Name(String::new()) {
-            return Err(ExpandError::abort(format!("{text}: bad substitution")));
-        }
-        let plain = ParamExp {
-            op: ParamOp::None,
-            ..pe.clone()
-        };
-        let v = lookup(ex, &plain)?;
-        if !v.set || v.vals.is_empty() {
-            return Ok(Vec::new());
-        }
-        return Err(ExpandError::fatal(format!("{text}: bad substitution")));
+    if let (ParamOp::Invalid(text), Param::Name(n)) = (&pe.op, &pe.param)
+        && n.is_empty()
+    {
+        // A malformed `${...}` with no parameter abandons the command.
+        return Err(ExpandError::abort(format!("{text}: bad substitution")));
     }
     if let ParamOp::AssignWord(a) = &pe.op {
         // A declaration argument used as a plain word: its source text.
@@ -216,6 +216,22 @@ pub fn expand<H: Host + ?Sized>(
     } else {
         lookup(ex, pe)?
     };
+    if let ParamOp::Invalid(text) = &pe.op {
+        // `${x@Z}`: bash looks the parameter up first (through an indirection), and
+        // an unset one expands to nothing without a complaint, unless `set -u` finds
+        // it unbound; for a set one the error ends the shell, as an unbound variable
+        // does.
+        if pv.set && !pv.vals.is_empty() {
+            return Err(ExpandError::fatal(format!("{text}: bad substitution")));
+        }
+        if !pv.set && !pv.is_list() && ex.host.opts().nounset {
+            return Err(ExpandError::fatal(format!(
+                "{}: unbound variable",
+                param_label(pe)
+            )));
+        }
+        return Ok(Vec::new());
+    }
     finish(ex, pe, pv, in_dq)
 }
 
@@ -365,8 +381,12 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                             // An empty array counts as unset for `-` and `+`.
                             let set = !vals.is_empty();
                             let mut pv = PVal::list(vals, at, set);
-                            if let Some(Value::Indexed(a)) = &v.value {
-                                pv.keys = Some(a.keys().copied().collect());
+                            match &v.value {
+                                Some(Value::Indexed(a)) => {
+                                    pv.keys = Some(a.keys().copied().collect());
+                                }
+                                Some(Value::Str(_)) => pv.scalar = true,
+                                _ => {}
                             }
                             Ok(pv)
                         }
@@ -550,6 +570,17 @@ fn finish<H: Host + ?Sized>(
                                 let key = ex.string(w)?;
                                 ex.host.assign_index(n, &key, value.clone())?;
                             }
+                            (Param::Name(n), Some(sub @ (Subscript::At | Subscript::Star))) => {
+                                let key = if *sub == Subscript::At { "@" } else { "*" };
+                                // bash's assignment takes `@` or `*` as an associative
+                                // array's key, and as no index of any other variable.
+                                if !ex.host.var(n).is_some_and(|v| v.is_assoc()) {
+                                    return Err(ExpandError::abort(format!(
+                                        "{n}[{key}]: bad array subscript"
+                                    )));
+                                }
+                                ex.host.assign_index(n, key, value.clone())?;
+                            }
                             _ => {
                                 // This one message names `${1=x}` as `$1`, `${!=x}`
                                 // as `$!`.
@@ -641,18 +672,19 @@ fn finish<H: Host + ?Sized>(
         } => {
             let pat = ex.pattern(pattern)?;
             let rep = match replacement {
-                Some(r) => Some(ex.pattern(r)?),
+                Some(r) => Some(ex.replacement(r)?),
                 None => None,
             };
+            let amp = ex.host.opts().patsub_replacement;
             let opts = match_opts(ex, true);
             let p = Pattern::cached(&pat, opts);
             for v in pv.vals.iter_mut() {
                 if opts.bytes && !v.is_ascii() {
                     let viewed = crate::text::byte_chars(v);
-                    let out = replace(&viewed, &p, *mode, rep.as_deref(), pat.is_empty());
+                    let out = replace(&viewed, &p, *mode, rep.as_deref(), pat.is_empty(), amp);
                     *v = crate::text::from_byte_chars(out);
                 } else {
-                    *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty());
+                    *v = replace(v, &p, *mode, rep.as_deref(), pat.is_empty(), amp);
                 }
             }
         }
@@ -688,7 +720,12 @@ fn finish<H: Host + ?Sized>(
                 }
                 None => None,
             };
-            if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
+            if pv.scalar {
+                // The string's characters, as `${v:off:len}` takes them; an offset
+                // out of range leaves nothing at all.
+                let v = pv.vals.first().cloned().unwrap_or_default();
+                pv.vals = substring(ex, &v, off, len)?.into_iter().collect();
+            } else if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
                 // Indexed arrays slice by index: elements at or after `offset`.
                 if let Some(l) = len
                     && l < 0
@@ -746,35 +783,7 @@ fn finish<H: Host + ?Sized>(
                     pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
                 }
             } else if let Some(v) = pv.vals.first_mut() {
-                // A single-byte locale slices bytes (see `crate::text::byte_chars`).
-                let bytes = ex.host.opts().bytes && !v.is_ascii();
-                if bytes {
-                    *v = crate::text::byte_chars(v).into_owned();
-                }
-                let n = v.chars().count() as i64;
-                let start = if off < 0 { n + off } else { off };
-                if start < 0 || start > n {
-                    *v = String::new();
-                } else {
-                    let end = match len {
-                        Some(l) if l < 0 => {
-                            let e = n + l;
-                            if e < start {
-                                return Err(ExpandError::abort(format!(
-                                    "{}: substring expression < 0",
-                                    l
-                                )));
-                            }
-                            e
-                        }
-                        Some(l) => (start + l).min(n),
-                        None => n,
-                    };
-                    *v = char_range(v, start as usize, end as usize).to_owned();
-                }
-                if bytes {
-                    *v = crate::text::from_byte_chars(std::mem::take(v));
-                }
+                *v = substring(ex, v, off, len)?.unwrap_or_default();
             }
         }
         ParamOp::Transform(t) => {
@@ -791,6 +800,10 @@ fn finish<H: Host + ?Sized>(
                     }
                 }
                 'P' => {
+                    // bash's prompt decoding of an empty string is null.
+                    if pv.scalar && pv.vals.iter().all(String::is_empty) {
+                        pv.vals.clear();
+                    }
                     for v in pv.vals.iter_mut() {
                         *v = ex.host.prompt(v);
                     }
@@ -822,6 +835,12 @@ fn finish<H: Host + ?Sized>(
                         (_, true) => pv.vals.len(),
                     };
                     let flags = var.map(|v| attr_flags(&v)).unwrap_or_default();
+                    // No attributes is a null result, which `"${v[@]@a}"` makes no word.
+                    let count = if pv.scalar && flags.is_empty() {
+                        0
+                    } else {
+                        count
+                    };
                     pv.vals = vec![flags; count];
                 }
                 'A' | 'K' | 'k' => transform_declared(ex, pe, &mut pv, t, in_dq),
@@ -836,7 +855,22 @@ fn finish<H: Host + ?Sized>(
         } else {
             EmptyIfsJoin::Separate
         };
-        return Ok(list_pieces(ex, pv.vals, star, in_dq, join));
+        let mut pieces = list_pieces(ex, pv.vals, star, in_dq, join);
+        if let Some(prefix) = pv.bare_prefix {
+            let mut front = Vec::new();
+            if ifs_null(ex) {
+                for (i, w) in prefix.split(' ').enumerate() {
+                    if i > 0 {
+                        front.push(Piece::Break);
+                    }
+                    front.push(Piece::Text(w.to_owned(), Q::Quoted));
+                }
+            } else {
+                front.push(Piece::Text(prefix, Q::Exp));
+            }
+            pieces.splice(0..0, front);
+        }
+        return Ok(pieces);
     }
     let q = if in_dq { Q::Quoted } else { Q::Exp };
     match pv.vals.into_iter().next() {
@@ -847,6 +881,47 @@ fn finish<H: Host + ?Sized>(
             Vec::new()
         }),
     }
+}
+
+/// `${v:off:len}` of a string: `None` when the offset is out of range.
+fn substring<H: Host + ?Sized>(
+    ex: &mut Expander<'_, H>,
+    v: &str,
+    off: i64,
+    len: Option<i64>,
+) -> ExpResult<Option<String>> {
+    // A single-byte locale slices bytes (see `crate::text::byte_chars`).
+    let bytes = ex.host.opts().bytes && !v.is_ascii();
+    let viewed = if bytes {
+        crate::text::byte_chars(v)
+    } else {
+        std::borrow::Cow::Borrowed(v)
+    };
+    let n = viewed.chars().count() as i64;
+    let start = if off < 0 { n + off } else { off };
+    if start < 0 || start > n {
+        return Ok(None);
+    }
+    let end = match len {
+        Some(l) if l < 0 => {
+            let e = n + l;
+            if e < start {
+                return Err(ExpandError::abort(format!(
+                    "{}: substring expression < 0",
+                    l
+                )));
+            }
+            e
+        }
+        Some(l) => (start + l).min(n),
+        None => n,
+    };
+    let cut = char_range(&viewed, start as usize, end as usize).to_owned();
+    Ok(Some(if bytes {
+        crate::text::from_byte_chars(cut)
+    } else {
+        cut
+    }))
 }
 
 fn word_pieces<H: Host + ?Sized>(
@@ -880,8 +955,6 @@ fn match_opts<H: Host + ?Sized>(ex: &mut Expander<'_, H>, nocase: bool) -> Match
     }
 }
 
-/// `${v/pat/rep}` and friends. `rep` is in pattern form: an unescaped `&` stands for the
-/// matched text (bash 5.2's `patsub_replacement`).
 /// The characters `from..to` of `s` (`from <= to <= ` its length in characters).
 fn char_range(s: &str, from: usize, to: usize) -> &str {
     if s.is_ascii() {
@@ -897,7 +970,16 @@ fn char_range(s: &str, from: usize, to: usize) -> &str {
     &s[start..end]
 }
 
-fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat: bool) -> String {
+/// `${v/pat/rep}` and friends. `rep` is in pattern form: with `amp` (bash 5.2's
+/// `patsub_replacement`) an unescaped `&` stands for the matched text.
+fn replace(
+    v: &str,
+    p: &Pattern,
+    mode: ReplaceMode,
+    rep: Option<&str>,
+    empty_pat: bool,
+    amp: bool,
+) -> String {
     let render = |m: &[char]| -> String {
         let Some(rep) = rep else {
             return String::new();
@@ -910,7 +992,7 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
                     Some(d) => out.push(d),
                     None => out.push('\\'),
                 },
-                '&' => out.extend(m.iter()),
+                '&' if amp => out.extend(m.iter()),
                 c => out.push(c),
             }
         }
@@ -935,6 +1017,9 @@ fn replace(v: &str, p: &Pattern, mode: ReplaceMode, rep: Option<&str>, empty_pat
     let cs = crate::text::char_vec(v);
     match mode {
         ReplaceMode::Prefix => {
+            if cs.is_empty() && !empty_pat && !p.matches_empty_start() {
+                return v.to_owned();
+            }
             if let Some(end) = p.match_prefix(&cs, 0, true) {
                 if end == 0 && !empty_pat && p.literal().is_some_and(|l| !l.is_empty()) {
                     return v.to_owned();
@@ -1123,16 +1208,7 @@ pub fn declare_line(name: &str, v: &Var) -> String {
                 .iter()
                 .map(|(k, x)| format!("[{k}]={}", dquote(x)))
                 .collect();
-            if items.is_empty() {
-                format!("declare -{flags} {name}=()")
-            } else {
-                format!("declare -{flags} {name}=({} )", items.join(" "))
-                    .replace(" )", ")")
-                    .replace(
-                        &format!("({} )", items.join(" ")),
-                        &format!("({})", items.join(" ")),
-                    )
-            }
+            format!("declare -{flags} {name}=({})", items.join(" "))
         }
         Some(Value::Assoc(a)) => {
             let items: Vec<String> = a
@@ -1151,6 +1227,11 @@ pub fn declare_line(name: &str, v: &Var) -> String {
     }
 }
 
+/// Whether IFS is set and empty.
+fn ifs_null<H: Host + ?Sized>(ex: &mut Expander<'_, H>) -> bool {
+    ex.host.var("IFS").and_then(Var::into_scalar) == Some(String::new())
+}
+
 /// `${x@A}`, `${x@K}` and `${x@k}`: bash 5.2 distinguishes an element (`x`, `x[i]`)
 /// from a whole array (`x[@]`, `x[*]`) and from the positional parameters.
 fn transform_declared<H: Host + ?Sized>(
@@ -1167,7 +1248,11 @@ fn transform_declared<H: Host + ?Sized>(
             // The positional parameters: `set -- 'a' 'b'` for `@A`, else quoted words.
             let mut words: Vec<String> = pv.vals.iter().map(|v| quote(v)).collect();
             if t == 'A' && !words.is_empty() {
-                words.splice(0..0, ["set".to_owned(), "--".to_owned()]);
+                if pv.at && (in_dq || ifs_null(ex)) && !ex.assign_ctx {
+                    pv.bare_prefix = Some("set -- ".to_owned());
+                } else {
+                    words[0].insert_str(0, "set -- ");
+                }
             }
             pv.vals = words;
             return;
@@ -1219,9 +1304,15 @@ fn transform_declared<H: Host + ?Sized>(
     match t {
         'A' => {
             let line = declare_line(&name, &var);
-            pv.vals = if pv.at && in_dq {
-                // `"${a[@]@A}"` is three words: `declare`, the flags, the assignment.
-                line.splitn(3, ' ').map(str::to_owned).collect()
+            pv.vals = if pv.at && (in_dq || ifs_null(ex)) && !ex.assign_ctx {
+                // In `"${a[@]@A}"` bash quotes only the value: `declare -a a=` is
+                // split into words.
+                let (prefix, value) = match line.find('=') {
+                    Some(eq) => line.split_at(eq + 1),
+                    None => (line.as_str(), ""),
+                };
+                pv.bare_prefix = Some(prefix.to_owned());
+                vec![value.to_owned()]
             } else {
                 vec![line]
             };

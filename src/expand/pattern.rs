@@ -71,6 +71,9 @@ pub struct Pattern {
     bash_len: Option<usize>,
     /// Compiled for a single-byte locale (see [`MatchOpts::bytes`]).
     bytes: bool,
+    /// The pattern text begins with `*`: bash's `${x/pat/rep}` and `${x/#pat/rep}`
+    /// find only such a pattern at an empty place (the end of the value).
+    star_first: bool,
 }
 
 /// Bash's count of the characters pattern `cs` matches (its glob library's MATCHLEN);
@@ -328,6 +331,7 @@ impl Pattern {
             literal,
             bash_len: bash_match_len(&cs),
             bytes: opts.bytes,
+            star_first: cs.first() == Some(&'*'),
         }
     }
 
@@ -473,8 +477,12 @@ impl Pattern {
         hit.map(|(st, _)| st)
     }
 
-    /// Every match for `${x//pat/rep}`: (start, end) pairs, leftmost-longest, non-empty
-    /// matches only (an empty pattern never matches).
+    /// Every match for `${x/pat/rep}` (`all`: `${x//pat/rep}`): (start, end) pairs,
+    /// each the longest at the leftmost place it matches. As in bash's pat_subst, an
+    /// empty match replaces and the character after it is kept; the search for the
+    /// next match starts only while characters remain (a value's end is searched only
+    /// by the first), and there a pattern matches only if its text begins with `*`
+    /// (bash's match_pattern_char). An empty pattern never matches.
     pub fn find_all(&self, s: &[char], all: bool) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         if let Some(l) = self.exact_text() {
@@ -498,22 +506,31 @@ impl Pattern {
         }
         let mut m = Matcher::new(self, s, 20_000_000, true);
         let mut i = 0;
-        while i < s.len() {
-            let end = (i + 1..=s.len())
-                .rev()
-                .find(|&end| self.match_range(&mut m, i, end));
-            match end {
-                Some(e) => {
-                    out.push((i, e));
-                    if !all {
-                        return out;
-                    }
-                    i = e;
-                }
-                None => i += 1,
+        loop {
+            let found = (i..=s.len())
+                .take_while(|&p| p < s.len() || self.star_first)
+                .find_map(|p| {
+                    (p..=s.len())
+                        .rev()
+                        .find(|&end| self.match_range(&mut m, p, end))
+                        .map(|end| (p, end))
+                });
+            let Some((st, end)) = found else {
+                break;
+            };
+            out.push((st, end));
+            i = if st == end { end + 1 } else { end };
+            if !all || i >= s.len() {
+                break;
             }
         }
         out
+    }
+
+    /// Whether `${x/#pat/rep}` can match at the start of an empty value: bash tries
+    /// there only a pattern whose text begins with `*`.
+    pub fn matches_empty_start(&self) -> bool {
+        self.star_first
     }
 }
 

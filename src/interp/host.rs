@@ -557,6 +557,7 @@ impl Host for Interp {
         const NOCASEMATCH: u64 = Shopts::bit("nocasematch");
         const GLOBSTAR: u64 = Shopts::bit("globstar");
         const GLOBSKIPDOTS: u64 = Shopts::bit("globskipdots");
+        const PATSUB: u64 = Shopts::bit("patsub_replacement");
         ExpandOpts {
             nounset: self.set.nounset,
             noglob: self.set.noglob,
@@ -568,6 +569,7 @@ impl Host for Interp {
             nocasematch: self.shopt.has(NOCASEMATCH),
             globstar: self.shopt.has(GLOBSTAR),
             globskipdots: self.shopt.has(GLOBSKIPDOTS),
+            patsub_replacement: self.shopt.has(PATSUB),
             bytes: self.byte_locale(),
         }
     }

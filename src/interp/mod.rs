@@ -1380,6 +1380,12 @@ impl Interp {
                     if nested {
                         return Err(Flow::Abort);
                     }
+                    // bash's line counter keeps the line of the command that failed to
+                    // expand (the jump skips restoring it), and its reader counts the
+                    // command's last newline only as it reads on: later lines are
+                    // numbered from there.
+                    let at_line_start = parser.pos() > start && parser.prev_char() == Some('\n');
+                    parser.renumber(self.line + u32::from(at_line_start));
                     if self.set.errexit {
                         return Err(Flow::Exit(1));
                     }

@@ -375,6 +375,18 @@ impl Parser {
         self.command_start = false;
     }
 
+    /// The character just before the cursor.
+    pub fn prev_char(&self) -> Option<char> {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.chars.get(i).copied())
+    }
+
+    /// Counts the line the cursor is on as `line` from now on, the text unchanged.
+    pub fn renumber(&mut self, line: u32) {
+        self.line = line;
+    }
+
     /// Changes options for the commands parsed from now on.
     pub fn set_options(&mut self, opts: ParseOptions) {
         self.opts = opts;
@@ -3156,12 +3168,14 @@ impl Parser {
                     text.push(c);
                 }
                 // A bad `@` operator keeps its parameter (see `ParamOp::Invalid`).
-                let (param, index) = bad_transform
-                    .map_or((Param::Name(String::new()), None), |p| (p.param, p.index));
+                let (param, index, indirect) = bad_transform
+                    .map_or((Param::Name(String::new()), None, false), |p| {
+                        (p.param, p.index, p.indirect)
+                    });
                 Ok(ParamExp {
                     param,
                     index,
-                    indirect: false,
+                    indirect,
                     length: false,
                     op: ParamOp::Invalid(text),
                     braced: true,
@@ -3415,7 +3429,7 @@ impl Parser {
                         return Ok(Some(exp));
                     }
                     _ => {
-                        if !exp.indirect && !exp.length {
+                        if !exp.length {
                             self.bad_transform = Some(exp);
                         }
                         return Ok(None);
