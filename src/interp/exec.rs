@@ -190,6 +190,14 @@ impl Interp {
         }
     }
 
+    /// Puts back the `$BASH_COMMAND` noted before `eval` or `.` ran their text: bash's
+    /// parse_and_execute restores it (when one was noted) once the text is done.
+    pub(crate) fn restore_command(&mut self, noted: String) {
+        if !noted.is_empty() {
+            self.bash_command = noted;
+        }
+    }
+
     /// Runs the DEBUG trap before a command ($? is kept) and gives its status, 0 when
     /// none ran. Under extdebug a status of 2 in a function or sourced file returns
     /// from it, as `return 2` would (bash's `run_debug_trap`).
@@ -242,10 +250,14 @@ impl Interp {
 
     /// Runs a trap handler, marking the trap as running meanwhile.
     /// `label` names the handler in syntax-error messages (`bash: debug trap: line 1:`).
+    /// The handler's commands are parsed afresh, so a condition the trapped command
+    /// sits in (`false || ...`, `if`, `!`) does not exempt them from `set -e` or ERR.
     pub(crate) fn run_trap_action(&mut self, name: &str, label: &str, action: &str) -> R {
         self.running_traps.push(name.to_owned());
         self.xtrace_level += 1;
+        let exempt = std::mem::take(&mut self.no_errexit);
         let r = self.run_source(action, Some(label));
+        self.no_errexit = exempt;
         self.xtrace_level -= 1;
         self.running_traps.pop();
         r
@@ -2182,6 +2194,10 @@ impl Interp {
                     .and_then(|p| p.mailbox().fatal_pending())
             });
         if let Some(sig) = killed {
+            // A fatal signal for the shell ends it before it takes the utility's status.
+            if !shared && self.proc.mailbox().fatal_pending().is_some() {
+                self.run_pending_signals()?;
+            }
             // When the shell dies of it too, it is gone before it could report.
             if let Some(p) = process.as_ref().filter(|_| !shared)
                 && p.mailbox().fatal_pending() == Some(sig)

@@ -586,6 +586,8 @@ pub struct Interp {
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.
     pub(crate) fg_death: Option<(u32, i32)>,
+    /// `$?` when a signal killed this shell: what its EXIT trap sees.
+    pub(crate) status_at_death: std::cell::Cell<Option<i32>>,
     /// The running command waited for a process it started (a utility, a subshell):
     /// bash then reports the jobs that have ended ([`Interp::notify_jobs`]).
     pub(crate) reaped: bool,
@@ -784,6 +786,7 @@ impl Interp {
             exec_last: false,
             no_fork: false,
             fg_death: None,
+            status_at_death: std::cell::Cell::new(None),
             reaped: false,
             last_bg: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
@@ -1163,6 +1166,13 @@ impl Interp {
         }
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
+            // A signal ends the shell between commands: the trap sees the status of
+            // the last one that finished, not the 128 + signal the shell ends with.
+            if died_of.is_some()
+                && let Some(s) = self.status_at_death.get()
+            {
+                self.status = s;
+            }
             let saved = self.status;
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;

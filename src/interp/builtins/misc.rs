@@ -697,7 +697,9 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     }
     sh.call_depth += 1;
     sh.xtrace_level += 1;
+    let noted = sh.bash_command.clone();
     let r = sh.run_source(&src, Some("eval"));
+    sh.restore_command(noted);
     sh.xtrace_level -= 1;
     sh.call_depth -= 1;
     // An error that abandons a command ends only the eval'd text.
@@ -815,7 +817,9 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         saved_opts: None,
     });
     sh.xtrace_level += 1;
+    let noted = sh.bash_command.clone();
     let r = sh.run_source(&src, None);
+    sh.restore_command(noted);
     sh.xtrace_level -= 1;
     if sh.frames.pop().is_some_and(|f| f.args_pushed) {
         sh.pop_args();
