@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe_in};
 use super::vars::FrameKind;
-use super::{CallFrame, Flow, Interp, Job, R};
+use super::{CallFrame, ErrexitUnwind, Flow, Interp, Job, R};
 use crate::commands::Stdio;
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
@@ -151,6 +151,9 @@ impl Interp {
         self.status = status;
         self.run_err_trap()?;
         if self.set.errexit {
+            if self.errexit_unwind == ErrexitUnwind::None {
+                self.errexit_unwind = ErrexitUnwind::Raised;
+            }
             return Err(Flow::Exit(status));
         }
         Ok(status)
@@ -190,6 +193,19 @@ impl Interp {
         }
     }
 
+    /// A reader of `eval`, `.` or trap handler text ends with `r`: the exit `set -e`
+    /// raised passes a reader here (see [`ErrexitUnwind`]).
+    pub(crate) fn errexit_caught(&mut self, r: &R) {
+        if !matches!(r, Err(Flow::Exit(_))) {
+            return;
+        }
+        self.errexit_unwind = match self.errexit_unwind {
+            ErrexitUnwind::None => ErrexitUnwind::None,
+            ErrexitUnwind::Raised if self.in_function() => ErrexitUnwind::Reporting,
+            _ => ErrexitUnwind::Done,
+        };
+    }
+
     /// Puts back the `$BASH_COMMAND` noted before `eval` or `.` ran their text: bash's
     /// parse_and_execute restores it (when one was noted) once the text is done.
     pub(crate) fn restore_command(&mut self, noted: String) {
@@ -225,7 +241,7 @@ impl Interp {
 
     /// Runs the DEBUG trap; true when extdebug has it skip the command (bash manual,
     /// `extdebug` 2: a non-zero status skips the next command). Simple commands,
-    /// `case` and each `for` iteration honour it, as bash's do.
+    /// `case`, `((`, `[[` and each `for` iteration honour it, as bash's do.
     pub(crate) fn debug_skip(&mut self) -> Result<bool, Flow> {
         let s = self.run_debug_trap()?;
         Ok(s != 0 && self.extdebug())
@@ -258,6 +274,7 @@ impl Interp {
         let exempt = std::mem::take(&mut self.no_errexit);
         let r = self.run_source(action, Some(label));
         self.no_errexit = exempt;
+        self.errexit_caught(&r);
         self.xtrace_level -= 1;
         self.running_traps.pop();
         r
@@ -348,6 +365,7 @@ impl Interp {
         let mut c = self.clone();
         c.subshell += 1;
         c.in_subshell = true;
+        c.reports_lost_scopes = false;
         c.exec_last = false;
         c.no_fork = false;
         let now = self.fs.lock().clock().now();
@@ -530,12 +548,15 @@ impl Interp {
                 (None, None)
             };
             let is_last = i + 1 == n;
+            let simple = debug && matches!(cmd.kind, CommandKind::Simple(_));
             if is_last && lastpipe {
                 let saved = self.fds.clone();
                 if let Some(r) = prev.take() {
                     self.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
                 }
+                self.stage_debugged = simple;
                 last_status = self.exec_command(cmd);
+                self.stage_debugged = false;
                 self.fds = saved;
                 break;
             }
@@ -549,6 +570,7 @@ impl Interp {
                 child.without_parent_jobs();
             }
             child.exec_last = true;
+            child.stage_debugged = simple;
             if i == 0 {
                 child.extra_args = extra_args.clone();
             }
@@ -1098,7 +1120,9 @@ impl Interp {
             }
             CommandKind::Cond(e) => {
                 self.note_command(|| printer::command_to_string(c));
-                self.run_debug_trap()?;
+                if self.debug_skip()? {
+                    return Ok(0);
+                }
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
                     // An invalid regex fails silently with 2; a bad operand says so
@@ -1563,7 +1587,10 @@ impl Interp {
         self.line = c.line;
         self.charge()?;
         self.note_command(|| printer::command_with_docs(c));
-        if !self.traps.is_empty() && self.debug_skip()? {
+        if !std::mem::take(&mut self.stage_debugged)
+            && !self.traps.is_empty()
+            && self.debug_skip()?
+        {
             return Ok(0);
         }
         // A command with no words left takes the status of its last substitution,
@@ -1805,6 +1832,13 @@ impl Interp {
         // bash's pop_dollar_vars: see `dollar_vars_set`.
         self.dollar_vars_set = false;
         self.line = saved_line;
+        // bash 5.2 complains from the function's caller.
+        if self.errexit_unwind == ErrexitUnwind::Reporting
+            && self.reports_lost_scopes
+            && matches!(r, Err(Flow::Exit(_)))
+        {
+            self.error("pop_var_context: head of shell_variables not a function context");
+        }
         if local_xtracefd {
             // The local goes: what shows through now takes effect (bash's sv_xtracefd).
             self.sync_xtrace_fd();
@@ -2263,6 +2297,7 @@ impl Interp {
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
         child.cmdsub_depth += 1;
+        child.reports_lost_scopes = true;
         child.xtrace_level += 1;
         if !self
             .shopt
@@ -2271,6 +2306,7 @@ impl Interp {
             child.set.errexit = false;
         }
         let r = run(&mut child);
+        child.errexit_caught(&r);
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
         drop(child);
         self.status = status;
