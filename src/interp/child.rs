@@ -91,6 +91,7 @@ impl Interp {
         child.sourcing = 0;
         child.subshell = 0;
         child.in_subshell = false;
+        child.reports_lost_scopes = true;
         child.script_name = None;
         child.status = 0;
         child.dir_stack = Vec::new();

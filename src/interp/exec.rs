@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use super::io::{Capture, FdReader, FdWriter, OpenFile, pipe_in};
 use super::vars::FrameKind;
-use super::{CallFrame, Flow, Interp, Job, R};
+use super::{CallFrame, ErrexitUnwind, Flow, Interp, Job, R};
 use crate::commands::Stdio;
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
@@ -151,6 +151,9 @@ impl Interp {
         self.status = status;
         self.run_err_trap()?;
         if self.set.errexit {
+            if self.errexit_unwind == ErrexitUnwind::None {
+                self.errexit_unwind = ErrexitUnwind::Raised;
+            }
             return Err(Flow::Exit(status));
         }
         Ok(status)
@@ -230,6 +233,27 @@ impl Interp {
         }
     }
 
+    /// A reader of `eval`, `.` or trap handler text ends with `r`: the exit `set -e`
+    /// raised passes a reader here (see [`ErrexitUnwind`]).
+    pub(crate) fn errexit_caught(&mut self, r: &R) {
+        if !matches!(r, Err(Flow::Exit(_))) {
+            return;
+        }
+        self.errexit_unwind = match self.errexit_unwind {
+            ErrexitUnwind::None => ErrexitUnwind::None,
+            ErrexitUnwind::Raised if self.in_function() => ErrexitUnwind::Reporting,
+            _ => ErrexitUnwind::Done,
+        };
+    }
+
+    /// Puts back the `$BASH_COMMAND` noted before `eval` or `.` ran their text: bash's
+    /// parse_and_execute restores it (when one was noted) once the text is done.
+    pub(crate) fn restore_command(&mut self, noted: String) {
+        if !noted.is_empty() {
+            self.bash_command = noted;
+        }
+    }
+
     /// Runs the DEBUG trap before a command ($? is kept) and gives its status, 0 when
     /// none ran. Under extdebug a status of 2 in a function or sourced file returns
     /// from it, as `return 2` would (bash's `run_debug_trap`).
@@ -257,7 +281,7 @@ impl Interp {
 
     /// Runs the DEBUG trap; true when extdebug has it skip the command (bash manual,
     /// `extdebug` 2: a non-zero status skips the next command). Simple commands,
-    /// `case` and each `for` iteration honour it, as bash's do.
+    /// `case`, `((`, `[[` and each `for` iteration honour it, as bash's do.
     pub(crate) fn debug_skip(&mut self) -> Result<bool, Flow> {
         let s = self.run_debug_trap()?;
         Ok(s != 0 && self.extdebug())
@@ -282,10 +306,15 @@ impl Interp {
 
     /// Runs a trap handler, marking the trap as running meanwhile.
     /// `label` names the handler in syntax-error messages (`bash: debug trap: line 1:`).
+    /// The handler's commands are parsed afresh, so a condition the trapped command
+    /// sits in (`false || ...`, `if`, `!`) does not exempt them from `set -e` or ERR.
     pub(crate) fn run_trap_action(&mut self, name: &str, label: &str, action: &str) -> R {
         self.running_traps.push(name.to_owned());
         self.xtrace_level += 1;
+        let exempt = std::mem::take(&mut self.no_errexit);
         let r = self.run_source(action, Some(label));
+        self.no_errexit = exempt;
+        self.errexit_caught(&r);
         self.xtrace_level -= 1;
         self.running_traps.pop();
         r
@@ -376,6 +405,7 @@ impl Interp {
         let mut c = self.clone();
         c.subshell += 1;
         c.in_subshell = true;
+        c.reports_lost_scopes = false;
         c.exec_last = false;
         c.no_fork = false;
         let now = self.fs.lock().clock().now();
@@ -558,12 +588,15 @@ impl Interp {
                 (None, None)
             };
             let is_last = i + 1 == n;
+            let simple = debug && matches!(cmd.kind, CommandKind::Simple(_));
             if is_last && lastpipe {
                 let saved = self.fds.clone();
                 if let Some(r) = prev.take() {
                     self.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
                 }
+                self.stage_debugged = simple;
                 last_status = self.exec_command(cmd);
+                self.stage_debugged = false;
                 self.fds = saved;
                 break;
             }
@@ -577,6 +610,7 @@ impl Interp {
                 child.without_parent_jobs();
             }
             child.exec_last = true;
+            child.stage_debugged = simple;
             if i == 0 {
                 child.extra_args = extra_args.clone();
             }
@@ -1123,7 +1157,9 @@ impl Interp {
             }
             CommandKind::Cond(e) => {
                 self.note_command(|| printer::command_to_string(c));
-                self.run_debug_trap()?;
+                if self.debug_skip()? {
+                    return Ok(0);
+                }
                 match super::builtins::test::eval_cond(self, e) {
                     Ok(b) => Ok((!b) as i32),
                     // An invalid regex fails silently with 2; a bad operand says so
@@ -1588,7 +1624,10 @@ impl Interp {
         self.line = c.line;
         self.charge()?;
         self.note_command(|| printer::command_with_docs(c));
-        if !self.traps.is_empty() && self.debug_skip()? {
+        if !std::mem::take(&mut self.stage_debugged)
+            && !self.traps.is_empty()
+            && self.debug_skip()?
+        {
             return Ok(0);
         }
         // A command with no words left takes the status of its last substitution,
@@ -1826,6 +1865,13 @@ impl Interp {
         // bash's pop_dollar_vars: see `dollar_vars_set`.
         self.dollar_vars_set = false;
         self.line = saved_line;
+        // bash 5.2 complains from the function's caller.
+        if self.errexit_unwind == ErrexitUnwind::Reporting
+            && self.reports_lost_scopes
+            && matches!(r, Err(Flow::Exit(_)))
+        {
+            self.error("pop_var_context: head of shell_variables not a function context");
+        }
         if local_xtracefd {
             // The local goes: what shows through now takes effect (bash's sv_xtracefd).
             self.sync_xtrace_fd();
@@ -2215,6 +2261,10 @@ impl Interp {
                     .and_then(|p| p.mailbox().fatal_pending())
             });
         if let Some(sig) = killed {
+            // A fatal signal for the shell ends it before it takes the utility's status.
+            if !shared && self.proc.mailbox().fatal_pending().is_some() {
+                self.run_pending_signals()?;
+            }
             // When the shell dies of it too, it is gone before it could report.
             if let Some(p) = process.as_ref().filter(|_| !shared)
                 && p.mailbox().fatal_pending() == Some(sig)
@@ -2280,6 +2330,7 @@ impl Interp {
             .fds
             .set(1, Some(Arc::new(OpenFile::Capture(cap.clone()))));
         child.cmdsub_depth += 1;
+        child.reports_lost_scopes = true;
         child.xtrace_level += 1;
         if !self
             .shopt
@@ -2288,6 +2339,7 @@ impl Interp {
             child.set.errexit = false;
         }
         let r = run(&mut child);
+        child.errexit_caught(&r);
         let status = child.finish_subshell(r).map_err(flow_to_expand)?;
         drop(child);
         self.status = status;

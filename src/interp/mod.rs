@@ -533,6 +533,21 @@ pub type FuncTable = imbl::GenericHashMap<
     imbl::shared_ptr::DefaultSharedPtr,
 >;
 
+/// How far the exit that `set -e` raised has unwound. bash's parse_and_execute (the
+/// reader of `eval`, `.` and trap handler text) catches it and, inside a function,
+/// drops every local scope before passing it on; each function the exit then leaves,
+/// up to the next such reader, finds its scope gone and says so.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum ErrexitUnwind {
+    None,
+    /// Raised, not yet caught by a reader.
+    Raised,
+    /// Caught inside a function: each function left reports its lost scope.
+    Reporting,
+    /// Past the reporting stretch.
+    Done,
+}
+
 /// The shell: all state of one bash process.
 #[derive(Clone)]
 pub struct Interp {
@@ -586,6 +601,17 @@ pub struct Interp {
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.
     pub(crate) fg_death: Option<(u32, i32)>,
+    /// `$?` when a signal killed this shell: what its EXIT trap sees.
+    pub(crate) status_at_death: std::cell::Cell<Option<i32>>,
+    /// The DEBUG trap already ran for the next simple command: the shell ran it
+    /// before it forked this pipeline stage (bash runs it once, in the parent).
+    pub(crate) stage_debugged: bool,
+    /// Where the exit that `set -e` raised has got to (see `errexit_caught`).
+    pub(crate) errexit_unwind: ErrexitUnwind,
+    /// Whether functions report their lost scopes here: not in a forked `( )`,
+    /// pipeline stage or job, which ends before its functions unwind; a command
+    /// substitution reads its text as `eval` does, so it reports.
+    pub(crate) reports_lost_scopes: bool,
     /// The running command waited for a process it started (a utility, a subshell):
     /// bash then reports the jobs that have ended ([`Interp::notify_jobs`]).
     pub(crate) reaped: bool,
@@ -784,6 +810,10 @@ impl Interp {
             exec_last: false,
             no_fork: false,
             fg_death: None,
+            status_at_death: std::cell::Cell::new(None),
+            stage_debugged: false,
+            errexit_unwind: ErrexitUnwind::None,
+            reports_lost_scopes: true,
             reaped: false,
             last_bg: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
@@ -1161,8 +1191,16 @@ impl Interp {
         if died_of == Some(procs::SIGKILL) {
             self.traps.remove("EXIT");
         }
+        self.errexit_unwind = ErrexitUnwind::None;
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
+            // A signal ends the shell between commands: the trap sees the status of
+            // the last one that finished, not the 128 + signal the shell ends with.
+            if died_of.is_some()
+                && let Some(s) = self.status_at_death.get()
+            {
+                self.status = s;
+            }
             let saved = self.status;
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;

@@ -51,6 +51,9 @@ impl Interp {
 
     /// The flow that ends this shell because signal `sig` killed it.
     pub(crate) fn die_of(&self, sig: i32) -> Flow {
+        if self.proc.mailbox().died_of().is_none() {
+            self.status_at_death.set(Some(self.status));
+        }
         self.proc.mailbox().set_died_of(sig);
         Flow::Exit(128 + sig)
     }

@@ -361,7 +361,9 @@ pub fn exit(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn return_(sh: &mut Interp, args: &[String]) -> R {
-    if sh.call_depth == 0 && sh.sourcing == 0 {
+    // Only a function call or a sourced file catches a return (`eval` and trap
+    // handlers do not: at top level `eval return` is an error too).
+    if !sh.in_function() && sh.sourcing == 0 {
         sh.builtin_error(
             "return",
             "can only `return' from a function or sourced script",
@@ -697,7 +699,10 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     }
     sh.call_depth += 1;
     sh.xtrace_level += 1;
+    let noted = sh.bash_command.clone();
     let r = sh.run_source(&src, Some("eval"));
+    sh.restore_command(noted);
+    sh.errexit_caught(&r);
     sh.xtrace_level -= 1;
     sh.call_depth -= 1;
     // An error that abandons a command ends only the eval'd text.
@@ -816,7 +821,10 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     });
     sh.xtrace_level += 1;
     let hidden = sh.hide_traps(false, false);
+    let noted = sh.bash_command.clone();
     let r = sh.run_source(&src, None);
+    sh.restore_command(noted);
+    sh.errexit_caught(&r);
     // The RETURN trap runs as the file finishes, in its context (BASH_SOURCE).
     sh.run_return_trap(&r);
     sh.restore_hidden_traps(hidden);

@@ -331,7 +331,9 @@ fn legal_number(s: &str) -> Option<i64> {
     t.parse().ok()
 }
 
-const MAPFILE_USAGE: &str = "usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]";
+/// The synopsis after `usage: NAME` (bash names the builtin as it was invoked).
+const MAPFILE_USAGE: &str =
+    "[-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]";
 
 /// `mapfile`/`readarray` (bash manual, "Bash Builtins"): options checked as bash's
 /// `mapfile.c` checks them, `-C callback` run as `callback INDEX 'line'` every
@@ -361,7 +363,7 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             }
             if !"dnOsuCc".contains(c) {
                 sh.builtin_error(&builtin, &format!("-{c}: invalid option"));
-                sh.errln(&format!("{builtin}: {MAPFILE_USAGE}"));
+                sh.errln(&format!("{builtin}: usage: {builtin} {MAPFILE_USAGE}"));
                 return Ok(2);
             }
             let rest = &a[1 + p + c.len_utf8()..];
@@ -371,7 +373,7 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
                     Some(v) => v.clone(),
                     None => {
                         sh.builtin_error(&builtin, &format!("-{c}: option requires an argument"));
-                        sh.errln(&format!("{builtin}: {MAPFILE_USAGE}"));
+                        sh.errln(&format!("{builtin}: usage: {builtin} {MAPFILE_USAGE}"));
                         return Ok(2);
                     }
                 }
@@ -400,8 +402,17 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
                     Some(n) => skip = usize::try_from(n).unwrap_or(usize::MAX),
                     None => return bad(sh, "invalid line count"),
                 },
+                // bash checks the descriptor as it takes the option, before the
+                // options after it and the array name.
                 'u' => match n.filter(|&n| n >= 0).and_then(|n| i32::try_from(n).ok()) {
-                    Some(n) => fd = n,
+                    Some(n) if sh.fds.get(n).is_some() => fd = n,
+                    Some(n) => {
+                        sh.builtin_error(
+                            &builtin,
+                            &format!("{n}: invalid file descriptor: Bad file descriptor"),
+                        );
+                        return Ok(1);
+                    }
                     None => return bad(sh, "invalid file descriptor specification"),
                 },
                 'C' => callback = Some(v),
@@ -415,6 +426,10 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         i += 1;
     }
     let name = args.get(i).cloned().unwrap_or_else(|| "MAPFILE".to_owned());
+    if name.is_empty() {
+        sh.builtin_error(&builtin, "empty array variable name");
+        return Ok(2);
+    }
     if !crate::syntax::is_name(&name) {
         sh.builtin_error(&builtin, &format!("`{name}': not a valid identifier"));
         return Ok(1);
