@@ -190,70 +190,98 @@ pub enum Piece {
     Break,
 }
 
-/// The text [`Expander::subscripts_once`] is building: how deep in `[...]` it is, and
-/// whether a literal `'` has opened a quoted stretch there.
+/// The text [`Expander::subscripts_once`] is building, and the subscript it is
+/// gathering: the parts after a `[`, expanded together once the matching `]` comes.
+#[derive(Default)]
 struct OnceState {
     text: String,
-    plain: Option<String>,
+    sub: Option<OnceSub>,
+}
+
+/// A subscript being gathered: its parts so far, the literal text not yet made a
+/// part, how deep in brackets it is, and what the scan for its `]` is inside of.
+#[derive(Default)]
+struct OnceSub {
+    parts: Vec<WordPart>,
+    lit: String,
     depth: usize,
     in_sq: bool,
+    escaped: bool,
 }
 
-impl OnceState {
-    fn literal(&mut self, s: &str, quotes: bool) {
-        for c in s.chars() {
-            match c {
-                '\'' if quotes && self.depth > 0 => self.in_sq = !self.in_sq,
-                '[' if !self.in_sq => self.depth += 1,
-                ']' if !self.in_sq => self.depth = self.depth.saturating_sub(1),
-                _ => {}
+impl OnceSub {
+    /// Reads literal text into the subscript; returns how much of `s` it took (all of
+    /// it, or through the `]` that closes the subscript).
+    fn literal(&mut self, s: &str, quotes: bool) -> (usize, bool) {
+        for (i, c) in s.char_indices() {
+            if self.escaped {
+                self.escaped = false;
+            } else if c == '\\' && !self.in_sq && quotes {
+                self.escaped = true;
+            } else if c == '\'' && quotes {
+                self.in_sq = !self.in_sq;
+            } else if !self.in_sq && c == '[' {
+                self.depth += 1;
+            } else if !self.in_sq && c == ']' {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    return (i + 1, true);
+                }
             }
+            self.lit.push(c);
         }
-        self.text.push_str(s);
-        if let Some(p) = &mut self.plain {
-            p.push_str(s);
-        }
+        (s.len(), false)
     }
 
-    /// Text an expansion made: quoted once for each subscript it sits in.
-    fn expanded(&mut self, s: &str) {
-        if let Some(p) = &mut self.plain {
-            p.push_str(s);
+    fn into_parts(mut self) -> Vec<WordPart> {
+        if !self.lit.is_empty() {
+            self.parts
+                .push(WordPart::Lit(std::mem::take(&mut self.lit)));
         }
-        if self.depth == 0 {
-            self.text.push_str(s);
-        } else if self.in_sq {
-            // Inside a literal '...' only the quote itself needs care.
-            self.text.push_str(&s.replace('\'', "'\\''"));
-        } else {
-            let mut t = s.to_owned();
-            for _ in 0..self.depth {
-                t = quote_for_subscript(&t);
-            }
-            self.text.push_str(&t);
-        }
+        self.parts
     }
 }
 
-/// Quotes `s` so that expanding it as a subscript (`expand_subscript_text`) gives `s`
-/// back: a backslash before each character expansion or the subscript scan would act
-/// on, and a newline (which a backslash would join away) in single quotes.
+/// Quotes a subscript's expanded text with a backslash before each character that
+/// the evaluator's own reading of the subscript would act on (bash's table for
+/// `expand_array_subscript`): read as a key, every backslash goes; read as an index
+/// (as in double quotes), one before a `'`, `[`, `]` or `~` stays, and the evaluator
+/// rejects it.
 fn quote_for_subscript(s: &str) -> String {
-    if !s.contains(['\\', '$', '`', '"', '\'', '[', ']', '\n']) {
+    if !s.contains(['\\', '$', '`', '"', '\'', '[', ']', '~']) {
         return s.to_owned();
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        match c {
-            '\\' | '$' | '`' | '"' | '\'' | '[' | ']' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("'\n'"),
-            _ => out.push(c),
+        if matches!(c, '\\' | '$' | '`' | '"' | '\'' | '[' | ']' | '~') {
+            out.push('\\');
         }
+        out.push(c);
     }
     out
+}
+
+/// Whether expanding `parts` as arithmetic text would do more than remove quotes: bash
+/// expands the text only when it holds a `$`, a backquote or a `~` (an escaped one
+/// too); otherwise it only removes quotes, as inside double quotes.
+fn arith_needs_expansion(parts: &[WordPart]) -> bool {
+    parts.iter().any(|p| match p {
+        WordPart::Lit(s) | WordPart::Quoted(s) => s.contains(['$', '`', '~']),
+        WordPart::Escaped(s) => s.contains(['$', '`']),
+        WordPart::DQuoted(inner) => arith_needs_expansion(inner),
+        _ => true,
+    })
+}
+
+/// The text of parts that need no expansion, their quotes removed.
+fn push_unexpanded(parts: &[WordPart], out: &mut String) {
+    for p in parts {
+        match p {
+            WordPart::Lit(s) | WordPart::Quoted(s) | WordPart::Escaped(s) => out.push_str(s),
+            WordPart::DQuoted(inner) => push_unexpanded(inner, out),
+            _ => {}
+        }
+    }
 }
 
 /// A field after splitting: its text runs with their quoting.
@@ -614,59 +642,163 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         }
     }
 
-    /// The text of an arithmetic word after expansion. Text an expansion made inside an
-    /// array subscript is quoted (see [`Expander::subscripts_once`]), so the evaluator,
-    /// which expands a subscript it reads, takes it literally: `(( A[$k]++ ))` with
-    /// `k='$(cmd)'` names the key `$(cmd)` and runs nothing, as in bash.
+    /// The text of an arithmetic word (read as [`crate::syntax::parse_arith_text`]
+    /// reads it) after expansion, as bash's `expand_arith_string` makes it: with no
+    /// `$`, backquote or `~` in it, the text with its double quotes removed (a `'`
+    /// stays, for the evaluator to reject); otherwise expanded, each array subscript in
+    /// it expanded as a word and quoted (see [`Expander::subscripts_once`]).
     pub fn arith_text(&mut self, w: &Word) -> ExpResult<String> {
-        if let [WordPart::Lit(s)] = w.parts.as_slice() {
-            return Ok(s.clone());
+        match w.parts.as_slice() {
+            [WordPart::Lit(s)] if !s.contains('[') || !s.contains(['$', '`', '~']) => {
+                return Ok(s.clone());
+            }
+            parts if !arith_needs_expansion(parts) => {
+                let mut out = String::new();
+                push_unexpanded(parts, &mut out);
+                return Ok(out);
+            }
+            _ => {}
         }
-        Ok(self.subscripts_once(w, false)?.0)
+        self.subscripts_once(w)
+    }
+
+    /// The arithmetic text an indexed array's subscript `w` (read as a word is) stands
+    /// for: bash reads a subscript's source as arithmetic text, where a `'` is an
+    /// ordinary character, so a word with quotes in it is read again that way.
+    pub fn index_text(&mut self, w: &Word) -> ExpResult<String> {
+        let reread = w.parts.iter().any(|p| match p {
+            WordPart::Quoted(_) => true,
+            WordPart::Escaped(s) => s.contains(|c| !matches!(c, '$' | '`' | '"' | '\\')),
+            _ => false,
+        });
+        if !reread {
+            return self.arith_text(w);
+        }
+        let src = crate::syntax::printer::word_to_string(w);
+        match crate::syntax::parse_arith_text(&src, Default::default()) {
+            Ok(aw) => self.arith_text(&aw),
+            Err(_) => Ok(src),
+        }
     }
 
     /// Expands a word whose text the arithmetic evaluator reads next (`$(( ))`, `(( ))`,
-    /// `[[ -v ]]` and `[[ -eq ]]` operands), keeping array subscripts to one expansion:
-    /// inside a `[...]`, whatever an expansion or a backslash produced is quoted for the
-    /// evaluator's own expansion of the subscript, while the word's literal text (quotes
-    /// removed) is left for it to expand. Returns that text and, with `plain`, the word
-    /// as ordinary quote removal gives it (for `set -x`).
-    pub fn subscripts_once(&mut self, w: &Word, plain: bool) -> ExpResult<(String, String)> {
-        let mut st = OnceState {
-            text: String::new(),
-            plain: plain.then(String::new),
-            depth: 0,
-            in_sq: false,
-        };
-        self.once_parts(&w.parts, false, &mut st)?;
-        Ok((st.text, st.plain.unwrap_or_default()))
+    /// `[[ -v ]]` and `[[ -eq ]]` operands) as bash's expansion for arithmetic does:
+    /// each array subscript in it (`[` to its matching `]`) is expanded as a word, as
+    /// an associative array's key is (quotes removed), and whatever it gave is quoted
+    /// with backslashes, so the evaluator, which expands the subscript it reads again,
+    /// takes it literally: `(( A[$k]++ ))` with `k='$(cmd)'` names the key `$(cmd)`
+    /// and runs nothing.
+    pub fn subscripts_once(&mut self, w: &Word) -> ExpResult<String> {
+        let mut st = OnceState::default();
+        self.once_parts(&w.parts, &mut st)?;
+        self.end_subscript(&mut st)?;
+        Ok(st.text)
     }
 
-    fn once_parts(&mut self, parts: &[WordPart], in_dq: bool, st: &mut OnceState) -> ExpResult<()> {
+    fn once_parts(&mut self, parts: &[WordPart], st: &mut OnceState) -> ExpResult<()> {
         for p in parts {
+            if let Some(sub) = &mut st.sub {
+                match p {
+                    WordPart::Lit(s) => self.once_literal(s, st)?,
+                    _ => {
+                        if !sub.lit.is_empty() {
+                            sub.parts.push(WordPart::Lit(std::mem::take(&mut sub.lit)));
+                        }
+                        sub.parts.push(p.clone());
+                    }
+                }
+                continue;
+            }
             match p {
-                // In an arithmetic word a `'` is literal text the evaluator removes.
-                WordPart::Lit(s) => st.literal(s, !in_dq),
-                WordPart::Quoted(s) => st.literal(s, false),
-                WordPart::DQuoted(inner) => self.once_parts(inner, true, st)?,
-                WordPart::Escaped(s) => st.expanded(s),
+                WordPart::Lit(s) => self.once_literal(s, st)?,
+                WordPart::Quoted(s) | WordPart::Escaped(s) => st.text.push_str(s),
+                // A subscript begun inside the quotes ends there (bash expands the
+                // quoted text on its own).
+                WordPart::DQuoted(inner) => {
+                    self.once_parts(inner, st)?;
+                    self.end_subscript(st)?;
+                }
                 WordPart::Param(pe) => match param::simple_value(self, pe) {
                     Some(v) => {
                         self.count_made(v.len())?;
-                        st.expanded(&v);
+                        st.text.push_str(&v);
                     }
                     None => {
                         let pieces = self.parts(std::slice::from_ref(p), true)?;
-                        st.expanded(&join_pieces(pieces));
+                        st.text.push_str(&join_pieces(pieces));
                     }
                 },
                 other => {
                     let pieces = self.parts(std::slice::from_ref(other), true)?;
-                    st.expanded(&join_pieces(pieces));
+                    st.text.push_str(&join_pieces(pieces));
                 }
             }
         }
         Ok(())
+    }
+
+    /// Literal text: copied outside subscripts, where a `[` starts one; gathered into
+    /// the subscript inside one, whose `]` ends it.
+    fn once_literal(&mut self, mut s: &str, st: &mut OnceState) -> ExpResult<()> {
+        while !s.is_empty() {
+            match &mut st.sub {
+                Some(sub) => {
+                    let (took, closed) = sub.literal(s, true);
+                    s = s.get(took..).unwrap_or_default();
+                    if closed && let Some(sub) = st.sub.take() {
+                        let key = self.subscript_word_text(sub.into_parts())?;
+                        st.text.push('[');
+                        st.text.push_str(&quote_for_subscript(&key));
+                        st.text.push(']');
+                    }
+                }
+                None => match s.find('[') {
+                    Some(i) => {
+                        st.text.push_str(&s[..i]);
+                        st.sub = Some(OnceSub {
+                            depth: 1,
+                            ..OnceSub::default()
+                        });
+                        s = &s[i + 1..];
+                    }
+                    None => {
+                        st.text.push_str(s);
+                        s = "";
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+
+    /// A subscript whose `]` never came is text like the rest.
+    fn end_subscript(&mut self, st: &mut OnceState) -> ExpResult<()> {
+        if let Some(sub) = st.sub.take() {
+            st.text.push('[');
+            let parts = sub.into_parts();
+            let pieces = self.parts(&parts, true)?;
+            st.text.push_str(&join_pieces(pieces));
+        }
+        Ok(())
+    }
+
+    /// A subscript's parts expanded as a word (bash's `expand_subscript_string`):
+    /// quotes removed, no splitting. Parts read as arithmetic text, where a `'` or a
+    /// backslash is literal, are read again as a word first.
+    fn subscript_word_text(&mut self, parts: Vec<WordPart>) -> ExpResult<String> {
+        let w = Word { parts };
+        let reread = w
+            .parts
+            .iter()
+            .any(|p| matches!(p, WordPart::Lit(s) if s.contains(['\'', '\\'])));
+        if !reread {
+            return self.string(&w);
+        }
+        let src = crate::syntax::printer::word_to_string(&w);
+        match crate::syntax::parse_subscript_word(&src, Default::default()) {
+            Ok(word) => self.string(&word),
+            Err(_) => Ok(src),
+        }
     }
 
     /// The IFS characters, split into whitespace and others.

@@ -403,7 +403,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                         };
                         return Ok(PVal::scalar(v));
                     }
-                    let text = ex.arith_text(w)?;
+                    let text = ex.index_text(w)?;
                     let i = super::arith::eval_str(&text, ex.host).map_err(|mut f| {
                         f.discard = true;
                         f
@@ -705,8 +705,9 @@ fn finish<H: Host + ?Sized>(
                 && (!pv.set || (pv.is_list() && pv.vals.is_empty())) => {}
         ParamOp::Slice { offset, length } => {
             // An error in the offset or length names the parameter first.
+            // A subscript's failure is its own, not the expansion's.
             let named = |mut f: super::arith::ArithFail| {
-                if !f.fatal {
+                if !f.fatal && !f.discard {
                     f.expr = format!("{}: {}", param_label(pe), f.expr);
                 }
                 f

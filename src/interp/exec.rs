@@ -2537,7 +2537,7 @@ impl Interp {
                     .map(crate::syntax::printer::word_to_string)
                     .unwrap_or_default()
             )),
-            AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append) {
+            AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append, false) {
                 Ok(r) => r,
                 Err(e) => {
                     let _ = self.expand_error(e);
@@ -2572,18 +2572,42 @@ impl Interp {
             }
             Ok(key)
         } else {
-            Expander::new(self).arith_text(w)
+            Expander::new(self).index_text(w)
         }
+    }
+
+    /// The key of `declare name[w]=v` (and `local`, `export`, ...): the builtin sees
+    /// its argument expanded, and then reads the subscript in it as text, expanding it
+    /// again by the array's kind ([`Interp::expand_subscript_for`]).
+    pub(crate) fn decl_subscript_key(
+        &mut self,
+        name: &str,
+        w: &Word,
+    ) -> Result<String, ExpandError> {
+        let text = Expander::new(self).string(w)?;
+        if text.is_empty() {
+            return Err(ExpandError::abort(format!("{name}[]: bad array subscript")));
+        }
+        let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
+        let key = self.expand_subscript_for(assoc, &text)?;
+        if assoc && key.is_empty() {
+            return Err(ExpandError::abort(format!(
+                "{name}[{text}]: bad array subscript"
+            )));
+        }
+        Ok(key)
     }
 
     /// `name=(...)` / `name+=(...)`. Values are expanded first, in order; then each
     /// element is stored, its subscript evaluated against the array as it is being
-    /// built (bash's order).
+    /// built (bash's order). `decl`: the list is a declaration builtin's argument,
+    /// which bash quotes once more before reading it.
     pub(crate) fn assign_array(
         &mut self,
         name: &str,
         elems: &[ArrayElem],
         append: bool,
+        decl: bool,
     ) -> Result<Result<(), String>, ExpandError> {
         let written = name;
         let name = match self.vars.resolve_name_checked(name) {
@@ -2609,6 +2633,9 @@ impl Interp {
         }
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
+        // An associative array's list is `[k]=v` pairs, or (bash 5.2) only plain
+        // words, taken as keys and values in turn.
+        let all_plain = elems.iter().all(|e| e.key.is_none());
         // 1. Expand every value (and, for associative arrays, every key).
         let mut items: Vec<ExpandedElem> = Vec::new();
         for e in elems {
@@ -2636,6 +2663,18 @@ impl Interp {
                     };
                     items.push((Some(k), key, e.append, vec![value]));
                 }
+                // A plain word among `[k]=v` ones is refused as it is written, in
+                // its turn.
+                None if assoc && !all_plain => {
+                    let mut w = printer::word_to_string(&e.value);
+                    if decl {
+                        w = crate::interp::builtins::single_quote(&w);
+                    }
+                    self.error(&format!(
+                        "{name}: {w}: must use subscript when assigning associative array"
+                    ));
+                    items.push((None, None, false, Vec::new()));
+                }
                 None => {
                     let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
                     items.push((None, None, false, vals));
@@ -2652,7 +2691,6 @@ impl Interp {
             } else {
                 crate::expand::Assoc::default()
             };
-            let all_plain = items.iter().all(|(k, ..)| k.is_none());
             let mut grown = 0usize;
             if all_plain {
                 // bash 5.2: `(k1 v1 k2 v2 ...)`; each value keeps the text it came from.
@@ -2685,12 +2723,8 @@ impl Interp {
                         ));
                         continue;
                     }
+                    // A plain word was reported as it came.
                     let Some(key) = key.filter(|_| k.is_some()) else {
-                        for v in vals {
-                            self.error(&format!(
-                                "{name}: {v}: must use subscript when assigning associative array"
-                            ));
-                        }
                         continue;
                     };
                     let mut v = vals.into_iter().next().unwrap_or_default();
@@ -2739,7 +2773,11 @@ impl Interp {
         for (k, _, app, vals) in items {
             match k {
                 Some(kw) => {
-                    let text = Expander::new(self).arith_text(kw)?;
+                    // The element's word is expanded first, and its subscript then
+                    // read again as an index (bash expands the list's words before
+                    // it looks for subscripts).
+                    let word = Expander::new(self).string(kw)?;
+                    let text = self.expand_subscript_for(false, &word)?;
                     let mut idx = crate::expand::arith::eval_str(&text, self)?;
                     let arr = current(self);
                     if idx < 0 {

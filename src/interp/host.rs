@@ -212,20 +212,14 @@ impl ArithHost for Interp {
                 let v = var.unwrap_or_default();
                 if v.is_assoc() {
                     let key = self
-                        .expand_subscript_text(sub)
+                        .expand_subscript_for(true, sub)
                         .map_err(|e| ArithFail::new(sub, e.message, None))?;
                     return Ok(match &v.value {
                         Some(Value::Assoc(a)) => a.get(&key).cloned(),
                         _ => None,
                     });
                 }
-                let text = self
-                    .expand_subscript_text(&keep_escaped_brackets(sub))
-                    .map_err(|e| ArithFail::new(sub, e.message, None))?;
-                let i = crate::expand::arith::eval_str(&text, self).map_err(|mut f| {
-                    f.discard = true;
-                    f
-                })?;
+                let i = self.eval_index_text(sub)?;
                 let idx = if i < 0 {
                     let max = match &v.value {
                         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
@@ -253,18 +247,23 @@ impl ArithHost for Interp {
         let r = match index {
             None => self.assign_scalar(name, value.to_string(), false),
             Some(sub) => {
-                // Only a backslash needs the check (and the look at the variable).
-                let indexed =
-                    sub.contains('\\') && !self.vars.get(name).is_some_and(|v| v.is_assoc());
-                let sub_text = if indexed {
-                    keep_escaped_brackets(sub)
+                let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
+                let key = if assoc {
+                    self.expand_subscript_for(true, sub)
+                        .map_err(|e| ArithFail::new(sub, e.message, None))?
                 } else {
-                    std::borrow::Cow::Borrowed(sub)
+                    // The index is evaluated here, so that its failure is the
+                    // subscript's (no `((: `, the command line abandoned).
+                    self.eval_index_text(sub)?.to_string()
                 };
-                let key = self
-                    .expand_subscript_text(&sub_text)
-                    .map_err(|e| ArithFail::new(sub, e.message, None))?;
-                self.assign_element(name, &key, value.to_string(), false)
+                match self.assign_element(name, &key, value.to_string(), false) {
+                    // bash reports a negative index past the start and goes on.
+                    Err(m) if !assoc && m.ends_with("]: bad array subscript") => {
+                        self.error(&format!("{name}[{sub}]: bad array subscript"));
+                        return Ok(());
+                    }
+                    r => r,
+                }
             }
         };
         r.map_err(|m| {
@@ -287,69 +286,85 @@ fn is_dynamic(name: &str, var: &Var) -> bool {
     var.attrs.has(crate::expand::Attrs::SPECIAL) || name == "LINENO"
 }
 
-/// An indexed array's subscript is expanded as in double quotes, where a backslash
-/// before a bracket stays: a `[` or `]` that expansion made (quoted by
-/// [`crate::expand::Expander::subscripts_once`]) reaches the evaluator as `\[`, which it
-/// rejects as bash does, rather than naming an element whose subscript would be
-/// expanded again. Doubling the backslash keeps it through the unquoted expansion.
-fn keep_escaped_brackets(sub: &str) -> std::borrow::Cow<'_, str> {
-    // Arithmetic reads subscripts in loops: most have no backslash to look at.
-    if !sub.contains('\\') {
-        return std::borrow::Cow::Borrowed(sub);
-    }
-    let mut out = String::with_capacity(sub.len());
-    let mut chars = sub.chars();
-    let mut in_sq = false;
-    while let Some(c) = chars.next() {
-        out.push(c);
-        match c {
-            '\'' => in_sq = !in_sq,
-            '\\' if !in_sq => match chars.next() {
-                Some(d @ ('[' | ']')) => {
-                    out.push_str("\\\\");
-                    out.push(d);
-                }
-                Some(d) => out.push(d),
-                None => {}
-            },
-            _ => {}
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
 /// Splits a `name[sub]` reference given as text into its name and subscript text.
+/// As in bash's `valid_array_reference`, the `]` that matches the `[` (quotes and
+/// backslashes skipped) must end the text.
 pub(crate) fn split_element_ref(r: &str) -> Option<(&str, &str)> {
     let open = r.find('[')?;
     let sub = r.strip_suffix(']')?.get(open + 1..)?;
-    Some((&r[..open], sub))
+    (subscript_len(&r[open + 1..]) == Some(sub.len())).then(|| (&r[..open], sub))
+}
+
+/// Where the subscript that `text` (what follows a `[`) begins ends: the index of its
+/// matching `]`, skipping quoted text and escaped characters.
+fn subscript_len(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '\'' => {
+                chars.by_ref().find(|&(_, d)| d == '\'')?;
+            }
+            '"' => loop {
+                match chars.next()?.1 {
+                    '"' => break,
+                    '\\' => {
+                        chars.next();
+                    }
+                    _ => {}
+                }
+            },
+            '[' => depth += 1,
+            ']' if depth == 0 => return Some(i),
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 impl Interp {
-    /// Expands a subscript given as text (`unset 'a[$k]'`, `printf -v 'a["k"]'`,
-    /// `test -v`, nameref targets) the way one written in `${a[...]}` is: quotes
-    /// removed, `$` expansions and command substitutions done.
-    pub(crate) fn expand_subscript_text(&mut self, sub: &str) -> Result<String, ExpandError> {
-        if !sub.contains(['$', '`', '"', '\'', '\\']) {
+    /// Expands the subscript `sub` of an element named in text (one the arithmetic
+    /// evaluator reads, `unset 'a[$k]'`, `printf -v 'a["k"]'`, `test -v`, nameref
+    /// targets), as bash does by the array's kind: for an associative array, the key,
+    /// read as a word (quotes removed, expansions done: `expand_subscript_string`); for
+    /// an indexed one, the arithmetic text to evaluate, read as the text of `$(( ))`
+    /// is (`array_expand_index`), so a `'` in it stays for the evaluator to reject.
+    pub(crate) fn expand_subscript_for(
+        &mut self,
+        assoc: bool,
+        sub: &str,
+    ) -> Result<String, ExpandError> {
+        if !sub.contains(['$', '`', '"', '\'', '\\', '~']) {
             return Ok(sub.to_owned());
         }
-        let script = crate::syntax::parse(&format!("x[{sub}]="))
-            .map_err(|e| ExpandError::abort(e.to_string()))?;
-        let word = script
-            .commands
-            .first()
-            .and_then(|l| l.items.first())
-            .and_then(|i| i.and_or.first.commands.first())
-            .and_then(|c| match &c.kind {
-                crate::syntax::CommandKind::Simple(s) => {
-                    s.assigns.first().and_then(|a| a.index.clone())
-                }
-                _ => None,
-            });
-        match word {
-            Some(w) => crate::expand::Expander::new(self).arith_text(&w),
-            None => Ok(sub.to_owned()),
+        let opts = self.parse_options();
+        if assoc {
+            let w = crate::syntax::parse_subscript_word(sub, opts)
+                .map_err(|e| ExpandError::abort(e.to_string()))?;
+            crate::expand::Expander::new(self).string(&w)
+        } else {
+            match crate::syntax::parse_arith_text(sub, opts) {
+                Ok(w) => crate::expand::Expander::new(self).arith_text(&w),
+                Err(_) => Ok(sub.to_owned()),
+            }
         }
+    }
+
+    /// Evaluates an indexed array's subscript given as text. A failure is the
+    /// subscript's: reported without the command's name, it abandons the command line
+    /// (bash's `array_expand_index`).
+    pub(crate) fn eval_index_text(&mut self, sub: &str) -> Result<i64, ArithFail> {
+        let text = self
+            .expand_subscript_for(false, sub)
+            .map_err(|e| ArithFail::new(sub, e.message, None))?;
+        crate::expand::arith::eval_str(&text, self).map_err(|mut f| {
+            f.discard = true;
+            f
+        })
     }
 }
 

@@ -548,6 +548,13 @@ pub(crate) enum ErrexitUnwind {
     Done,
 }
 
+/// Marks an error message to be printed without the name of the builtin that met it:
+/// bash reports an array subscript's arithmetic failure as the subscript's own (its
+/// `array_expand_index` clears the command's name), wherever the assignment came
+/// from (`declare a[1+]=x`, `printf -v 'a[1+]'`), and the mark carries that through
+/// the assignment functions' error text.
+pub(crate) const UNNAMED: char = '\u{1}';
+
 /// The shell: all state of one bash process.
 #[derive(Clone)]
 pub struct Interp {
@@ -1106,6 +1113,7 @@ impl Interp {
 
     /// Prints a runtime error with bash's prefix.
     pub fn error(&self, msg: &str) {
+        let msg = msg.strip_prefix(UNNAMED).unwrap_or(msg);
         self.errln(&format!("{}{}", self.err_prefix(), msg));
     }
 
@@ -1507,7 +1515,10 @@ impl Interp {
         }
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
-            let key = self.expand_subscript_text(&sub).map_err(|e| e.message)?;
+            let assoc = self.vars.get(&base).is_some_and(|v| v.is_assoc());
+            let key = self
+                .expand_subscript_for(assoc, &sub)
+                .map_err(|e| e.message)?;
             return self.assign_element(&base, &key, value, append);
         }
         let name: &str = &target;
@@ -1764,7 +1775,9 @@ impl Interp {
         }
         // A subscript that is not a valid expression abandons everything, as an
         // integer variable's bad value does.
-        let idx = self.eval_int_value(key).map_err(|e| e.render())?;
+        let idx = self
+            .eval_int_value(key)
+            .map_err(|e| format!("{UNNAMED}{}", e.render()))?;
         let idx = if idx < 0 {
             let max = match &var.value {
                 Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),

@@ -9,6 +9,7 @@ pub mod printer;
 pub use ast::*;
 pub use parser::{
     ParseError, ParseErrorKind, ParseOptions, ParseWarning, ParseWarningKind, Parser,
-    is_binary_test_op, is_name, is_unary_test_op, parse, parse_with,
+    is_binary_test_op, is_name, is_unary_test_op, parse, parse_arith_text, parse_subscript_word,
+    parse_with,
 };
 pub use printer::arith_to_string as printer_arith;

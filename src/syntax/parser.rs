@@ -174,17 +174,33 @@ pub fn parse_template(src: &str, opts: ParseOptions) -> PResult<Word> {
     p.heredoc_word()
 }
 
-/// Parses text as one word in which blanks are literal but quotes and expansions work,
-/// like the subscript of an associative-array element named in a string (`unset
-/// 'a["$k"]'`). Fails when the text does not make one whole word.
-pub fn parse_subscript_text(src: &str, opts: ParseOptions) -> PResult<Word> {
-    let text = format!("{src}}}");
-    let mut p = Parser::new(&text, opts);
-    let w = p.param_word(false, false, false, true)?;
-    if p.pos != p.chars.len() {
-        return Err(p.error(ParseErrorKind::Unmatched('}')));
+/// Parses text as bash's `expand_arith_string` reads it (the source of `$((...))`,
+/// and the subscript of an indexed array, which is an arithmetic expression): `$`
+/// expansions, backquotes and double quotes work; a `'` is an ordinary character and
+/// a backslash escapes only what it escapes inside double quotes.
+pub fn parse_arith_text(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let mut p = Parser::new(src, opts);
+    p.arith_text = true;
+    p.dquote_to_end = true;
+    p.arith_word()
+}
+
+/// Parses the whole text as the inside of a subscript read as a word (an associative
+/// array's key, bash's `expand_subscript_string`): quotes and expansions work;
+/// blanks, brackets and everything else are literal.
+pub fn parse_subscript_word(src: &str, opts: ParseOptions) -> PResult<Word> {
+    let mut p = Parser::new(src, opts);
+    p.dquote_to_end = true;
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    while let Some(c) = p.peek() {
+        if !p.word_special(&mut parts, &mut lit, false, WordMode::Normal)? {
+            lit.push(c);
+            p.bump();
+        }
     }
-    Ok(w)
+    flush_lit(&mut parts, &mut lit);
+    Ok(Word { parts })
 }
 
 /// Where [`Parser::checkpoint`] left the parse.
@@ -249,6 +265,9 @@ pub struct Parser {
     /// expression is expanded, on its own, so a here-document left open at its `)`
     /// ends there, empty, instead of taking the lines after it.
     arith_text: bool,
+    /// Text read at run time, where a `"` left open reaches to the end of the text (as
+    /// bash's expansion reads one) rather than being an error.
+    dquote_to_end: bool,
     /// The next word is a simple command's first: as in bash, `name[` there reads on to
     /// its matching `]`, blanks and metacharacters included (`a[ 1 ]=2`, `f[ x]`).
     command_start: bool,
@@ -338,6 +357,7 @@ impl Parser {
             bad_transform: None,
             splice_log: None,
             arith_text: false,
+            dquote_to_end: false,
             command_start: false,
         }
     }
@@ -1235,6 +1255,9 @@ impl Parser {
         let word = sub.arith_word().unwrap_or_else(|_| Word::lit(text));
         let parsed = match word.parts.as_slice() {
             [] => Some(Arc::new(ArithExpr::Num(0))),
+            // A `~` (or a `$` that starts nothing) makes the text's subscripts expand
+            // before evaluation (see `Expander::arith_text`).
+            [WordPart::Lit(s)] if s.contains('[') && s.contains(['$', '`', '~']) => None,
             [WordPart::Lit(s)] => parse_arith(s).ok().map(Arc::new),
             _ => None,
         };
@@ -2753,6 +2776,9 @@ impl Parser {
         let mut lit = String::new();
         loop {
             let Some(c) = self.peek() else {
+                if self.dquote_to_end {
+                    break;
+                }
                 return Err(self.unclosed('"', line));
             };
             if c == '"' {

@@ -1,7 +1,7 @@
 //! `declare`/`typeset`, `local`, `export`, `readonly` and `unset` (bash manual, "Bash
 //! Builtins"): attributes, array declarations and bash's listing formats.
 
-use super::super::{Interp, R};
+use super::super::{Flow, Interp, R};
 use crate::expand::param::{declare_line, dquote};
 use crate::expand::{Attrs, Value, Var};
 use crate::syntax::{Assign, AssignValue};
@@ -233,12 +233,17 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     let local = (force_local || sh.call_depth > 0 && sh.in_function()) && !f.global;
     let mut status = 0;
     for op in operands {
-        if let Err(s) = declare_one(sh, name, op, &f, local) {
-            status = s;
+        match declare_one(sh, name, op, &f, local) {
+            Err(ABANDON_LINE) => return Err(Flow::Abort),
+            Err(s) => status = s,
+            Ok(()) => {}
         }
     }
     Ok(status)
 }
+
+/// What [`declare_one`] fails with when the whole command line is to be abandoned.
+const ABANDON_LINE: i32 = -1;
 
 /// Every variable as bash's listings (`set`, `declare`, `declare -p`) show them: the
 /// stored ones, with the call-stack arrays and `$_`, which are computed when read.
@@ -526,23 +531,51 @@ fn declare_one(
     }
     // An array's kind cannot change.
     if let Some(cur) = sh.vars.get_raw(&vname) {
-        if f.set & Attrs::ASSOC != 0 && cur.is_array() {
-            sh.builtin_error(
-                builtin,
-                &format!("{vname}: cannot convert indexed to associative array"),
-            );
-            return Err(1);
-        }
-        if f.set & Attrs::ARRAY != 0 && cur.is_assoc() {
-            sh.builtin_error(
-                builtin,
-                &format!("{vname}: cannot convert associative to indexed array"),
-            );
+        let msg = if f.set & Attrs::ASSOC != 0 && cur.is_array() {
+            Some(format!(
+                "{vname}: cannot convert indexed to associative array"
+            ))
+        } else if f.set & Attrs::ARRAY != 0 && cur.is_assoc() {
+            Some(format!(
+                "{vname}: cannot convert associative to indexed array"
+            ))
+        } else {
+            None
+        };
+        if let Some(msg) = msg {
+            // With a list to assign, bash first declares the name alone, while the
+            // words are expanded (where the command's name is not yet set): that
+            // declaration fails first. Outside a function its failure abandons the
+            // command line.
+            if assign
+                .as_ref()
+                .is_some_and(|a| matches!(a.value, AssignValue::Array(_)))
+            {
+                if !sh.in_function() {
+                    sh.error(&msg);
+                    return Err(ABANDON_LINE);
+                }
+                match sh.frames.iter().rev().find(|fr| fr.function) {
+                    Some(fr) if f.global => {
+                        let func = fr.func.clone();
+                        sh.builtin_error(&func, &msg);
+                    }
+                    _ => sh.error(&msg),
+                }
+            }
+            sh.builtin_error(builtin, &msg);
             return Err(1);
         }
     }
     // Apply attributes.
-    let making_array = index_text.is_some() && rest.is_none() && assign.is_none();
+    // `declare a[1]` makes `a` an array, and so does `declare a[i]=v` before its
+    // subscript is evaluated.
+    let element_value = (index_text.is_some() && rest.is_some())
+        || assign
+            .as_ref()
+            .is_some_and(|a| a.index.is_some() && matches!(a.value, AssignValue::Scalar(_)));
+    let making_array =
+        (index_text.is_some() && rest.is_none() && assign.is_none()) || element_value;
     let was_ref = raw_nameref(sh, &vname);
     {
         let var = sh.vars.entry(&vname, local);
@@ -561,6 +594,10 @@ fn declare_one(
                 var.value = Some(Value::Indexed(a));
             }
             var.attrs.set(Attrs::ARRAY, true);
+            // The array is there (empty) even if the subscript turns out bad.
+            if element_value && var.value.is_none() {
+                var.value = Some(Value::Indexed(imbl::OrdMap::new()));
+            }
         }
         if f.set & Attrs::ASSOC != 0 && !var.is_assoc() {
             match &var.value {
@@ -598,7 +635,7 @@ fn declare_one(
                 if f.set & Attrs::NAMEREF != 0 {
                     Ok(())
                 } else {
-                    match sh.assign_array(&vname, elems, a.append) {
+                    match sh.assign_array(&vname, elems, a.append, true) {
                         Ok(r) => r,
                         Err(e) => {
                             let _ = sh.expand_error(e);
@@ -610,7 +647,7 @@ fn declare_one(
             AssignValue::Scalar(_) => {
                 let v = early_value.unwrap_or_default();
                 match &a.index {
-                    Some(iw) => match sh.subscript_key(&vname, iw) {
+                    Some(iw) => match sh.decl_subscript_key(&vname, iw) {
                         Ok(k) => sh.assign_element(&vname, &k, v, a.append),
                         // declare sees the word expanded: an empty key shows as `m[]`.
                         Err(e) if e.message.ends_with("]: bad array subscript") => {
@@ -753,7 +790,7 @@ fn assign_value(
             && let Some(a) = first_assign(&script)
             && let AssignValue::Array(elems) = a.value
         {
-            return match sh.assign_array(name, &elems, append) {
+            return match sh.assign_array(name, &elems, append, false) {
                 Ok(r) => r,
                 Err(e) => Err(e.message),
             };
@@ -1117,8 +1154,16 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             continue;
         }
         if !crate::syntax::is_name(n) {
-            sh.builtin_error("unset", &format!("`{n}': not a valid identifier"));
-            status = 1;
+            // Without `-v` the name may be a function's, which need not be a valid
+            // identifier (bash tries one once no variable has the name).
+            if vars_only {
+                sh.builtin_error("unset", &format!("`{n}': not a valid identifier"));
+                status = 1;
+            } else {
+                sh.funcs.remove(n);
+                sh.traced_funcs.remove(n);
+                sh.exported_funcs.remove(n);
+            }
             continue;
         }
         // `unset -n` removes only a nameref; it leaves any other variable alone
@@ -1165,6 +1210,10 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// `unset 'name[sub]'`, as bash's `unbind_array_element` does it: `[@]` or `[*]`
+/// empties an indexed array and is a key like any other of an associative one; a
+/// variable that is no array has only element 0 (unsetting it unsets the variable),
+/// and any other subscript, or `[@]`, is refused.
 fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
     let base = sh.vars.resolve_name(base);
     let Some(var) = sh.vars.get(&base).cloned() else {
@@ -1173,33 +1222,46 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
     if var.attrs.has(Attrs::READONLY) {
         return Err(format!("{base}: cannot unset: readonly variable"));
     }
-    if sub == "@" || sub == "*" {
-        let _ = sh.vars.unset(&base);
-        return Ok(());
-    }
-    let sub = &sh.expand_subscript_text(sub).map_err(|e| e.message)?;
+    let not_array = || format!("{base}: not an array variable");
+    let all = sub == "@" || sub == "*";
     if var.is_assoc() {
         // The key is expanded as a word: `unset 'a["$k"]'` removes the key in `$k`.
-        let key = crate::syntax::parser::parse_subscript_text(sub, sh.parse_options())
-            .ok()
-            .and_then(|w| crate::expand::Expander::new(sh).string(&w).ok())
-            .unwrap_or_else(|| sub.to_owned());
+        let key = if all {
+            sub.to_owned()
+        } else {
+            sh.expand_subscript_for(true, sub).map_err(|e| e.message)?
+        };
         if let Some(Value::Assoc(a)) = &mut sh.vars.entry(&base, false).value {
             a.remove(&key);
         }
         return Ok(());
     }
+    if all {
+        if !var.is_array() {
+            return Err(not_array());
+        }
+        if let Some(Value::Indexed(a)) = &mut sh.vars.entry(&base, false).value {
+            *a = imbl::OrdMap::new();
+        }
+        return Ok(());
+    }
     // An arithmetic error is the expression's own, not unset's (an empty message
-    // tells the caller it is reported).
-    // It ends the command as an arithmetic expansion's error does.
-    let idx = sh.eval_arith_str(sub).map_err(|e| {
+    // tells the caller it is reported); it ends the command as an arithmetic
+    // expansion's error does.
+    let idx = sh.eval_index_text(sub).map_err(|e| {
         sh.error(&e.render());
         sh.int_assign_failed = true;
         String::new()
     })?;
+    if !var.is_array() {
+        if idx != 0 {
+            return Err(not_array());
+        }
+        let _ = sh.vars.unset(&base);
+        return Ok(());
+    }
     let max = match &var.value {
         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-        Some(Value::Str(_)) => 0,
         _ => -1,
     };
     let idx = if idx < 0 {
@@ -1210,15 +1272,8 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
     } else {
         idx
     };
-    let var = sh.vars.entry(&base, false);
-    match &mut var.value {
-        Some(Value::Indexed(a)) => {
-            a.remove(&idx);
-        }
-        Some(Value::Str(_)) if idx == 0 => {
-            var.value = None;
-        }
-        _ => {}
+    if let Some(Value::Indexed(a)) = &mut sh.vars.entry(&base, false).value {
+        a.remove(&idx);
     }
     Ok(())
 }

@@ -365,6 +365,9 @@ impl Interp {
 
     /// A builtin's error message: `bash: line N: name: msg`.
     pub fn builtin_error(&self, name: &str, msg: &str) {
+        if let Some(m) = msg.strip_prefix(super::UNNAMED) {
+            return self.error(m);
+        }
         self.error(&format!("{name}: {msg}"));
     }
 }

@@ -387,7 +387,7 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
         }
         // An unset name is an indexed array whose subscript is still evaluated.
         let v = var.unwrap_or_default();
-        let Ok(sub) = sh.expand_subscript_text(sub) else {
+        let Ok(sub) = sh.expand_subscript_for(v.is_assoc(), sub) else {
             return false;
         };
         let sub = sub.as_str();
@@ -527,8 +527,8 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
         CondExpr::Unary(op, w) if op == "-v" => {
             // The name's subscript is expanded once (text the word's expansions made
             // is not expanded again).
-            let (arg, shown) = Expander::new(sh).subscripts_once(w, true)?;
-            trace_test(sh, negated, &[op, &shown]);
+            let arg = Expander::new(sh).subscripts_once(w)?;
+            trace_test(sh, negated, &[op, &arg]);
             unary(sh, op, &arg).map_err(ExpandError::abort)
         }
         CondExpr::Unary(op, w) => {
@@ -538,9 +538,9 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
         }
         CondExpr::Binary(op, l, r) if ARITH_OPS.contains(&op.as_str()) => {
             // Operands are arithmetic expressions whose subscripts are expanded once.
-            let (lv, lshown) = Expander::new(sh).subscripts_once(l, true)?;
-            let (rv, rshown) = Expander::new(sh).subscripts_once(r, true)?;
-            trace_test(sh, negated, &[&lshown, op, &rshown]);
+            let lv = Expander::new(sh).subscripts_once(l)?;
+            let rv = Expander::new(sh).subscripts_once(r)?;
+            trace_test(sh, negated, &[&lv, op, &rv]);
             binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
                 message: format!("[[: {m}"),
                 kind: crate::expand::ErrorKind::Command,
