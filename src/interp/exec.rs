@@ -1820,7 +1820,6 @@ impl Interp {
         }
         let args_pushed = self.push_args(&words[1..]);
         let saved_pos = std::mem::replace(&mut self.positional, Arc::new(words[1..].to_vec()));
-        let traced = self.traced_funcs.contains(&f.name);
         self.vars.push_function_frame(adopt);
         self.call_depth += 1;
         self.frames.push(CallFrame {
@@ -1829,12 +1828,11 @@ impl Interp {
             call_line: self.line,
             function: true,
             args_pushed,
-            traced,
             saved_opts: None,
         });
         let saved_line = self.line;
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
-        let hidden = self.hide_traps(true, traced);
+        let hidden = self.hide_traps(true, self.traced_funcs.contains(&f.name));
         // bash runs the DEBUG trap once more as the function starts (traced functions
         // and `set -T` only).
         // Under extdebug a failing trap there skips the body, with its status.

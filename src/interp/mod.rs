@@ -507,8 +507,6 @@ pub struct CallFrame {
     /// The call pushed its arguments on `BASH_ARGV` (extdebug was on), so its return
     /// pops them.
     pub args_pushed: bool,
-    /// A function with the trace attribute.
-    pub traced: bool,
     /// The `set` options as `local -` found them, put back when the function returns.
     pub saved_opts: Option<SetOpts>,
 }

@@ -816,7 +816,6 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         call_line: sh.line,
         function: false,
         args_pushed,
-        traced: false,
         saved_opts: None,
     });
     sh.xtrace_level += 1;
