@@ -246,12 +246,17 @@ impl Interp {
         };
     }
 
-    /// Puts back the `$BASH_COMMAND` noted before `eval` or `.` ran their text: bash's
-    /// parse_and_execute restores it (when one was noted) once the text is done.
-    pub(crate) fn restore_command(&mut self, noted: String) {
+    /// Runs the text of `eval` or `.` as bash's parse_and_execute does: the
+    /// `$BASH_COMMAND` noted before it (if any) is put back once the text is done, and
+    /// an exit `set -e` raised inside is caught there ([`Interp::errexit_caught`]).
+    pub(crate) fn parse_and_execute(&mut self, src: &str, label: Option<&str>) -> R {
+        let noted = self.bash_command.clone();
+        let r = self.run_source(src, label);
         if !noted.is_empty() {
             self.bash_command = noted;
         }
+        self.errexit_caught(&r);
+        r
     }
 
     /// Runs the DEBUG trap before a command ($? is kept) and gives its status, 0 when

@@ -699,10 +699,7 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     }
     sh.call_depth += 1;
     sh.xtrace_level += 1;
-    let noted = sh.bash_command.clone();
-    let r = sh.run_source(&src, Some("eval"));
-    sh.restore_command(noted);
-    sh.errexit_caught(&r);
+    let r = sh.parse_and_execute(&src, Some("eval"));
     sh.xtrace_level -= 1;
     sh.call_depth -= 1;
     // An error that abandons a command ends only the eval'd text.
@@ -820,10 +817,7 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     });
     sh.xtrace_level += 1;
     let hidden = sh.hide_traps(false, false);
-    let noted = sh.bash_command.clone();
-    let r = sh.run_source(&src, None);
-    sh.restore_command(noted);
-    sh.errexit_caught(&r);
+    let r = sh.parse_and_execute(&src, None);
     // The RETURN trap runs as the file finishes, in its context (BASH_SOURCE).
     sh.run_return_trap(&r);
     sh.restore_hidden_traps(hidden);
