@@ -1057,14 +1057,33 @@ pub fn read_named(
     fs: &crate::fs::SharedFs,
     path: &str,
 ) -> io::Result<Result<Arc<Vec<u8>>, FsError>> {
+    match open_named(host, fs, path)? {
+        Ok(Input::Stream(mut r)) => {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v)?;
+            Ok(Ok(Arc::new(v)))
+        }
+        Ok(Input::Bytes(d)) => Ok(Ok(d)),
+        Ok(_) => Ok(Ok(Arc::default())),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
+/// Opens `path` (absolute) for a command that reads it a record at a time: a FIFO (or
+/// a process substitution's `/dev/fd/N`) as a stream through the host, so a reader that
+/// stops early (`sed 1q <(yes)`) never waits for the writer's end; anything else is the
+/// file's bytes ([`Input::Bytes`]). The outer error ends the run (a limit, a signal).
+pub fn open_named(
+    host: &dyn super::Host,
+    fs: &crate::fs::SharedFs,
+    path: &str,
+) -> io::Result<Result<Input, FsError>> {
     let streamed = match fs.lock().stat(path) {
         Ok(m) => m.file_type == FileType::Fifo,
         Err(_) => path.starts_with("/dev/fd/"),
     };
     if streamed && let Some(r) = host.open_read(path) {
-        let mut v = Vec::new();
-        r?.read_to_end(&mut v)?;
-        return Ok(Ok(Arc::new(v)));
+        return Ok(Ok(Input::Stream(r?)));
     }
-    Ok(fs.lock().read_file(path))
+    Ok(fs.lock().read_file(path).map(Input::Bytes))
 }

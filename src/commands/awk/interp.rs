@@ -283,6 +283,8 @@ pub struct Records {
     /// Where more bytes come from (stdin); `None` when all is in `data`.
     streaming: bool,
     eof: bool,
+    /// The stream this input reads instead of stdin (a FIFO, a process substitution).
+    own: Option<Box<dyn Read + Send>>,
 }
 
 #[derive(Clone)]
@@ -304,6 +306,7 @@ impl Records {
             decoded: None,
             streaming: false,
             eof: true,
+            own: None,
         }
     }
     pub fn stream() -> Records {
@@ -317,6 +320,20 @@ impl Records {
             decoded: None,
             streaming: true,
             eof: false,
+            own: None,
+        }
+    }
+
+    /// Records of a named input: a stream read as it comes, or a file's bytes.
+    pub fn named(input: crate::commands::util::Input) -> Records {
+        use crate::commands::util::Input;
+        match input {
+            Input::Stream(r) => Records {
+                own: Some(r),
+                ..Records::stream()
+            },
+            Input::Bytes(d) => Records::memory(d),
+            _ => Records::memory(Arc::default()),
         }
     }
 
@@ -329,7 +346,10 @@ impl Records {
             self.pos = 0;
         }
         let mut chunk = [0u8; 8192];
-        let n = src.read(&mut chunk)?;
+        let n = match &mut self.own {
+            Some(r) => r.read(&mut chunk)?,
+            None => src.read(&mut chunk)?,
+        };
         if n == 0 {
             self.eof = true;
             return Ok(false);
@@ -1757,10 +1777,10 @@ impl<'p, 'a> Interp<'p, 'a> {
                 return Ok(true);
             }
             let path = crate::fs::path::join(self.io.cwd, &name);
-            let data = crate::commands::util::read_named(&*self.io.host, self.io.fs, &path)?;
+            let data = crate::commands::util::open_named(&*self.io.host, self.io.fs, &path)?;
             match data {
                 Ok(d) => {
-                    self.main = Some(Records::memory(d));
+                    self.main = Some(Records::named(d));
                     return Ok(true);
                 }
                 Err(e) => {
@@ -1856,9 +1876,9 @@ impl<'p, 'a> Interp<'p, 'a> {
                     } else {
                         let path = crate::fs::path::join(self.io.cwd, &name);
                         let data =
-                            crate::commands::util::read_named(&*self.io.host, self.io.fs, &path)?;
+                            crate::commands::util::open_named(&*self.io.host, self.io.fs, &path)?;
                         match data {
-                            Ok(d) => Records::memory(d),
+                            Ok(d) => Records::named(d),
                             Err(_) => return Ok(Value::Num(-1.0)),
                         }
                     };

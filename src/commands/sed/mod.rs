@@ -84,6 +84,8 @@ General help using GNU software: <https://www.gnu.org/gethelp/>.
 enum Source {
     Mem(std::sync::Arc<Vec<u8>>, usize),
     Stdin,
+    /// A FIFO or process substitution, read as it comes (with whether it has ended).
+    Stream(Box<dyn Read + Send>, bool),
 }
 
 struct Input<'s> {
@@ -105,8 +107,9 @@ struct Input<'s> {
     separate: bool,
     errors: Vec<String>,
     status: i32,
-    /// What the operands naming FIFOs gave, read as they came before the run.
-    fifos: BTreeMap<String, std::sync::Arc<Vec<u8>>>,
+    /// The operands naming FIFOs, opened through the host before the run (the reading
+    /// code cannot reach it).
+    fifos: BTreeMap<String, Source>,
 }
 
 impl Input<'_> {
@@ -140,14 +143,18 @@ impl Input<'_> {
                         Some((line, had))
                     }
                 }
-                Some(Source::Stdin) => loop {
+                Some(src @ (Source::Stdin | Source::Stream(..))) => loop {
                     let rest = self.stdin_buf.get(self.stdin_pos..).unwrap_or(&[]);
                     if let Some(p) = memchr::memchr(delim, rest) {
                         let line = reuse(&mut self.spare, rest.get(..p).unwrap_or(&[]));
                         self.stdin_pos += p + 1;
                         break Some((line, true));
                     }
-                    if self.stdin_eof {
+                    let ended = match src {
+                        Source::Stream(_, ended) => *ended,
+                        _ => self.stdin_eof,
+                    };
+                    if ended {
                         let line = rest.to_vec();
                         self.stdin_buf.clear();
                         self.stdin_pos = 0;
@@ -161,13 +168,20 @@ impl Input<'_> {
                     self.stdin_buf.drain(..self.stdin_pos);
                     self.stdin_pos = 0;
                     let mut chunk = [0u8; 8192];
-                    let n = self.stdin.read(&mut chunk)?;
-                    if n == 0 {
-                        self.stdin_eof = true;
-                    } else {
-                        self.stdin_buf
-                            .extend_from_slice(chunk.get(..n).unwrap_or(&[]));
-                    }
+                    let n = match src {
+                        Source::Stream(r, ended) => {
+                            let n = r.read(&mut chunk)?;
+                            *ended = n == 0;
+                            n
+                        }
+                        _ => {
+                            let n = self.stdin.read(&mut chunk)?;
+                            self.stdin_eof = n == 0;
+                            n
+                        }
+                    };
+                    self.stdin_buf
+                        .extend_from_slice(chunk.get(..n).unwrap_or(&[]));
                 },
                 None => None,
             };
@@ -211,8 +225,8 @@ impl Input<'_> {
                 Ok(m) if m.file_type == crate::fs::FileType::Fifo => {
                     // Opened before the run (the host cannot be reached from here).
                     drop(g);
-                    let data = self.fifos.remove(&name).unwrap_or_default();
-                    self.cur = Some(Source::Mem(data, 0));
+                    let src = self.fifos.remove(&name);
+                    self.cur = Some(src.unwrap_or(Source::Mem(std::sync::Arc::default(), 0)));
                     self.cur_name = name;
                     return true;
                 }
@@ -1068,8 +1082,15 @@ fn run(
             .stat(&path)
             .is_ok_and(|m| m.file_type == crate::fs::FileType::Fifo);
         if is_fifo && o.in_place.is_none() && !fifos.contains_key(name) {
-            let data = crate::commands::util::read_named(&*ctx.host, &fs, &path)?;
-            fifos.insert(name.clone(), data.unwrap_or_default());
+            match crate::commands::util::open_named(&*ctx.host, &fs, &path)? {
+                Ok(crate::commands::util::Input::Stream(r)) => {
+                    fifos.insert(name.clone(), Source::Stream(r, false));
+                }
+                Ok(crate::commands::util::Input::Bytes(d)) => {
+                    fifos.insert(name.clone(), Source::Mem(d, 0));
+                }
+                _ => {}
+            }
         }
     }
     let mut ex = Exec {
