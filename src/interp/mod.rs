@@ -1365,6 +1365,21 @@ impl Interp {
                         }
                     } else {
                         self.errln(&format!("{prefix}{e}"));
+                        // Text ending inside a quote is the lexer's error, not the
+                        // grammar's: bash ends as at the end of the input, with the
+                        // last command's status (2 when that was 0).
+                        if matches!(e.kind, ParseErrorKind::Unmatched(_))
+                            && e.recovery.is_none()
+                            && !(e.in_substitution
+                                || nested
+                                || self.sourcing > 0
+                                || self.interactive)
+                        {
+                            if self.status == 0 {
+                                self.status = 2;
+                            }
+                            return Ok(self.status);
+                        }
                     }
                     if let (Some(src_line), ParseErrorKind::UnexpectedToken(_)) =
                         (&e.source_line, &e.kind)
