@@ -326,7 +326,7 @@ impl Interp {
     }
 
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
-        self.line = p.line;
+        self.line = self.at_line(p.line);
         let start = if p.time.is_some() {
             Some(std::time::Instant::now())
         } else {
@@ -566,7 +566,7 @@ impl Interp {
                 if matches!(c.kind, CommandKind::Simple(_)) {
                     self.note_command(|| printer::command_with_docs(c));
                     if debug {
-                        self.line = c.line;
+                        self.line = self.at_line(c.line);
                         self.run_debug_trap()?;
                     }
                 }
@@ -858,7 +858,7 @@ impl Interp {
         }
         self.compound_status = false;
         if let CommandKind::FunctionDef(f) = &c.kind {
-            self.line = c.line;
+            self.line = self.at_line(c.line);
             if f.name.contains(['$', '`']) {
                 self.error(&format!("`{}': not a valid identifier", f.name));
                 return Ok(1);
@@ -879,11 +879,12 @@ impl Interp {
                 _ => "environment".into(),
             };
             f.source = Some(file);
-            f.line = c.line;
+            f.line = self.at_line(c.line);
+            f.line_shift = self.line_shift;
             self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
-        self.line = c.line;
+        self.line = self.at_line(c.line);
         if c.redirects.is_empty() {
             let r = self.exec_compound_body(c, last);
             self.report_fg_death(c);
@@ -1024,7 +1025,7 @@ impl Interp {
                 r
             }
             CommandKind::For(f) => {
-                let line = c.line;
+                let line = self.at_line(c.line);
                 if !crate::syntax::is_name(&f.var) {
                     self.error(&format!("`{}': not a valid identifier", f.var));
                     return self.check_errexit(1, false);
@@ -1081,7 +1082,7 @@ impl Interp {
                 r
             }
             CommandKind::ArithFor(f) => {
-                let line = c.line;
+                let line = self.at_line(c.line);
                 if let Err(e) = self.arith_for_clause(f.init.as_ref())? {
                     return self.expand_error(e);
                 }
@@ -1626,7 +1627,7 @@ impl Interp {
     }
 
     fn exec_simple(&mut self, c: &Command, s: &SimpleCommand, last: bool) -> R {
-        self.line = c.line;
+        self.line = self.at_line(c.line);
         self.charge()?;
         self.note_command(|| printer::command_with_docs(c));
         if !std::mem::take(&mut self.stage_debugged)
@@ -1836,6 +1837,7 @@ impl Interp {
             saved_opts: None,
         });
         let saved_line = self.line;
+        let saved_shift = std::mem::replace(&mut self.line_shift, f.line_shift);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let hidden = self.hide_traps(true, self.traced_funcs.contains(&f.name));
         // bash runs the DEBUG trap once more as the function starts (traced functions
@@ -1868,6 +1870,7 @@ impl Interp {
         // bash's pop_dollar_vars: see `dollar_vars_set`.
         self.dollar_vars_set = false;
         self.line = saved_line;
+        self.line_shift = saved_shift;
         // bash 5.2 complains from the function's caller.
         if self.errexit_unwind == ErrexitUnwind::Reporting
             && self.reports_lost_scopes
@@ -2300,7 +2303,9 @@ impl Interp {
 
     /// Runs a command substitution body, returning its captured output.
     pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
+        let shift = self.subst_line_shift(body);
         self.command_subst_with(|child| {
+            child.line_shift = shift;
             if let Some(c) = lone_input_redirect(body) {
                 return child.cat_redirected_input(c);
             }
@@ -2313,6 +2318,18 @@ impl Interp {
             }
             r
         })
+    }
+
+    /// The line shift for a substitution's body run from the current command: bash
+    /// runs the body's text anew, so its first command counts as the line of the
+    /// command expanding it, and the others on from there.
+    pub(crate) fn subst_line_shift(&self, body: &Script) -> i64 {
+        let first = body
+            .commands
+            .first()
+            .and_then(|l| l.items.first())
+            .map_or(0, |i| i.and_or.first.line);
+        i64::from(self.line) - i64::from(first)
     }
 
     /// Runs a command substitution given as source text (a backquoted body that did

@@ -509,6 +509,7 @@ impl Host for Interp {
             .retain(|&k| k != fd && fds.get(k).is_some());
         self.procsub_fds.push(fd);
         child.xtrace_level += 1;
+        child.line_shift = self.subst_line_shift(body);
         let body = body.clone();
         let pid = child.bashpid;
         // `$!` is the substitution's process, as in bash, so `wait $!` gets its status.

@@ -572,6 +572,10 @@ pub struct Interp {
     pub traps: imbl::OrdMap<String, String>,
     pub budget: Arc<Budget>,
     pub line: u32,
+    /// What is added to a parsed command's line to give `$LINENO`: text the shell parses
+    /// on its own (`eval`, a trap, a command substitution) numbers its lines from 1, and
+    /// bash counts them on from the line of the command that runs it.
+    pub line_shift: i64,
     pub call_depth: usize,
     pub frames: Vec<CallFrame>,
     /// `BASH_ARGC`/`BASH_ARGV`.
@@ -801,6 +805,7 @@ impl Interp {
             traps: imbl::OrdMap::new(),
             budget,
             line: 0,
+            line_shift: 0,
             call_depth: 0,
             frames: Vec::new(),
             subshell: 0,
@@ -1261,6 +1266,18 @@ impl Interp {
     /// (`eval`, traps) is `nested`, named by its label in syntax errors
     /// (`bash: eval: line 1: ...`) instead of the `-c:` marker.
     pub fn run_source(&mut self, src: &str, nested: Option<&str>) -> R {
+        // Nested text counts on from the line running it; a file from its own line 1.
+        let shift = match nested {
+            Some(_) => i64::from(self.line.saturating_sub(1)),
+            None => 0,
+        };
+        let saved = std::mem::replace(&mut self.line_shift, shift);
+        let r = self.run_source_text(src, nested);
+        self.line_shift = saved;
+        r
+    }
+
+    fn run_source_text(&mut self, src: &str, nested: Option<&str>) -> R {
         let label = nested;
         let nested = label.is_some();
         if src.len() > self.budget.limits.max_source_bytes {
@@ -1427,7 +1444,7 @@ impl Interp {
             if self.set.noexec {
                 continue;
             }
-            let ran = self.exec_toplevel_list(&cmd, base_line);
+            let ran = self.exec_list(&cmd);
             if !nested {
                 self.command_number = self.command_number.saturating_add(1);
             }
@@ -1484,13 +1501,9 @@ impl Interp {
         let _ = self.write_fd(2, crate::text::encode(&p).as_slice());
     }
 
-    fn exec_toplevel_list(&mut self, cmd: &crate::syntax::List, base_line: u32) -> R {
-        if base_line == 0 {
-            return self.exec_list(cmd);
-        }
-        // Commands of `eval` and traps count lines from where they were called.
-        let shifted = shift_lines(cmd, base_line);
-        self.exec_list(&shifted)
+    /// The line bash counts for a command parsed at `line` (see [`Interp::line_shift`]).
+    pub(crate) fn at_line(&self, line: u32) -> u32 {
+        u32::try_from((i64::from(line) + self.line_shift).max(1)).unwrap_or(u32::MAX)
     }
 
     /// Sets a scalar variable honouring attributes; prints bash's error on failure.
@@ -1978,23 +1991,6 @@ fn imported_function(name: &str, text: &str) -> Option<Arc<crate::syntax::Functi
 }
 
 /// A copy of a list with every line number moved by `by` (for eval'd text).
-fn shift_lines(l: &crate::syntax::List, by: u32) -> crate::syntax::List {
-    let mut l = l.clone();
-    for item in &mut l.items {
-        item.and_or.first.line += by;
-        for c in &mut item.and_or.first.commands {
-            c.line += by;
-        }
-        for (_, p) in &mut item.and_or.rest {
-            p.line += by;
-            for c in &mut p.commands {
-                c.line += by;
-            }
-        }
-    }
-    l
-}
-
 /// Values at least this long are checked against the memory budget when assigned.
 const ASSIGN_CHECK_FROM: u64 = 1 << 20;
 

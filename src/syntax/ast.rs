@@ -183,6 +183,9 @@ pub struct FunctionDef {
     /// The line the definition ran at (`declare -F name` under extdebug); also filled
     /// in by the interpreter.
     pub line: u32,
+    /// How far the body's parsed line numbers lay from the lines bash counts for them
+    /// where the definition ran (see `Interp::line_shift`); filled in by the interpreter.
+    pub line_shift: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]

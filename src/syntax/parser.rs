@@ -1507,6 +1507,7 @@ impl Parser {
                 keyword,
                 source: None,
                 line: 0,
+                line_shift: 0,
             }),
             redirects: Vec::new(),
             line,
