@@ -63,7 +63,7 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
     let now = sh.fs.lock().clock().now();
     let zone = sh.zone();
     let max = sh.budget.limits.max_string_len;
-    let Some(f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, &zone, max) else {
+    let Some(mut f) = format(fmt, &args[i + 1..], now.secs, sh.start_time, &zone, max) else {
         let m = format!("printf: string length limit exceeded ({max} bytes)");
         sh.budget.trip(&m);
         return Err(crate::interp::Flow::Fatal(m));
@@ -84,6 +84,10 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
     match var {
         Some(v) => {
             let target = v.clone();
+            // The value is a C string: it ends at a NUL (`%c` of an empty argument).
+            if let Some(nul) = f.text.find('\0') {
+                f.text.truncate(nul);
+            }
             let r = if target.contains('[') {
                 match crate::interp::host::split_element_ref(&target) {
                     Some(_) => sh.assign_scalar(&target, f.text, false),
@@ -513,10 +517,12 @@ pub fn format(
                     out.push_str(&pad(&spec, s, false));
                 }
                 'c' => {
-                    // `%c` takes the first byte, even of a multibyte character.
+                    // `%c` takes the first byte, even of a multibyte character; an
+                    // empty or missing argument gives its terminating NUL, as in C.
                     let mut s = String::new();
-                    if let Some(&b) = crate::text::encode(&arg.unwrap_or_default()).first() {
-                        crate::text::push_byte(&mut s, b);
+                    match crate::text::encode(&arg.unwrap_or_default()).first() {
+                        Some(&b) => crate::text::push_byte(&mut s, b),
+                        None => s.push('\0'),
                     }
                     out.push_str(&pad(&spec, s, false));
                 }
