@@ -1889,7 +1889,7 @@ impl Interp {
     }
 
     /// Runs a utility from the registry (found on PATH) or a script file.
-    fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
+    pub(crate) fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
         self.run_program(words, 0)
     }
 

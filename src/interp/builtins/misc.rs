@@ -2531,12 +2531,33 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
             return Err(Flow::Exit(s?));
         }
     }
+    // exec replaces the shell with a program: functions and builtins are not looked
+    // for, only a file on PATH (or the path given).
+    let name = &args[i];
+    if !name.contains('/') && sh.path_search(name).is_none() {
+        sh.builtin_error("exec", &format!("{name}: not found"));
+        if sh.interactive
+            || sh
+                .shopt
+                .has(const { crate::interp::Shopts::flag("execfail") })
+        {
+            return Ok(127);
+        }
+        return Err(Flow::Exit(127));
+    }
     let c = crate::syntax::Command {
         kind: crate::syntax::CommandKind::Simple(Default::default()),
         redirects: Vec::new(),
         line: sh.line,
     };
-    let s = sh.dispatch(&c, &args[i..])?;
+    let s = match sh.builtin(name) {
+        // A utility this shell also has built in (`echo`, `printf`) runs as such.
+        Some(b) => match super::call(sh, name, b, &args[i..]) {
+            Err(flow) => sh.builtin_write_failed(name, flow),
+            ok => ok,
+        },
+        None => sh.run_external(&c, &args[i..]),
+    }?;
     Err(Flow::Exit(s))
 }
 
