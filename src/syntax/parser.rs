@@ -2450,7 +2450,7 @@ impl Parser {
                 let c = self.bump().unwrap_or('<');
                 c.to_string()
             }
-            CondTok::Word => {
+            CondTok::Word | CondTok::Bang => {
                 let w = self.read_word(WordMode::Cond)?;
                 match w.as_ref().and_then(|w| w.as_literal()) {
                     Some(op) if op == "=~" || is_binary_test_op(op) => op.to_owned(),
@@ -2486,7 +2486,8 @@ impl Parser {
 
     /// The operand of a unary or binary operator: a word on the same line.
     fn cond_operand(&mut self, line: u32, which: &str) -> PResult<Word> {
-        if self.cond_token() == CondTok::Word
+        // After an operator `!` is a word like any other.
+        if matches!(self.cond_token(), CondTok::Word | CondTok::Bang)
             && let Some(w) = self.read_word(WordMode::Cond)?
         {
             return Ok(w);
