@@ -17,10 +17,19 @@ pub struct List {
     pub items: Vec<ListItem>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ListItem {
     pub and_or: AndOr,
     pub background: bool,
+    /// A newline, not `;` or `&`, ended it: layout only, which bash keeps when it
+    /// prints the body of `$( )` back (and ignored by equality).
+    pub newline: bool,
+}
+
+impl PartialEq for ListItem {
+    fn eq(&self, other: &Self) -> bool {
+        self.and_or == other.and_or && self.background == other.background
+    }
 }
 
 /// `pipeline (&& pipeline | || pipeline)*`.

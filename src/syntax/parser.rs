@@ -783,7 +783,11 @@ impl Parser {
                 }
                 _ => (false, false),
             };
-            list.items.push(ListItem { and_or, background });
+            list.items.push(ListItem {
+                and_or,
+                background,
+                newline: !separated,
+            });
             self.skip_blanks();
             match self.peek() {
                 None => break,
@@ -832,6 +836,7 @@ impl Parser {
             }
             let and_or = self.and_or()?;
             self.skip_blanks();
+            let newline = matches!(self.peek(), Some('\n' | '#'));
             let background = match self.peek_operator() {
                 Some("&") => {
                     self.bump();
@@ -850,7 +855,11 @@ impl Parser {
                 }
                 _ => return Err(self.unexpected()),
             };
-            list.items.push(ListItem { and_or, background });
+            list.items.push(ListItem {
+                and_or,
+                background,
+                newline,
+            });
         }
         if list.items.is_empty() {
             return Err(self.unexpected());

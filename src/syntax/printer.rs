@@ -244,11 +244,15 @@ fn comsub_layout(s: &Script) -> Option<String> {
     let mut text = String::new();
     for (i, l) in s.commands.iter().enumerate() {
         if i > 0 {
-            let after_bg = s.commands[i - 1]
+            let (after_bg, after_newline) = s.commands[i - 1]
                 .items
                 .last()
-                .is_some_and(|it| it.background);
-            text.push_str(if after_bg { " " } else { "; " });
+                .map_or((false, false), |it| (it.background, it.newline));
+            text.push_str(match (after_bg, after_newline) {
+                (true, _) => " ",
+                (false, true) => "\n",
+                (false, false) => "; ",
+            });
         }
         text.push_str(&list_ml(l, 0));
     }
@@ -1173,7 +1177,8 @@ fn list_ml(l: &List, ind: usize) -> String {
                 s.push('\n');
                 s.push_str(&indent(ind));
             } else if COMSUB_LAYOUT.get() {
-                s.push_str("; ");
+                // bash keeps the newlines between commands of `$( )` (at column 0).
+                s.push_str(if item.newline { "\n" } else { "; " });
             } else {
                 s.push_str(";\n");
                 s.push_str(&indent(ind));
