@@ -29,9 +29,11 @@ pub fn plain_int(v: &str) -> Option<i64> {
     if t.is_empty() {
         return Some(0);
     }
+    // The sign does not change the base: `-010` is minus octal 10.
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     t.parse::<i64>()
         .ok()
-        .filter(|_| !t.starts_with('0') || t == "0")
+        .filter(|_| !digits.starts_with('0') || digits == "0")
 }
 
 /// An arithmetic failure: the expression text, bash's message and error token.
