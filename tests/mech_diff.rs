@@ -2,7 +2,8 @@
 //! Mechanism-level differential fuzzer against real bash (issue 23), behind
 //! `CONFIRM_BASH=1`: one generator of small scripts per area of the manual (traps ×
 //! functions × subshells, namerefs × attributes × scopes, `declare -p` round trips,
-//! `getopts`, `printf`/`read`/`mapfile`, parameter expansion operators). Each script runs
+//! `getopts`, `printf`/`read`/`mapfile`, parameter expansion operators, redirections and
+//! here-documents, `set -e` contexts). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -34,6 +35,17 @@ type Out = (String, String, i32);
 fn pick(text: &'static str) -> BoxedStrategy<String> {
     let items: Vec<String> = text
         .split('¦')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    prop::sample::select(items).boxed()
+}
+
+/// One of the fragments of `text`, which are separated by `¦` or line ends (and trimmed).
+fn frag(text: &'static str) -> BoxedStrategy<String> {
+    let items: Vec<String> = text
+        .split(['¦', '\n'])
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(str::to_owned)
@@ -602,6 +614,151 @@ fn param_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- redirections
+
+fn redir_op() -> BoxedStrategy<String> {
+    frag(
+        r#"
+        >f1 ¦ >>f1 ¦ 2>f2 ¦ 2>>f2 ¦ 2>&1 ¦ >&2 ¦ <f1 ¦ <>f1 ¦ &>f1 ¦ &>>f2 ¦ >|f1 ¦ 1>&3
+        3>&1 ¦ 3>f3 ¦ 4<f1 ¦ >&- ¦ 2>&- ¦ <&- ¦ 3>&- ¦ 3>&1- ¦ 4<&0- ¦ 2>&1- ¦ >&3-
+        {fd}>f2 ¦ {fd}<f1 ¦ {fd}>&- ¦ {fd}>&1 ¦ >$nosuch ¦ >$empty ¦ >$two ¦ >"$two"
+        <nosuch ¦ >nodir/x ¦ 5>&6 ¦ <&7 ¦ >&9 ¦ <<<word ¦ <<<"$two" ¦ <<<$two ¦ >/dev/null
+        2>/dev/null ¦ >&$empty ¦ >$glob ¦ 0<f2 ¦ 1<>f2 ¦ >&1 ¦ 8>&2 ¦ 2>&8 ¦ >f1 >f2
+        2>&1 >f1 ¦ >f1 2>&1 ¦ 3<>f3 ¦ >>f3 ¦ >/dev/stderr ¦ 2>/dev/stdout ¦ >/dev/fd/3
+        <${u?unset} ¦ >"$(echo f2)" ¦ >f$((1+1)) ¦ 1>&"$n"
+        "#,
+    )
+}
+
+fn redir_cmd() -> BoxedStrategy<String> {
+    frag(
+        r#"
+        echo out ¦ echo err >&2 ¦ { echo o; echo e >&2; } ¦ cat ¦ cat f1 ¦ f ¦ g
+        ( echo sub; echo se >&2 ) ¦ read -r v; echo "v=$v" ¦ echo to3 >&3 ¦ cat <&4
+        printf x >&5 ¦ for i in 1 2; do echo "i$i"; done ¦ if true; then echo t; fi
+        m=0; while ((m++ < 4)) && read -r l; do echo "l:$l"; done ¦ echo "fd=$fd" ¦ echo hi >&$fd ¦ :
+        cat /dev/fd/3 ¦ echo $(echo cs >&2; echo cso) ¦ true ¦ false ¦ x=1 ¦ echo x$x
+        cat <&$fd ¦ f | cat ¦ echo pipe | cat ¦ eval 'echo ev' ¦ command echo cmd
+        echo "$(cat f1)" ¦ builtin echo bi ¦ case a in a) echo ca;; esac ¦ local l=1
+        "#,
+    )
+}
+
+fn redir_line() -> BoxedStrategy<String> {
+    prop_oneof![
+        4 => (redir_cmd(), prop::collection::vec(redir_op(), 0..3))
+            .prop_map(|(c, r)| format!("{c} {}; echo \"rc=$?\"", r.join(" "))),
+        2 => (redir_cmd(), prop::collection::vec(redir_op(), 1..3))
+            .prop_map(|(c, r)| format!("{{ {c}; }} {}; echo \"rc=$?\"", r.join(" "))),
+        2 => prop::collection::vec(redir_op(), 1..3)
+            .prop_map(|r| format!("exec {}; echo \"exec=$?\"", r.join(" "))),
+        1 => prop::collection::vec(redir_op(), 1..3)
+            .prop_map(|r| format!("{}; echo \"bare=$?\"", r.join(" "))),
+        1 => heredoc_piece(),
+        2 => frag(
+            r#"
+            set -C ¦ set +C ¦ echo init >f1 ¦ cat f1 ¦ cat f2 ¦ cat f3 ¦ exec 3>f3
+            exec {fd}>f2; echo "fd=$fd" ¦ exec {fd}>&- ¦ exec 4<f1 ¦ exec 3>&- ¦ exec 2>&1
+            exec >f2 ¦ exec 1>&8 ¦ exec 8>&1 ¦ exec 6>&- 7<&- ¦ cat f1 f2 f3 2>&1
+            shopt -s varredir_close ¦ f >f2 2>&1 ¦ g <f1 ¦ declare -f f g
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn heredoc_piece() -> BoxedStrategy<String> {
+    let body = frag(
+        r#"
+        plain ¦ $two ¦ ${n} ¦ $(echo cs) ¦ `echo bt` ¦ $((1+2)) ¦ a\$b ¦ back\\slash
+        cont\ ¦ 'sq' ¦ "dq" ¦ \x ¦ \" ¦ ${u-dflt} ¦ *
+        "#,
+    );
+    let delim = sel(&["EOF", "'EOF'", "\"EOF\"", "E\\OF", "-"]);
+    (
+        delim,
+        prop::collection::vec(body, 1..4),
+        prop::bool::ANY,
+        0..5usize,
+    )
+        .prop_map(|(d, b, dash, shape)| {
+            let word = d.replace(['\'', '"', '\\'], "");
+            let op = if dash { "<<-" } else { "<<" };
+            let tab = if dash { "\t" } else { "" };
+            let body: Vec<String> = b.iter().map(|l| format!("{tab}{l}")).collect();
+            let doc = format!("{}\n{tab}{word}", body.join("\n"));
+            match shape {
+                0 => format!("cat {op}{d}\n{doc}\necho \"rc=$?\""),
+                1 => format!("x=$(cat {op}{d}\n{doc}\n); echo \"[$x]\""),
+                2 => format!("h() {{\ncat {op}{d}\n{doc}\n}}\nh; declare -f h"),
+                3 => format!("cat {op}{d} >f1\n{doc}\ncat f1"),
+                _ => format!(
+                    "while read -r w; do echo \"w=$w\"; done {op}{d}\n{doc}\necho \"rc=$?\""
+                ),
+            }
+        })
+        .boxed()
+}
+
+fn redirs_script() -> BoxedStrategy<String> {
+    (
+        lines(redir_line(), 1..4),
+        lines(redir_line(), 2..7),
+    )
+        .prop_map(|(fbody, body)| {
+            format!(
+                "two='a b'; empty=; n=1; glob='f*'\nf() {{\n((depth++ < 2)) || return 9\n{fbody}\n}}\ng() {{ echo g-out; echo g-err >&2; }}\n\
+                 {body}\necho \"end:$?\" >&2\nexec >&2 2>/dev/null; cat f1 f2 f3 2>&1\n"
+            )
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- errexit
+
+fn errexit_cmd() -> BoxedStrategy<String> {
+    frag(
+        r#"
+        false ¦ true ¦ echo a ¦ f ¦ g ¦ ! false ¦ ! true ¦ false || echo or ¦ ! f
+        false && echo and ¦ true && false ¦ if f; then echo yes; fi ¦ while f; do :; done
+        until true; do false; done ¦ ( false; echo in-sub ) ¦ x=$(false; echo cs); echo "x=$x"
+        echo "$(false; echo cs2)" ¦ false | true ¦ true | false ¦ { false; echo brace; }
+        f || echo f-failed ¦ f && echo f-ok ¦ (set -e; false; echo x) || echo sub-or
+        x=$(false) ¦ eval false ¦ eval 'false; echo ev' ¦ (( 0 )) ¦ [[ a == b ]]
+        case x in x) false;; esac ¦ for i in 1; do false; done ¦ : >nodir/x ¦ command false
+        builtin false ¦ echo "rc=$?" ¦ f; echo "after-f=$?" ¦ set +e ¦ set -e
+        shopt -s inherit_errexit ¦ set -o pipefail ¦ ( f ) ¦ g || echo g-or ¦ false; true
+        echo $(f) ¦ x=$(f) ¦ r=$(g); echo "r=$r" ¦ f | cat ¦ if ! f; then echo neg; fi
+        false >/dev/null ¦ { false; } || echo grp-or ¦ ( exit 3 ) ¦ local v=$(false)
+        [ -n "" ] ¦ test 1 -eq 2 ¦ h ¦ h && echo h-ok ¦ trap 'echo ERR:$?' ERR
+        "#,
+    )
+}
+
+fn errexit_script() -> BoxedStrategy<String> {
+    (
+        lines(errexit_cmd(), 1..4),
+        lines(errexit_cmd(), 1..3),
+        lines(errexit_cmd(), 1..6),
+        sel(&[
+            "",
+            "set -e",
+            "set -e; shopt -s inherit_errexit",
+            "set -eo pipefail",
+            "set -eE",
+        ]),
+    )
+        .prop_map(|(fbody, gbody, body, pre)| {
+            format!(
+                "trap 'echo \"EXIT:$?\"' EXIT\n\
+                 f() {{\n((fd++ < 3)) || return 9\necho f-in\n{fbody}\necho f-end\n}}\n\
+                 g() {{\n((gd++ < 3)) || return 8\necho g-in\n{gbody}\necho g-end\n}}\n\
+                 h() {{ false; }}\n{pre}\n{body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -621,4 +778,6 @@ areas! {
     getopts => getopts_script,
     io => io_script,
     params => param_script,
+    redirs => redirs_script,
+    errexit => errexit_script,
 }

@@ -1727,7 +1727,10 @@ impl Interp {
         // Without redirections there is nothing to put back (and what the command
         // does to descriptors, `exec 3>f` in a function, stays); nor when the process
         // ends with this command.
-        let saved_fds = (!c.redirects.is_empty() && !last).then(|| self.fds.clone());
+        // `exec` whose redirections fail puts back those it made, which an EXIT trap
+        // after a last command still sees.
+        let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
+        let saved_fds = (!c.redirects.is_empty() && (!last || keep_fds)).then(|| self.fds.clone());
         let mark = self.redirected.len();
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
@@ -1754,10 +1757,11 @@ impl Interp {
             Ok(1)
         };
         self.adopt_bindings = false;
-        // `exec` with only redirections keeps them.
-        let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
+        // `exec` with only redirections keeps them, when they all succeed.
         match saved_fds {
-            Some(saved) if !keep_fds => self.restore_redirected(mark, &saved, in_shell),
+            Some(saved) if !keep_fds || !redir_ok => {
+                self.restore_redirected(mark, &saved, in_shell)
+            }
             Some(saved) => {
                 // bash closes the process substitutions' own descriptors even then:
                 // `exec 3> >(cat)` leaves only 3 writing to `cat`.

@@ -93,11 +93,21 @@ impl Interp {
         };
         match r.op {
             RedirOp::DupRead | RedirOp::DupWrite => {
-                let fd = match self.redir_fd(&r.fd, default_fd) {
-                    Some(fd) => fd,
-                    None => return Ok(false),
-                };
                 if target == "-" {
+                    // `{var}>&-` closes the descriptor the variable names.
+                    let fd = match &r.fd {
+                        Some(RedirFd::Var(name)) => match self.var_fd(name) {
+                            Some(fd) => fd,
+                            None => {
+                                self.error(&format!("{name}: ambiguous redirect"));
+                                return Ok(false);
+                            }
+                        },
+                        _ => match self.redir_fd(&r.fd, default_fd) {
+                            Some(fd) => fd,
+                            None => return Ok(false),
+                        },
+                    };
                     self.set_redirected(fd, None);
                     return Ok(true);
                 }
@@ -106,6 +116,26 @@ impl Interp {
                     None => (target.as_str(), false),
                 };
                 if let Ok(src) = num.parse::<i32>() {
+                    let named = matches!(r.fd, Some(RedirFd::Var(_)));
+                    // bash duplicates the source before it assigns `{var}`, so a
+                    // closed source leaves the variable alone.
+                    if named && self.fds.get(src).is_none() {
+                        self.errln(&format!(
+                            "{}: redirection error: cannot duplicate fd: Bad file descriptor",
+                            self.error_source_name()
+                        ));
+                        self.error(&format!("{src}: Bad file descriptor"));
+                        return Ok(false);
+                    }
+                    let fd = match self.redir_fd(&r.fd, default_fd) {
+                        Some(fd) => fd,
+                        None => {
+                            if named {
+                                self.error(&format!("{src}: Too many open files"));
+                            }
+                            return Ok(false);
+                        }
+                    };
                     let Some(f) = self.fds.get(src).cloned() else {
                         self.error(&format!("{src}: Bad file descriptor"));
                         return Ok(false);
@@ -113,9 +143,19 @@ impl Interp {
                     self.set_redirected(fd, Some(f));
                     if close && src != fd {
                         self.fds.set(src, None);
-                        self.redirected.push((src, Undo::MovedAway));
+                        // Moved to a `{var}` descriptor, the source comes back after
+                        // the command as any other redirection's would.
+                        let undo = if named {
+                            Undo::Restore
+                        } else {
+                            Undo::MovedAway
+                        };
+                        self.redirected.push((src, undo));
                     }
                     return Ok(true);
+                }
+                if self.redir_fd(&r.fd, default_fd).is_none() {
+                    return Ok(false);
                 }
                 if r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1))) {
                     // `>& file` and `1>& file` are `&> file`.
@@ -126,6 +166,18 @@ impl Interp {
             }
             op => self.open_redirect(&target, op, &r.fd, default_fd),
         }
+    }
+
+    /// The descriptor `{name}>&-` closes: the variable's value read as bash's
+    /// legal_number does (surrounding blanks allowed; anything else is 0), `None` when
+    /// it is unset, empty or negative.
+    fn var_fd(&self, name: &str) -> Option<i32> {
+        let v = self.get_str(name).filter(|v| !v.is_empty())?;
+        let n = v
+            .trim_matches([' ', '\t', '\n'])
+            .parse::<i64>()
+            .map_or(0, |n| n as i32);
+        (n >= 0).then_some(n)
     }
 
     /// The descriptor a redirection applies to (allocating one for `{var}`).
@@ -144,7 +196,10 @@ impl Interp {
                 // bash's F_DUPFD fails past `ulimit -n`; so an endless `exec {fd}<f`
                 // fails each time instead of growing the table.
                 if n >= super::builtins::ulimit::open_files_limit(self) {
-                    self.error("redirection error: cannot duplicate fd: Too many open files");
+                    self.errln(&format!(
+                        "{}: redirection error: cannot duplicate fd: Too many open files",
+                        self.error_source_name()
+                    ));
                     return None;
                 }
                 if let Err(m) = self.assign_scalar(name, n.to_string(), false) {

@@ -111,6 +111,13 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
                 },
                 ('u', Some(v)) => match v.parse::<i32>() {
                     Ok(n) if sh.fds.get(n).is_some() => fd = n,
+                    Ok(n) if n >= 0 => {
+                        sh.builtin_error(
+                            "read",
+                            &format!("{v}: invalid file descriptor: Bad file descriptor"),
+                        );
+                        return Ok(1);
+                    }
                     _ => {
                         sh.builtin_error(
                             "read",
@@ -140,10 +147,8 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         return Ok(if sh.fds.get(fd).is_some() { 0 } else { 1 });
     }
     if sh.fds.get(fd).is_none() {
-        sh.builtin_error(
-            "read",
-            &format!("{fd}: invalid file descriptor: Bad file descriptor"),
-        );
+        // Only a `-u` descriptor is checked up front; a closed stdin fails the read.
+        sh.builtin_error("read", &format!("read error: {fd}: Bad file descriptor"));
         return Ok(1);
     }
     // Read the raw text, tracking which characters were escaped by a backslash.
@@ -434,13 +439,7 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         sh.builtin_error(&builtin, &format!("`{name}': not a valid identifier"));
         return Ok(1);
     }
-    if sh.fds.get(fd).is_none() {
-        sh.builtin_error(
-            &builtin,
-            &format!("{fd}: invalid file descriptor: Bad file descriptor"),
-        );
-        return Ok(1);
-    }
+    // A closed stdin (without `-u`, which was checked above) reads as empty.
     if let Some(v) = sh.vars.get(&name) {
         if v.attrs.has(crate::expand::Attrs::READONLY) {
             sh.error(&format!("{name}: readonly variable"));
