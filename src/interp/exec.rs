@@ -1055,8 +1055,8 @@ impl Interp {
                         if self.debug_skip()? {
                             continue;
                         }
-                        if let Err(m) = self.assign_loop_var(&f.var, it) {
-                            self.error(&m);
+                        if let Err(e) = self.assign_loop_var(&f.var, it) {
+                            self.report_assign_error(&e);
                             return Ok(1);
                         }
                         match self.exec_list(&f.body) {
@@ -1295,8 +1295,8 @@ impl Interp {
             let Some(value) = self.select_query(items, &ps3, show_menu)? else {
                 return Ok(1);
             };
-            if let Err(m) = self.assign_scalar(&f.var, value, false) {
-                self.error(&m);
+            if let Err(e) = self.assign_scalar(&f.var, value, false) {
+                self.report_assign_error(&e);
                 return Ok(1);
             }
             match self.exec_list(&f.body) {
@@ -2455,7 +2455,7 @@ impl Interp {
 
     /// Sets a `for` loop's variable. A nameref control variable is pointed at each
     /// word in turn rather than assigned through (bash manual, "Shell Parameters").
-    fn assign_loop_var(&mut self, var: &str, word: String) -> Result<(), String> {
+    fn assign_loop_var(&mut self, var: &str, word: String) -> Result<(), super::AssignError> {
         if self
             .vars
             .get_raw(var)
@@ -2466,10 +2466,10 @@ impl Interp {
                 .get_raw(var)
                 .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
             {
-                return Err(format!("{var}: readonly variable"));
+                return Err(format!("{var}: readonly variable").into());
             }
             if !super::vars::valid_ref(&word) {
-                return Err(format!("`{word}': not a valid identifier"));
+                return Err(format!("`{word}': not a valid identifier").into());
             }
             let local = self.vars.is_local_here(var);
             self.vars.entry(var, local).value = Some(crate::expand::Value::Str(word));
@@ -2512,6 +2512,7 @@ impl Interp {
         };
         self.vars.bind_here(name);
         self.assign_scalar(name, value, false)
+            .map_err(|e| e.to_string())
     }
 
     /// The value of a prefix assignment. An array value is bound as its text, `(b c)`,
@@ -2563,14 +2564,16 @@ impl Interp {
                     None => self.assign_scalar(&a.name, value, a.append),
                 }
             }
-            AssignValue::Array(_) if a.index.is_some() => Err(format!(
-                "{}[{}]: cannot assign list to array member",
-                a.name,
-                a.index
-                    .as_ref()
-                    .map(crate::syntax::printer::word_to_string)
-                    .unwrap_or_default()
-            )),
+            AssignValue::Array(_) if a.index.is_some() => {
+                Err(super::AssignError::Message(format!(
+                    "{}[{}]: cannot assign list to array member",
+                    a.name,
+                    a.index
+                        .as_ref()
+                        .map(crate::syntax::printer::word_to_string)
+                        .unwrap_or_default()
+                )))
+            }
             AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append, false) {
                 Ok(r) => r,
                 Err(e) => {
@@ -2581,8 +2584,8 @@ impl Interp {
         };
         match r {
             Ok(()) => Ok(()),
-            Err(m) => {
-                self.error(&m);
+            Err(e) => {
+                self.report_assign_error(&e);
                 Err(1)
             }
         }
@@ -2642,14 +2645,14 @@ impl Interp {
         elems: &[ArrayElem],
         append: bool,
         decl: bool,
-    ) -> Result<Result<(), String>, ExpandError> {
+    ) -> Result<Result<(), super::AssignError>, ExpandError> {
         let written = name;
         let name = match self.vars.resolve_name_checked(name) {
             Ok(n) => n,
-            Err(m) => return Ok(Err(m)),
+            Err(m) => return Ok(Err(m.into())),
         };
         if name.contains('[') {
-            return Ok(Err(format!("`{name}': not a valid identifier")));
+            return Ok(Err(format!("`{name}': not a valid identifier").into()));
         }
         if let Some(v) = self.vars.get_raw(&name)
             && v.attrs.has(crate::expand::Attrs::NAMEREF)
@@ -2663,7 +2666,7 @@ impl Interp {
         }
         let existing = self.vars.get(&name).cloned().unwrap_or_default();
         if existing.attrs.has(crate::expand::Attrs::READONLY) {
-            return Ok(Err(format!("{written}: readonly variable")));
+            return Ok(Err(format!("{written}: readonly variable").into()));
         }
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
@@ -2778,7 +2781,9 @@ impl Interp {
             let var = self.vars.entry(&name, false);
             var.value = Some(Value::Assoc(map));
             var.attrs = attrs;
-            return Ok(self.note_growth(grown).map_err(|m| format!("{name}: {m}")));
+            return Ok(self
+                .note_growth(grown)
+                .map_err(|m| format!("{name}: {m}").into()));
         }
         // Indexed: store element by element into the live array.
         {
@@ -2858,7 +2863,9 @@ impl Interp {
                 ErrorKind::Fatal(126),
             ));
         }
-        Ok(self.note_growth(grown).map_err(|m| format!("{name}: {m}")))
+        Ok(self
+            .note_growth(grown)
+            .map_err(|m| format!("{name}: {m}").into()))
     }
 }
 

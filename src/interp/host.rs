@@ -262,7 +262,7 @@ impl ArithHost for Interp {
                 };
                 match self.assign_element(name, &key, value.to_string(), false) {
                     // bash reports a negative index past the start and goes on.
-                    Err(m) if !assoc && m.ends_with("]: bad array subscript") => {
+                    Err(crate::interp::AssignError::BadSubscript { .. }) => {
                         self.error(&format!("{name}[{sub}]: bad array subscript"));
                         return Ok(());
                     }
@@ -270,8 +270,9 @@ impl ArithHost for Interp {
                 }
             }
         };
-        r.map_err(|m| {
+        r.map_err(|e| {
             // Assignment errors carry their own "name: message" text.
+            let m = e.to_string();
             let (expr, msg) = match m.split_once(": ") {
                 Some((a, b)) => (a.to_owned(), b.to_owned()),
                 None => (name.to_owned(), m),
@@ -321,6 +322,19 @@ fn subscript_len(text: &str) -> Option<usize> {
                     _ => {}
                 }
             },
+            // A command substitution or `${...}` is skipped whole (bash's
+            // skip_matched_pair): `a[$(echo ])]` names one element.
+            '$' if matches!(text.get(i + 1..i + 2), Some("(" | "{")) => {
+                let (open, close) = if text.get(i + 1..i + 2) == Some("(") {
+                    ('(', ')')
+                } else {
+                    ('{', '}')
+                };
+                chars.next();
+                let inner = text.get(i + 2..)?;
+                let len = matched_len(inner, open, close)?;
+                while chars.next().is_some_and(|(j, _)| j < i + 2 + len) {}
+            }
             '[' => depth += 1,
             ']' if depth == 0 => return Some(i),
             ']' => depth -= 1,
@@ -328,6 +342,44 @@ fn subscript_len(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Where the `close` that ends `text` (what follows an `open`) is, skipping nested
+/// pairs, quoted text and escaped characters.
+fn matched_len(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '\'' => {
+                chars.by_ref().find(|&(_, d)| d == '\'')?;
+            }
+            '"' => loop {
+                match chars.next()?.1 {
+                    '"' => break,
+                    '\\' => {
+                        chars.next();
+                    }
+                    _ => {}
+                }
+            },
+            c if c == open => depth += 1,
+            c if c == close && depth == 0 => return Some(i),
+            c if c == close => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `r` is `name[subscript]` with a non-empty subscript that ends the text, as
+/// the builtins that take a variable name (`read`, `printf -v`) accept it (bash's
+/// valid_array_reference).
+pub(crate) fn valid_array_reference(r: &str) -> bool {
+    split_element_ref(r).is_some_and(|(base, sub)| crate::syntax::is_name(base) && !sub.is_empty())
 }
 
 impl Interp {
@@ -415,12 +467,12 @@ impl Host for Interp {
 
     fn assign(&mut self, name: &str, value: String) -> ExpResult<()> {
         self.assign_scalar(name, value, false)
-            .map_err(ExpandError::abort)
+            .map_err(|e| ExpandError::abort(e.to_string()))
     }
 
     fn assign_index(&mut self, name: &str, key: &str, value: String) -> ExpResult<()> {
         self.assign_element(name, key, value, false)
-            .map_err(ExpandError::abort)
+            .map_err(|e| ExpandError::abort(e.to_string()))
     }
 
     fn plain_scalar(&mut self, name: &str) -> Option<Option<String>> {

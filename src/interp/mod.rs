@@ -546,12 +546,46 @@ pub(crate) enum ErrexitUnwind {
     Done,
 }
 
-/// Marks an error message to be printed without the name of the builtin that met it:
-/// bash reports an array subscript's arithmetic failure as the subscript's own (its
-/// `array_expand_index` clears the command's name), wherever the assignment came
-/// from (`declare a[1+]=x`, `printf -v 'a[1+]'`), and the mark carries that through
-/// the assignment functions' error text.
-pub(crate) const UNNAMED: char = '\u{1}';
+/// Why an assignment failed, and so how it is reported. Assignment functions
+/// return this instead of message text, so that no caller has to read a message
+/// back to learn what kind of failure it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AssignError {
+    /// bash's message (`x: readonly variable`), reported under the name of the
+    /// builtin that met it.
+    Message(String),
+    /// An indexed array subscript's arithmetic failure: bash reports it as the
+    /// subscript's own, without a builtin's name (its `array_expand_index` clears
+    /// the command's name), wherever the assignment came from (`declare a[1+]=x`,
+    /// `printf -v 'a[1+]'`).
+    Subscript(String),
+    /// A negative subscript reaching before the first element of indexed array
+    /// `name`; `key` is the subscript as it was evaluated.
+    BadSubscript { name: String, key: String },
+    /// Refused with nothing to print (a nameref that could not take its value).
+    Silent,
+}
+
+impl std::fmt::Display for AssignError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AssignError::Message(m) | AssignError::Subscript(m) => f.write_str(m),
+            AssignError::BadSubscript { name, key } => {
+                write!(f, "{name}[{key}]: bad array subscript")
+            }
+            AssignError::Silent => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for AssignError {}
+
+impl From<String> for AssignError {
+    fn from(m: String) -> AssignError {
+        AssignError::Message(m)
+    }
+}
 
 /// The shell: all state of one bash process.
 #[derive(Clone)]
@@ -1116,7 +1150,6 @@ impl Interp {
 
     /// Prints a runtime error with bash's prefix.
     pub fn error(&self, msg: &str) {
-        let msg = msg.strip_prefix(UNNAMED).unwrap_or(msg);
         self.errln(&format!("{}{}", self.err_prefix(), msg));
     }
 
@@ -1510,15 +1543,20 @@ impl Interp {
     pub fn set_var(&mut self, name: &str, value: String) -> Result<(), Flow> {
         match self.assign_scalar(name, value, false) {
             Ok(()) => Ok(()),
-            Err(msg) => {
-                self.error(&msg);
+            Err(e) => {
+                self.report_assign_error(&e);
                 Err(Flow::Abort)
             }
         }
     }
 
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
-    pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
+    pub fn assign_scalar(
+        &mut self,
+        name: &str,
+        value: String,
+        append: bool,
+    ) -> Result<(), AssignError> {
         // A plain variable (the common case) is looked up once for its attributes; a
         // nameref is followed first.
         let plain = self
@@ -1537,11 +1575,19 @@ impl Interp {
             && !append
             && !vars::valid_ref(&value)
         {
-            return Err(format!("`{value}': not a valid identifier"));
+            return Err(AssignError::Message(format!(
+                "`{value}': not a valid identifier"
+            )));
         }
         if let Some((base, sub)) = host::split_element_ref(&target) {
             let (base, sub) = (base.to_owned(), sub.to_owned());
             let assoc = self.vars.get(&base).is_some_and(|v| v.is_assoc());
+            // `@` and `*` name the whole array, which one value cannot be.
+            if matches!(sub.as_str(), "@" | "*") {
+                return Err(AssignError::Subscript(format!(
+                    "{base}[{sub}]: bad array subscript"
+                )));
+            }
             let key = self
                 .expand_subscript_for(assoc, &sub)
                 .map_err(|e| e.message)?;
@@ -1560,7 +1606,7 @@ impl Interp {
         };
         let attrs = plain.or(existing.map(|v| v.attrs)).unwrap_or_default();
         if attrs.has(Attrs::READONLY) {
-            return Err(format!("{name}: readonly variable"));
+            return Err(AssignError::Message(format!("{name}: readonly variable")));
         }
         // `s+=x` on a plain string grows it where it is: copying the old text for
         // each append made a loop of appends quadratic.
@@ -1601,15 +1647,15 @@ impl Interp {
             let max = self.budget.limits.max_string_len;
             self.budget
                 .trip(&format!("string length limit exceeded ({max} bytes)"));
-            return Err(format!(
+            return Err(AssignError::Message(format!(
                 "{name}: string length limit exceeded ({max} bytes)"
-            ));
+            )));
         }
         if value.len() as u64 >= ASSIGN_CHECK_FROM {
             // Counted as held beside the value it replaces: the two coexist briefly.
             if let Err(m) = self.check_memory(value.len() as u64) {
                 self.budget.trip(&m);
-                return Err(format!("{name}: {m}"));
+                return Err(AssignError::Message(format!("{name}: {m}")));
             }
         }
         value = vars::apply_case(attrs, value);
@@ -1640,21 +1686,21 @@ impl Interp {
         old_len: usize,
         value: &str,
         allexport: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), AssignError> {
         let len = old_len.saturating_add(value.len());
         if len > self.budget.limits.max_string_len {
             let max = self.budget.limits.max_string_len;
             self.budget
                 .trip(&format!("string length limit exceeded ({max} bytes)"));
-            return Err(format!(
+            return Err(AssignError::Message(format!(
                 "{name}: string length limit exceeded ({max} bytes)"
-            ));
+            )));
         }
         if value.len() as u64 >= ASSIGN_CHECK_FROM
             && let Err(m) = self.check_memory(value.len() as u64)
         {
             self.budget.trip(&m);
-            return Err(format!("{name}: {m}"));
+            return Err(AssignError::Message(format!("{name}: {m}")));
         }
         self.note_growth(value.len())
             .map_err(|m| format!("{name}: {m}"))?;
@@ -1751,26 +1797,32 @@ impl Interp {
         key: &str,
         value: String,
         append: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), AssignError> {
         let written = name;
         let name = self.vars.resolve_name_checked(name)?;
         if name.contains('[') {
             // A nameref to an element cannot be subscripted again.
-            return Err(format!("`{name}': not a valid identifier"));
+            return Err(AssignError::Message(format!(
+                "`{name}': not a valid identifier"
+            )));
         }
         // Nor can one that names nothing yet.
         if let Some(raw) = self.vars.get_raw(&name)
             && raw.attrs.has(Attrs::NAMEREF)
         {
             let text = raw.as_scalar().unwrap_or_default();
-            return Err(format!("`{text}': not a valid identifier"));
+            return Err(AssignError::Message(format!(
+                "`{text}': not a valid identifier"
+            )));
         }
         let existing = self.vars.get(&name).cloned();
         if let Some(v) = &existing
             && v.attrs.has(Attrs::READONLY)
         {
             // Named as written: through a nameref, bash reports the nameref.
-            return Err(format!("{written}: readonly variable"));
+            return Err(AssignError::Message(format!(
+                "{written}: readonly variable"
+            )));
         }
         if self.assign_special_element(&name, key, &value).is_some() {
             return Ok(());
@@ -1803,7 +1855,7 @@ impl Interp {
         // integer variable's bad value does.
         let idx = self
             .eval_int_value(key)
-            .map_err(|e| format!("{UNNAMED}{}", e.render()))?;
+            .map_err(|e| AssignError::Subscript(e.render()))?;
         let idx = if idx < 0 {
             let max = match &var.value {
                 Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
@@ -1811,7 +1863,10 @@ impl Interp {
                 _ => -1,
             };
             if max + 1 + idx < 0 {
-                return Err(format!("{name}[{key}]: bad array subscript"));
+                return Err(AssignError::BadSubscript {
+                    name: name.clone(),
+                    key: key.to_owned(),
+                });
             }
             max + 1 + idx
         } else {
@@ -1848,7 +1903,7 @@ impl Interp {
 
     /// Fails (and ends the run) once array `name` holds more than `max_array_len`
     /// elements.
-    pub(crate) fn check_array_len(&self, name: &str) -> Result<(), String> {
+    pub(crate) fn check_array_len(&self, name: &str) -> Result<(), AssignError> {
         let len = match self.vars.get(name).and_then(|v| v.value.as_ref()) {
             Some(Value::Indexed(a)) => a.len(),
             Some(Value::Assoc(a)) => a.len(),
@@ -1858,9 +1913,9 @@ impl Interp {
         if len > max {
             self.budget
                 .trip(&format!("array size limit exceeded ({max} elements)"));
-            return Err(format!(
+            return Err(AssignError::Message(format!(
                 "{name}: array size limit exceeded ({max} elements)"
-            ));
+            )));
         }
         Ok(())
     }

@@ -202,8 +202,8 @@ impl Interp {
                     ));
                     return None;
                 }
-                if let Err(m) = self.assign_scalar(name, n.to_string(), false) {
-                    self.error(&m);
+                if let Err(e) = self.assign_scalar(name, n.to_string(), false) {
+                    self.report_assign_error(&e);
                     return None;
                 }
                 if !self

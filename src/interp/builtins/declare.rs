@@ -1,7 +1,7 @@
 //! `declare`/`typeset`, `local`, `export`, `readonly` and `unset` (bash manual, "Bash
 //! Builtins"): attributes, array declarations and bash's listing formats.
 
-use super::super::{Flow, Interp, R};
+use super::super::{AssignError, Flow, Interp, R};
 use crate::expand::param::{declare_line, dquote};
 use crate::expand::{Attrs, Value, Var};
 use crate::syntax::{Assign, AssignValue};
@@ -671,9 +671,9 @@ fn declare_one(
     } else {
         Ok(())
     };
-    if let Err(m) = result {
-        if !m.is_empty() {
-            sh.builtin_error(builtin, &m);
+    if let Err(e) = result {
+        if e != AssignError::Silent {
+            sh.assign_error(builtin, &e);
         } else if created {
             // A nameref that could not take its value is not left behind.
             let _ = sh.vars.unset(&vname);
@@ -731,11 +731,11 @@ fn new_plain_local(sh: &mut Interp, builtin: &str, name: &str, v: &str) -> Optio
     };
     Some(match sh.assign_scalar(name, v.to_owned(), false) {
         Ok(()) => Ok(()),
-        Err(m) => {
-            if m.is_empty() {
+        Err(e) => {
+            if e == AssignError::Silent {
                 let _ = sh.vars.unset(name);
             } else {
-                sh.builtin_error(builtin, &m);
+                sh.assign_error(builtin, &e);
             }
             Err(1)
         }
@@ -754,7 +754,7 @@ fn assign_value(
     v: String,
     append: bool,
     f: &Flags,
-) -> Result<(), String> {
+) -> Result<(), AssignError> {
     if f.set & Attrs::NAMEREF != 0 {
         let (attrs, old) = sh
             .vars
@@ -769,13 +769,13 @@ fn assign_value(
         // a number, which names nothing (bash fails without a word), `-l`/`-u` fold it.
         if attrs.has(Attrs::INTEGER) {
             sh.eval_int_value(&v).map_err(|e| e.render())?;
-            return Err(String::new());
+            return Err(AssignError::Silent);
         }
         let v = super::super::vars::apply_case(attrs, v);
         let var = sh.vars.entry(name, sh.vars.is_local_here(name));
         if !super::super::vars::valid_ref(&v) {
             var.attrs.set(Attrs::NAMEREF, false);
-            return Err(format!("`{v}': invalid variable name for name reference"));
+            return Err(format!("`{v}': invalid variable name for name reference").into());
         }
         var.value = Some(Value::Str(v));
         return Ok(());
@@ -792,7 +792,7 @@ fn assign_value(
         {
             return match sh.assign_array(name, &elems, append, false) {
                 Ok(r) => r,
-                Err(e) => Err(e.message),
+                Err(e) => Err(e.message.into()),
             };
         }
     }
@@ -1087,8 +1087,8 @@ fn nameref_operand(
     }
     match value {
         Some((append, v)) => {
-            if let Err(m) = sh.assign_scalar(&var, v, append) {
-                sh.error(&m);
+            if let Err(e) = sh.assign_scalar(&var, v, append) {
+                sh.report_assign_error(&e);
                 return RefOperand::Done;
             }
         }

@@ -363,11 +363,26 @@ impl Interp {
         Ok(1)
     }
 
+    /// Reports a failed assignment as bash does when builtin `name` met it: a bad
+    /// subscript without the builtin's name (bash reports those where the element is
+    /// bound), a silent refusal not at all.
+    pub(crate) fn assign_error(&self, name: &str, e: &super::AssignError) {
+        match e {
+            super::AssignError::Silent => {}
+            super::AssignError::Message(m) => self.builtin_error(name, m),
+            e => self.error(&e.to_string()),
+        }
+    }
+
+    /// Reports a failed assignment that no builtin made (`x=1`, `$((a[i]=1))`).
+    pub(crate) fn report_assign_error(&self, e: &super::AssignError) {
+        if !matches!(e, super::AssignError::Silent) {
+            self.error(&e.to_string());
+        }
+    }
+
     /// A builtin's error message: `bash: line N: name: msg`.
     pub fn builtin_error(&self, name: &str, msg: &str) {
-        if let Some(m) = msg.strip_prefix(super::UNNAMED) {
-            return self.error(m);
-        }
         self.error(&format!("{name}: {msg}"));
     }
 }

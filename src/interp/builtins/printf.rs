@@ -47,14 +47,12 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
         }
     }
     // The variable name is checked before anything is formatted.
-    if let Some(target) = &var {
-        let element = target
-            .split_once('[')
-            .is_some_and(|(base, rest)| crate::syntax::is_name(base) && rest.ends_with(']'));
-        if !element && !crate::syntax::is_name(target) {
-            sh.builtin_error("printf", &format!("`{target}': not a valid identifier"));
-            return Ok(2);
-        }
+    if let Some(target) = &var
+        && !crate::interp::host::valid_array_reference(target)
+        && !crate::syntax::is_name(target)
+    {
+        sh.builtin_error("printf", &format!("`{target}': not a valid identifier"));
+        return Ok(2);
     }
     let Some(fmt) = args.get(i) else {
         sh.errln("printf: usage: printf [-v var] format [arguments]");
@@ -91,15 +89,15 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
             let r = if target.contains('[') {
                 match crate::interp::host::split_element_ref(&target) {
                     Some(_) => sh.assign_scalar(&target, f.text, false),
-                    None => Err(format!("`{target}': not a valid identifier")),
+                    None => Err(format!("`{target}': not a valid identifier").into()),
                 }
             } else if crate::syntax::is_name(&target) {
                 sh.assign_scalar(&target, f.text, false)
             } else {
-                Err(format!("`{target}': not a valid identifier"))
+                Err(format!("`{target}': not a valid identifier").into())
             };
-            if let Err(m) = r {
-                sh.builtin_error("printf", &m);
+            if let Err(e) = r {
+                sh.assign_error("printf", &e);
                 return Ok(1);
             }
             Ok(status)

@@ -138,7 +138,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     }
     let names: Vec<String> = args[i..].to_vec();
     for n in &names {
-        if !crate::syntax::is_name(n) {
+        if !crate::syntax::is_name(n) && !crate::interp::host::valid_array_reference(n) {
             sh.builtin_error("read", &format!("`{n}': not a valid identifier"));
             return Ok(1);
         }
@@ -254,8 +254,8 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         return Ok(status);
     }
     if names.is_empty() {
-        if let Err(m) = sh.assign_scalar("REPLY", text, false) {
-            sh.builtin_error("read", &m);
+        if let Err(e) = sh.assign_scalar("REPLY", text, false) {
+            sh.assign_error("read", &e);
             return Ok(1);
         }
         return Ok(status);
@@ -268,8 +268,8 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     };
     for (k, n) in names.iter().enumerate() {
         let v = fields.get(k).cloned().unwrap_or_default();
-        if let Err(m) = sh.assign_scalar(n, v, false) {
-            sh.builtin_error("read", &m);
+        if let Err(e) = sh.assign_scalar(n, v, false) {
+            sh.assign_error("read", &e);
             return Ok(1);
         }
     }
