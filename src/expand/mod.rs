@@ -622,6 +622,13 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// [`Expander::arith`] with the evaluator's failure kept apart from the expansion's,
     /// for `(( ))`, which reports the two differently.
     pub fn arith_detailed(&mut self, a: &Arith) -> ExpResult<Result<i64, ArithFail>> {
+        if let Some(e) = &a.parsed {
+            let text = match a.word.parts.as_slice() {
+                [WordPart::Lit(s)] => s.as_str(),
+                _ => "",
+            };
+            return Ok(arith::eval(e, text, self.host));
+        }
         let text = self.arith_text(&a.word)?;
         Ok(arith::eval_str(&text, self.host))
     }
@@ -629,8 +636,10 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     /// Evaluates `a` whose word [`Expander::arith_text`] already expanded to `text`, so
     /// a caller that shows the text first (`set -x`) expands the word only once.
     pub fn arith_expanded(&mut self, a: &Arith, text: &str) -> Result<i64, ArithFail> {
-        let _ = a;
-        arith::eval_str(text, self.host)
+        match &a.parsed {
+            Some(e) => arith::eval(e, text, self.host),
+            None => arith::eval_str(text, self.host),
+        }
     }
 
     /// The text of an arithmetic word (read as [`crate::syntax::parse_arith_text`]

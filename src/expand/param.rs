@@ -714,109 +714,77 @@ fn finish<H: Host + ?Sized>(
             };
             let off_text = ex.arith_text(offset)?;
             let off = super::arith::eval_str(&off_text, ex.host).map_err(named)?;
-            // An offset out of range gives nothing before the length is evaluated (bash's
-            // `verify_substring_values`): past the string's characters, the array's
-            // highest index + 1, the positional parameters with `$0`, or the
-            // associative array's elements (one more for a negative offset).
-            let positional = matches!(pe.param, Param::Special('@' | '*'));
-            let extent = if pv.scalar || !pv.is_list() {
-                let v = pv.vals.first().map(String::as_str).unwrap_or("");
-                let bytes = ex.host.opts().bytes && !v.is_ascii();
-                (if bytes {
-                    crate::text::byte_chars(v).chars().count()
-                } else {
-                    v.chars().count()
-                }) as i64
-            } else if let Some(keys) = &pv.keys {
-                keys.last().copied().unwrap_or(-1) + 1
-            } else if positional {
-                pv.vals.len() as i64 + 1 + (off == 0) as i64
-            } else {
-                pv.vals.len() as i64 + (off < 0) as i64
+            let len = match length {
+                Some(l) => {
+                    let t = ex.arith_text(l)?;
+                    Some(super::arith::eval_str(&t, ex.host).map_err(named)?)
+                }
+                None => None,
             };
-            let start = if off < 0 { off + extent } else { off };
-            if start < 0 || start > extent {
-                pv.vals = if pv.scalar || pv.is_list() {
+            if pv.scalar {
+                // The string's characters, as `${v:off:len}` takes them; an offset
+                // out of range leaves nothing at all.
+                let v = pv.vals.first().cloned().unwrap_or_default();
+                pv.vals = substring(ex, &v, off, len)?.into_iter().collect();
+            } else if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
+                // Indexed arrays slice by index: elements at or after `offset`.
+                if let Some(l) = len
+                    && l < 0
+                {
+                    return Err(ExpandError::abort(format!(
+                        "{}: substring expression < 0",
+                        l
+                    )));
+                }
+                let max = keys.last().copied().unwrap_or(-1);
+                let start = if off < 0 { max + 1 + off } else { off };
+                pv.vals = if start < 0 {
                     Vec::new()
                 } else {
-                    vec![String::new()]
+                    keys.iter()
+                        .zip(pv.vals.iter())
+                        .filter(|(k, _)| **k >= start)
+                        .map(|(_, v)| v.clone())
+                        .take(len.map(|l| l as usize).unwrap_or(usize::MAX))
+                        .collect()
                 };
-            } else {
-                // A negative length is reported with its text as written.
-                let len_text = length.as_ref().map(crate::syntax::printer::word_to_string);
-                let negative = |l: i64| {
-                    ExpandError::abort(format!(
-                        "{}: substring expression < 0",
-                        len_text.clone().unwrap_or_else(|| l.to_string())
-                    ))
-                };
-                let len = match length {
-                    Some(l) => {
-                        let t = ex.arith_text(l)?;
-                        Some(super::arith::eval_str(&t, ex.host).map_err(named)?)
-                    }
-                    None => None,
-                };
-                if pv.scalar {
-                    // The string's characters, as `${v:off:len}` takes them; an offset
-                    // out of range leaves nothing at all.
-                    let v = pv.vals.first().cloned().unwrap_or_default();
-                    pv.vals = substring(ex, &v, off, len, len_text.as_deref())?
-                        .into_iter()
-                        .collect();
-                } else if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
-                    // Indexed arrays slice by index: elements at or after `offset`.
-                    if let Some(l) = len
-                        && l < 0
-                    {
-                        return Err(negative(l));
-                    }
-                    let max = keys.last().copied().unwrap_or(-1);
-                    let start = if off < 0 { max + 1 + off } else { off };
-                    pv.vals = if start < 0 {
-                        Vec::new()
-                    } else {
-                        keys.iter()
-                            .zip(pv.vals.iter())
-                            .filter(|(k, _)| **k >= start)
-                            .map(|(_, v)| v.clone())
-                            .take(len.map(|l| l as usize).unwrap_or(usize::MAX))
-                            .collect()
-                    };
-                } else if pv.is_list() {
-                    let mut vals = pv.vals.clone();
-                    if positional {
-                        vals.insert(0, ex.host.arg0());
-                    }
-                    let n = vals.len() as i64;
-                    let mut start = if off < 0 { n + off } else { off };
-                    if let Some(l) = len
-                        && l < 0
-                    {
-                        return Err(negative(l));
-                    }
-                    if !positional {
-                        // An associative array counts its elements from 1, as the
-                        // positional parameters do, with nothing at 0: offsets 0 and 1
-                        // both start at the first element, and -N counts N from the end
-                        // as if there were one more.
-                        start = if off < 0 { n + 1 + off } else { off };
-                        if start >= 0 {
-                            start = (start - 1).max(0);
-                        }
-                    }
-                    if start < 0 || start > n {
-                        pv.vals = Vec::new();
-                    } else {
-                        let end = match len {
-                            Some(l) => (start + l).min(n),
-                            None => n,
-                        };
-                        pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
-                    }
-                } else if let Some(v) = pv.vals.first_mut() {
-                    *v = substring(ex, v, off, len, len_text.as_deref())?.unwrap_or_default();
+            } else if pv.is_list() {
+                let mut vals = pv.vals.clone();
+                let positional = matches!(pe.param, Param::Special('@' | '*'));
+                if positional {
+                    vals.insert(0, ex.host.arg0());
                 }
+                let n = vals.len() as i64;
+                let mut start = if off < 0 { n + off } else { off };
+                if let Some(l) = len
+                    && l < 0
+                {
+                    return Err(ExpandError::abort(format!(
+                        "{}: substring expression < 0",
+                        l
+                    )));
+                }
+                if !positional {
+                    // An associative array counts its elements from 1, as the
+                    // positional parameters do, with nothing at 0: offsets 0 and 1
+                    // both start at the first element, and -N counts N from the end
+                    // as if there were one more.
+                    start = if off < 0 { n + 1 + off } else { off };
+                    if start >= 0 {
+                        start = (start - 1).max(0);
+                    }
+                }
+                if start < 0 || start > n {
+                    pv.vals = Vec::new();
+                } else {
+                    let end = match len {
+                        Some(l) => (start + l).min(n),
+                        None => n,
+                    };
+                    pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
+                }
+            } else if let Some(v) = pv.vals.first_mut() {
+                *v = substring(ex, v, off, len)?.unwrap_or_default();
             }
         }
         ParamOp::Transform(t) => {
@@ -922,7 +890,6 @@ fn substring<H: Host + ?Sized>(
     v: &str,
     off: i64,
     len: Option<i64>,
-    len_text: Option<&str>,
 ) -> ExpResult<Option<String>> {
     // A single-byte locale slices bytes (see `crate::text::byte_chars`).
     let bytes = ex.host.opts().bytes && !v.is_ascii();
@@ -940,9 +907,9 @@ fn substring<H: Host + ?Sized>(
         Some(l) if l < 0 => {
             let e = n + l;
             if e < start {
-                let shown = len_text.map_or_else(|| l.to_string(), str::to_owned);
                 return Err(ExpandError::abort(format!(
-                    "{shown}: substring expression < 0"
+                    "{}: substring expression < 0",
+                    l
                 )));
             }
             e

@@ -1083,8 +1083,8 @@ impl Interp {
             }
             CommandKind::ArithFor(f) => {
                 let line = self.at_line(c.line);
-                if self.arith_for_clause(f.init.as_ref())?.is_none() {
-                    return Ok(1);
+                if let Err(e) = self.arith_for_clause(f.init.as_ref())? {
+                    return self.expand_error(e);
                 }
                 let mut status = 0;
                 self.loop_depth += 1;
@@ -1093,9 +1093,9 @@ impl Interp {
                         self.charge_loop()?;
                         self.line = line;
                         match self.arith_for_clause(f.cond.as_ref())? {
-                            Some(0) => break,
-                            Some(_) => {}
-                            None => return Ok(1),
+                            Ok(0) => break,
+                            Ok(_) => {}
+                            Err(e) => return self.expand_error(e),
                         }
                         match self.exec_list(&f.body) {
                             Ok(s) => status = s,
@@ -1113,8 +1113,8 @@ impl Interp {
                             Err(e) => return Err(e),
                         }
                         self.line = line;
-                        if self.arith_for_clause(f.step.as_ref())?.is_none() {
-                            return Ok(1);
+                        if let Err(e) = self.arith_for_clause(f.step.as_ref())? {
+                            return self.expand_error(e);
                         }
                     }
                     Ok(status)
@@ -1437,14 +1437,11 @@ impl Interp {
     /// clause (its leading blanks dropped; `1` when empty) is expanded once, traced,
     /// shown in `$BASH_COMMAND` to the DEBUG trap, then evaluated. A clause the DEBUG
     /// trap skips (extdebug) is 0.
-    /// One expression of `for (( ; ; ))`: its value, or `None` when evaluating it
-    /// failed, which (as for `(( ))`) is reported with `((: ` and ends the loop with
-    /// status 1 instead of abandoning the command line.
-    fn arith_for_clause(&mut self, a: Option<&Arith>) -> Result<Option<i64>, Flow> {
+    fn arith_for_clause(&mut self, a: Option<&Arith>) -> Result<Result<i64, ExpandError>, Flow> {
         let text = match a {
             Some(a) => match self.expander_arith_text(&a.word) {
                 Ok(t) => t,
-                Err(e) => return self.expand_error(e).map(|_| None),
+                Err(e) => return Ok(Err(e)),
             },
             None => "1".to_owned(),
         };
@@ -1458,21 +1455,14 @@ impl Interp {
         }
         self.note_command(|| format!("(({shown}))"));
         if self.debug_skip()? {
-            return Ok(Some(0));
+            return Ok(Ok(0));
         }
-        let Some(a) = a else {
-            return Ok(Some(1));
-        };
-        match Expander::new(self).arith_expanded(a, &text) {
-            Ok(v) => Ok(Some(v)),
-            Err(f) if f.fatal || f.discard => self.expand_error(f.into()).map(|_| None),
-            Err(f) => {
-                let mut e = ExpandError::from(f);
-                e.message = format!("((: {}", e.message);
-                let _ = self.expand_error(e);
-                Ok(None)
-            }
-        }
+        Ok(match a {
+            Some(a) => Expander::new(self)
+                .arith_expanded(a, &text)
+                .map_err(ExpandError::from),
+            None => Ok(1),
+        })
     }
 
     /// Expands command words (honouring `set -f` and the brace setting).

@@ -243,10 +243,6 @@ impl ArithHost for Interp {
         }
     }
 
-    fn arith_declared(&mut self, name: &str) -> bool {
-        self.vars.get(name).is_some()
-    }
-
     fn arith_set(&mut self, name: &str, index: Option<&str>, value: i64) -> Result<(), ArithFail> {
         let r = match index {
             None => self.assign_scalar(name, value.to_string(), false),
