@@ -3,7 +3,8 @@
 //! `CONFIRM_BASH=1`: one generator of small scripts per area of the manual (traps ×
 //! functions × subshells, namerefs × attributes × scopes, `declare -p` round trips,
 //! `getopts`, `printf`/`read`/`mapfile`, parameter expansion operators, redirections and
-//! here-documents, `set -e` contexts). Each script runs
+//! here-documents, `set -e` contexts, arithmetic in every context that evaluates it,
+//! `[[ ]]`/`test`/`[` conditionals). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -759,6 +760,267 @@ fn errexit_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- arithmetic
+
+/// An operand: numbers in every base (and malformed ones), variables whose values are
+/// themselves expressions, array elements, expansions and quoted words.
+fn arith_leaf() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => frag(
+            r#"
+            0 ¦ 1 ¦ 7 ¦ 42 ¦ 010 ¦ 08 ¦ 0x1F ¦ 0X1f ¦ 0x ¦ 2#101 ¦ 2#2 ¦ 64#@ ¦ 64#_ ¦ 64#Zz
+            36#zz ¦ 16#ff ¦ 1#1 ¦ 65#1 ¦ 10#08 ¦ 0#1 ¦ 9223372036854775807 ¦ 9223372036854775808
+            99999999999999999999 ¦ 1e3 ¦ 3.5 ¦ 0b1 ¦ 2# ¦ 8#9 ¦ 37#a ¦ 00 ¦ 0x7fffffffffffffff
+            0xffffffffffffffff ¦ 64#-
+            "#,
+        ),
+        4 => frag(
+            r#"
+            a ¦ b ¦ z ¦ e ¦ s ¦ r ¦ rr ¦ n ¦ u ¦ big ¦ neg ¦ sp ¦ bad ¦ cyc ¦ hx ¦ arr ¦ arr[1]
+            arr[-1] ¦ arr[7] ¦ arr[a-1] ¦ h[k] ¦ h[nokey] ¦ arr[-9] ¦ badb ¦ neg1 ¦ dot
+            "#,
+        ),
+        1 => frag(
+            r#"
+            $a ¦ ${z} ¦ "$e" ¦ ${#s} ¦ $((a*2)) ¦ $u ¦ '1' ¦ "2" ¦ ${arr[1]} ¦ $bad ¦ $neg
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn arith_expr() -> BoxedStrategy<String> {
+    let sp = || sel(&["", " ", " ", "  ", "\n"]);
+    arith_leaf()
+        .prop_recursive(3, 12, 3, move |inner| {
+            let binop = frag(
+                r#"
+                + ¦ - ¦ * ¦ / ¦ % ¦ ** ¦ << ¦ >> ¦ < ¦ <= ¦ > ¦ >= ¦ == ¦ != ¦ & ¦ ^ ¦ | ¦ && ¦ ||
+                , ¦ + ¦ - ¦ * ¦ / ¦ % ¦ **
+                "#,
+            );
+            let assign = frag("= ¦ += ¦ -= ¦ *= ¦ /= ¦ %= ¦ <<= ¦ >>= ¦ &= ¦ ^= ¦ |= ¦ =");
+            let target = frag("a ¦ b ¦ z ¦ u ¦ arr[1] ¦ h[k] ¦ n ¦ e ¦ arr[z] ¦ 1 ¦ r ¦ arr");
+            let unop = frag("- ¦ + ¦ ! ¦ ~ ¦ ++ ¦ -- ¦ - ¦ !");
+            prop_oneof![
+                5 => (inner.clone(), sp(), binop, sp(), inner.clone())
+                    .prop_map(|(l, s1, o, s2, r)| format!("{l}{s1}{o}{s2}{r}")),
+                1 => (unop, inner.clone()).prop_map(|(o, x)| format!("{o}{x}")),
+                1 => (target.clone(), frag("++ ¦ --")).prop_map(|(t, o)| format!("{t}{o}")),
+                1 => (frag("++ ¦ --"), target.clone()).prop_map(|(o, t)| format!("{o}{t}")),
+                2 => (target, sp(), assign, sp(), inner.clone())
+                    .prop_map(|(t, s1, o, s2, x)| format!("{t}{s1}{o}{s2}{x}")),
+                1 => (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(c, a, b)| format!("{c} ? {a} : {b}")),
+                1 => inner.clone().prop_map(|x| format!("({x})")),
+                1 => (inner, frag(
+                    r#"
+                    @ ¦ ) ¦ ? ¦ : ¦ $ ¦ ] ¦ ; ¦ = ¦ 1 ¦ # ¦ [ ¦ ` ¦ \ ¦ ? 1 ¦ ~ ¦ ++ ¦ a b ¦ 'x'
+                    "#,
+                )).prop_map(|(x, junk)| format!("{x} {junk}")),
+            ]
+        })
+        .boxed()
+}
+
+/// `text` in single quotes.
+fn squote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+fn arith_line() -> BoxedStrategy<String> {
+    (arith_expr(), arith_expr(), 0..14usize)
+        .prop_map(|(x, y, shape)| {
+            let show = r#"echo "rc=$? a=$a b=$b z=$z u=${u-unset} n=$n arr=${arr[*]} h=${h[k]}""#;
+            match shape {
+                0 => format!("( echo \"$(( {x} ))\" ); {show}"),
+                1 => format!("( echo $(({x})) ); {show}"),
+                2 => format!("(( {x} )); {show}"),
+                3 => format!("let {} {}; {show}", squote(&x), squote(&y)),
+                4 => format!("( declare -i v; v={}; echo \"v=$v\" ); {show}", squote(&x)),
+                5 => format!("( echo \"${{str:{x}:{y}}}\" ); {show}"),
+                6 => format!("( arr[{x}]=new; declare -p arr ); {show}"),
+                7 => format!("( echo \"${{arr[{x}]}}\" \"${{#arr[{y}]}}\" ); {show}"),
+                8 => format!(
+                    "for (( c=0, k=({x}); c < 3; c++ )); do echo \"c=$c k=$k\"; done; {show}"
+                ),
+                9 => format!("( echo $[ {x} ] ); {show}"),
+                10 => format!("(( {x} )) && echo yes || echo no; {show}"),
+                11 => format!(
+                    "( unset {}; declare -p arr ); {show}",
+                    squote(&format!("arr[{x}]"))
+                ),
+                12 => format!("echo \"$(( {x} ))\"; {show}"),
+                _ => format!("( echo \"${{arr[@]:{x}:{y}}}\" ); {show}"),
+            }
+        })
+        .boxed()
+}
+
+fn arith_script() -> BoxedStrategy<String> {
+    (
+        lines(arith_line(), 1..5),
+        sel(&[
+            "",
+            "",
+            "set -u",
+            "declare -i u",
+            "shopt -s expand_aliases",
+            "set -o posix",
+        ]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "a=3 b=-2 z=0 e= s=abc r='a+b' rr=r n=010 big=9223372036854775807 \
+                 neg=-9223372036854775808 neg1=-1 sp=' 4 ' bad='1 +' badb='2#2' cyc=cyc hx=0x10 \
+                 dot=1.5 str=abcdefgh\narr=(10 20 30); declare -A h=([k]=5)\n{pre}\n{body}\n\
+                 echo \"end:$? a=$a b=$b z=$z arr=${{arr[*]}}\"\n"
+            )
+        })
+        .boxed()
+}
+
+// ---------------------------------------------------------------- conditionals
+
+/// A `[[ ]]` primary: every unary and binary operator of CONDITIONAL EXPRESSIONS.
+fn cond_primary() -> BoxedStrategy<String> {
+    let file = || {
+        frag(
+            r#"
+            f ¦ d ¦ l ¦ dl ¦ empty ¦ nosuch ¦ x ¦ '' ¦ /dev/null ¦ old ¦ hard ¦ p ¦ suid ¦ sticky
+            noperm ¦ ld ¦ d/ ¦ f/ ¦ "$e" ¦ /
+            "#,
+        )
+    };
+    let word = || {
+        frag(
+            r#"
+            abc ¦ ABC ¦ '' ¦ "a b" ¦ a* ¦ 'a*' ¦ "a*" ¦ $s ¦ "$s" ¦ [ab]c ¦ @(x|abc) ¦ ?bc ¦ *
+            10 ¦ 9 ¦ 010 ¦ " 3" ¦ $e ¦ "$e" ¦ $u ¦ b ¦ abd ¦ a\* ¦ !(x) ¦ [[:alpha:]]* ¦ ab
+            +(a|b)c ¦ é ¦ Z ¦ "[ab]c" ¦ 'a'bc
+            "#,
+        )
+    };
+    let num = || {
+        frag(
+            r#"
+            1 ¦ 01 ¦ 010 ¦ 0x10 ¦ '' ¦ a ¦ "1+2" ¦ 'a*2' ¦ x ¦ " 3 " ¦ 9223372036854775808 ¦ 1/0
+            '2#2' ¦ -1 ¦ 8 ¦ "$e" ¦ $u ¦ s ¦ 'a+' ¦ 3 ¦ arr[1] ¦ '(1' ¦ 'z=5'
+            "#,
+        )
+    };
+    prop_oneof![
+        3 => (frag(
+            r#"
+            -a ¦ -b ¦ -c ¦ -d ¦ -e ¦ -f ¦ -g ¦ -h ¦ -k ¦ -p ¦ -r ¦ -s ¦ -u ¦ -w ¦ -x ¦ -G ¦ -L
+            -N ¦ -O ¦ -S
+            "#,
+        ), file()).prop_map(|(o, f)| format!("{o} {f}")),
+        1 => frag("-t 0 ¦ -t 1 ¦ -t 2 ¦ -t 9 ¦ -t x ¦ -t '' ¦ -t 99999999999"),
+        1 => frag("-z '' ¦ -z abc ¦ -n '' ¦ -n abc ¦ -z $e ¦ -n \"$u\" ¦ -n $s"),
+        1 => frag(
+            r#"
+            -o errexit ¦ -o nounset ¦ -o noglob ¦ -o nosuch ¦ -o posix ¦ -o emacs ¦ -o ''
+            -o pipefail ¦ -o braceexpand ¦ -o hashall ¦ -o interactive-comments ¦ -o monitor
+            "#,
+        ),
+        2 => frag(
+            r#"
+            -v a ¦ -v e ¦ -v u ¦ -v 'arr[1]' ¦ -v 'arr[9]' ¦ -v 'arr[-1]' ¦ -v 'arr[-9]'
+            -v 'h[k]' ¦ -v 'h[z]' ¦ -v 'arr[@]' ¦ -v arr ¦ -v h ¦ -v 1 ¦ -v 'arr[a-2]' ¦ -v ''
+            -v nr ¦ -v 'arr[x' ¦ -v 'h[@]' ¦ -v 'ea[@]' ¦ -v ea ¦ -v 'arr[*]' ¦ -v 'h[*]'
+            -v 'arr[1/0]' ¦ -v 'nosuch[0]' ¦ -v 'a[0]' ¦ -v 'a[1]' ¦ -v 'arr[ 1 ]' ¦ -v '#'
+            -v 0 ¦ -v @ ¦ -v 'BASH_VERSINFO[0]' ¦ -v nrbad
+            "#,
+        ),
+        1 => frag("-R nr ¦ -R a ¦ -R u ¦ -R nrbad ¦ -R 'arr[1]' ¦ -R ''"),
+        3 => (word(), frag("== ¦ = ¦ != ¦ < ¦ > ¦ == ¦ != ¦ <"), word())
+            .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+        3 => (num(), frag("-eq ¦ -ne ¦ -lt ¦ -le ¦ -gt ¦ -ge"), num())
+            .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+        1 => (file(), frag("-ef ¦ -nt ¦ -ot"), file()).prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+        3 => (word(), frag(
+            r#"
+            ^a(b)(c)?$ ¦ 'a.c' ¦ $re ¦ "$re" ¦ ( ¦ [[:alpha:]]+ ¦ a|x ¦ ^$ ¦ b* ¦ "a.c" ¦ \.
+            a{2} ¦ (a)|(b) ¦ [ ¦ ^(a)(x)?(b) ¦ () ¦ .* ¦ 'a*' ¦ a\ b ¦ ([0-9])+ ¦ [.]
+            ^[^x]*$ ¦ (((a))) ¦ \(a ¦ x{ ¦ $u ¦ "" ¦ a"."c ¦ ^.$ ¦ é ¦ (é)
+            "#,
+        )).prop_map(|(w, re)| format!("{w} =~ {re}")),
+        1 => word(),
+    ]
+    .boxed()
+}
+
+fn cond_expr() -> BoxedStrategy<String> {
+    cond_primary()
+        .prop_recursive(2, 6, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), frag("&& ¦ ||"), inner.clone())
+                    .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+                inner.clone().prop_map(|x| format!("! {x}")),
+                inner.prop_map(|x| format!("( {x} )")),
+            ]
+        })
+        .boxed()
+}
+
+fn test_args() -> BoxedStrategy<String> {
+    prop::collection::vec(
+        frag(
+            r#"
+        ! ¦ ! ¦ '(' ¦ ')' ¦ -a ¦ -o ¦ -n ¦ -z ¦ -e ¦ -f ¦ -d ¦ -h ¦ -L ¦ -t ¦ -v ¦ = ¦ == ¦ !=
+        '<' ¦ '>' ¦ -eq ¦ -lt ¦ -ge ¦ -nt ¦ -ef ¦ x ¦ '' ¦ 1 ¦ 02 ¦ -1 ¦ ' 3' ¦ abc ¦ f ¦ d
+        nosuch ¦ a ¦ 'arr[1]' ¦ '1+2' ¦ errexit ¦ -G ¦ -O ¦ -N ¦ -R ¦ -x ¦ ']' ¦ - ¦ -- ¦ 'a b'
+        -s ¦ -w ¦ ' 3 ' ¦ 0x1 ¦ +2 ¦ 99999999999999999999 ¦ -o ¦ -a ¦ '(' ¦ ')' ¦ = ¦ -k ¦ -p
+        -S ¦ -c ¦ -b ¦ -u ¦ -g ¦ -r ¦ -ot ¦ -ne ¦ -le ¦ -gt ¦ '-2' ¦ nr ¦ 'h[k]'
+        "#,
+        ),
+        0..7,
+    )
+    .prop_map(|v| v.join(" "))
+    .boxed()
+}
+
+fn cond_line() -> BoxedStrategy<String> {
+    let show = r#"echo "rc=$? m=${BASH_REMATCH[*]@Q} n=${#BASH_REMATCH[@]} z=$z""#;
+    prop_oneof![
+        4 => cond_expr().prop_map(move |x| format!("[[ {x} ]]; {show}")),
+        1 => cond_expr().prop_map(move |x| format!("[[ {x} ]] && echo T || echo F; {show}")),
+        1 => cond_expr().prop_map(move |x| format!("if [[ {x} ]]; then echo T; fi; {show}")),
+        3 => test_args().prop_map(move |a| format!("test {a}; {show}")),
+        3 => test_args().prop_map(move |a| format!("[ {a} ]; {show}")),
+        1 => test_args().prop_map(move |a| format!("[ {a}; {show}")),
+        1 => test_args().prop_map(move |a| format!("builtin test {a}; {show}")),
+        1 => frag(
+            r#"
+            [[ a -eq ]] ¦ [[ ( a ]] ¦ [[ a b ]] ¦ [[ -x ]] ¦ [[ ]] ¦ [[ a == ]] ¦ [[ ! ]]
+            [[ a && ]] ¦ [[ -f f -a -d d ]] ¦ [[ a =~ ]] ¦ [[ a < ]] ¦ [[ ( ) ]] ¦ [[ -q a ]]
+            [[ a -foo b ]] ¦ [[ a ) ]] ¦ [[ a || b c ]] ¦ [[ -n ]] ¦ [[ -v ]] ¦ [[ ! -e ]]
+            [[ 1 -eq 1 -a 2 ]] ¦ [[ x =~ ) ]] ¦ [[ ( a ) b ]] ¦ [[ a
+            "#,
+        ).prop_map(move |x| format!("eval {}; {show}", squote(&x))),
+    ]
+    .boxed()
+}
+
+fn cond_script() -> BoxedStrategy<String> {
+    (
+        lines(cond_line(), 1..6),
+        sel(&["", "", "shopt -s nocasematch", "set -u", "shopt -s extglob", "set -o posix", "shopt -u extglob", "set -e"]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "mkdir d ld; echo data > f; : > empty; ln -s f l; ln -s nosuch dl; ln f hard\n\
+                 printf '#!/bin/sh\\n' > x; chmod +x x; touch -d @100 old; mkfifo p\n\
+                 : > suid; chmod u+s,g+s suid; mkdir sticky; chmod +t sticky; : > noperm; chmod 000 noperm\n\
+                 a=3 e= s=abc z=0 re='([a-z]+)([0-9]+)'; arr=(10 20 30); declare -A h=([k]=v)\n\
+                 declare -a ea; declare -n nr=a nrbad=nosuch; unset u\n{pre}\n{body}\n\
+                 echo \"end:$? ${{BASH_REMATCH[@]@Q}}\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -780,4 +1042,6 @@ areas! {
     params => param_script,
     redirs => redirs_script,
     errexit => errexit_script,
+    arith => arith_script,
+    cond => cond_script,
 }

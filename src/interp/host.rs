@@ -297,8 +297,22 @@ pub(crate) fn split_element_ref(r: &str) -> Option<(&str, &str)> {
 }
 
 /// Where the subscript that `text` (what follows a `[`) begins ends: the index of its
-/// matching `]`, skipping quoted text and escaped characters.
+/// matching `]`.
 fn subscript_len(text: &str) -> Option<usize> {
+    matched_len(text, '[', ']', 0)
+}
+
+/// How deep substitutions inside a subscript are followed (the scan recurses into
+/// each); deeper text is not a subscript.
+const MAX_SUBSCRIPT_NESTING: usize = 64;
+
+/// Where the `close` that ends `text` (what follows an `open`) is, skipping nested
+/// pairs, quoted text, escaped characters, and a command substitution or `${...}`
+/// whole (bash's skip_matched_pair: `a[$(echo ])]` names one element).
+fn matched_len(text: &str, open: char, close: char, nesting: usize) -> Option<usize> {
+    if nesting > MAX_SUBSCRIPT_NESTING {
+        return None;
+    }
     let mut depth = 0usize;
     let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -318,50 +332,16 @@ fn subscript_len(text: &str) -> Option<usize> {
                     _ => {}
                 }
             },
-            // A command substitution or `${...}` is skipped whole (bash's
-            // skip_matched_pair): `a[$(echo ])]` names one element.
             '$' if matches!(text.get(i + 1..i + 2), Some("(" | "{")) => {
-                let (open, close) = if text.get(i + 1..i + 2) == Some("(") {
+                let (o, cl) = if text.get(i + 1..i + 2) == Some("(") {
                     ('(', ')')
                 } else {
                     ('{', '}')
                 };
                 chars.next();
-                let inner = text.get(i + 2..)?;
-                let len = matched_len(inner, open, close)?;
+                let len = matched_len(text.get(i + 2..)?, o, cl, nesting + 1)?;
                 while chars.next().is_some_and(|(j, _)| j < i + 2 + len) {}
             }
-            '[' => depth += 1,
-            ']' if depth == 0 => return Some(i),
-            ']' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Where the `close` that ends `text` (what follows an `open`) is, skipping nested
-/// pairs, quoted text and escaped characters.
-fn matched_len(text: &str, open: char, close: char) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '\'' => {
-                chars.by_ref().find(|&(_, d)| d == '\'')?;
-            }
-            '"' => loop {
-                match chars.next()?.1 {
-                    '"' => break,
-                    '\\' => {
-                        chars.next();
-                    }
-                    _ => {}
-                }
-            },
             c if c == open => depth += 1,
             c if c == close && depth == 0 => return Some(i),
             c if c == close => depth -= 1,
