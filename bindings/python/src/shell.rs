@@ -270,7 +270,7 @@ impl Shell {
         interp.cwd = path.clone();
         interp
             .assign_scalar("PWD", path, false)
-            .map_err(Error::Value)
+            .map_err(|e| Error::Value(e.to_string()))
     }
 }
 
