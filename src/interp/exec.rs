@@ -1796,15 +1796,25 @@ impl Interp {
             return self.call_function(&f, words);
         }
         if let Some(b) = self.builtin(name) {
-            return match super::builtins::call(self, name, b, words) {
-                Err(flow) => self.builtin_write_failed(name, flow),
-                ok => ok,
-            };
+            return self.call_builtin(name, b, words);
         }
         self.no_fork = no_fork;
         let r = self.run_external(c, words);
         self.no_fork = false;
         r
+    }
+
+    /// Runs builtin `b` as `name`, a failed write to its output reported as bash does.
+    pub(crate) fn call_builtin(
+        &mut self,
+        name: &str,
+        b: super::builtins::Builtin,
+        words: &[String],
+    ) -> R {
+        match super::builtins::call(self, name, b, words) {
+            Err(flow) => self.builtin_write_failed(name, flow),
+            ok => ok,
+        }
     }
 
     /// Calls a shell function.

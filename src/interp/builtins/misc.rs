@@ -2552,10 +2552,7 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     };
     let s = match sh.builtin(name) {
         // A utility this shell also has built in (`echo`, `printf`) runs as such.
-        Some(b) => match super::call(sh, name, b, &args[i..]) {
-            Err(flow) => sh.builtin_write_failed(name, flow),
-            ok => ok,
-        },
+        Some(b) => sh.call_builtin(name, b, &args[i..]),
         None => sh.run_external(&c, &args[i..]),
     }?;
     Err(Flow::Exit(s))
