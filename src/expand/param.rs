@@ -1358,8 +1358,12 @@ fn transform_declared<H: Host + ?Sized>(
 
 /// An associative key as `declare -p` writes it: double-quoted when bash's
 /// `sh_contains_shell_metas` finds a metacharacter (`~` only at the start or after `=`
-/// or `:`, `#` only at the start), or when it is `@` or `*` alone.
+/// or `:`, `#` only at the start), or when it is `@` or `*` alone; `$'...'` when it holds
+/// a character that does not print, as values are.
 fn assoc_key(k: &str) -> String {
+    if needs_ansi_c(k) {
+        return ansi_c_quote(k);
+    }
     let mut prev: Option<char> = None;
     let meta = k.chars().any(|c| {
         let m = match c {

@@ -1413,9 +1413,11 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             s
         }
         CommandKind::Arith(a) => {
-            let mut s = String::new();
+            // Bash keeps the expression's text as written.
+            let mut s = String::from("((");
             arith_src(a, &mut s);
-            format!("(( {} ))", s.trim())
+            s.push_str("))");
+            s
         }
         CommandKind::Cond(e) => {
             let mut s = String::from("[[ ");

@@ -504,12 +504,36 @@ fn declare_one(
         && cur.has(Attrs::READONLY)
         && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
     {
+        let msg = format!("{vname}: readonly variable");
+        // A list is assigned as a statement of its own before the declaration (see
+        // the kind check below): refused there, it abandons the command line, unless
+        // the readonly variable is an outer one a new local would shadow, where the
+        // statement fails under the function's name and the declaration after it.
+        if assign
+            .as_ref()
+            .is_some_and(|a| matches!(a.value, AssignValue::Array(_)))
+        {
+            if !(local && !exists_here) {
+                sh.error(&msg);
+                return Err(ABANDON_LINE);
+            }
+            if let Some(fr) = sh.frames.iter().rev().find(|fr| fr.function) {
+                let func = fr.func.clone();
+                sh.builtin_error(&func, &msg);
+            }
+            sh.builtin_error(builtin, &msg);
+            return Err(1);
+        }
         // `readonly` and `export` assign through bash's bind_variable, whose
         // message names no builtin; `declare`, `typeset` and `local` check first.
         if matches!(builtin, "readonly" | "export") {
-            sh.error(&format!("{vname}: readonly variable"));
+            sh.error(&msg);
+            // `export` still gives the variable its attribute.
+            if builtin == "export" && f.set & Attrs::EXPORT != 0 {
+                sh.vars.entry(&vname, false).attrs.set(Attrs::EXPORT, true);
+            }
         } else {
-            sh.builtin_error(builtin, &format!("{vname}: readonly variable"));
+            sh.builtin_error(builtin, &msg);
         }
         return Err(1);
     }
@@ -1018,8 +1042,10 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
                 &redirected
             }
         };
-        if let Err(s) = declare_one(sh, name, op, &fl, local) {
-            status = s;
+        match declare_one(sh, name, op, &fl, local) {
+            Err(ABANDON_LINE) => return Err(Flow::Abort),
+            Err(s) => status = s,
+            Ok(()) => {}
         }
         // Exporting a temporary binding (`v=1 export v`) makes it outlive the command.
         let var = match stashed {
@@ -1144,7 +1170,10 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             sh.exported_funcs.remove(n);
             continue;
         }
-        if let Some((base, sub)) = crate::interp::host::split_element_ref(n) {
+        // `a[]` is no element reference, only a name that is not valid.
+        if let Some((base, sub)) = crate::interp::host::split_element_ref(n)
+            && !sub.is_empty()
+        {
             if let Err(m) = unset_element(sh, base, sub) {
                 if !m.is_empty() {
                     sh.builtin_error("unset", &m);
