@@ -1732,6 +1732,22 @@ impl Interp {
         let keep_fds = name == "exec" && words[1..].iter().all(|w| w == "--");
         let saved_fds = (!c.redirects.is_empty() && (!last || keep_fds)).then(|| self.fds.clone());
         let mark = self.redirected.len();
+        // A program runs in a child process: its `{var}` redirections assign the
+        // variables there, and the descriptors they open close with it.
+        let utility = !self.funcs.contains_key(name) && self.builtin(name).is_none();
+        let var_redirs: Vec<(String, Option<crate::expand::Var>)> = if utility {
+            c.redirects
+                .iter()
+                .filter_map(|r| match &r.fd {
+                    Some(crate::syntax::RedirFd::Var(v)) => {
+                        Some((v.clone(), self.vars.get_raw(v).cloned()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let redir_ok = match self.apply_redirects(&c.redirects) {
             Ok(ok) => ok,
             Err(e) => {
@@ -1744,6 +1760,13 @@ impl Interp {
                 return Err(e);
             }
         };
+        if utility {
+            for (_, u) in self.redirected[mark..].iter_mut() {
+                if *u == super::redirect::Undo::KeepOpen {
+                    *u = super::redirect::Undo::Restore;
+                }
+            }
+        }
         let moved = self.redirected[mark..]
             .iter()
             .any(|&(_, u)| u == super::redirect::Undo::MovedAway);
@@ -1769,6 +1792,16 @@ impl Interp {
                 self.redirected.truncate(mark)
             }
             None => self.redirected.truncate(mark),
+        }
+        for (v, old) in var_redirs.into_iter().rev() {
+            match old {
+                // What a nameref names was assigned: left as it is.
+                Some(o) if o.attrs.has(crate::expand::Attrs::NAMEREF) => {}
+                Some(o) => *self.vars.entry(&v, false) = o,
+                None => {
+                    let _ = self.vars.unset(&v);
+                }
+            }
         }
         self.report_fg_death(c);
         self.vars.truncate(base);
