@@ -1769,7 +1769,7 @@ impl Interp {
         }
         let moved = self.redirected[mark..]
             .iter()
-            .any(|&(_, u)| u == super::redirect::Undo::MovedAway);
+            .any(|&(_, u)| matches!(u, super::redirect::Undo::MovedAway { .. }));
         let in_shell = moved && (self.funcs.contains_key(name) || self.builtin(name).is_some());
         let r = if redir_ok {
             self.no_fork = last;
@@ -2472,6 +2472,32 @@ impl Interp {
             }
         }
         let status = self.last_subst_status.unwrap_or(0);
+        // With a redirection reading into (or duplicated onto) descriptor 0, bash
+        // performs the redirections in a child: what expanding them does (an
+        // assignment, a `${u?}` error) stays there, and the status is the child's.
+        let reads_stdin = c.redirects.iter().any(|r| {
+            matches!(
+                r.op,
+                RedirOp::Read | RedirOp::ReadWrite | RedirOp::DupRead | RedirOp::DupWrite
+            ) && matches!(r.target, RedirTarget::Word(_))
+                && match &r.fd {
+                    None => r.op != RedirOp::DupWrite,
+                    Some(RedirFd::Number(n)) => *n == 0,
+                    Some(RedirFd::Var(_)) => false,
+                }
+        });
+        if reads_stdin {
+            let mut child = self.fork_subshell()?;
+            child.without_parent_jobs();
+            // A fatal expansion error leaves the child with the status the shell
+            // itself would have left with (127 from a `-c` string).
+            child.in_subshell = self.in_subshell;
+            let r = child.apply_redirects(&c.redirects).map(|ok| i32::from(!ok));
+            child.in_subshell = true;
+            let s = child.finish_subshell(r)?;
+            self.reaped = true;
+            return Ok(s);
+        }
         if !c.redirects.is_empty() {
             let saved = self.fds.clone();
             let mark = self.redirected.len();
@@ -2483,7 +2509,8 @@ impl Interp {
                 return Ok(1);
             }
         }
-        Ok(status)
+        // A substitution in a redirection's word counts too.
+        Ok(self.last_subst_status.unwrap_or(status))
     }
 
     /// Sets a `for` loop's variable. A nameref control variable is pointed at each

@@ -140,6 +140,7 @@ impl Interp {
                         self.error(&format!("{src}: Bad file descriptor"));
                         return Ok(false);
                     };
+                    let was_open = self.fds.get(fd).is_some();
                     self.set_redirected(fd, Some(f));
                     if close && src != fd {
                         self.fds.set(src, None);
@@ -148,7 +149,7 @@ impl Interp {
                         let undo = if named {
                             Undo::Restore
                         } else {
-                            Undo::MovedAway
+                            Undo::MovedAway { was_open }
                         };
                         self.redirected.push((src, undo));
                     }
@@ -507,8 +508,8 @@ impl Interp {
     /// bash's undo list does; the others keep what the command did to them (`exec 3>f`
     /// inside a function stays open). A descriptor a `{var}` redirection opened stays
     /// open (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function
-    /// or compound command) one moved away by `N>&M-` stays closed: bash restores `N`
-    /// but not `M`. Descriptors process substitutions opened for the redirections
+    /// or compound command) one moved away by `N>&M-` to an `N` that was closed stays
+    /// closed: bash restores `N` but not `M`. Descriptors process substitutions opened for the redirections
     /// are closed.
     pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {
         self.close_new_procsubs(saved);
@@ -521,7 +522,7 @@ impl Interp {
         for (fd, undo) in log {
             let put_back = match undo {
                 Undo::Restore => !named.contains(&fd),
-                Undo::MovedAway => !in_shell,
+                Undo::MovedAway { was_open } => !in_shell || was_open,
                 Undo::KeepOpen => false,
             };
             if put_back {
@@ -538,8 +539,9 @@ pub(crate) enum Undo {
     Restore,
     /// Opened by `{var}>file`: left open.
     KeepOpen,
-    /// Closed by `N>&M-`: put back after a utility only.
-    MovedAway,
+    /// Closed by `N>&M-`: put back after a utility, or when `N` was open before
+    /// (bash's undo of `N` then brings `M` back too).
+    MovedAway { was_open: bool },
 }
 
 /// The descriptor a redirection applies to when it names none: 0 for input, 1 else.
