@@ -173,7 +173,11 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
         at_start: true,
         blank_run: 0,
     };
+    // GNU cat looks at its output before reading anything: a closed one fails even
+    // with nothing to copy.
+    ctx.stdout.write(&[])?;
     let mut status = 0;
+    let mut stdin_closed = false;
     let mut buf = vec![0u8; 64 * 1024];
     let mut out = Vec::new();
     for name in &files {
@@ -226,9 +230,22 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
         }
+        let is_stdin = matches!(input, super::util::Input::Stdin);
         let mut r = input.reader(&mut *ctx.stdin);
         loop {
-            let n = r.read(&mut buf)?;
+            let n = match r.read(&mut buf) {
+                Ok(n) => n,
+                // A closed standard input: reported, the other files still copied,
+                // and GNU cat complains again when it closes it.
+                Err(e) if is_stdin && e.raw_os_error() == Some(9) => {
+                    drop(r);
+                    ctx.err("-: Bad file descriptor")?;
+                    status = 1;
+                    stdin_closed = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if n == 0 {
                 break;
             }
@@ -242,6 +259,9 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
                 ctx.stdout.write_all(&out)?;
             }
         }
+    }
+    if stdin_closed {
+        ctx.err("closing standard input: Bad file descriptor")?;
     }
     Ok(status)
 }

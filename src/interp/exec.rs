@@ -1735,20 +1735,15 @@ impl Interp {
         // A program runs in a child process: its `{var}` redirections assign the
         // variables there, and the descriptors they open close with it.
         let utility = !self.funcs.contains_key(name) && self.builtin(name).is_none();
-        let var_redirs: Vec<(String, Option<crate::expand::Var>)> = if utility {
-            c.redirects
-                .iter()
-                .filter_map(|r| match &r.fd {
-                    Some(crate::syntax::RedirFd::Var(v)) => {
-                        Some((v.clone(), self.vars.get_raw(v).cloned()))
-                    }
-                    _ => None,
-                })
-                .collect()
+        let var_redirs = if utility {
+            self.var_redirs(&c.redirects)
         } else {
             Vec::new()
         };
-        let redir_ok = match self.apply_redirects(&c.redirects) {
+        self.redirecting_utility = utility;
+        let redir_ok = self.apply_redirects(&c.redirects);
+        self.redirecting_utility = false;
+        let redir_ok = match redir_ok {
             Ok(ok) => ok,
             Err(e) => {
                 if let Some(saved) = saved_fds {
@@ -1761,11 +1756,7 @@ impl Interp {
             }
         };
         if utility {
-            for (_, u) in self.redirected[mark..].iter_mut() {
-                if *u == super::redirect::Undo::KeepOpen {
-                    *u = super::redirect::Undo::Restore;
-                }
-            }
+            self.close_var_redirs(mark);
         }
         let moved = self.redirected[mark..]
             .iter()
@@ -1793,16 +1784,7 @@ impl Interp {
             }
             None => self.redirected.truncate(mark),
         }
-        for (v, old) in var_redirs.into_iter().rev() {
-            match old {
-                // What a nameref names was assigned: left as it is.
-                Some(o) if o.attrs.has(crate::expand::Attrs::NAMEREF) => {}
-                Some(o) => *self.vars.entry(&v, false) = o,
-                None => {
-                    let _ = self.vars.unset(&v);
-                }
-            }
-        }
+        self.restore_var_redirs(var_redirs);
         self.report_fg_death(c);
         self.vars.truncate(base);
         if let Some(last) = words.last() {
@@ -2342,6 +2324,18 @@ impl Interp {
                 if e.kind() == std::io::ErrorKind::BrokenPipe {
                     return Ok(141);
                 }
+                if e.raw_os_error() == Some(9)
+                    && let Some((lines, status)) = closed_std_report(
+                        name,
+                        self.fds.get(1).is_none(),
+                        self.fds.get(0).is_none(),
+                    )
+                {
+                    for l in lines {
+                        self.errln(&format!("{name}: {l}"));
+                    }
+                    return Ok(status);
+                }
                 self.errln(&format!("{name}: write error: {}", io_error_text(&e)));
                 Ok(1)
             }
@@ -2499,11 +2493,14 @@ impl Interp {
             return Ok(s);
         }
         if !c.redirects.is_empty() {
+            // Undone as a builtin's are, `{var}` ones as a program's.
             let saved = self.fds.clone();
             let mark = self.redirected.len();
+            let var_redirs = self.var_redirs(&c.redirects);
             let ok = self.apply_redirects(&c.redirects);
-            self.fds = saved;
-            self.redirected.truncate(mark);
+            self.close_var_redirs(mark);
+            self.restore_redirected(mark, &saved, true);
+            self.restore_var_redirs(var_redirs);
             let ok = ok?;
             if !ok {
                 return Ok(1);
@@ -2511,6 +2508,40 @@ impl Interp {
         }
         // A substitution in a redirection's word counts too.
         Ok(self.last_subst_status.unwrap_or(status))
+    }
+
+    /// The variables `{var}` redirections among `rs` assign, with what they hold now.
+    fn var_redirs(&self, rs: &[Redirect]) -> Vec<(String, Option<crate::expand::Var>)> {
+        rs.iter()
+            .filter_map(|r| match &r.fd {
+                Some(RedirFd::Var(v)) => Some((v.clone(), self.vars.get_raw(v).cloned())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Puts back variables [`Interp::var_redirs`] noted (what a nameref names stays
+    /// as assigned).
+    fn restore_var_redirs(&mut self, saved: Vec<(String, Option<crate::expand::Var>)>) {
+        for (v, old) in saved.into_iter().rev() {
+            match old {
+                Some(o) if o.attrs.has(crate::expand::Attrs::NAMEREF) => {}
+                Some(o) => *self.vars.entry(&v, false) = o,
+                None => {
+                    let _ = self.vars.unset(&v);
+                }
+            }
+        }
+    }
+
+    /// Makes the descriptors `{var}` redirections opened since `mark` close with the
+    /// command instead of staying open.
+    fn close_var_redirs(&mut self, mark: usize) {
+        for (_, u) in self.redirected[mark..].iter_mut() {
+            if *u == super::redirect::Undo::KeepOpen {
+                *u = super::redirect::Undo::Restore;
+            }
+        }
     }
 
     /// Sets a `for` loop's variable. A nameref control variable is pointed at each
@@ -2988,6 +3019,81 @@ fn untilde(w: &Word) -> Word {
             })
             .collect(),
     }
+}
+
+/// What a GNU utility reports, and its status, when it meets a closed standard
+/// output (`out_closed`) or input (`in_closed`); `None` for the usual
+/// `NAME: write error: ...` with status 1.
+fn closed_std_report(
+    name: &str,
+    out_closed: bool,
+    in_closed: bool,
+) -> Option<(&'static [&'static str], i32)> {
+    if out_closed {
+        return match name {
+            "cat" => Some((&["standard output: Bad file descriptor"], 1)),
+            "tee" => Some((&["'standard output': Bad file descriptor"], 1)),
+            "sort" => Some((
+                &[
+                    "fflush failed: 'standard output': Bad file descriptor",
+                    "write error",
+                ],
+                2,
+            )),
+            "grep" | "egrep" | "fgrep" => Some((&["write error: Bad file descriptor"], 2)),
+            "sed" => Some((&["couldn't close stdout: Bad file descriptor"], 4)),
+            _ => None,
+        };
+    }
+    if !in_closed {
+        return None;
+    }
+    let report: (&'static [&'static str], i32) = match name {
+        "head" => (
+            &[
+                "error reading 'standard input': Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "tail" => (
+            &[
+                "cannot fstat 'standard input': Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "tac" => (
+            &[
+                "'standard input': read error: Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "sort" => (&["stat failed: -: Bad file descriptor"], 2),
+        "grep" | "egrep" | "fgrep" => (&["(standard input): Bad file descriptor"], 2),
+        "sed" => (&["read error on stdin: Bad file descriptor"], 4),
+        "tr" | "base64" | "base32" => (&["read error: Bad file descriptor"], 1),
+        "tee" => (
+            &[
+                "read error: Bad file descriptor",
+                "standard input: Bad file descriptor",
+            ],
+            1,
+        ),
+        "cut" | "nl" => (&["-: Bad file descriptor", "-: Bad file descriptor"], 1),
+        "uniq" => (&["error reading '-'"], 1),
+        "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum" => (
+            &[
+                "-: Bad file descriptor",
+                "standard input: Bad file descriptor",
+            ],
+            1,
+        ),
+        "rev" => (&["stdin: 0: Bad file descriptor"], 1),
+        _ => return None,
+    };
+    Some(report)
 }
 
 /// bash's rendering of an I/O error (`Broken pipe`, `Bad file descriptor`).

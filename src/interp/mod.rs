@@ -641,6 +641,9 @@ pub struct Interp {
     /// The utility the running command names may run as this process (see
     /// `exec_last`).
     pub(crate) no_fork: bool,
+    /// Whether the redirections being applied are a program's (run in its own
+    /// process, where bash keeps no copies to put back).
+    pub(crate) redirecting_utility: bool,
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.
     pub(crate) fg_death: Option<(u32, i32)>,
@@ -853,6 +856,7 @@ impl Interp {
             os_ignored: 0,
             exec_last: false,
             no_fork: false,
+            redirecting_utility: false,
             fg_death: None,
             status_at_death: std::cell::Cell::new(None),
             stage_debugged: false,

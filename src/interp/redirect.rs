@@ -136,11 +136,19 @@ impl Interp {
                             return Ok(false);
                         }
                     };
+                    let was_open = self.fds.get(fd).is_some();
                     let Some(f) = self.fds.get(src).cloned() else {
+                        // Moving onto an open descriptor in the shell, bash first
+                        // keeps a copy of the source to put back, which fails too.
+                        if close && was_open && !self.redirecting_utility {
+                            self.errln(&format!(
+                                "{}: redirection error: cannot duplicate fd: Bad file descriptor",
+                                self.error_source_name()
+                            ));
+                        }
                         self.error(&format!("{src}: Bad file descriptor"));
                         return Ok(false);
                     };
-                    let was_open = self.fds.get(fd).is_some();
                     self.set_redirected(fd, Some(f));
                     if close && src != fd {
                         self.fds.set(src, None);
