@@ -2,13 +2,18 @@
 //! use them) into the syntax of the `regex` crate, which matches in linear time.
 
 /// Translates a POSIX extended regular expression. Back-references are not supported
-/// (an error names them).
-pub fn ere_to_rust(re: &str) -> String {
-    translate(re, true).unwrap_or_else(|_| regex_escape_all(re))
+/// (an error names them). With `unicode`, the letter and space classes (`[:alpha:]`,
+/// `[:lower:]`, ...) take in every character a UTF-8 locale counts, as glibc's do.
+pub fn ere_to_rust(re: &str, unicode: bool) -> String {
+    translate_classes(re, true, unicode).unwrap_or_else(|_| regex_escape_all(re))
 }
 
 /// Translates a POSIX ERE or (with `extended` false) a BRE.
 pub fn translate(re: &str, extended: bool) -> Result<String, String> {
+    translate_classes(re, extended, false)
+}
+
+fn translate_classes(re: &str, extended: bool, unicode: bool) -> Result<String, String> {
     let cs: Vec<char> = re.chars().collect();
     let mut out = String::from("(?s)");
     let mut i = 0;
@@ -20,7 +25,7 @@ pub fn translate(re: &str, extended: bool) -> Result<String, String> {
         let c = cs[i];
         match c {
             '[' => {
-                let (class, next) = bracket(&cs, i)?;
+                let (class, next) = bracket(&cs, i, unicode)?;
                 out.push_str(&class);
                 i = next;
                 can_repeat = true;
@@ -167,7 +172,7 @@ pub fn glibc_rejects_ere(re: &str) -> bool {
                 operand = true;
             }
             '[' => {
-                let Ok((_, next)) = bracket(&cs, i) else {
+                let Ok((_, next)) = bracket(&cs, i, false) else {
                     return true;
                 };
                 if bracket_rejected(&cs[i + 1..next - 1]) {
@@ -301,7 +306,7 @@ fn interval(cs: &[char], i: usize) -> Result<(String, usize), String> {
 }
 
 /// A bracket expression starting at `cs[i] == '['`.
-fn bracket(cs: &[char], i: usize) -> Result<(String, usize), String> {
+fn bracket(cs: &[char], i: usize, unicode: bool) -> Result<(String, usize), String> {
     let mut j = i + 1;
     let mut out = String::from("[");
     if cs.get(j) == Some(&'^') {
@@ -329,7 +334,18 @@ fn bracket(cs: &[char], i: usize) -> Result<(String, usize), String> {
             }
             let name: String = cs[j + 2..k].iter().collect();
             if kind == ':' {
-                out.push_str(&format!("[:{name}:]"));
+                let wide = match name.as_str() {
+                    "alpha" => Some("\\p{Alphabetic}"),
+                    "alnum" => Some("\\p{Alphabetic}\\p{N}"),
+                    "upper" => Some("\\p{Uppercase}"),
+                    "lower" => Some("\\p{Lowercase}"),
+                    "space" => Some("\\p{White_Space}"),
+                    _ => None,
+                };
+                match wide {
+                    Some(w) if unicode => out.push_str(w),
+                    _ => out.push_str(&format!("[:{name}:]")),
+                }
             } else {
                 out.push_str(&regex::escape(&name));
             }
@@ -357,7 +373,7 @@ mod tests {
     use super::*;
 
     fn ok(re: &str, s: &str, want: bool) {
-        let t = ere_to_rust(re);
+        let t = ere_to_rust(re, true);
         let r = regex::Regex::new(&t).map(|r| r.is_match(s));
         assert_eq!(r.ok(), Some(want), "{re} -> {t}");
     }
@@ -370,6 +386,8 @@ mod tests {
         ok("a{", "a{", true);
         ok("\\.", "x", false);
         ok("(a|b)c", "bc", true);
+        ok("^[[:alpha:]]+$", "é", true);
+        ok("[^[:lower:]]", "é", false);
     }
 
     #[test]

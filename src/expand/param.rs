@@ -497,14 +497,13 @@ fn finish<H: Host + ?Sized>(
     let is_default_op = matches!(pe.op, ParamOp::Default { .. });
     if !pv.set && nounset && !is_default_op {
         if pv.is_list() {
-            // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist.
+            // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist, and bash
+            // treats its absence as an expansion error (the command line is
+            // abandoned), not as the fatal unbound-variable error of `$x`.
             if let (true, Param::Name(n)) = (pe.length, &pe.param)
                 && ex.host.var(n).is_none()
             {
-                return Err(ExpandError {
-                    message: format!("{n}: unbound variable"),
-                    kind: ErrorKind::Fatal(1),
-                });
+                return Err(ExpandError::abort(format!("{n}: unbound variable")));
             }
         } else {
             return Err(ExpandError::fatal(format!(

@@ -1167,10 +1167,7 @@ impl Interp {
                     return Ok(0);
                 }
                 match super::builtins::test::eval_cond(self, e) {
-                    Ok(b) => Ok((!b) as i32),
-                    // An invalid regex fails silently with 2; a bad operand says so
-                    // and fails with 1.
-                    Err(e) if e.kind == ErrorKind::Command && e.message.is_empty() => Ok(2),
+                    Ok(status) => Ok(status),
                     Err(e) => self.expand_error(e),
                 }
             }

@@ -1405,6 +1405,22 @@ impl Interp {
                         None => format!("{name}: line {line}: "),
                     };
                     let prefix = prefix_at(line);
+                    // Under `set -e` bash's parser exits with status 2 as soon as it
+                    // reports an error (error.c, parser_error), so only the first line
+                    // of the report appears; an error it reports silently goes on below.
+                    if self.set.errexit && self.no_errexit == 0 && !self.interactive {
+                        let first = match &e.kind {
+                            ParseErrorKind::Cond { messages, .. } => messages
+                                .first()
+                                .map(|(l, m)| format!("{}{m}", prefix_at(l + base_line))),
+                            _ => Some(format!("{prefix}{e}")),
+                        };
+                        if let Some(first) = first {
+                            self.errln(&first);
+                            self.status = 2;
+                            return Err(Flow::Exit(2));
+                        }
+                    }
                     if let ParseErrorKind::Cond { messages, eof } = &e.kind {
                         for (l, m) in messages {
                             self.errln(&format!("{}{m}", prefix_at(l + base_line)));

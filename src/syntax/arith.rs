@@ -560,7 +560,12 @@ impl ArithParser<'_> {
                 let e = self.comma()?;
                 if !self.eat(")") {
                     self.skip_ws();
-                    return Err(ArithError::new("missing `)'", self.rest()));
+                    // At the end of the text bash names the last token it read.
+                    let token = match self.rest() {
+                        "" => self.last_token(),
+                        rest => rest,
+                    };
+                    return Err(ArithError::new("missing `)'", token));
                 }
                 Ok(e)
             }

@@ -2246,12 +2246,7 @@ impl Parser {
 
     fn cond_command(&mut self) -> PResult<CondExpr> {
         let line = self.line;
-        // bash turns extglob on while it parses a conditional command, whatever the
-        // shopt says (parse.y, parse_cond_command).
-        let extglob = std::mem::replace(&mut self.opts.extglob, true);
-        let e = self.cond_or();
-        self.opts.extglob = extglob;
-        let e = e?;
+        let e = self.cond_or()?;
         self.cond_skip();
         match self.cond_token() {
             CondTok::End => {
@@ -2489,8 +2484,14 @@ impl Parser {
             let re = self.regex_word()?;
             return Ok(CondExpr::Regex(first, re));
         }
-        let second = self.cond_operand(line, "binary")?;
-        Ok(CondExpr::Binary(op, first, second))
+        // bash reads the pattern right of `=`, `==` and `!=` with extglob on, whatever
+        // the shopt says (parse.y, cond_term); every other word of `[[ ]]` follows it.
+        let pattern = matches!(op.as_str(), "=" | "==" | "!=");
+        let extglob = self.opts.extglob;
+        self.opts.extglob = pattern || extglob;
+        let second = self.cond_operand(line, "binary");
+        self.opts.extglob = extglob;
+        Ok(CondExpr::Binary(op, first, second?))
     }
 
     /// The operand of a unary or binary operator: a word on the same line.
@@ -2523,6 +2524,7 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut depth = 0usize;
+        let mut open_line = self.line;
         // A leading tilde expands (and then matches literally).
         if self.peek() == Some('~')
             && let Some(user) = self.tilde_prefix(WordMode::Cond)
@@ -2533,6 +2535,9 @@ impl Parser {
             match c {
                 ' ' | '\t' | '\n' if depth == 0 => break,
                 '(' => {
+                    if depth == 0 {
+                        open_line = self.line;
+                    }
                     depth += 1;
                     lit.push(c);
                     self.bump();
@@ -2542,8 +2547,9 @@ impl Parser {
                     lit.push(c);
                     self.bump();
                 }
-                ')' => break,
-                '&' | '|' if depth == 0 && self.peek_at(1) == Some(c) => break,
+                // bash ends the word at a metacharacter other than `(` and `|` (which
+                // are regex syntax); a word that ends at once is the empty regex.
+                ')' | ';' | '&' | '<' | '>' if depth == 0 => break,
                 _ => {
                     if !self.word_special(&mut parts, &mut lit, false, WordMode::Cond)? {
                         lit.push(c);
@@ -2552,10 +2558,23 @@ impl Parser {
                 }
             }
         }
-        flush_lit(&mut parts, &mut lit);
-        if parts.is_empty() {
-            return Err(self.unexpected());
+        if depth > 0 {
+            // bash reads a group as a matched pair to the end of the text, then finds
+            // no word after the operator.
+            let mut err = self.cond_error(
+                open_line,
+                "unexpected EOF while looking for matching `)'".to_owned(),
+                true,
+            );
+            if let ParseErrorKind::Cond { messages, .. } = &mut err.kind {
+                messages.push((
+                    self.line,
+                    "unexpected argument to conditional binary operator".to_owned(),
+                ));
+            }
+            return Err(err);
         }
+        flush_lit(&mut parts, &mut lit);
         Ok(Word { parts })
     }
 

@@ -84,7 +84,7 @@ impl TestParser<'_> {
             return Ok(false);
         }
         let value = self.posixtest()?;
-        if self.pos != self.argc() {
+        if self.pos != self.argc() && !self.sh.int_assign_failed {
             let extra = self.arg(self.pos);
             return Err(if extra.starts_with('-') {
                 format!("syntax error: `{extra}' unexpected")
@@ -170,7 +170,7 @@ impl TestParser<'_> {
     // when the left decides the result.
     fn or(&mut self) -> Result<bool, String> {
         let value = self.and()?;
-        if self.pos < self.argc() && self.arg(self.pos) == "-o" {
+        if self.pos < self.argc() && self.arg(self.pos) == "-o" && !self.sh.int_assign_failed {
             self.advance(false)?;
             let v2 = self.or()?;
             return Ok(value || v2);
@@ -180,7 +180,7 @@ impl TestParser<'_> {
 
     fn and(&mut self) -> Result<bool, String> {
         let value = self.term()?;
-        if self.pos < self.argc() && self.arg(self.pos) == "-a" {
+        if self.pos < self.argc() && self.arg(self.pos) == "-a" && !self.sh.int_assign_failed {
             self.advance(false)?;
             let v2 = self.and()?;
             return Ok(value && v2);
@@ -256,7 +256,7 @@ impl TestParser<'_> {
             self.arg(self.pos + 1).to_owned(),
             self.arg(self.pos + 2).to_owned(),
         );
-        let value = binary(self.sh, &l, &op, &r, false)?;
+        let value = binary(self.sh, &l, &op, &r)?;
         self.pos += 3;
         Ok(value)
     }
@@ -296,12 +296,16 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
     };
     let fs = sh.fs.lock();
     let follow = !matches!(op, "-h" | "-L");
-    let meta = if follow {
-        fs.stat(&path)
+    let meta = if !prefixes_are_dirs(&fs, &sh.cwd, arg) {
+        None
+    } else if must_be_dir(arg) {
+        fs.stat(&path).ok().filter(|m| m.file_type == FileType::Dir)
+    } else if follow {
+        fs.stat(&path).ok()
     } else {
-        fs.lstat(&path)
+        fs.lstat(&path).ok()
     };
-    let Ok(m) = meta else { return Ok(false) };
+    let Some(m) = meta else { return Ok(false) };
     Ok(match op {
         "-e" | "-a" => true,
         "-f" => m.file_type == FileType::File,
@@ -326,6 +330,26 @@ pub fn unary(sh: &mut Interp, op: &str, arg: &str) -> Result<bool, String> {
         "-G" => m.gid == fs.user().1,
         "-N" => m.mtime > m.atime,
         _ => false,
+    })
+}
+
+/// Whether a name resolves only to a directory: a trailing slash or a final `.` or `..`
+/// makes the kernel follow the last component and insist on a directory, which the
+/// filesystem's lexical paths would otherwise drop.
+fn must_be_dir(name: &str) -> bool {
+    name.ends_with('/') || name.ends_with("/.") || name.ends_with("/..")
+}
+
+/// Whether every part of a name that a slash follows is a directory, as the kernel's
+/// walk requires (`f/..` is no name when `f` is a file, though it reduces to `.`).
+fn prefixes_are_dirs(fs: &crate::fs::Fs, cwd: &str, name: &str) -> bool {
+    name.match_indices('/').all(|(k, _)| {
+        let prefix = name.get(..k).unwrap_or("");
+        prefix.is_empty()
+            || prefix.ends_with('/')
+            || fs
+                .stat(&crate::fs::path::join(cwd, prefix))
+                .is_ok_and(|m| m.file_type == FileType::Dir)
     })
 }
 
@@ -380,9 +404,15 @@ fn fd_unary(sh: &Interp, op: &str, file: &crate::interp::io::OpenFile) -> bool {
 }
 
 fn var_is_set(sh: &mut Interp, name: &str) -> bool {
+    // A number names a positional parameter (`$0` is always set).
+    if legal_number(name) {
+        let n = name.trim().parse::<i64>().unwrap_or(-1);
+        return usize::try_from(n).is_ok_and(|n| n <= sh.positional.len());
+    }
     if let Some((base, sub)) = crate::interp::host::split_element_ref(name) {
         let var = crate::expand::Host::var(sh, base);
-        if sub == "@" || sub == "*" {
+        // An associative array's `@` and `*` are keys like any other.
+        if (sub == "@" || sub == "*") && !var.as_ref().is_some_and(|v| v.is_assoc()) {
             return var.is_some_and(|v| v.value.is_some() && !v.values().is_empty());
         }
         // An unset name is an indexed array whose subscript is still evaluated.
@@ -436,62 +466,103 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
     }
 }
 
-fn int_arg(sh: &mut Interp, s: &str, arith: bool) -> Result<i64, String> {
-    if arith {
-        return sh.eval_arith_str(s).map_err(|e| e.render());
-    }
+fn int_arg(s: &str) -> Result<i64, String> {
     let t = s.trim();
     t.parse::<i64>()
         .map_err(|_| format!("{s}: integer expression expected"))
 }
 
-/// A binary test (`arith` evaluates numeric operands as expressions, as `[[ ]]` does).
-pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str, arith: bool) -> Result<bool, String> {
+/// A binary test of `test`/`[` (integers are plain numbers), and `[[ ]]`'s file tests
+/// and string orderings.
+pub fn binary(sh: &mut Interp, l: &str, op: &str, r: &str) -> Result<bool, String> {
     Ok(match op {
         "=" | "==" => l == r,
         "!=" => l != r,
         "<" => l < r,
         ">" => l > r,
         _ if ARITH_OPS.contains(&op) => {
-            let a = int_arg(sh, l, arith)?;
-            let b = int_arg(sh, r, arith)?;
-            match op {
-                "-eq" => a == b,
-                "-ne" => a != b,
-                "-lt" => a < b,
-                "-le" => a <= b,
-                "-gt" => a > b,
-                _ => a >= b,
-            }
+            let a = int_arg(l)?;
+            let b = int_arg(r)?;
+            compare_ints(op, a, b)
         }
         "-nt" | "-ot" | "-ef" => {
             let fs = sh.fs.lock();
-            let a = fs.stat(&crate::fs::path::join(&sh.cwd, l));
-            let b = fs.stat(&crate::fs::path::join(&sh.cwd, r));
+            // An empty name is no file (not the working directory).
+            let stat = |name: &str| {
+                (!name.is_empty())
+                    .then(|| fs.stat(&crate::fs::path::join(&sh.cwd, name)).ok())
+                    .flatten()
+                    .filter(|m| !must_be_dir(name) || m.file_type == FileType::Dir)
+                    .filter(|_| prefixes_are_dirs(&fs, &sh.cwd, name))
+            };
+            let (a, b) = (stat(l), stat(r));
             match op {
                 "-nt" => match (a, b) {
-                    (Ok(a), Ok(b)) => a.mtime > b.mtime,
-                    (Ok(_), Err(_)) => true,
+                    (Some(a), Some(b)) => a.mtime > b.mtime,
+                    (Some(_), None) => true,
                     _ => false,
                 },
                 "-ot" => match (a, b) {
-                    (Ok(a), Ok(b)) => a.mtime < b.mtime,
-                    (Err(_), Ok(_)) => true,
+                    (Some(a), Some(b)) => a.mtime < b.mtime,
+                    (None, Some(_)) => true,
                     _ => false,
                 },
-                _ => matches!((a, b), (Ok(a), Ok(b)) if a.ino == b.ino),
+                _ => matches!((a, b), (Some(a), Some(b)) if a.ino == b.ino),
             }
         }
         _ => return Err(format!("{op}: binary operator expected")),
     })
 }
 
+fn compare_ints(op: &str, a: i64, b: i64) -> bool {
+    match op {
+        "-eq" => a == b,
+        "-ne" => a != b,
+        "-lt" => a < b,
+        "-le" => a <= b,
+        "-gt" => a > b,
+        _ => a >= b,
+    }
+}
+
 /// The binary operators comparing integers.
 const ARITH_OPS: [&str; 6] = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
 
-/// Evaluates a `[[ ]]` expression.
-pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<bool, ExpandError> {
-    eval_cond_in(sh, e, false)
+/// Evaluates a `[[ ]]` expression to its exit status.
+pub fn eval_cond(sh: &mut Interp, e: &CondExpr) -> Result<i32, ExpandError> {
+    cond_status(sh, e, false)
+}
+
+/// bash combines statuses, not truth values: a regex that does not compile makes its
+/// test 2, which `&&` passes on, `||` replaces and `!` turns into success.
+fn cond_status(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<i32, ExpandError> {
+    match e {
+        CondExpr::Not(inner) => {
+            let primary = !matches!(
+                **inner,
+                CondExpr::Not(_) | CondExpr::And(..) | CondExpr::Or(..) | CondExpr::Group(_)
+            );
+            Ok(i32::from(cond_status(sh, inner, primary)? == 0))
+        }
+        // A bad subscript has already abandoned the command line (bash jumps out at
+        // once; the jump is taken when the command ends).
+        CondExpr::And(a, b) => match cond_status(sh, a, false)? {
+            _ if sh.int_assign_failed => Ok(1),
+            0 => cond_status(sh, b, false),
+            s => Ok(s),
+        },
+        CondExpr::Or(a, b) => match cond_status(sh, a, false)? {
+            _ if sh.int_assign_failed => Ok(1),
+            0 => Ok(0),
+            _ => cond_status(sh, b, false),
+        },
+        CondExpr::Group(inner) => cond_status(sh, inner, false),
+        _ => match eval_cond_in(sh, e, negated) {
+            Ok(b) => Ok(i32::from(!b)),
+            Err(e) if e.kind == crate::expand::ErrorKind::Command && e.message.is_empty() => Ok(2),
+            Err(e) => Err(e),
+        },
+    }
 }
 
 /// `set -x` shows each test of a `[[ ]]` as it runs, with its operands expanded.
@@ -507,6 +578,7 @@ fn trace_test(sh: &mut Interp, negated: bool, parts: &[&str]) {
     sh.xtrace_line(&format!("[[ {not}{} ]]", shown.join(" ")));
 }
 
+/// One test of a `[[ ]]` expression (an invalid regex is an error with no message).
 fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, ExpandError> {
     match e {
         CondExpr::Word(w) => {
@@ -514,16 +586,9 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             trace_test(sh, negated, &["-n", &v]);
             Ok(!v.is_empty())
         }
-        CondExpr::Not(e) => {
-            let primary = !matches!(
-                **e,
-                CondExpr::Not(_) | CondExpr::And(..) | CondExpr::Or(..) | CondExpr::Group(_)
-            );
-            Ok(!eval_cond_in(sh, e, primary)?)
+        CondExpr::Not(_) | CondExpr::And(..) | CondExpr::Or(..) | CondExpr::Group(_) => {
+            Ok(cond_status(sh, e, negated)? == 0)
         }
-        CondExpr::And(a, b) => Ok(eval_cond_in(sh, a, false)? && eval_cond_in(sh, b, false)?),
-        CondExpr::Or(a, b) => Ok(eval_cond_in(sh, a, false)? || eval_cond_in(sh, b, false)?),
-        CondExpr::Group(e) => eval_cond_in(sh, e, false),
         CondExpr::Unary(op, w) if op == "-v" => {
             // The name's subscript is expanded once (text the word's expansions made
             // is not expanded again).
@@ -541,10 +606,24 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             let lv = Expander::new(sh).subscripts_once(l)?;
             let rv = Expander::new(sh).subscripts_once(r)?;
             trace_test(sh, negated, &[&lv, op, &rv]);
-            binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
-                message: format!("[[: {m}"),
-                kind: crate::expand::ErrorKind::Command,
-            })
+            // An operand that is not a valid expression makes only this test false (with
+            // bash's `[[: ` message); the rest of the expression still runs. An unbound
+            // variable or a bad subscript keeps its own, harsher, effect.
+            let mut operand = |text: &str| match sh.eval_arith_str(text) {
+                Ok(v) => Ok(Some(v)),
+                Err(f) if f.fatal || f.discard => Err(ExpandError::from(f)),
+                Err(f) => {
+                    sh.error(&format!("[[: {}", f.render()));
+                    Ok(None)
+                }
+            };
+            let Some(a) = operand(&lv)? else {
+                return Ok(false);
+            };
+            let Some(b) = operand(&rv)? else {
+                return Ok(false);
+            };
+            Ok(compare_ints(op, a, b))
         }
         CondExpr::Binary(op, l, r) => {
             let lv = Expander::new(sh).string(l)?;
@@ -568,9 +647,7 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             }
             let rv = Expander::new(sh).string(r)?;
             trace_test(sh, negated, &[&lv, op, &rv]);
-            // An operand that is not a valid expression fails the command (status 1),
-            // the message naming `[[` as bash's does.
-            binary(sh, &lv, op, &rv, true).map_err(|m| ExpandError {
+            binary(sh, &lv, op, &rv).map_err(|m| ExpandError {
                 message: format!("[[: {m}"),
                 kind: crate::expand::ErrorKind::Command,
             })
@@ -596,7 +673,7 @@ fn eval_cond_in(sh: &mut Interp, e: &CondExpr, negated: bool) -> Result<bool, Ex
             } else {
                 (lv, re)
             };
-            let mut rust = crate::posix_regex::ere_to_rust(&re);
+            let mut rust = crate::posix_regex::ere_to_rust(&re, !bytes);
             if sh
                 .shopt
                 .has(const { crate::interp::Shopts::flag("nocasematch") })
