@@ -100,7 +100,22 @@ fn eval_str_depth<H: ArithHost + ?Sized>(
     {
         return Ok(n);
     }
-    let expr = parse_cached(text).map_err(|e| from_parse_error(text, e))?;
+    let expr = match parse_cached(text) {
+        Ok(e) => e,
+        Err(e) => {
+            // bash evaluates as it reads: the work before the error is done first, and
+            // an error it raises is the one reported.
+            if let Some(p) = &e.partial {
+                let mut ev = Eval {
+                    host: &mut *host,
+                    text,
+                    depth,
+                };
+                ev.eval(p)?;
+            }
+            return Err(from_parse_error(text, e));
+        }
+    };
     let mut ev = Eval { host, text, depth };
     ev.eval(&expr)
 }
@@ -220,7 +235,7 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
                     UnaryOp::BitNot => !v,
                 }
             }
-            ArithExpr::Binary(BinOp::And, a, b) => {
+            ArithExpr::Binary(BinOp::And, a, b, _) => {
                 let l = self.eval(a)?;
                 if l == 0 {
                     0
@@ -228,7 +243,7 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
                     (self.eval(b)? != 0) as i64
                 }
             }
-            ArithExpr::Binary(BinOp::Or, a, b) => {
+            ArithExpr::Binary(BinOp::Or, a, b, _) => {
                 let l = self.eval(a)?;
                 if l != 0 {
                     1
@@ -236,18 +251,19 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
                     (self.eval(b)? != 0) as i64
                 }
             }
-            ArithExpr::Binary(op, a, b) => {
+            ArithExpr::Binary(op, a, b, at) => {
                 let l = self.eval(a)?;
                 let r = self.eval(b)?;
-                self.binop(*op, l, r, b)?
+                self.binop(*op, l, r, *at)?
             }
-            ArithExpr::Assign(op, name, index, rhs) => {
-                let r = self.eval(rhs)?;
+            ArithExpr::Assign(op, name, index, rhs, at) => {
+                // A compound assignment reads its variable before the right side.
                 let v = match op {
-                    None => r,
+                    None => self.eval(rhs)?,
                     Some(op) => {
                         let l = self.var_value(name, index.as_deref())?;
-                        self.binop(*op, l, r, rhs)?
+                        let r = self.eval(rhs)?;
+                        self.binop(*op, l, r, *at)?
                     }
                 };
                 self.host.arith_set(name, index.as_deref(), v)?;
@@ -282,15 +298,19 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
         })
     }
 
-    fn binop(&mut self, op: BinOp, l: i64, r: i64, rhs: &ArithExpr) -> Result<i64, ArithFail> {
+    /// Applies `op`; a failure names the source text from byte `at` on.
+    fn binop(&mut self, op: BinOp, l: i64, r: i64, at: u32) -> Result<i64, ArithFail> {
+        let token = || {
+            let at = usize::try_from(at).unwrap_or(usize::MAX);
+            Some(self.text.get(at..).unwrap_or_default().to_owned())
+        };
         Ok(match op {
             BinOp::Add => l.wrapping_add(r),
             BinOp::Sub => l.wrapping_sub(r),
             BinOp::Mul => l.wrapping_mul(r),
             BinOp::Div | BinOp::Rem => {
                 if r == 0 {
-                    let tok = crate::syntax::printer_arith(rhs);
-                    return Err(self.fail("division by 0", Some(tok)));
+                    return Err(self.fail("division by 0", token()));
                 }
                 if op == BinOp::Div {
                     l.wrapping_div(r)
@@ -300,7 +320,7 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
             }
             BinOp::Pow => {
                 if r < 0 {
-                    return Err(self.fail("exponent less than 0", Some(r.to_string())));
+                    return Err(self.fail("exponent less than 0", token()));
                 }
                 let mut acc: i64 = 1;
                 let mut base = l;

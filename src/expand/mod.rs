@@ -123,6 +123,11 @@ pub trait Host: ArithHost {
     /// Starts `<(...)`/`>(...)` and returns the path that names it.
     fn process_subst(&mut self, input: bool, body: &Script) -> ExpResult<String>;
     fn opts(&self) -> ExpandOpts;
+    /// Whether the shell is in POSIX mode (`set -o posix`), where a failed `$(( ))`
+    /// ends a non-interactive shell as a fatal expansion error does.
+    fn posix_mode(&self) -> bool {
+        false
+    }
     /// Entries of a directory for globbing: (name, is_dir), sorted; `None` if unreadable.
     fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>>;
     /// Whether a path exists (lstat).
@@ -603,7 +608,17 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 out.push(Piece::Text(without_trailing_newlines(s), q_exp));
             }
             WordPart::Arith(a) => {
-                let n = self.arith(a)?;
+                let n = match self.arith_detailed(a)? {
+                    Ok(n) => n,
+                    Err(f) => {
+                        let posix = self.host.posix_mode();
+                        let mut e = ExpandError::from(f);
+                        if posix && e.kind == ErrorKind::Abort {
+                            e.kind = ErrorKind::Fatal(127);
+                        }
+                        return Err(e);
+                    }
+                };
                 out.push(Piece::Text(n.to_string(), q_exp));
             }
             WordPart::ProcSub { input, body } => {

@@ -713,40 +713,50 @@ fn finish<H: Host + ?Sized>(
             };
             let off_text = ex.arith_text(offset)?;
             let off = super::arith::eval_str(&off_text, ex.host).map_err(named)?;
-            let len = match length {
-                Some(l) => {
-                    let t = ex.arith_text(l)?;
-                    Some(super::arith::eval_str(&t, ex.host).map_err(named)?)
+            // The length is evaluated only for an offset in range; a negative one is
+            // named as written.
+            let eval_len = |ex: &mut Expander<'_, H>| -> ExpResult<Option<i64>> {
+                match length {
+                    Some(l) => {
+                        let t = ex.arith_text(l)?;
+                        Ok(Some(super::arith::eval_str(&t, ex.host).map_err(named)?))
+                    }
+                    None => Ok(None),
                 }
-                None => None,
+            };
+            let negative = || {
+                let text = length
+                    .as_ref()
+                    .map(crate::syntax::printer::word_to_string)
+                    .unwrap_or_default();
+                ExpandError::abort(format!("{text}: substring expression < 0"))
             };
             if pv.scalar {
                 // The string's characters, as `${v:off:len}` takes them; an offset
                 // out of range leaves nothing at all.
                 let v = pv.vals.first().cloned().unwrap_or_default();
-                pv.vals = substring(ex, &v, off, len)?.into_iter().collect();
+                pv.vals = substring(ex, &v, off, eval_len, negative)?
+                    .into_iter()
+                    .collect();
             } else if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
                 // Indexed arrays slice by index: elements at or after `offset`.
-                if let Some(l) = len
-                    && l < 0
-                {
-                    return Err(ExpandError::abort(format!(
-                        "{}: substring expression < 0",
-                        l
-                    )));
-                }
                 let max = keys.last().copied().unwrap_or(-1);
                 let start = if off < 0 { max + 1 + off } else { off };
-                pv.vals = if start < 0 {
-                    Vec::new()
+                if start < 0 || start > max {
+                    pv.vals = Vec::new();
                 } else {
-                    keys.iter()
+                    let len = eval_len(ex)?;
+                    if len.is_some_and(|l| l < 0) {
+                        return Err(negative());
+                    }
+                    pv.vals = keys
+                        .iter()
                         .zip(pv.vals.iter())
                         .filter(|(k, _)| **k >= start)
                         .map(|(_, v)| v.clone())
                         .take(len.map(|l| l as usize).unwrap_or(usize::MAX))
-                        .collect()
-                };
+                        .collect();
+                }
             } else if pv.is_list() {
                 let mut vals = pv.vals.clone();
                 let positional = matches!(pe.param, Param::Special('@' | '*'));
@@ -755,14 +765,6 @@ fn finish<H: Host + ?Sized>(
                 }
                 let n = vals.len() as i64;
                 let mut start = if off < 0 { n + off } else { off };
-                if let Some(l) = len
-                    && l < 0
-                {
-                    return Err(ExpandError::abort(format!(
-                        "{}: substring expression < 0",
-                        l
-                    )));
-                }
                 if !positional {
                     // An associative array counts its elements from 1, as the
                     // positional parameters do, with nothing at 0: offsets 0 and 1
@@ -776,14 +778,18 @@ fn finish<H: Host + ?Sized>(
                 if start < 0 || start > n {
                     pv.vals = Vec::new();
                 } else {
+                    let len = eval_len(ex)?;
+                    if len.is_some_and(|l| l < 0) {
+                        return Err(negative());
+                    }
                     let end = match len {
-                        Some(l) => (start + l).min(n),
+                        Some(l) => start.saturating_add(l).min(n),
                         None => n,
                     };
                     pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
                 }
             } else if let Some(v) = pv.vals.first_mut() {
-                *v = substring(ex, v, off, len)?.unwrap_or_default();
+                *v = substring(ex, v, off, eval_len, negative)?.unwrap_or_default();
             }
         }
         ParamOp::Transform(t) => {
@@ -884,11 +890,14 @@ fn finish<H: Host + ?Sized>(
 }
 
 /// `${v:off:len}` of a string: `None` when the offset is out of range.
+/// `v` from `off` for the length `len` gives (read only when the offset is in range;
+/// `negative` is the error for a length that ends before the offset).
 fn substring<H: Host + ?Sized>(
     ex: &mut Expander<'_, H>,
     v: &str,
     off: i64,
-    len: Option<i64>,
+    len: impl FnOnce(&mut Expander<'_, H>) -> ExpResult<Option<i64>>,
+    negative: impl FnOnce() -> ExpandError,
 ) -> ExpResult<Option<String>> {
     // A single-byte locale slices bytes (see `crate::text::byte_chars`).
     let bytes = ex.host.opts().bytes && !v.is_ascii();
@@ -902,18 +911,15 @@ fn substring<H: Host + ?Sized>(
     if start < 0 || start > n {
         return Ok(None);
     }
-    let end = match len {
+    let end = match len(ex)? {
         Some(l) if l < 0 => {
             let e = n + l;
             if e < start {
-                return Err(ExpandError::abort(format!(
-                    "{}: substring expression < 0",
-                    l
-                )));
+                return Err(negative());
             }
             e
         }
-        Some(l) => (start + l).min(n),
+        Some(l) => start.saturating_add(l).min(n),
         None => n,
     };
     let cut = char_range(&viewed, start as usize, end as usize).to_owned();

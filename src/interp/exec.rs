@@ -1084,7 +1084,7 @@ impl Interp {
             CommandKind::ArithFor(f) => {
                 let line = self.at_line(c.line);
                 if let Err(e) = self.arith_for_clause(f.init.as_ref())? {
-                    return self.expand_error(e);
+                    return self.arith_for_error(e);
                 }
                 let mut status = 0;
                 self.loop_depth += 1;
@@ -1095,7 +1095,7 @@ impl Interp {
                         match self.arith_for_clause(f.cond.as_ref())? {
                             Ok(0) => break,
                             Ok(_) => {}
-                            Err(e) => return self.expand_error(e),
+                            Err(e) => return self.arith_for_error(e),
                         }
                         match self.exec_list(&f.body) {
                             Ok(s) => status = s,
@@ -1114,7 +1114,7 @@ impl Interp {
                         }
                         self.line = line;
                         if let Err(e) = self.arith_for_clause(f.step.as_ref())? {
-                            return self.expand_error(e);
+                            return self.arith_for_error(e);
                         }
                     }
                     Ok(status)
@@ -1151,6 +1151,10 @@ impl Interp {
                     Err(mut e) => {
                         if e.kind == ErrorKind::Abort {
                             e.message = format!("((: {}", e.message);
+                        }
+                        // An unbound variable ends the shell with the status it gives.
+                        if matches!(e.kind, ErrorKind::Fatal(_)) {
+                            return self.expand_error(e);
                         }
                         let _ = self.expand_error(e.clone());
                         if e.kind == ErrorKind::Abort {
@@ -1434,6 +1438,17 @@ impl Interp {
     /// clause (its leading blanks dropped; `1` when empty) is expanded once, traced,
     /// shown in `$BASH_COMMAND` to the DEBUG trap, then evaluated. A clause the DEBUG
     /// trap skips (extdebug) is 0.
+    /// A failed `for (( ))` clause reports as `(( ))` does and ends the loop with
+    /// status 1; only expansion errors and fatal ones go further.
+    fn arith_for_error(&mut self, mut e: ExpandError) -> R {
+        if e.kind != ErrorKind::Abort {
+            return self.expand_error(e);
+        }
+        e.message = format!("((: {}", e.message);
+        let _ = self.expand_error(e);
+        Ok(1)
+    }
+
     fn arith_for_clause(&mut self, a: Option<&Arith>) -> Result<Result<i64, ExpandError>, Flow> {
         let text = match a {
             Some(a) => match self.expander_arith_text(&a.word) {

@@ -184,6 +184,34 @@ impl Interp {
     }
 }
 
+impl Interp {
+    /// An array element arithmetic read: under `set -u` a missing element of a set
+    /// variable is 0, and only a variable with no value at all is unbound (named
+    /// without its subscript).
+    fn arith_element_or_unbound(
+        &self,
+        name: &str,
+        v: &Var,
+        found: Option<String>,
+    ) -> Result<Option<String>, ArithFail> {
+        if found.is_some() || !self.set.nounset {
+            return Ok(found);
+        }
+        let set = match &v.value {
+            Some(Value::Indexed(a)) => !a.is_empty(),
+            Some(Value::Assoc(a)) => !a.is_empty(),
+            Some(Value::Str(_)) => true,
+            None => false,
+        };
+        if set {
+            return Ok(Some(String::new()));
+        }
+        let mut f = ArithFail::new(name, "unbound variable", None);
+        f.fatal = true;
+        Err(f)
+    }
+}
+
 impl ArithHost for Interp {
     fn arith_int(&mut self, name: &str) -> Option<i64> {
         let raw = self.vars.get_raw(name)?;
@@ -214,10 +242,11 @@ impl ArithHost for Interp {
                     let key = self
                         .expand_subscript_for(true, sub)
                         .map_err(|e| ArithFail::new(sub, e.message, None))?;
-                    return Ok(match &v.value {
+                    let found = match &v.value {
                         Some(Value::Assoc(a)) => a.get(&key).cloned(),
                         _ => None,
-                    });
+                    };
+                    return self.arith_element_or_unbound(name, &v, found);
                 }
                 let i = self.eval_index_text(sub)?;
                 let idx = if i < 0 {
@@ -228,17 +257,19 @@ impl ArithHost for Interp {
                     };
                     if max + 1 + i < 0 {
                         self.error(&format!("{name}: bad array subscript"));
-                        return Ok(None);
+                        // Reported already: the element reads as 0, even under `set -u`.
+                        return Ok(Some(String::new()));
                     }
                     max + 1 + i
                 } else {
                     i
                 };
-                Ok(match &v.value {
+                let found = match &v.value {
                     Some(Value::Indexed(a)) => a.get(&idx).cloned(),
                     Some(Value::Str(s)) if idx == 0 => Some(s.clone()),
                     _ => None,
-                })
+                };
+                self.arith_element_or_unbound(name, &v, found)
             }
         }
     }
@@ -593,6 +624,10 @@ impl Host for Interp {
             String::new(),
         ));
         Ok(format!("/dev/fd/{fd}"))
+    }
+
+    fn posix_mode(&self) -> bool {
+        self.set.posix
     }
 
     fn opts(&self) -> ExpandOpts {

@@ -5,13 +5,17 @@
 use super::ast::{ArithExpr, BinOp, UnaryOp};
 
 /// A failed arithmetic parse: bash's message and the text from where it failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ArithError {
     pub message: String,
     pub token: String,
     /// Where (a byte offset) the expression bash shows in the message is cut: it
     /// reads a bad number with the text after it cut off.
     pub shown_end: Option<usize>,
+    /// The work bash does before it reaches the error: it evaluates while it reads, so
+    /// the assignments and increments before a syntax error happen (and an error they
+    /// raise, such as a division by 0, is the one reported).
+    pub partial: Option<Box<ArithExpr>>,
 }
 
 impl ArithError {
@@ -20,8 +24,34 @@ impl ArithError {
             message: message.to_owned(),
             token: token.trim_start().to_owned(),
             shown_end: None,
+            partial: None,
         }
     }
+
+    /// Records `done` as completed before the work already recorded.
+    fn after(mut self, done: ArithExpr) -> ArithError {
+        self.partial = Some(Box::new(match self.partial.take() {
+            Some(p) => ArithExpr::Comma(Box::new(done), p),
+            None => done,
+        }));
+        self
+    }
+
+    /// Replaces the recorded work with `f` of it.
+    fn map_partial(mut self, f: impl FnOnce(Box<ArithExpr>) -> ArithExpr) -> ArithError {
+        let p = self
+            .partial
+            .take()
+            .unwrap_or_else(|| Box::new(ArithExpr::Num(0)));
+        self.partial = Some(Box::new(f(p)));
+        self
+    }
+}
+
+/// Characters that start an arithmetic token; any other one after an operand is
+/// "invalid arithmetic operator" as soon as bash reads it.
+fn starts_token(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "_()~!:?+-*/%<>=&|^, \t\n\r".contains(c)
 }
 
 type Res<T> = Result<T, ArithError>;
@@ -49,7 +79,7 @@ pub fn parse_arith(src: &str) -> Res<ArithExpr> {
             }
             _ => "syntax error: invalid arithmetic operator",
         };
-        return Err(ArithError::new(message, rest));
+        return Err(ArithError::new(message, rest).after(e));
     }
     Ok(e)
 }
@@ -104,8 +134,11 @@ fn number_literal(t: &str) -> Res<i64> {
         (10, t)
     };
     if digits.is_empty() {
-        if base == 16 {
+        if base == 16 && !t.contains('#') {
             return Ok(0);
+        }
+        if t.ends_with('#') {
+            return Err(ArithError::new("invalid integer constant", t));
         }
         return Err(invalid());
     }
@@ -130,6 +163,23 @@ struct ArithParser<'a> {
 const MAX_DEPTH: usize = 512;
 
 impl ArithParser<'_> {
+    /// The byte offset of the cursor, as the tree keeps it.
+    fn offset(&self) -> u32 {
+        let i = self.chars.get(self.pos).map_or(self.src.len(), |&(i, _)| i);
+        u32::try_from(i).unwrap_or(u32::MAX)
+    }
+
+    /// Where bash's error token starts for an error found after an operand: the next
+    /// token, or at the end of the text the last one.
+    fn token_after(&mut self) -> u32 {
+        self.skip_ws();
+        if self.pos < self.chars.len() {
+            return self.offset();
+        }
+        let i = self.src.len() - self.last_token().len();
+        u32::try_from(i).unwrap_or(u32::MAX)
+    }
+
     fn rest(&self) -> &str {
         match self.chars.get(self.pos) {
             Some(&(i, _)) => &self.src[i..],
@@ -148,8 +198,56 @@ impl ArithParser<'_> {
         let is_op = |c: char| "+-*/%<>=!&|^~?:,".contains(c);
         let is_word = |c: char| c.is_ascii_alphanumeric() || "_#@".contains(c);
         if k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
+            let end = k;
             while k > 0 && self.chars.get(k - 1).is_some_and(|&(_, c)| is_op(c)) {
                 k -= 1;
+            }
+            // The run splits into bash's operators, longest first (`++` and `--` after
+            // no variable are two signs); the last of them is the token.
+            const LONG: [&str; 19] = [
+                "<<=", ">>=", "**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=",
+                "%=", "+=", "-=", "&=", "^=", "|=",
+            ];
+            // A variable's own `++`/`--` is one token.
+            let mut w = k;
+            while w > 0
+                && self
+                    .chars
+                    .get(w - 1)
+                    .is_some_and(|&(_, c)| is_word(c) || c == ']')
+            {
+                w -= 1;
+            }
+            let after_name = w < k
+                && self
+                    .chars
+                    .get(w)
+                    .is_some_and(|&(_, c)| c == '_' || c.is_ascii_alphabetic());
+            let mut i = k;
+            while i < end {
+                let pair = (
+                    self.chars.get(i).map(|p| p.1),
+                    self.chars.get(i + 1).map(|p| p.1),
+                );
+                if i == k
+                    && after_name
+                    && matches!(pair, (Some('+'), Some('+')) | (Some('-'), Some('-')))
+                {
+                    k = i;
+                    i += 2;
+                    continue;
+                }
+                let len =
+                    LONG.iter()
+                        .find(|op| {
+                            op.chars().count() <= end - i
+                                && op.chars().enumerate().all(|(j, c)| {
+                                    self.chars.get(i + j).is_some_and(|&(_, d)| d == c)
+                                })
+                        })
+                        .map_or(1, |op| op.chars().count());
+                k = i;
+                i += len;
             }
         } else if k > 0
             && self
@@ -228,7 +326,10 @@ impl ArithParser<'_> {
     fn comma(&mut self) -> Res<ArithExpr> {
         let mut e = self.assign()?;
         while self.eat(",") {
-            let r = self.assign()?;
+            let r = match self.assign() {
+                Ok(r) => r,
+                Err(err) => return Err(err.after(e)),
+            };
             e = ArithExpr::Comma(Box::new(e), Box::new(r));
         }
         Ok(e)
@@ -263,23 +364,30 @@ impl ArithParser<'_> {
 
     fn assign(&mut self) -> Res<ArithExpr> {
         self.enter()?;
+        self.skip_ws();
         let start = self.pos;
         let lhs = self.ternary()?;
         let save = self.pos;
+        // A parenthesized variable is a value, not a variable to assign to.
+        let parenthesized = self.chars.get(start).is_some_and(|&(_, c)| c == '(');
         let result = if let Some(op) = self.assign_op() {
             match lhs {
-                ArithExpr::Var(name, index) => {
-                    let rhs = self.assign()?;
-                    ArithExpr::Assign(op, name, index, Box::new(rhs))
+                ArithExpr::Var(name, index) if !parenthesized => {
+                    let rhs = match self.assign() {
+                        Ok(r) => r,
+                        // A compound assignment has read its variable already.
+                        Err(e) if op.is_some() => return Err(e.after(ArithExpr::Var(name, index))),
+                        Err(e) => return Err(e),
+                    };
+                    let at = self.token_after();
+                    ArithExpr::Assign(op, name, index, Box::new(rhs), at)
                 }
                 _ => {
                     self.pos = save;
                     self.skip_ws();
-                    let _ = start;
-                    return Err(ArithError::new(
-                        "attempted assignment to non-variable",
-                        self.rest(),
-                    ));
+                    // The left side was read (and evaluated) before the operator.
+                    let e = ArithError::new("attempted assignment to non-variable", self.rest());
+                    return Err(e.after(lhs));
                 }
             }
         } else {
@@ -293,8 +401,19 @@ impl ArithParser<'_> {
     fn ternary(&mut self) -> Res<ArithExpr> {
         let cond = self.binary(0)?;
         if self.eat("?") {
-            self.expression_due(true)?;
-            let a = self.assign()?;
+            // Only the branch the condition picks does its work.
+            let zero = || Box::new(ArithExpr::Num(0));
+            if let Err(e) = self.expression_due(true) {
+                return Err(e.after(cond));
+            }
+            let a = match self.assign() {
+                Ok(a) => a,
+                Err(e) => {
+                    return Err(e.map_partial(|p| ArithExpr::Cond(Box::new(cond), p, zero())));
+                }
+            };
+            let done =
+                |a: ArithExpr, b: Box<ArithExpr>| ArithExpr::Cond(Box::new(cond), Box::new(a), b);
             if !self.eat(":") {
                 self.skip_ws();
                 // At the end, bash names the last token it read.
@@ -302,14 +421,21 @@ impl ArithParser<'_> {
                     "" => self.last_token(),
                     rest => rest,
                 };
-                return Err(ArithError::new(
-                    "`:' expected for conditional expression",
-                    token,
-                ));
+                let e = ArithError::new("`:' expected for conditional expression", token);
+                return Err(e.after(done(a, zero())));
             }
-            self.expression_due(false)?;
-            let b = self.assign()?;
-            return Ok(ArithExpr::Cond(Box::new(cond), Box::new(a), Box::new(b)));
+            if let Err(e) = self.expression_due(false) {
+                return Err(e.after(done(a, zero())));
+            }
+            // The branch after `:` is a conditional expression: an assignment operator
+            // after it applies to the whole conditional.
+            self.enter()?;
+            let b = self.ternary();
+            self.depth -= 1;
+            return match b {
+                Ok(b) => Ok(done(a, Box::new(b))),
+                Err(e) => Err(e.map_partial(|p| done(a, p))),
+            };
         }
         Ok(cond)
     }
@@ -384,8 +510,22 @@ impl ArithParser<'_> {
                 return Ok(lhs);
             };
             self.pos += len;
-            let rhs = self.binary(level + 1)?;
-            lhs = ArithExpr::Binary(op, Box::new(lhs), Box::new(rhs));
+            // bash's token for a zero divisor starts at the divisor, or at a newline
+            // before it.
+            while matches!(self.peek(), Some(' ' | '\t')) {
+                self.pos += 1;
+            }
+            let rhs_at = self.offset();
+            let rhs = match self.binary(level + 1) {
+                Ok(r) => r,
+                // The right operand of `&&` and `||` does its work only when read for
+                // its value.
+                Err(e) if matches!(op, BinOp::And | BinOp::Or) && e.partial.is_some() => {
+                    return Err(e.map_partial(|p| ArithExpr::Binary(op, Box::new(lhs), p, 0)));
+                }
+                Err(e) => return Err(e.after(lhs)),
+            };
+            lhs = ArithExpr::Binary(op, Box::new(lhs), Box::new(rhs), rhs_at);
         }
     }
 
@@ -395,9 +535,18 @@ impl ArithParser<'_> {
         if self.at_str("**") && self.peek_at(2) != Some('=') {
             self.pos += 2;
             self.enter()?;
-            let exp = self.power()?;
+            let exp = match self.power() {
+                Ok(x) => x,
+                Err(e) => return Err(e.after(base)),
+            };
             self.depth -= 1;
-            return Ok(ArithExpr::Binary(BinOp::Pow, Box::new(base), Box::new(exp)));
+            let at = self.token_after();
+            return Ok(ArithExpr::Binary(
+                BinOp::Pow,
+                Box::new(base),
+                Box::new(exp),
+                at,
+            ));
         }
         Ok(base)
     }
@@ -405,6 +554,13 @@ impl ArithParser<'_> {
     fn unary(&mut self) -> Res<ArithExpr> {
         self.enter()?;
         self.skip_ws();
+        // An operator that only follows an operand is read as one token here.
+        if self.at_str("!=") || self.at_str("+=") || self.at_str("-=") {
+            return Err(ArithError::new(
+                "syntax error: operand expected",
+                self.rest(),
+            ));
+        }
         let r = match self.peek() {
             Some(c @ ('+' | '-')) if self.peek_at(1) == Some(c) => {
                 // `++x` / `--x` when a variable follows; otherwise two unary signs.
@@ -412,12 +568,13 @@ impl ArithParser<'_> {
                 self.pos += 2;
                 self.skip_ws();
                 if let Some((name, index)) = self.try_var()? {
-                    Ok(ArithExpr::IncDec {
+                    let e = ArithExpr::IncDec {
                         name,
                         index,
                         inc: c == '+',
                         prefix: true,
-                    })
+                    };
+                    self.check_lookahead(Some(&e)).map(|()| e)
                 } else {
                     self.pos = save + 1;
                     let e = self.unary()?;
@@ -429,21 +586,15 @@ impl ArithParser<'_> {
                     Ok(ArithExpr::Unary(op, Box::new(e)))
                 }
             }
-            Some('-') => {
+            Some(c @ ('-' | '+' | '!' | '~')) => {
                 self.pos += 1;
-                Ok(ArithExpr::Unary(UnaryOp::Neg, Box::new(self.unary()?)))
-            }
-            Some('+') => {
-                self.pos += 1;
-                Ok(ArithExpr::Unary(UnaryOp::Plus, Box::new(self.unary()?)))
-            }
-            Some('!') => {
-                self.pos += 1;
-                Ok(ArithExpr::Unary(UnaryOp::Not, Box::new(self.unary()?)))
-            }
-            Some('~') => {
-                self.pos += 1;
-                Ok(ArithExpr::Unary(UnaryOp::BitNot, Box::new(self.unary()?)))
+                let op = match c {
+                    '-' => UnaryOp::Neg,
+                    '+' => UnaryOp::Plus,
+                    '!' => UnaryOp::Not,
+                    _ => UnaryOp::BitNot,
+                };
+                self.unary().map(|x| ArithExpr::Unary(op, Box::new(x)))
             }
             _ => self.postfix(),
         };
@@ -458,17 +609,64 @@ impl ArithParser<'_> {
             for (s, inc) in [("++", true), ("--", false)] {
                 if self.at_str(s) {
                     self.pos += 2;
-                    return Ok(ArithExpr::IncDec {
+                    let e = ArithExpr::IncDec {
                         name,
                         index,
                         inc,
                         prefix: false,
-                    });
+                    };
+                    return self.check_lookahead(Some(&e)).map(|()| e);
                 }
             }
+            self.check_lookahead(None)?;
             return Ok(ArithExpr::Var(name, index));
         }
         self.primary()
+    }
+
+    /// bash reads the token after an operand before it uses the operand: a malformed
+    /// number or a character that starts no token fails there, before the operators
+    /// waiting for the operand apply (`done` is the work the operand did itself).
+    fn check_lookahead(&mut self, done: Option<&ArithExpr>) -> Res<()> {
+        let save = self.pos;
+        self.skip_ws();
+        let r = match self.peek() {
+            Some(c) if c.is_ascii_digit() => self.number().map(|_| ()),
+            Some(c) if !starts_token(c) => Err(ArithError::new(
+                "syntax error: invalid arithmetic operator",
+                self.rest(),
+            )),
+            _ => Ok(()),
+        };
+        self.pos = save;
+        r.map_err(|e| match done {
+            Some(d) => e.after(d.clone()),
+            None => e,
+        })
+    }
+
+    /// A number at the cursor (a run of word characters), decoded.
+    fn number(&mut self) -> Res<i64> {
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            if c.is_ascii_alphanumeric() || c == '#' || c == '@' || c == '_' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let text: String = self
+            .chars
+            .get(start..self.pos)
+            .unwrap_or_default()
+            .iter()
+            .map(|&(_, c)| c)
+            .collect();
+        let end = self.chars.get(self.pos).map_or(self.src.len(), |&(i, _)| i);
+        number_literal(&text).map_err(|mut e| {
+            e.shown_end = Some(end);
+            e
+        })
     }
 
     /// A variable name with an optional `[subscript]`.
@@ -565,28 +763,15 @@ impl ArithParser<'_> {
                         "" => self.last_token(),
                         rest => rest,
                     };
-                    return Err(ArithError::new("missing `)'", token));
+                    return Err(ArithError::new("missing `)'", token).after(e));
                 }
+                self.check_lookahead(Some(&e))?;
                 Ok(e)
             }
             Some(c) if c.is_ascii_digit() => {
-                let start = self.pos;
-                while let Some(c) = self.peek() {
-                    if c.is_ascii_alphanumeric() || c == '#' || c == '@' || c == '_' {
-                        self.pos += 1;
-                    } else {
-                        break;
-                    }
-                }
-                let text: String = self.chars[start..self.pos]
-                    .iter()
-                    .map(|&(_, c)| c)
-                    .collect();
-                let end = self.chars.get(self.pos).map_or(self.src.len(), |&(i, _)| i);
-                number_literal(&text).map(ArithExpr::Num).map_err(|mut e| {
-                    e.shown_end = Some(end);
-                    e
-                })
+                let n = self.number()?;
+                self.check_lookahead(None)?;
+                Ok(ArithExpr::Num(n))
             }
             Some(_) => {
                 let rest = self.rest();
@@ -631,8 +816,10 @@ mod tests {
                 Box::new(ArithExpr::Binary(
                     BinOp::Mul,
                     Box::new(ArithExpr::Num(2)),
-                    Box::new(ArithExpr::Num(3))
-                ))
+                    Box::new(ArithExpr::Num(3)),
+                    8
+                )),
+                4
             ))
         );
         assert!(parse_arith("1 +").is_err());

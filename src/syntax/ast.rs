@@ -496,9 +496,13 @@ pub enum ArithExpr {
     /// and evaluated when used, as bash does).
     Var(String, Option<String>),
     Unary(UnaryOp, Box<ArithExpr>),
-    Binary(BinOp, Box<ArithExpr>, Box<ArithExpr>),
-    /// `lhs op= rhs` (op `None` for plain `=`).
-    Assign(Option<BinOp>, String, Option<String>, Box<ArithExpr>),
+    /// `lhs op rhs`, with the byte offset where the error token of a failing `/`, `%`
+    /// or `**` starts in the source text (bash names the text from the divisor on, or
+    /// after the exponent).
+    Binary(BinOp, Box<ArithExpr>, Box<ArithExpr>, u32),
+    /// `lhs op= rhs` (op `None` for plain `=`), with the error token's offset for a
+    /// failing `/=` or `%=` (the text after the right-hand side).
+    Assign(Option<BinOp>, String, Option<String>, Box<ArithExpr>, u32),
     /// `++x`, `--x`, `x++`, `x--`.
     IncDec {
         name: String,

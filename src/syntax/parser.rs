@@ -3655,6 +3655,14 @@ impl Parser {
                     lit.push(c);
                     self.bump();
                 }
+                // Arithmetic text drops double quotes (a `'` stays, for the evaluator
+                // to reject), in or out of a double-quoted word.
+                '"' => {
+                    flush_lit(&mut parts, &mut lit);
+                    self.bump();
+                    let inner = self.dquoted_parts()?;
+                    parts.push(WordPart::DQuoted(inner));
+                }
                 _ => {
                     if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
                         lit.push(c);

@@ -1072,7 +1072,7 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
             };
             format!("{o}{}", arith_to_string(x))
         }
-        ArithExpr::Binary(op, a, b) => {
+        ArithExpr::Binary(op, a, b, _) => {
             format!(
                 "{}{}{}",
                 arith_to_string(a),
@@ -1080,7 +1080,7 @@ pub fn arith_to_string(e: &ArithExpr) -> String {
                 arith_to_string(b)
             )
         }
-        ArithExpr::Assign(op, n, i, r) => {
+        ArithExpr::Assign(op, n, i, r, _) => {
             let target = match i {
                 Some(i) => format!("{n}[{i}]"),
                 None => n.clone(),

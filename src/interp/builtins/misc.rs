@@ -1095,6 +1095,8 @@ pub fn let_(sh: &mut Interp, args: &[String]) -> R {
     for a in &args[1..] {
         match sh.eval_arith_str(a) {
             Ok(v) => last = v,
+            // An unbound variable is the shell's error, not `let`'s: it ends the shell.
+            Err(e) if e.fatal => return sh.expand_error(e.into()),
             Err(e) => {
                 sh.error(&format!("let: {}", e.render()));
                 return Ok(1);
