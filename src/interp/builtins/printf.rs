@@ -395,7 +395,6 @@ pub fn format(
             };
             if cs.get(i) == Some(&'*') {
                 i += 1;
-                consumed = true;
                 let w = star_arg(next_arg(&mut ai), &mut errors, &mut bad);
                 if w < 0 {
                     spec.left = true;
@@ -415,7 +414,6 @@ pub fn format(
                 i += 1;
                 if cs.get(i) == Some(&'*') {
                     i += 1;
-                    consumed = true;
                     let p = star_arg(next_arg(&mut ai), &mut errors, &mut bad);
                     spec.prec = if p < 0 { None } else { Some(p as usize) };
                 } else {
@@ -440,7 +438,14 @@ pub fn format(
             let Some(&conv) = cs.get(i) else {
                 let spec_text: String = cs[spec_start..].iter().collect();
                 errors.push(format!("`{spec_text}': missing format character"));
-                break;
+                // The format is not used again for the arguments left.
+                return Some(Formatted {
+                    text: out,
+                    bad_number: bad,
+                    stopped: true,
+                    errors,
+                    warnings,
+                });
             };
             i += 1;
             if conv == '(' {
