@@ -1106,6 +1106,10 @@ pub fn quote(s: &str) -> String {
     if needs_ansi_c(s) {
         return ansi_c_quote(s);
     }
+    // A lone quote is written escaped, not as `''\'''`.
+    if s == "'" {
+        return "\\'".to_owned();
+    }
     let mut out = String::from("'");
     for c in s.chars() {
         if c == '\'' {

@@ -60,7 +60,7 @@ fn describe(sh: &mut Interp, name: &str, ask: Ask, out: &mut String) -> bool {
         match ask.show {
             Show::Kind => line(out, "alias"),
             Show::Sentence => line(out, &format!("{name} is aliased to `{value}'")),
-            Show::Reusable => line(out, &format!("alias {name}={}", single_quote(value))),
+            Show::Reusable => line(out, &format!("alias {name}={}", super::single_quote(value))),
             Show::PathOnly => {}
         }
         if !ask.all {
@@ -163,11 +163,6 @@ fn describe(sh: &mut Interp, name: &str, ask: Ask, out: &mut String) -> bool {
         }
     }
     found
-}
-
-/// `'text'` with each `'` as `'\''`, as bash's `sh_single_quote` writes it.
-fn single_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 /// `path` made absolute from the current directory, with a leading `./` dropped when

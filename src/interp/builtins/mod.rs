@@ -244,6 +244,10 @@ pub const SIGNALS: &[(i32, &str)] = &[
 /// Quotes a word in single quotes whatever it holds (bash's `sh_single_quote`), as
 /// `trap -p` and `complete -p` print their arguments.
 pub fn single_quote(s: &str) -> String {
+    // A lone quote is written escaped, not as `''\'''`.
+    if s == "'" {
+        return "\\'".to_owned();
+    }
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
