@@ -8,12 +8,26 @@ use super::longdouble;
 pub struct Formatted {
     pub text: String,
     pub bad_number: bool,
-    /// `%b` met `\c`: stop all output.
+    /// `%b` met `\c` or a conversion was bad: stop all output.
     pub stopped: bool,
     /// bash's complaints, in the order met (each bad number is reported).
     pub errors: Vec<String>,
     /// bash's warnings (values out of range), which leave the status alone.
     pub warnings: Vec<String>,
+}
+
+impl Formatted {
+    /// Output that ends the whole builtin (`\c` in `%b`, a bad conversion): the
+    /// format is not used again for the arguments left.
+    fn stopped(text: String, bad_number: bool, errors: Vec<String>, warnings: Vec<String>) -> Self {
+        Formatted {
+            text,
+            bad_number,
+            stopped: true,
+            errors,
+            warnings,
+        }
+    }
 }
 
 pub fn printf(sh: &mut Interp, args: &[String]) -> R {
@@ -438,14 +452,7 @@ pub fn format(
             let Some(&conv) = cs.get(i) else {
                 let spec_text: String = cs[spec_start..].iter().collect();
                 errors.push(format!("`{spec_text}': missing format character"));
-                // The format is not used again for the arguments left.
-                return Some(Formatted {
-                    text: out,
-                    bad_number: bad,
-                    stopped: true,
-                    errors,
-                    warnings,
-                });
+                return Some(Formatted::stopped(out, bad, errors, warnings));
             };
             i += 1;
             if conv == '(' {
@@ -506,13 +513,7 @@ pub fn format(
                     };
                     out.push_str(&pad(&spec, s, false));
                     if stop {
-                        return Some(Formatted {
-                            text: out,
-                            bad_number: bad,
-                            stopped: true,
-                            errors,
-                            warnings,
-                        });
+                        return Some(Formatted::stopped(out, bad, errors, warnings));
                     }
                 }
                 'q' => {
@@ -607,13 +608,7 @@ pub fn format(
                 }
                 other => {
                     errors.push(format!("`{other}': invalid format character"));
-                    return Some(Formatted {
-                        text: out,
-                        bad_number: bad,
-                        stopped: true,
-                        errors,
-                        warnings,
-                    });
+                    return Some(Formatted::stopped(out, bad, errors, warnings));
                 }
             }
         }
