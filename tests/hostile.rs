@@ -338,6 +338,13 @@ fn nesting_at_the_default_limit_fits_the_stack() {
             format!("echo $(({}1{}))", "(".repeat(n), ")".repeat(n)),
             "1\n",
         ),
+        // Just under the arithmetic parser's own depth limit (its frames are large:
+        // a parse error that records the work done before it once overflowed here).
+        (
+            format!("echo $(({}1{}))", "(".repeat(255), ")".repeat(255)),
+            "1\n",
+        ),
+        (format!("echo $(({}1))", "- ".repeat(500)), "1\n"),
     ] {
         let o = run_with(limits.clone(), script);
         assert_eq!(

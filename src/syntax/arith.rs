@@ -323,7 +323,13 @@ impl ArithParser<'_> {
         Ok(())
     }
 
+    /// A comma list: where parentheses nest, so the stack grows on the heap when it
+    /// runs low (each level's frames are large).
     fn comma(&mut self) -> Res<ArithExpr> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.comma_inner())
+    }
+
+    fn comma_inner(&mut self) -> Res<ArithExpr> {
         let mut e = self.assign()?;
         while self.eat(",") {
             let r = match self.assign() {
@@ -551,7 +557,13 @@ impl ArithParser<'_> {
         Ok(base)
     }
 
+    /// A unary expression: prefix operators nest here, on a stack that grows as
+    /// [`ArithParser::comma`]'s does.
     fn unary(&mut self) -> Res<ArithExpr> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.unary_inner())
+    }
+
+    fn unary_inner(&mut self) -> Res<ArithExpr> {
         self.enter()?;
         self.skip_ws();
         // An operator that only follows an operand is read as one token here.
