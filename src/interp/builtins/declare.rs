@@ -513,7 +513,7 @@ fn declare_one(
             .as_ref()
             .is_some_and(|a| matches!(a.value, AssignValue::Array(_)))
         {
-            if !(local && !exists_here) {
+            if !local || exists_here {
                 sh.error(&msg);
                 return Err(ABANDON_LINE);
             }
