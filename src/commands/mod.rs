@@ -674,3 +674,78 @@ impl std::fmt::Debug for Registry {
         f.debug_list().entries(self.map.keys()).finish()
     }
 }
+
+/// What a GNU utility reports, and its status, when it meets a closed standard
+/// output (`out_closed`) or input (`in_closed`); `None` for the usual
+/// `NAME: write error: ...` with status 1.
+pub fn closed_std_report(
+    name: &str,
+    out_closed: bool,
+    in_closed: bool,
+) -> Option<(&'static [&'static str], i32)> {
+    if out_closed {
+        return match name {
+            "cat" => Some((&["standard output: Bad file descriptor"], 1)),
+            "tee" => Some((&["'standard output': Bad file descriptor"], 1)),
+            "sort" => Some((
+                &[
+                    "fflush failed: 'standard output': Bad file descriptor",
+                    "write error",
+                ],
+                2,
+            )),
+            "grep" | "egrep" | "fgrep" => Some((&["write error: Bad file descriptor"], 2)),
+            "sed" => Some((&["couldn't close stdout: Bad file descriptor"], 4)),
+            _ => None,
+        };
+    }
+    if !in_closed {
+        return None;
+    }
+    let report: (&'static [&'static str], i32) = match name {
+        "head" => (
+            &[
+                "error reading 'standard input': Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "tail" => (
+            &[
+                "cannot fstat 'standard input': Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "tac" => (
+            &[
+                "'standard input': read error: Bad file descriptor",
+                "-: Bad file descriptor",
+            ],
+            1,
+        ),
+        "sort" => (&["stat failed: -: Bad file descriptor"], 2),
+        "grep" | "egrep" | "fgrep" => (&["(standard input): Bad file descriptor"], 2),
+        "sed" => (&["read error on stdin: Bad file descriptor"], 4),
+        "tr" | "base64" | "base32" => (&["read error: Bad file descriptor"], 1),
+        "tee" => (
+            &[
+                "read error: Bad file descriptor",
+                "standard input: Bad file descriptor",
+            ],
+            1,
+        ),
+        "cut" | "nl" => (&["-: Bad file descriptor", "-: Bad file descriptor"], 1),
+        "uniq" => (&["error reading '-'"], 1),
+        "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum" => (
+            &[
+                "-: Bad file descriptor",
+                "standard input: Bad file descriptor",
+            ],
+            1,
+        ),
+        "rev" => (&["stdin: 0: Bad file descriptor"], 1),
+        _ => return None,
+    };
+    Some(report)
+}

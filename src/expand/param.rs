@@ -1106,20 +1106,16 @@ pub fn quote(s: &str) -> String {
     if needs_ansi_c(s) {
         return ansi_c_quote(s);
     }
-    // A lone quote is written escaped, not as `''\'''`.
+    single_quote(s)
+}
+
+/// `'text'` with each `'` as `'\''`, whatever the text holds (bash's
+/// `sh_single_quote`); a lone quote is written escaped, not as `''\'''`.
+pub fn single_quote(s: &str) -> String {
     if s == "'" {
         return "\\'".to_owned();
     }
-    let mut out = String::from("'");
-    for c in s.chars() {
-        if c == '\'' {
-            out.push_str("'\\''");
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// A file or command name as bash puts it in a message (printable_filename): as it

@@ -1746,7 +1746,10 @@ impl Interp {
         let mark = self.redirected.len();
         // A program runs in a child process: its `{var}` redirections assign the
         // variables there, and the descriptors they open close with it.
-        let utility = !self.funcs.contains_key(name) && self.builtin(name).is_none();
+        // (Looked up only when there are redirections: no cost to plain commands.)
+        let utility = !c.redirects.is_empty()
+            && !self.funcs.contains_key(name)
+            && self.builtin(name).is_none();
         let var_redirs = if utility {
             self.var_redirs(&c.redirects)
         } else {
@@ -1773,7 +1776,7 @@ impl Interp {
         let moved = self.redirected[mark..]
             .iter()
             .any(|&(_, u)| matches!(u, super::redirect::Undo::MovedAway { .. }));
-        let in_shell = moved && (self.funcs.contains_key(name) || self.builtin(name).is_some());
+        let in_shell = moved && !utility;
         let r = if redir_ok {
             self.no_fork = last;
             let r = self.dispatch(c, &words);
@@ -2337,7 +2340,7 @@ impl Interp {
                     return Ok(141);
                 }
                 if e.raw_os_error() == Some(9)
-                    && let Some((lines, status)) = closed_std_report(
+                    && let Some((lines, status)) = crate::commands::closed_std_report(
                         name,
                         self.fds.get(1).is_none(),
                         self.fds.get(0).is_none(),
@@ -3031,81 +3034,6 @@ fn untilde(w: &Word) -> Word {
             })
             .collect(),
     }
-}
-
-/// What a GNU utility reports, and its status, when it meets a closed standard
-/// output (`out_closed`) or input (`in_closed`); `None` for the usual
-/// `NAME: write error: ...` with status 1.
-fn closed_std_report(
-    name: &str,
-    out_closed: bool,
-    in_closed: bool,
-) -> Option<(&'static [&'static str], i32)> {
-    if out_closed {
-        return match name {
-            "cat" => Some((&["standard output: Bad file descriptor"], 1)),
-            "tee" => Some((&["'standard output': Bad file descriptor"], 1)),
-            "sort" => Some((
-                &[
-                    "fflush failed: 'standard output': Bad file descriptor",
-                    "write error",
-                ],
-                2,
-            )),
-            "grep" | "egrep" | "fgrep" => Some((&["write error: Bad file descriptor"], 2)),
-            "sed" => Some((&["couldn't close stdout: Bad file descriptor"], 4)),
-            _ => None,
-        };
-    }
-    if !in_closed {
-        return None;
-    }
-    let report: (&'static [&'static str], i32) = match name {
-        "head" => (
-            &[
-                "error reading 'standard input': Bad file descriptor",
-                "-: Bad file descriptor",
-            ],
-            1,
-        ),
-        "tail" => (
-            &[
-                "cannot fstat 'standard input': Bad file descriptor",
-                "-: Bad file descriptor",
-            ],
-            1,
-        ),
-        "tac" => (
-            &[
-                "'standard input': read error: Bad file descriptor",
-                "-: Bad file descriptor",
-            ],
-            1,
-        ),
-        "sort" => (&["stat failed: -: Bad file descriptor"], 2),
-        "grep" | "egrep" | "fgrep" => (&["(standard input): Bad file descriptor"], 2),
-        "sed" => (&["read error on stdin: Bad file descriptor"], 4),
-        "tr" | "base64" | "base32" => (&["read error: Bad file descriptor"], 1),
-        "tee" => (
-            &[
-                "read error: Bad file descriptor",
-                "standard input: Bad file descriptor",
-            ],
-            1,
-        ),
-        "cut" | "nl" => (&["-: Bad file descriptor", "-: Bad file descriptor"], 1),
-        "uniq" => (&["error reading '-'"], 1),
-        "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum" => (
-            &[
-                "-: Bad file descriptor",
-                "standard input: Bad file descriptor",
-            ],
-            1,
-        ),
-        "rev" => (&["stdin: 0: Bad file descriptor"], 1),
-        _ => return None,
-    };
-    Some(report)
 }
 
 /// bash's rendering of an I/O error (`Broken pipe`, `Bad file descriptor`).

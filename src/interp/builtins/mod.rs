@@ -241,15 +241,8 @@ pub const SIGNALS: &[(i32, &str)] = &[
     (31, "SYS"),
 ];
 
-/// Quotes a word in single quotes whatever it holds (bash's `sh_single_quote`), as
-/// `trap -p` and `complete -p` print their arguments.
-pub fn single_quote(s: &str) -> String {
-    // A lone quote is written escaped, not as `''\'''`.
-    if s == "'" {
-        return "\\'".to_owned();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
+/// Single quotes as `trap -p` and `complete -p` print their arguments.
+pub use crate::expand::param::single_quote;
 
 /// The realtime signals: Linux numbers them from 34 (`RTMIN`) to 64 (`RTMAX`), and bash
 /// names the first half from `RTMIN` up and the rest from `RTMAX` down.
