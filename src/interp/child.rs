@@ -73,6 +73,8 @@ impl Interp {
             ..SetOpts::default()
         };
         child.shopt = Shopts::default();
+        child.restricted = false;
+        child.restricted_shopt_latch = None;
         child.aliases = Arc::new(Default::default());
         // Signals ignored when a shell starts stay ignored, and show as such.
         child.entry_ignored = self.proc.mailbox().ignored();
@@ -164,6 +166,7 @@ impl Interp {
                     }
                 }
                 "--posix" => child.set.posix = true,
+                "--restricted" => child.restricted = true,
                 "--help" => {
                     let _ = self.write_fd(1, BASH_HELP.as_bytes());
                     return Ok(0);
@@ -208,7 +211,8 @@ impl Interp {
                             'l' => {
                                 child.shopt.set("login_shell", true);
                             }
-                            'r' | 'D' => {}
+                            'r' => child.restricted = on,
+                            'D' => {}
                             // Each `o` or `O` in a group takes the next word as its
                             // option name: `-oo errexit noglob`.
                             'o' | 'O' => {
@@ -349,6 +353,11 @@ impl Interp {
                     }
                 }
             }
+        }
+        // A shell started restricted becomes so once its startup files have run.
+        if child.restricted {
+            child.shopt.set("restricted_shell", true);
+            child.freeze_restricted_vars();
         }
         let histfile = if child.interactive {
             child.get_str("HISTFILE").filter(|f| !f.is_empty())

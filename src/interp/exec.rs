@@ -1941,6 +1941,10 @@ impl Interp {
     /// counts the `#!` interpreters already followed to reach it.
     fn run_program(&mut self, words: &[String], depth: usize) -> R {
         let name = words[0].as_str();
+        if self.restricted && name.contains('/') {
+            self.restricted_command(name);
+            return Ok(1);
+        }
         let found = if name.contains('/') {
             Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
         } else {
@@ -3213,6 +3217,8 @@ impl UtilHost<'_> {
             Err(_) => return Ok((1, Vec::new())),
         };
         child.without_parent_jobs();
+        // A utility's command is a process of its own, not the restricted shell.
+        child.restricted = false;
         // timeout's command leads a process group of its own, which the alarm signals.
         let alarm = alarm.map(|spec| {
             let pid = child.proc.pid();

@@ -724,18 +724,20 @@ impl Interp {
     /// `$-`: the single-letter options that are on.
     pub fn dash_flags(&self) -> String {
         let mut s = String::new();
-        if self.interactive {
-            s.push('i');
-        }
+        // bash's order: lower-case letters, then upper-case; `i` and `r` are not
+        // `set` flags but show among them.
         let order = [
-            'a', 'e', 'f', 'h', 'k', 'm', 'n', 'p', 't', 'u', 'v', 'x', 'B', 'C', 'E', 'H', 'P',
-            'T',
+            'a', 'b', 'e', 'f', 'h', 'i', 'k', 'm', 'n', 'p', 'r', 't', 'u', 'v', 'x', 'B', 'C',
+            'E', 'H', 'P', 'T',
         ];
         let mut opts = self.set;
         for l in order {
-            if let Some(b) = opts.by_letter(l)
-                && *b
-            {
+            let on = match l {
+                'i' => self.interactive,
+                'r' => self.restricted,
+                _ => opts.by_letter(l).is_some_and(|b| *b),
+            };
+            if on {
                 s.push(l);
             }
         }

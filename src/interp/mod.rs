@@ -13,6 +13,7 @@ pub mod io;
 pub(crate) mod pool;
 pub mod procs;
 mod redirect;
+mod restricted;
 mod signals;
 mod specials;
 pub mod vars;
@@ -696,6 +697,13 @@ pub struct Interp {
     pub track_command: bool,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
+    /// Restricted mode (`set -r`, `bash -r`): no `cd`, no command names or `.` files
+    /// with a slash, no output redirections, no `exec` of a program (see
+    /// `builtins::restricted`). It cannot be turned off.
+    pub restricted: bool,
+    /// What the first `shopt -s`/`-u restricted_shell` found the mode to be: bash
+    /// keeps the option at that value from then on, whatever is asked.
+    pub restricted_shopt_latch: Option<bool>,
     /// The prompt's `\#`: 1 plus the top-level commands read from a script or
     /// terminal so far (bash's `current_command_number`).
     pub command_number: u64,
@@ -882,6 +890,8 @@ impl Interp {
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
+            restricted: false,
+            restricted_shopt_latch: None,
             command_number: 1,
             arg_stack: ArgStack::default(),
             in_function_source: String::new(),

@@ -163,14 +163,29 @@ impl Interp {
                     }
                     return Ok(true);
                 }
+                let to_file =
+                    r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1)));
+                if to_file && self.restricted {
+                    self.restricted_redirect(w);
+                    return Ok(false);
+                }
                 if self.redir_fd(&r.fd, default_fd).is_none() {
                     return Ok(false);
                 }
-                if r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1))) {
+                if to_file {
                     // `>& file` and `1>& file` are `&> file`.
                     return self.open_redirect(&target, RedirOp::WriteBoth, &None, 1);
                 }
                 self.error(&format!("{target}: ambiguous redirect"));
+                Ok(false)
+            }
+            op if self.restricted && op != RedirOp::Read => {
+                match &r.fd {
+                    Some(RedirFd::Var(name)) => {
+                        self.error(&format!("{name}: restricted: cannot redirect output"))
+                    }
+                    _ => self.restricted_redirect(w),
+                }
                 Ok(false)
             }
             op => self.open_redirect(&target, op, &r.fd, default_fd),

@@ -61,7 +61,14 @@ pub fn hash(sh: &mut Interp, args: &[String]) -> R {
         }
         if let Some(path) = &pathname {
             let full = crate::fs::path::join(&sh.cwd, path);
-            if sh.fs.lock().stat(&full).is_ok_and(|m| m.is_dir()) {
+            if sh.restricted && path.contains('/') {
+                sh.builtin_error("hash", &format!("{path}: restricted"));
+                status = 1;
+            } else if sh.restricted && sh.path_search(path).is_none() {
+                // A restricted shell hashes only what it could run by name.
+                sh.builtin_error("hash", &format!("{path}: not found"));
+                status = 1;
+            } else if sh.fs.lock().stat(&full).is_ok_and(|m| m.is_dir()) {
                 sh.builtin_error("hash", &format!("{path}: Is a directory"));
                 status = 1;
             } else {

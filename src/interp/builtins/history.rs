@@ -426,6 +426,10 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
         return display(sh, &rest);
     }
     let filename = match rest.first() {
+        Some(f) if sh.restricted && f.contains('/') => {
+            sh.builtin_error("history", &format!("{f}: restricted"));
+            return Ok(1);
+        }
         Some(f) => f.clone(),
         None => match sh.get_str("HISTFILE") {
             Some(f) => f,

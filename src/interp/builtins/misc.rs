@@ -150,6 +150,10 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
 
 /// Changes directory; updates PWD and OLDPWD.
 pub fn cd(sh: &mut Interp, args: &[String]) -> R {
+    if sh.restricted {
+        sh.builtin_error("cd", "restricted");
+        return Ok(1);
+    }
     change_dir(sh, "cd", args.get(1..).unwrap_or_default())
 }
 
@@ -521,6 +525,19 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                 }
                 continue;
             }
+            if c == 'r' {
+                // Restricted mode is turned on for good: `+r` is an error only once
+                // it is on.
+                if on {
+                    sh.set_restricted();
+                } else if sh.restricted {
+                    sh.builtin_error("set", "+r: invalid option");
+                    sh.errln("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
+                    sh.update_shellopts();
+                    return Ok(1);
+                }
+                continue;
+            }
             match sh.set.by_letter(c) {
                 Some(b) => *b = on,
                 None => {
@@ -652,6 +669,13 @@ pub fn shopt(sh: &mut Interp, args: &[String]) -> R {
                 sh.update_shellopts();
             }
             Some(on) => {
+                // restricted_shell cannot be set or unset: the first attempt fixes
+                // it at whether the shell is restricted then.
+                let on = if name == "restricted_shell" {
+                    *sh.restricted_shopt_latch.get_or_insert(sh.restricted)
+                } else {
+                    on
+                };
                 sh.shopt.set(name, on);
                 if name == "extdebug" {
                     sh.extdebug_changed();
@@ -726,6 +750,10 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     // evalfile.c), unless `command` runs the builtin.
     let fatal = sh.set.posix && !sh.interactive && !sh.under_command;
     let fail = || if fatal { Err(Flow::Exit(1)) } else { Ok(1) };
+    if sh.restricted && file.contains('/') {
+        sh.builtin_error(&args[0], &format!("{file}: restricted"));
+        return fail();
+    }
     let mut path = crate::fs::path::join(&sh.cwd, file);
     if !file.contains('/')
         && (sh.set.posix
@@ -928,6 +956,10 @@ pub fn command(sh: &mut Interp, args: &[String]) -> R {
     };
     let rest = &args[start..];
     let default_path = letters.contains('p');
+    if default_path && sh.restricted {
+        sh.builtin_error("command", "-p: restricted");
+        return Ok(1);
+    }
     // The last of -v and -V wins.
     let describe = letters.chars().rev().find(|c| matches!(c, 'v' | 'V'));
     if let Some(c) = describe {
@@ -1006,6 +1038,11 @@ pub fn enable(sh: &mut Interp, args: &[String]) -> R {
     };
     let has = |c: char| given.iter().any(|(g, _)| *g == c);
     let names = &args[first..];
+    // A restricted shell loads and drops nothing, and turns no builtin back on.
+    if sh.restricted && (has('f') || has('d')) {
+        sh.builtin_error("enable", "restricted");
+        return Ok(1);
+    }
     if names.is_empty() || has('p') {
         let mut out = String::new();
         for n in super::names() {
@@ -1045,6 +1082,9 @@ pub fn enable(sh: &mut Interp, args: &[String]) -> R {
             status = 1;
         } else if has('n') {
             sh.disabled_builtins.insert(name.clone());
+        } else if sh.restricted && sh.disabled_builtins.contains(name) {
+            sh.builtin_error("enable", "restricted");
+            status = 1;
         } else {
             sh.disabled_builtins.remove(name);
         }
@@ -2288,6 +2328,10 @@ pub fn dirs(sh: &mut Interp, args: &[String]) -> R {
 
 /// Changes to `dir` for `pushd`/`popd`, reporting failures under that name.
 fn stack_cd(sh: &mut Interp, who: &str, dir: &str) -> R {
+    if sh.restricted {
+        sh.builtin_error(who, "restricted");
+        return Ok(1);
+    }
     change_dir(sh, who, &["--".to_owned(), dir.to_owned()])
 }
 
@@ -2517,6 +2561,10 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     }
     if i >= args.len() {
         return Ok(0);
+    }
+    if sh.restricted {
+        sh.builtin_error("exec", "restricted");
+        return Ok(1);
     }
     if let Some(a0) = argv0 {
         // `exec -a NAME cmd`: only shells observe their argv[0] (as `$0`).
