@@ -73,6 +73,7 @@ impl Interp {
             ..SetOpts::default()
         };
         child.shopt = Shopts::default();
+        child.posix_shopts = false;
         child.restricted = false;
         child.restricted_shopt_latch = None;
         child.aliases = Arc::new(Default::default());
@@ -90,6 +91,7 @@ impl Interp {
         child.call_depth = 0;
         child.loop_depth = 0;
         child.no_errexit = 0;
+        child.negating = 0;
         child.sourcing = 0;
         child.subshell = 0;
         child.in_subshell = false;

@@ -40,6 +40,29 @@ impl Interp {
     }
 
     /// Turns an expansion error into flow: prints it and aborts, exits, or fails.
+    /// The status a fatal expansion error leaves the shell with: bash leaves a `-c`
+    /// shell with 127 for these, but a script read from a file or stdin, a forked
+    /// subshell, or any shell under `set -e`, exits with plain failure.
+    fn fatal_exit_status(&self, status: i32) -> i32 {
+        let plain = self.set.errexit || !self.command_string_mode;
+        if self.in_subshell || (status == 127 && plain) {
+            1
+        } else {
+            status
+        }
+    }
+
+    /// What a failed assignment does when no command follows it (or a special
+    /// builtin does, or it is a `for` loop's): the line is abandoned, and in POSIX
+    /// mode a non-interactive shell ends as on a fatal expansion error.
+    fn assignment_error_flow(&self) -> Flow {
+        if self.set.posix && !self.interactive {
+            Flow::Exit(self.fatal_exit_status(127))
+        } else {
+            Flow::Abort
+        }
+    }
+
     pub(crate) fn expand_error(&mut self, e: ExpandError) -> R {
         match e.kind {
             ErrorKind::Abort => {
@@ -59,16 +82,7 @@ impl Interp {
                 if self.interactive && !self.in_subshell {
                     return Err(Flow::Abort);
                 }
-                // bash leaves a `-c` shell with 127 for these, but a script read from a
-                // file or stdin, a forked subshell, or any shell under `set -e`, exits
-                // with plain failure.
-                let plain = self.set.errexit || !self.command_string_mode;
-                let status = if self.in_subshell || (status == 127 && plain) {
-                    1
-                } else {
-                    status
-                };
-                Err(Flow::Exit(status))
+                Err(Flow::Exit(self.fatal_exit_status(status)))
             }
             ErrorKind::Command => {
                 self.error(&e.message);
@@ -339,6 +353,7 @@ impl Interp {
         if exempt {
             self.no_errexit += 1;
         }
+        self.negating += u32::from(p.negated);
         self.compound_status = false;
         let r = if p.commands.is_empty() {
             Ok(0)
@@ -360,6 +375,7 @@ impl Interp {
         if exempt {
             self.no_errexit -= 1;
         }
+        self.negating -= u32::from(p.negated);
         let mut status = r?;
         if p.negated {
             status = (status == 0) as i32;
@@ -1057,6 +1073,9 @@ impl Interp {
                         }
                         if let Err(e) = self.assign_loop_var(&f.var, it) {
                             self.report_assign_error(&e);
+                            if self.set.posix {
+                                return Err(self.assignment_error_flow());
+                            }
                             return Ok(1);
                         }
                         match self.exec_list(&f.body) {
@@ -1713,16 +1732,23 @@ impl Interp {
                     _ => m,
                 };
                 self.error(&m);
-                if !posix_special
-                    && self
-                        .vars
-                        .get(&name)
-                        .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY))
-                {
+                let readonly = self
+                    .vars
+                    .get(&name)
+                    .is_some_and(|v| v.attrs.has(crate::expand::Attrs::READONLY));
+                if readonly && !self.set.posix {
                     // The command still runs, seeing the readonly value.
                     continue;
                 }
                 self.vars.truncate(base);
+                // POSIX mode runs no command after such an error: before a special
+                // builtin it ends the shell, before any other the line.
+                if readonly && posix_special {
+                    return Err(self.assignment_error_flow());
+                }
+                if readonly {
+                    return Err(Flow::Abort);
+                }
                 return Ok(1);
             }
             if posix_special {
@@ -1782,6 +1808,8 @@ impl Interp {
             let r = self.dispatch(c, &words);
             self.no_fork = false;
             r
+        } else if self.posix_special_fails(name) && !self.funcs.contains_key(name) {
+            Err(Flow::Exit(1))
         } else {
             Ok(1)
         };
@@ -1843,8 +1871,24 @@ impl Interp {
     ) -> R {
         match super::builtins::call(self, name, b, words) {
             Err(flow) => self.builtin_write_failed(name, flow),
+            // A usage error (status 2) of a special builtin whose status is its own.
+            Ok(2) if self.posix_special_fails(name) && !matches!(name, "eval" | "source" | ".") => {
+                Err(Flow::Exit(2))
+            }
             ok => ok,
         }
+    }
+
+    /// Whether an error of special builtin `name` ends the shell: in POSIX mode a
+    /// non-interactive shell exits, unless `command` ran the builtin or the status is
+    /// tested (as `set -e` spares it).
+    fn posix_special_fails(&self, name: &str) -> bool {
+        self.set.posix
+            && !self.interactive
+            && !self.under_command
+            && self.no_errexit == 0
+            && self.negating == 0
+            && super::builtins::is_special_name(name)
     }
 
     /// Calls a shell function.
@@ -2481,7 +2525,7 @@ impl Interp {
                 self.xtrace_line(&shown);
             }
             if self.apply_assign(a, v).is_err() {
-                return Err(Flow::Abort);
+                return Err(self.assignment_error_flow());
             }
         }
         let status = self.last_subst_status.unwrap_or(0);

@@ -671,6 +671,9 @@ pub struct Interp {
     pub loop_depth: u32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
+    /// Pipelines under `!` being run (which spare a POSIX special builtin's error
+    /// even when `set -e` is off).
+    pub negating: u32,
     /// The last command was a compound (`{ }`, `if`, loops, `case`) whose status came
     /// from its body: bash checks `set -e` and the ERR trap on the inner commands, not
     /// again on the compound itself.
@@ -701,6 +704,8 @@ pub struct Interp {
     /// with a slash, no output redirections, no `exec` of a program (see
     /// `builtins::restricted`). It cannot be turned off.
     pub restricted: bool,
+    /// Whether the shopt options POSIX mode implies were last set for it on.
+    pub posix_shopts: bool,
     /// What the first `shopt -s`/`-u restricted_shell` found the mode to be: bash
     /// keeps the option at that value from then on, whatever is asked.
     pub restricted_shopt_latch: Option<bool>,
@@ -878,6 +883,7 @@ impl Interp {
             rng: specials::Rng::default(),
             loop_depth: 0,
             no_errexit: 0,
+            negating: 0,
             compound_status: false,
             hash: imbl::OrdMap::new(),
             disabled_builtins: imbl::OrdSet::new(),
@@ -891,6 +897,7 @@ impl Interp {
             track_command: false,
             command_string_mode: true,
             restricted: false,
+            posix_shopts: false,
             restricted_shopt_latch: None,
             command_number: 1,
             arg_stack: ArgStack::default(),
@@ -1013,6 +1020,17 @@ impl Interp {
         // An interactive shell ignores `set -n`.
         if self.interactive {
             self.set.noexec = false;
+        }
+        // Entering POSIX mode turns on the shopt options it implies; leaving it turns
+        // off two of them again (inherit_errexit stays), as bash does.
+        if self.set.posix != self.posix_shopts {
+            self.posix_shopts = self.set.posix;
+            let on = self.set.posix;
+            self.shopt.set("expand_aliases", on || self.interactive);
+            self.shopt.set("shift_verbose", on);
+            if on {
+                self.shopt.set("inherit_errexit", true);
+            }
         }
         let on: Vec<&str> = SET_OPTIONS
             .iter()

@@ -235,6 +235,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     for op in operands {
         match declare_one(sh, name, op, &f, local) {
             Err(ABANDON_LINE) => return Err(Flow::Abort),
+            Err(EXIT_SHELL) => return Err(Flow::Exit(1)),
             Err(s) => status = s,
             Ok(()) => {}
         }
@@ -244,6 +245,9 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
 
 /// What [`declare_one`] fails with when the whole command line is to be abandoned.
 const ABANDON_LINE: i32 = -1;
+
+/// What [`declare_one`] fails with when the shell is to exit with status 1.
+const EXIT_SHELL: i32 = -2;
 
 /// Every variable as bash's listings (`set`, `declare`, `declare -p`) show them: the
 /// stored ones, with the call-stack arrays and `$_`, which are computed when read.
@@ -531,6 +535,11 @@ fn declare_one(
             // `export` still gives the variable its attribute.
             if builtin == "export" && f.set & Attrs::EXPORT != 0 {
                 sh.vars.entry(&vname, false).attrs.set(Attrs::EXPORT, true);
+            }
+            // POSIX: an assignment error in a special builtin ends a non-interactive
+            // shell, tested or not (`command` makes it an ordinary error).
+            if sh.set.posix && !sh.interactive && !sh.under_command {
+                return Err(EXIT_SHELL);
             }
         } else {
             sh.builtin_error(builtin, &msg);
@@ -950,8 +959,10 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
                 'A' => extra |= Attrs::ASSOC,
                 _ => {
                     sh.builtin_error(name, &format!("-{c}: invalid option"));
+                    // readonly's usage names its array flags, export's its -n.
+                    let flags = if name == "readonly" { "-aAf" } else { "-fn" };
                     sh.errln(&format!(
-                        "{name}: usage: {name} [-fn] [name[=value] ...] or {name} -p"
+                        "{name}: usage: {name} [{flags}] [name[=value] ...] or {name} -p"
                     ));
                     return Ok(2);
                 }
@@ -1044,6 +1055,7 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         };
         match declare_one(sh, name, op, &fl, local) {
             Err(ABANDON_LINE) => return Err(Flow::Abort),
+            Err(EXIT_SHELL) => return Err(Flow::Exit(1)),
             Err(s) => status = s,
             Ok(()) => {}
         }

@@ -367,14 +367,16 @@ pub fn exit(sh: &mut Interp, args: &[String]) -> R {
 pub fn return_(sh: &mut Interp, args: &[String]) -> R {
     // Only a function call or a sourced file catches a return (`eval` and trap
     // handlers do not: at top level `eval return` is an error too).
+    // The operand is checked first: too many is fatal, a bad one is reported.
+    let arg = count_operand(sh, "return", args)?;
     if !sh.in_function() && sh.sourcing == 0 {
+        let _ = parse_status(sh, "return", arg);
         sh.builtin_error(
             "return",
             "can only `return' from a function or sourced script",
         );
         return Ok(2);
     }
-    let arg = count_operand(sh, "return", args)?;
     match parse_status(sh, "return", arg) {
         Ok(n) => Err(Flow::Return(n)),
         Err(n) => Err(Flow::Return(n)),
@@ -383,7 +385,10 @@ pub fn return_(sh: &mut Interp, args: &[String]) -> R {
 
 fn loop_count(sh: &mut Interp, name: &str, args: &[String]) -> Result<u32, R> {
     if sh.loop_depth == 0 {
-        sh.builtin_error(name, "only meaningful in a `for', `while', or `until' loop");
+        // POSIX mode says nothing of it.
+        if !sh.set.posix {
+            sh.builtin_error(name, "only meaningful in a `for', `while', or `until' loop");
+        }
         return Err(Ok(0));
     }
     match count_operand(sh, name, args).map_err(Err)? {
@@ -735,8 +740,19 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn source(sh: &mut Interp, args: &[String]) -> R {
     let mut rest = &args[1..];
-    if rest.first().is_some_and(|a| a == "--") {
-        rest = &rest[1..];
+    match rest.first() {
+        Some(a) if a == "--" => rest = &rest[1..],
+        // No options: anything else after a dash is one (a lone `-` is a file).
+        Some(a) if a.len() > 1 && a.starts_with('-') => {
+            let bad = a.chars().nth(1).unwrap_or('-');
+            sh.builtin_error(&args[0], &format!("-{bad}: invalid option"));
+            sh.errln(&format!(
+                "{}: usage: {} filename [arguments]",
+                args[0], args[0]
+            ));
+            return Ok(2);
+        }
+        _ => {}
     }
     let Some(file) = rest.first() else {
         sh.builtin_error(&args[0], "filename argument required");
@@ -874,25 +890,24 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn alias(sh: &mut Interp, args: &[String]) -> R {
-    let mut rest = &args[1..];
-    let mut print = false;
-    if rest.first().is_some_and(|a| a == "-p") {
-        print = true;
-        rest = &rest[1..];
-    }
-    if rest.first().is_some_and(|a| a == "--") {
-        rest = &rest[1..];
-    }
+    let (letters, start) = match super::letter_options(
+        sh,
+        "alias",
+        args,
+        "p",
+        "alias: usage: alias [-p] [name[=value] ... ]",
+    ) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    let rest = &args[start..];
+    let print = !letters.is_empty();
     let mut out = String::new();
     if rest.is_empty() || print {
         let mut names: Vec<&String> = sh.aliases.keys().collect();
         names.sort();
         for n in names {
-            out.push_str(&format!(
-                "alias {}={}\n",
-                n,
-                crate::expand::param::quote(&sh.aliases[n])
-            ));
+            out.push_str(&alias_line(n, &sh.aliases[n]));
         }
         if rest.is_empty() {
             sh.out(out.as_bytes())?;
@@ -906,9 +921,7 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
                 Arc::make_mut(&mut sh.aliases).insert(name.to_owned(), value.to_owned());
             }
             None => match sh.aliases.get(a) {
-                Some(v) => {
-                    out.push_str(&format!("alias {}={}\n", a, crate::expand::param::quote(v)))
-                }
+                Some(v) => out.push_str(&alias_line(a, v)),
                 None => {
                     sh.builtin_error("alias", &format!("{a}: not found"));
                     status = 1;
@@ -920,17 +933,29 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
+/// One line of `alias`'s listing; a name that looks like an option comes after `--`
+/// so that the line can be run again.
+fn alias_line(name: &str, value: &str) -> String {
+    let dashes = if name.starts_with('-') { "-- " } else { "" };
+    format!(
+        "alias {dashes}{name}={}\n",
+        crate::expand::param::quote(value)
+    )
+}
+
 pub fn unalias(sh: &mut Interp, args: &[String]) -> R {
-    let mut rest = &args[1..];
-    if rest.first().is_some_and(|a| a == "-a") {
+    const USAGE: &str = "unalias: usage: unalias [-a] name [name ...]";
+    let (letters, start) = match super::letter_options(sh, "unalias", args, "a", USAGE) {
+        Ok(parsed) => parsed,
+        Err(status) => return Ok(status),
+    };
+    if !letters.is_empty() {
         Arc::make_mut(&mut sh.aliases).clear();
         return Ok(0);
     }
-    if rest.first().is_some_and(|a| a == "--") {
-        rest = &rest[1..];
-    }
+    let rest = &args[start..];
     if rest.is_empty() {
-        sh.errln("unalias: usage: unalias [-a] name [name ...]");
+        sh.errln(USAGE);
         return Ok(2);
     }
     let mut status = 0;
