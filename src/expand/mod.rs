@@ -34,6 +34,8 @@ pub struct ExpandOpts {
     /// The character set is single-byte (`LC_ALL=C`): lengths, offsets and patterns
     /// count bytes.
     pub bytes: bool,
+    /// `set +B`: words are not brace-expanded.
+    pub no_braces: bool,
 }
 
 /// How an expansion error affects the shell.
@@ -393,6 +395,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
     fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
+        if self.host.opts().no_braces {
+            return Ok(std::borrow::Cow::Borrowed(std::slice::from_ref(w)));
+        }
         let max_bytes = usize::try_from(self.host.max_memory_bytes()).unwrap_or(usize::MAX);
         brace::expand_bounded(w, self.host.max_brace_words(), max_bytes).map_err(|e| match e {
             brace::BraceError::TooMany(e) => {

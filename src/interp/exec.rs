@@ -2835,6 +2835,7 @@ impl Interp {
                 // out are plain values: `([1]={a,b})` is `('[1]=a' '[1]=b')`.
                 Some(k)
                     if !assoc
+                        && self.set.braceexpand
                         && let Some(word) =
                             keyed_with_braces(k, e, self.budget.limits.max_brace_words) =>
                 {

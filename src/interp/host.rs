@@ -642,6 +642,7 @@ impl Host for Interp {
         const GLOBSKIPDOTS: u64 = Shopts::bit("globskipdots");
         const PATSUB: u64 = Shopts::bit("patsub_replacement");
         ExpandOpts {
+            no_braces: !self.set.braceexpand,
             nounset: self.set.nounset,
             noglob: self.set.noglob,
             nullglob: self.shopt.has(NULLGLOB),

@@ -940,6 +940,19 @@ pub fn readonly(sh: &mut Interp, args: &[String]) -> R {
 }
 
 /// `export` and `readonly`: set an attribute (optionally assigning), or list.
+/// A `declare -p` line as POSIX mode's `export -p` / `readonly -p` print it: the
+/// builtin's name, keeping only the array flags.
+fn posix_listing_line(line: &str, builtin: &str) -> Option<String> {
+    let rest = line.strip_prefix("declare -")?;
+    let (flags, tail) = rest.split_once(' ')?;
+    let kept: String = flags.chars().filter(|c| matches!(c, 'a' | 'A')).collect();
+    Some(if kept.is_empty() {
+        format!("{builtin} {tail}")
+    } else {
+        format!("{builtin} -{kept} {tail}")
+    })
+}
+
 fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &str) -> R {
     let mut i = 1;
     let mut remove = false;
@@ -975,7 +988,11 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         let mut out = String::new();
         for (k, v) in sh.vars.all() {
             if v.attrs.has(bit) {
-                out.push_str(&print_var(&k, &v));
+                let line = print_var(&k, &v);
+                match posix_listing_line(&line, name) {
+                    Some(posix) if sh.set.posix => out.push_str(&posix),
+                    _ => out.push_str(&line),
+                }
                 out.push('\n');
             }
         }

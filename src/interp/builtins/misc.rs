@@ -1359,8 +1359,15 @@ pub fn trap(sh: &mut Interp, args: &[String]) -> R {
         for (k, v) in sh.traps.iter() {
             shown.insert(k.clone(), v.clone());
         }
-        let line =
-            |sig: &str, action: &str| format!("trap -- {} {}\n", super::single_quote(action), sig);
+        // POSIX mode names the signals without their `SIG`.
+        let posix = sh.set.posix;
+        let line = |sig: &str, action: &str| {
+            let sig = match sig.strip_prefix("SIG") {
+                Some(bare) if posix => bare,
+                _ => sig,
+            };
+            format!("trap -- {} {}\n", super::single_quote(action), sig)
+        };
         if rest.is_empty() {
             // bash's order: EXIT, the signals by number, then DEBUG, ERR, RETURN.
             let key = |sig: &str| match sig {
@@ -1452,8 +1459,18 @@ fn trap_name(s: &str) -> Option<String> {
 /// `kill -l [sigspec...]`: the table, or each number as a name and each name as a
 /// number (an exit status above 128 names the signal that caused it).
 fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
+    let posix = sh.set.posix;
     if specs.is_empty() {
-        sh.out(super::signal_table().as_bytes())?;
+        // POSIX mode lists the bare names on one line.
+        let table = if posix {
+            let names: Vec<String> = (1..=super::SIGRTMAX)
+                .filter_map(super::signal_short_name)
+                .collect();
+            format!("{}\n", names.join(" "))
+        } else {
+            super::signal_table()
+        };
+        sh.out(table.as_bytes())?;
         return Ok(0);
     }
     let mut out = String::new();
@@ -1462,6 +1479,14 @@ fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
         let shown = match spec.parse::<i32>() {
             Ok(0) => Some("EXIT".to_owned()),
             Ok(k) => super::signal_short_name(if k > 128 { k - 128 } else { k }),
+            // POSIX mode takes a name only as `kill -l` prints it.
+            Err(_)
+                if posix
+                    && (spec.starts_with("SIG")
+                        || spec.bytes().any(|b| b.is_ascii_lowercase())) =>
+            {
+                None
+            }
             Err(_) => super::signal_number(spec).map(|k| k.to_string()),
         };
         match shown {
