@@ -879,9 +879,19 @@ impl Interp {
                 self.error(&format!("`{}': not a valid identifier", f.name));
                 return Ok(1);
             }
-            if super::builtins::is_special_name(&f.name) && self.set.posix {
-                // A fatal error for a POSIX shell.
-                self.error(&format!("`{}': is a special builtin", f.name));
+            // Fatal errors for a POSIX shell: a function name must be an identifier,
+            // and no special builtin's.
+            let bad = if !self.set.posix {
+                None
+            } else if !crate::syntax::parser::is_name(&f.name) {
+                Some("not a valid identifier")
+            } else if super::builtins::is_special_name(&f.name) {
+                Some("is a special builtin")
+            } else {
+                None
+            };
+            if let Some(why) = bad {
+                self.error(&format!("`{}': {why}", f.name));
                 if !self.interactive {
                     return Err(Flow::Exit(2));
                 }
@@ -2127,6 +2137,16 @@ impl Interp {
     fn command_location(&mut self, name: &str) -> Option<(String, String)> {
         if let Some(h) = self.hash.get(name).cloned() {
             let full = crate::fs::path::join(&self.cwd, &h.path);
+            // `checkhash` (and POSIX mode) looks the name up again when what the
+            // table remembers is no longer an executable file.
+            let check = self.set.posix
+                || self
+                    .shopt
+                    .has(const { crate::interp::Shopts::flag("checkhash") });
+            if check && !super::builtins::describe::executable(self, &full) {
+                self.hash.remove(name);
+                return self.command_location(name);
+            }
             self.hash.insert(
                 name.to_owned(),
                 super::Hashed {

@@ -192,7 +192,7 @@ fn file_status(sh: &Interp, path: &str) -> Option<bool> {
     Some(fs.access(&full, false, false, true).is_ok())
 }
 
-fn executable(sh: &Interp, path: &str) -> bool {
+pub(crate) fn executable(sh: &Interp, path: &str) -> bool {
     file_status(sh, path) == Some(true)
 }
 
