@@ -33,6 +33,9 @@ const SHARED_W4A: &str = "fib() {\n  local n=$1\n  if ((n < 2)); then r=$n; retu
 /// Workload 7.
 const PIPELINES: &str =
     "for ((i=0;i<2000;i++)); do echo $i | tr 0-9 a-j | cut -c1-3; done | tail -n 2";
+/// Workload 7 as the shared harness (`W7_pipelines.sh`) runs it: every line to the
+/// caller.
+const SHARED_W7: &str = "for ((i=0;i<2000;i++)); do echo $i | tr 0-9 a-j | cut -c1-3; done";
 
 /// Fails the bench run (before timing) when a script's output is not bash's.
 fn check(sh: &mut Shell, script: &str, want: &str) {
@@ -384,6 +387,22 @@ fn pipelines(c: &mut Criterion) {
     let mut group = c.benchmark_group("7 pipelines");
     group.bench_function("2000 three-stage pipelines", |b| {
         b.iter(|| sh.exec(PIPELINES))
+    });
+    // What bash prints: each number's digits as letters, cut to three.
+    let want: String = (0..2000)
+        .map(|i: u32| {
+            let letters: String = i
+                .to_string()
+                .bytes()
+                .map(|d| char::from(d - b'0' + b'a'))
+                .take(3)
+                .collect();
+            letters + "\n"
+        })
+        .collect();
+    check(&mut sh, SHARED_W7, &want);
+    group.bench_function("W7 as the harness runs it", |b| {
+        b.iter(|| sh.exec(SHARED_W7))
     });
     group.finish();
 }

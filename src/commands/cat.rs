@@ -179,7 +179,7 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
     ctx.stdout.write(&[]).map(|_nothing| ())?;
     let mut status = 0;
     let mut stdin_closed = false;
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = super::util::Scratch::new();
     let mut out = Vec::new();
     for name in &files {
         let input = match ctx.open_input(name) {

@@ -394,7 +394,7 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
         }
     }
 
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = super::util::Scratch::new();
     let mut out = Vec::with_capacity(64 * 1024);
     let mut last: Option<u8> = None;
     loop {

@@ -1087,3 +1087,60 @@ pub fn open_named(
     }
     Ok(fs.lock().read_file(path).map(Input::Bytes))
 }
+
+/// Size of a [`Scratch`] buffer: a pipe's capacity, so one read can empty a pipe.
+pub const SCRATCH: usize = 64 * 1024;
+
+std::thread_local! {
+    /// A read buffer kept between utilities run on this thread (stage threads are
+    /// reused: a fresh zeroed 64 KiB per `tr` or `cat` was a tenth of a short
+    /// pipeline's own work).
+    static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A zero-filled read buffer of [`SCRATCH`] bytes (its contents are whatever the last
+/// user left), given back to the thread when dropped.
+pub struct Scratch(Vec<u8>);
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        let mut v = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        if v.len() != SCRATCH {
+            v = vec![0; SCRATCH];
+        }
+        Scratch(v)
+    }
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch::new()
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Scratch {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let v = std::mem::take(&mut self.0);
+        // A nested user's buffer may come back second; one is kept.
+        SPARE.with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.is_empty()
+            {
+                *s = v;
+            }
+        });
+    }
+}

@@ -173,8 +173,8 @@ struct PipeState {
     orphaned: usize,
     /// Unread bytes the last reader left behind when it went.
     unread_at_close: usize,
-    /// Threads blocked in `read` / `write_all`: a wake-up is only sent when someone
-    /// waits (a futex call per line written was most of a `sed | wc` pipeline).
+    /// Threads asleep on the condition variable in `read` / `write_all`: a wake-up
+    /// (a system call, whether anyone sleeps or not) is only sent when someone does.
     waiting_readers: usize,
     waiting_writers: usize,
     /// The lanes of the threads blocked on this pipe: what wakes them marks them
@@ -191,12 +191,37 @@ impl PipeState {
     }
 }
 
-/// Waits on a pipe's condition variable, with the calling thread's lane marked
-/// blocked meanwhile (and findable by whoever wakes it).
+/// How long a pipe end that has to wait watches for the other end before it goes to
+/// sleep. Stages hand blocks to each other far more often than that (a 64 KiB window
+/// every few microseconds, a short pipeline's one line soon after it starts): putting
+/// the thread to sleep and waking it costs a system call on each side and the
+/// scheduler's latency, several times the wait itself.
+const PIPE_LINGER: Duration = Duration::from_micros(30);
+
+/// Which of a pipe's sleeper counts a waiting end is in.
+type Sleepers = fn(&mut PipeState) -> &mut usize;
+
+/// Waits for a change on `pipe` (see [`Pipe::changed`]): first without sleeping, for
+/// [`PIPE_LINGER`], then on its condition variable, with the calling thread counted in
+/// `sleepers` and its lane marked blocked (and findable by whoever wakes it). Wakes the
+/// sleepers first if `wake` says a change of the caller's own calls for it.
 fn wait_on_pipe<'a>(
     pipe: &'a Pipe,
-    mut st: std::sync::MutexGuard<'a, PipeState>,
+    st: std::sync::MutexGuard<'a, PipeState>,
+    sleepers: Sleepers,
+    wake: &mut bool,
 ) -> std::sync::MutexGuard<'a, PipeState> {
+    let seen = pipe.seq.load(Ordering::Acquire);
+    drop(st);
+    pipe.notify(std::mem::take(wake));
+    let moved = super::pool::linger(PIPE_LINGER, || pipe.seq.load(Ordering::Acquire) != seen);
+    let mut st = pipe.lock();
+    // Changes are made under the lock: one made since the look above is seen here,
+    // and one made after this sleeper has counted itself will wake it.
+    if moved || pipe.seq.load(Ordering::Acquire) != seen {
+        return st;
+    }
+    *sleepers(&mut st) += 1;
     let waiting = crate::fs::blocked();
     let waker = waiting.as_ref().map(crate::fs::Blocked::waker);
     if let Some(w) = &waker {
@@ -209,6 +234,7 @@ fn wait_on_pipe<'a>(
     if let Some(w) = &waker {
         st.wakers.retain(|x| !x.same(w));
     }
+    *sleepers(&mut st) -= 1;
     drop(waiting);
     st
 }
@@ -218,6 +244,10 @@ fn wait_on_pipe<'a>(
 pub struct Pipe {
     state: Mutex<PipeState>,
     cv: Condvar,
+    /// Moves (under the state's lock) on every change a blocked end may wait for:
+    /// bytes in or out, an end opened or closed. A lingering end watches it without
+    /// taking the lock.
+    seq: AtomicU64,
     /// The run whose memory budget counts the bytes waiting in the buffer.
     budget: Option<Arc<crate::limits::Budget>>,
 }
@@ -227,6 +257,29 @@ impl Pipe {
         if let Some(b) = &self.budget {
             b.buffered(n, more);
         }
+    }
+    fn lock(&self) -> std::sync::MutexGuard<'_, PipeState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    /// Records a change made under the lock, and marks the lanes of the sleepers
+    /// running if `wake` (someone sleeps whom the change concerns). Returns `wake`:
+    /// whether [`Pipe::notify`] must wake them once the lock is released (a thread
+    /// woken while it is still held would only block again on the lock).
+    fn changed(&self, st: &mut PipeState, wake: bool) -> bool {
+        self.seq.fetch_add(1, Ordering::Release);
+        if wake {
+            st.wake_lanes();
+        }
+        wake
+    }
+    fn notify(&self, wake: bool) {
+        if wake {
+            self.cv.notify_all();
+        }
+    }
+    /// Whether any thread sleeps on this pipe.
+    fn any_sleeper(st: &PipeState) -> bool {
+        st.waiting_readers + st.waiting_writers > 0
     }
 }
 
@@ -257,13 +310,9 @@ pub fn pipe_in(budget: &Arc<crate::limits::Budget>) -> (PipeReader, PipeWriter) 
 }
 
 fn new_pipe(budget: Option<Arc<crate::limits::Budget>>) -> (PipeReader, PipeWriter) {
-    let p = Arc::new(Pipe {
-        state: Mutex::default(),
-        cv: Condvar::new(),
-        budget,
-    });
+    let p = Pipe::unopened(budget);
     {
-        let mut st = p.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = p.lock();
         st.readers = 1;
         st.writers = 1;
     }
@@ -276,54 +325,65 @@ impl Pipe {
         Arc::new(Pipe {
             state: Mutex::default(),
             cv: Condvar::new(),
+            seq: AtomicU64::new(0),
             budget,
         })
     }
     /// One more read end.
     pub(crate) fn add_reader(self: &Arc<Pipe>) -> PipeReader {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.lock();
         st.readers += 1;
-        st.wake_lanes();
-        self.cv.notify_all();
+        let sleepers = Pipe::any_sleeper(&st);
+        let wake = self.changed(&mut st, sleepers);
+        drop(st);
+        self.notify(wake);
         PipeReader(Arc::clone(self))
     }
     /// One more write end (a reader waiting for data sees end of file only after it
     /// and every other writer have gone).
     pub(crate) fn add_writer(self: &Arc<Pipe>) -> PipeWriter {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.lock();
         st.writers += 1;
         st.orphaned = 0;
-        st.wake_lanes();
-        self.cv.notify_all();
+        let sleepers = Pipe::any_sleeper(&st);
+        let wake = self.changed(&mut st, sleepers);
+        drop(st);
+        self.notify(wake);
         PipeWriter(Arc::clone(self))
     }
     /// How many read and write ends are open.
     pub(crate) fn ends(&self) -> (usize, usize) {
-        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = self.lock();
         (st.readers, st.writers)
     }
 }
 
 impl Drop for PipeReader {
     fn drop(&mut self) {
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &*self.0;
+        let mut st = p.lock();
         st.readers -= 1;
         if st.readers == 0 {
             st.unread_at_close = st.buf.len();
             let owned = st.buf.clear();
-            self.0.held(owned, false);
+            p.held(owned, false);
         }
-        st.wake_lanes();
-        self.0.cv.notify_all();
+        let sleepers = Pipe::any_sleeper(&st);
+        let wake = p.changed(&mut st, sleepers);
+        drop(st);
+        p.notify(wake);
     }
 }
 
 impl Drop for PipeWriter {
     fn drop(&mut self) {
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &*self.0;
+        let mut st = p.lock();
         st.writers -= 1;
-        st.wake_lanes();
-        self.0.cv.notify_all();
+        let sleepers = Pipe::any_sleeper(&st);
+        let wake = p.changed(&mut st, sleepers);
+        drop(st);
+        p.notify(wake);
     }
 }
 
@@ -332,15 +392,16 @@ impl PipeReader {
         if out.is_empty() {
             return Ok(0);
         }
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &*self.0;
+        let mut st = p.lock();
         loop {
             if !st.buf.is_empty() {
                 let (n, owned) = st.buf.read_into(out);
-                self.0.held(owned, false);
-                if st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY {
-                    st.wake_lanes();
-                    self.0.cv.notify_all();
-                }
+                p.held(owned, false);
+                let room = st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY;
+                let wake = p.changed(&mut st, room);
+                drop(st);
+                p.notify(wake);
                 return Ok(n);
             }
             if st.writers == 0 {
@@ -354,16 +415,17 @@ impl PipeReader {
     /// file. Like a `read`, it takes at most a pipe's capacity, so a writer whose
     /// reader stops early still meets EPIPE where it would have.
     pub fn read_shared(&self, cancel: &AtomicBool) -> io::Result<Option<SharedBytes>> {
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &*self.0;
+        let mut st = p.lock();
         loop {
             if let Some((bytes, owned)) = st.buf.pop(PIPE_CAPACITY) {
-                self.0.held(owned, false);
+                p.held(owned, false);
                 // A writer waits for room: none of it is made while more than a pipe's
                 // worth of a shared block remains.
-                if st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY {
-                    st.wake_lanes();
-                    self.0.cv.notify_all();
-                }
+                let room = st.waiting_writers > 0 && st.buf.len() <= PIPE_CAPACITY;
+                let wake = p.changed(&mut st, room);
+                drop(st);
+                p.notify(wake);
                 return Ok(Some(bytes));
             }
             if st.writers == 0 {
@@ -376,54 +438,63 @@ impl PipeReader {
     /// Waits for a writer (after checking for cancellation and signals).
     fn wait<'a>(
         &'a self,
-        mut st: std::sync::MutexGuard<'a, PipeState>,
+        st: std::sync::MutexGuard<'a, PipeState>,
         cancel: &AtomicBool,
     ) -> io::Result<std::sync::MutexGuard<'a, PipeState>> {
         if cancel.load(Ordering::Relaxed) {
             return Err(crate::commands::fatal("cancelled"));
         }
         super::procs::check_utility()?;
-        st.waiting_readers += 1;
-        st = wait_on_pipe(&self.0, st);
-        st.waiting_readers -= 1;
-        Ok(st)
+        Ok(wait_on_pipe(
+            &self.0,
+            st,
+            |st| &mut st.waiting_readers,
+            &mut false,
+        ))
     }
 }
 
 impl PipeWriter {
     pub fn write_all(&self, mut data: &[u8], cancel: &AtomicBool) -> io::Result<()> {
         crate::fs::tick();
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
-        while !data.is_empty() {
+        let p = &*self.0;
+        let mut st = p.lock();
+        // Whether readers sleep that bytes written here concern (woken once the lock
+        // is released).
+        let mut wake = false;
+        let r = loop {
+            if data.is_empty() {
+                break Ok(());
+            }
             if st.readers == 0 {
                 let held = st.buf.len() + st.orphaned;
                 if held + data.len() <= PIPE_CAPACITY {
                     st.orphaned += data.len();
-                    return Ok(());
+                    break Ok(());
                 }
-                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                break Err(io::Error::from(io::ErrorKind::BrokenPipe));
             }
             let room = PIPE_CAPACITY.saturating_sub(st.buf.len());
             if room > 0 {
                 let n = room.min(data.len());
                 st.buf.push_copy(data.get(..n).unwrap_or_default());
-                self.0.held(n, true);
-                data = &data[n..];
-                if st.waiting_readers > 0 {
-                    st.wake_lanes();
-                    self.0.cv.notify_all();
-                }
+                p.held(n, true);
+                data = data.get(n..).unwrap_or_default();
+                let readers = st.waiting_readers > 0;
+                wake |= p.changed(&mut st, readers);
                 continue;
             }
             if cancel.load(Ordering::Relaxed) {
-                return Err(crate::commands::fatal("cancelled"));
+                break Err(crate::commands::fatal("cancelled"));
             }
-            super::procs::check_utility()?;
-            st.waiting_writers += 1;
-            st = wait_on_pipe(&self.0, st);
-            st.waiting_writers -= 1;
-        }
-        Ok(())
+            if let Err(e) = super::procs::check_utility() {
+                break Err(e);
+            }
+            st = wait_on_pipe(p, st, |st| &mut st.waiting_writers, &mut wake);
+        };
+        drop(st);
+        p.notify(wake);
+        r
     }
 
     /// Writes `bytes` without copying them: the block goes into the pipe whole, and,
@@ -436,13 +507,15 @@ impl PipeWriter {
             return self.write_all(bytes.as_slice(), cancel);
         }
         crate::fs::tick();
-        let mut st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &*self.0;
+        let mut st = p.lock();
         let mut pushed = false;
-        loop {
+        let mut wake = false;
+        let r = loop {
             if st.readers == 0 {
                 if pushed {
                     // What the reader left unread when it went (dropped with it).
-                    return if st.unread_at_close > PIPE_CAPACITY {
+                    break if st.unread_at_close > PIPE_CAPACITY {
                         Err(io::Error::from(io::ErrorKind::BrokenPipe))
                     } else {
                         Ok(())
@@ -451,29 +524,30 @@ impl PipeWriter {
                 let held = st.buf.len() + st.orphaned;
                 if held + bytes.len() <= PIPE_CAPACITY {
                     st.orphaned += bytes.len();
-                    return Ok(());
+                    break Ok(());
                 }
-                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                break Err(io::Error::from(io::ErrorKind::BrokenPipe));
             }
             if !pushed && st.buf.len() < PIPE_CAPACITY {
                 st.buf.push_shared(bytes.clone());
                 pushed = true;
-                if st.waiting_readers > 0 {
-                    st.wake_lanes();
-                    self.0.cv.notify_all();
-                }
+                let readers = st.waiting_readers > 0;
+                wake |= p.changed(&mut st, readers);
             }
             if pushed && st.buf.len() <= PIPE_CAPACITY {
-                return Ok(());
+                break Ok(());
             }
             if cancel.load(Ordering::Relaxed) {
-                return Err(crate::commands::fatal("cancelled"));
+                break Err(crate::commands::fatal("cancelled"));
             }
-            super::procs::check_utility()?;
-            st.waiting_writers += 1;
-            st = wait_on_pipe(&self.0, st);
-            st.waiting_writers -= 1;
-        }
+            if let Err(e) = super::procs::check_utility() {
+                break Err(e);
+            }
+            st = wait_on_pipe(p, st, |st| &mut st.waiting_writers, &mut wake);
+        };
+        drop(st);
+        p.notify(wake);
+        r
     }
 }
 

@@ -279,6 +279,9 @@ pub struct ProcTable {
     state: Mutex<TableState>,
     /// Notified when a process ends or a signal is sent.
     changed: Condvar,
+    /// Threads in [`ProcTable::wait_change`]: a notification is a system call even
+    /// with nobody waiting, and every pipeline stage's end would pay it.
+    watchers: std::sync::atomic::AtomicUsize,
 }
 
 /// Where a signal goes: a pid, or every process of a group.
@@ -298,6 +301,7 @@ impl Default for ProcTable {
                 next: FIRST_PID,
             }),
             changed: Condvar::new(),
+            watchers: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 }
@@ -427,14 +431,25 @@ impl ProcTable {
             }
         }
         drop(st);
-        self.changed.notify_all();
+        self.notify();
         Some(())
+    }
+
+    /// Wakes the threads in [`ProcTable::wait_change`], if there are any. (A watcher
+    /// counts itself under the table's lock before it waits, and a change is made
+    /// under that lock before this looks, so none is missed.)
+    fn notify(&self) {
+        if self.watchers.load(Ordering::SeqCst) > 0 {
+            self.changed.notify_all();
+        }
     }
 
     /// Waits at most `timeout` for a process to end or a signal to be sent.
     pub fn wait_change(&self, timeout: Duration) {
         let st = lock(&self.state);
+        self.watchers.fetch_add(1, Ordering::SeqCst);
         let _ = self.changed.wait_timeout(st, timeout);
+        self.watchers.fetch_sub(1, Ordering::SeqCst);
     }
 
     /// Takes `pid` out of the table; its children are left to the sandbox's init
@@ -448,7 +463,7 @@ impl ProcTable {
             }
         }
         drop(st);
-        self.changed.notify_all();
+        self.notify();
     }
 
     fn update(&self, pid: u32, f: impl FnOnce(&mut ProcInfo)) {

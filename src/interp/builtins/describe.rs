@@ -189,7 +189,9 @@ fn file_status(sh: &Interp, path: &str) -> Option<bool> {
     if meta.file_type == crate::fs::FileType::Dir {
         return None;
     }
-    Some(fs.access(&full, false, false, true).is_ok())
+    // The inode found, not the path walked again: every command a script runs from
+    // PATH comes through here, once per directory searched.
+    Some(fs.access_ino(meta.ino, false, false, true).is_ok())
 }
 
 pub(crate) fn executable(sh: &Interp, path: &str) -> bool {
