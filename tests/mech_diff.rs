@@ -1023,6 +1023,327 @@ fn cond_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- printing
+
+/// A word as a script writes it: every quoting form and expansion the printer must
+/// give back unchanged.
+fn print_word() -> BoxedStrategy<String> {
+    frag(
+        r#"
+        a ¦ "b c" ¦ 'd e' ¦ $'f\tg' ¦ x\ y ¦ $x ¦ "$x" ¦ ${x:-d} ¦ "${arr[@]}" ¦ $(echo sub)
+        "$(echo q)" ¦ `echo bq` ¦ $((1+2)) ¦ 'it'\''s' ¦ "a\"b" ¦ \$ ¦ *.none ¦ {1,2} ¦ ''
+        "" ¦ $'\'' ¦ "\\" ¦ ${#x} ¦ ${x/a/b} ¦ ${x%%.*} ¦ $1 ¦ "$@" ¦ $# ¦ a=b ¦ -n ¦ é
+        $'\001' ¦ $'a\nb' ¦ "x  y" ¦ 'a"b' ¦ "it's" ¦ \' ¦ \" ¦ a\\b ¦ "$x$y" ¦ ${arr[1]}
+        "${x@Q}" ¦ $'\e[0m' ¦ "a`echo b`c" ¦ $"loc" ¦ 'tab	in' ¦ ab#c ¦ '#' ¦ \# ¦ x=
+        "$(echo "in (x)")" ¦ $(( x + 1 )) ¦ "$((2*3))" ¦ '!' ¦ \* ¦ '*' ¦ a{b,c} ¦ <(echo ps)
+        "#,
+    )
+}
+
+fn print_words(n: std::ops::Range<usize>) -> BoxedStrategy<String> {
+    prop::collection::vec(print_word(), n)
+        .prop_map(|v| v.join(" "))
+        .boxed()
+}
+
+fn print_redir() -> BoxedStrategy<String> {
+    frag(
+        r#"
+        >o ¦ >>o ¦ <o ¦ <>o ¦ >|o ¦ &>o ¦ &>>o ¦ 2>&1 ¦ 3<&- ¦ {fd}>o ¦ <<<word ¦ <<<"$x y"
+        2>/dev/null ¦ >&2 ¦ 1>&2 ¦ 0<o ¦ 3>o ¦ >"o" ¦ > o ¦ 2> o ¦ 4<>o ¦ >&- ¦ 5>&1-
+        <<<$'a\tb' ¦ >$x.out ¦ 2>>o ¦ 1>o ¦ &> /dev/null ¦ 3>&1 ¦ {fd}<&0 ¦ >o 2>&1
+        "#,
+    )
+}
+
+/// A simple command without here-documents (it can sit anywhere on a line).
+fn print_simple(exec: bool) -> BoxedStrategy<String> {
+    let base = prop_oneof![
+        4 => print_words(0..4).prop_map(|w| format!("echo {w}")),
+        1 => print_words(1..3).prop_map(|w| format!("printf '%s|' {w}")),
+        1 => print_word().prop_map(|w| format!("x={w}")),
+        1 => print_word().prop_map(|w| format!("x+={w}")),
+        1 => print_words(0..4).prop_map(|w| format!("arr=({w})")),
+        1 => print_words(1..3).prop_map(|w| format!("arr+=({w})")),
+        1 => print_word().prop_map(|w| format!("arr[1]={w}")),
+        1 => (print_word(), print_words(0..3)).prop_map(|(v, w)| format!("x={v} echo {w}")),
+        1 => print_word().prop_map(|w| format!("local v={w} n")),
+        1 => frag(
+            r#"
+            true ¦ false ¦ : ¦ declare -i n=1+2 ¦ export e=1 ¦ return 3 ¦ break ¦ continue
+            declare -a da=(1 "2 3") ¦ declare -A h=([k]=v ["a b"]=c) ¦ h[k]+=w ¦ readonly ro=1
+            x=1 y=2 ¦ command echo c ¦ builtin : ¦ let 'n+=1' ¦ eval 'echo ev' ¦ cat o
+            echo a # comment ¦ set -- p q ¦ shift ¦ unset x ¦ test -n "$x" ¦ [ a = b ]
+            "#,
+        ),
+    ];
+    let redirs = prop::collection::vec(print_redir(), 0..3);
+    let cmd = (base, redirs, 0..6usize).prop_map(|(b, r, w)| {
+        if r.is_empty() {
+            return b;
+        }
+        // Redirections go after the words, or, now and then, first.
+        if w == 0 {
+            format!("{} {b}", r.join(" "))
+        } else {
+            format!("{b} {}", r.join(" "))
+        }
+    });
+    let inline = prop_oneof![
+        6 => cmd.boxed(),
+        1 => cond_print().prop_map(|c| format!("[[ {c} ]]")),
+        1 => frag(
+            r#"
+            (( n++ )) ¦ (( x = 3, y = x * 2 )) ¦ ((n>2)) ¦ (( arr[1] += 4 )) ¦ (( ! 0 ))
+            (( "1" + $n )) ¦ ((a = b ? 1 : 2))
+            "#,
+        ),
+    ]
+    .boxed();
+    // The stages of a pipeline trace in the order the processes happen to run, so
+    // the functions that run have none.
+    let stages = if exec { 1..2 } else { 1..3 };
+    let pipe = prop::collection::vec((inline.clone(), frag("| ¦ | ¦ |&")), stages).prop_map(|v| {
+        let mut s = String::new();
+        for (i, (c, _)) in v.iter().enumerate() {
+            if i > 0 {
+                s.push_str(&format!(" {} ", v[i - 1].1));
+            }
+            s.push_str(c);
+        }
+        s
+    });
+    // `time` prints clock readings, so only functions that are not run use it.
+    let neg = if exec {
+        frag("¦ ¦ ¦ !")
+    } else {
+        frag("¦ ¦ ¦ ! ¦ time ¦ time -p ¦ ! time")
+    };
+    let pipeline = (neg, pipe).prop_map(|(neg, p)| format!("{neg} {p}").trim().to_owned());
+    let list = prop::collection::vec((pipeline, frag("&& ¦ || ¦ && ¦ ;")), 1..3).prop_map(|v| {
+        let mut s = String::new();
+        for (i, (c, _)) in v.iter().enumerate() {
+            if i > 0 {
+                s.push_str(&format!(" {} ", v[i - 1].1));
+            }
+            s.push_str(c);
+        }
+        s
+    });
+    if exec {
+        list.boxed()
+    } else {
+        prop_oneof![
+            8 => list.clone().boxed(),
+            1 => list.prop_map(|l| format!("{l} &")),
+            1 => frag("coproc cat ¦ coproc CO { echo in; } ¦ coproc ( cat ) 2>/dev/null"),
+        ]
+        .boxed()
+    }
+}
+
+fn cond_print() -> BoxedStrategy<String> {
+    let prim = frag(
+        r#"
+        -n $x ¦ -z "$x" ¦ $x == a* ¦ "$x" = 'a b' ¦ $x != "$y" ¦ a < b ¦ -f o ¦ -v arr[1]
+        $x =~ ^a(b|c)$ ¦ $x =~ "lit.x" ¦ $x =~ $re ¦ 1 -lt 2 ¦ -o errexit ¦ $x ¦ a\ b == 'a b'
+        x =~ [[:space:]]+ ¦ -e /dev/null ¦ $x == @(a|b)
+        "#,
+    );
+    prim.prop_recursive(2, 4, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), frag("&& ¦ ||"), inner.clone())
+                .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+            inner.clone().prop_map(|x| format!("! {x}")),
+            inner.prop_map(|x| format!("( {x} )")),
+        ]
+    })
+    .boxed()
+}
+
+/// A here-document command: it must end its line.
+fn print_heredoc() -> BoxedStrategy<String> {
+    let body = frag(
+        r#"
+        plain ¦ $x ¦ ${x} ¦ $(echo cs) ¦ `echo bt` ¦ $((1+2)) ¦ a\$b ¦ back\\slash ¦ 'sq'
+        "dq" ¦ \x ¦ ${u-dflt} ¦ * ¦ # not a comment ¦ EOFX
+        "#,
+    );
+    (
+        sel(&["EOF", "'EOF'", "\"EOF\"", "E\\OF", "END"]),
+        prop::collection::vec(body, 0..3),
+        prop::bool::ANY,
+        sel(&[
+            "cat",
+            "cat >o",
+            "cat 2>/dev/null",
+            "x=$(cat",
+            "read -r v",
+            "cat - o",
+        ]),
+    )
+        .prop_map(|(d, b, dash, cmd)| {
+            let word = d.replace(['\'', '"', '\\'], "");
+            let op = if dash { "<<-" } else { "<<" };
+            let tab = if dash { "\t" } else { "" };
+            let mut doc: String = b.iter().map(|l| format!("{tab}{l}\n")).collect();
+            doc.push_str(&format!("{tab}{word}"));
+            if cmd == "x=$(cat" {
+                format!("x=$(cat {op}{d}\n{doc}\n)")
+            } else {
+                format!("{cmd} {op}{d}\n{doc}")
+            }
+        })
+        .boxed()
+}
+
+/// A command of a function body or a script: simple lists, here-documents and every
+/// compound command, nested.
+fn print_stmt(exec: bool) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        6 => print_simple(exec),
+        1 => print_heredoc(),
+    ];
+    let stmt = leaf.prop_recursive(3, 24, 3, move |inner| {
+        let body = move || lines(inner.clone(), 1..3);
+        let empty_or = {
+            let b = body();
+            prop_oneof![4 => b, 1 => Just(String::new())].boxed()
+        };
+        let cond = || {
+            frag(
+                r#"
+                true ¦ false ¦ [[ $x == a ]] ¦ (( n > 1 )) ¦ test -n "$x" ¦ ! false ¦ grep -q a o
+                [ -z "$y" ] ¦ true && false ¦ false || true
+                "#,
+            )
+        };
+        let redir = || {
+            prop_oneof![
+                3 => Just(String::new()),
+                1 => prop::collection::vec(print_redir(), 1..3).prop_map(|r| format!(" {}", r.join(" "))),
+            ]
+        };
+        prop_oneof![
+            (cond(), body(), prop::option::of((cond(), body())), prop::option::of(body()), redir())
+                .prop_map(|(c, t, elif, els, r)| {
+                    let mut s = format!("if {c}; then\n{t}\n");
+                    if let Some((c2, b2)) = elif {
+                        s.push_str(&format!("elif {c2}\nthen\n{b2}\n"));
+                    }
+                    if let Some(e) = els {
+                        s.push_str(&format!("else\n{e}\n"));
+                    }
+                    s.push_str("fi");
+                    s.push_str(&r);
+                    s
+                }),
+            // Every loop is bounded by a counter that only grows, whatever `continue` skips.
+            (frag("while (( w++ < 2 )) ¦ until (( w++ >= 2 )) ¦ while (( w++ < 3 )) && read -r line ¦ while false ¦ until true"), body(), redir())
+                .prop_map(|(c, b, r)| format!("{c}; do\n{b}\ndone{r}")),
+            (print_words(0..3), frag("for v in ¦ for v ¦ for v do ¦ for v in ;"), body(), redir())
+                .prop_map(|(w, h, b, r)| match h.as_str() {
+                    "for v in" => format!("for v in {w}; do\n{b}\ndone{r}"),
+                    "for v" => format!("for v\ndo\n{b}\ndone{r}"),
+                    "for v do" => format!("for v do\n{b}\ndone{r}"),
+                    _ => format!("for v in ; do\n{b}\ndone{r}"),
+                }),
+            (frag("((k=0; k<2 && w<20; k++)) ¦ (( k = 0 ; k < 2 && w++ < 20 ; k += 1 )) ¦ ((;k<1;k++)) ¦ ((k=5; k && w++ < 20; k--))"), body())
+                .prop_map(|(h, b)| format!("for {h}; do\n{b}\ndone")),
+            (print_words(0..3), body()).prop_map(|(w, b)| format!("select s in {w}; do\n(( w++ < 3 )) || break\n{b}\nbreak\ndone")),
+            (print_word(), prop::collection::vec((frag("a ¦ a|b ¦ *.c|'x y' ¦ \"$y\" ¦ [a-z]* ¦ @(a|b) ¦ * ¦ '' ¦ (a ¦ a\\ b ¦ $'\\t'"), empty_or.clone(), frag(";; ¦ ;; ¦ ;& ¦ ;;&")), 0..4), redir())
+                .prop_map(|(w, arms, r)| {
+                    let mut s = format!("case {w} in\n");
+                    let n = arms.len();
+                    for (i, (p, b, t)) in arms.into_iter().enumerate() {
+                        // The last arm's terminator is optional.
+                        let t = if i + 1 == n && b.len() % 2 == 0 { "" } else { t.as_str() };
+                        s.push_str(&format!("{p})\n{b}\n{t}\n"));
+                    }
+                    s.push_str("esac");
+                    s.push_str(&r);
+                    s
+                }),
+            (body(), redir()).prop_map(|(b, r)| format!("(\n{b}\n){r}")),
+            (body(), redir()).prop_map(|(b, r)| format!("{{\n{b}\n}}{r}")),
+            (frag("g() ¦ function g ¦ function g() ¦ g ()"), frag("{ ¦ ( "), body(), redir())
+                .prop_map(|(h, o, b, r)| {
+                    let c = if o == "{" { "}" } else { ")" };
+                    format!("{h} {o}\n{b}\n{c}{r}")
+                }),
+            (body(), frag("| cat ¦ && echo ok ¦ || echo no ¦ ; echo after")).prop_map(|(b, t)| format!("{{\n{b}\n}} {t}")),
+        ]
+    });
+    // A process substitution or a pipeline runs alongside its command, so those are
+    // only printed.
+    stmt.prop_map(move |s| {
+        if exec {
+            s.replace("<(echo ps)", "$(echo ps)")
+                .replace("} | cat", "} >o")
+        } else {
+            s
+        }
+    })
+    .boxed()
+}
+
+fn printing_script() -> BoxedStrategy<String> {
+    let head = frag("f() ¦ function f ¦ function f() ¦ f ()");
+    let open = frag("{ ¦ { ¦ { ¦ (");
+    let wrap = frag("¦ ¦ ¦ >o ¦ 2>/dev/null ¦ <o >o ¦ >>o 2>&1");
+    let show = frag(
+        r#"
+        declare -f f ¦ type f ¦ declare -pf f ¦ typeset -f f ¦ declare -f
+        "#,
+    );
+    let pre = "x='a b'; y=; n=2; arr=(1 2 3); re='a.c'; echo seed >o\n";
+    prop_oneof![
+        // Functions printed back, re-read and printed again.
+        4 => (head.clone(), open.clone(), lines(print_stmt(false), 1..4), wrap.clone(), show.clone())
+            .prop_map(move |(h, o, b, w, s)| {
+                let c = if o == "{" { "}" } else { ")" };
+                format!(
+                    "{pre}{h} {o}\n{b}\n{c} {w}\n{s}\necho \"rc=$?\"\n\
+                     eval \"$(declare -f f)\"; echo \"eval=$?\"\ndeclare -f f\n"
+                )
+            }),
+        // Functions traced while they run.
+        2 => (head, open, lines(print_stmt(true), 1..4), wrap, frag("¦ PS4='> ' ¦ PS4='+$LINENO ' ¦ PS4='[${FUNCNAME[0]:-main}] ' ¦ PS4='' ¦ PS4='x$((n+1))+ '"))
+            .prop_map(move |(h, o, b, w, ps4)| {
+                let c = if o == "{" { "}" } else { ")" };
+                format!(
+                    "{pre}{ps4}\n{h} {o}\n((depth++ < 2)) || return 9\n{b}\n{c} {w}\n\
+                     set -x\nf a 'b c'\necho \"rc=$?\"\nx=$(f) \n( f )\nset +x\necho \"end:$?\"\n"
+                )
+            }),
+        // Top-level traces.
+        2 => (lines(print_stmt(true), 1..5), frag("¦ PS4='> ' ¦ PS4='+$LINENO ' ¦ PS4='$x ' ¦ PS4='-${#arr[@]}- '"))
+            .prop_map(move |(b, ps4)| format!("{pre}{ps4}\nset -x\n{b}\nset +x\necho \"end:$?\"\n")),
+        // What the DEBUG and ERR traps see of each command.
+        2 => (lines(print_stmt(true), 1..5), frag(
+            r#"
+            trap 'echo "D:$BASH_COMMAND" >&2' DEBUG
+            trap 'echo "E:$?:$BASH_COMMAND" >&2' ERR
+            trap 'echo "D:$BASH_COMMAND" >&2' DEBUG; set -T
+            trap 'echo "E:$BASH_COMMAND"' ERR; set -E
+            "#,
+        ))
+            .prop_map(move |(b, t)| format!("{pre}g() {{\n{b}\n}}\n{t}\n{b}\ng\necho \"end:$?\"\n")),
+        // Trap and alias strings printed back.
+        1 => lines(frag(
+            r#"
+            trap 'echo "a b"' USR1 ¦ trap $'echo one\necho two' USR2 ¦ trap "echo 'q'" HUP
+            trap 'echo \$x; echo "$y"' INT ¦ trap '' TERM ¦ trap - USR1 ¦ trap -p ¦ trap
+            trap -p USR1 USR2 ¦ trap $'\t#c\n' QUIT ¦ trap 'it'\''s' EXIT ¦ trap -- '-x' USR1
+            alias a='echo "x"' ¦ alias b=$'x\ny' ¦ alias c="it's" ¦ alias ¦ alias -p
+            alias d='' ¦ alias -p a b ¦ alias e='$x `y`' ¦ unalias a ¦ alias 'f=g h'
+            alias g=\\ ¦ alias h=é ¦ alias i=$'\001' ¦ trap "echo \\\\" USR1
+            "#,
+        ), 1..8).prop_map(|b| format!("{b}\necho \"end:$?\"\n")),
+    ]
+    .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -1046,4 +1367,5 @@ areas! {
     errexit => errexit_script,
     arith => arith_script,
     cond => cond_script,
+    printing => printing_script,
 }

@@ -975,7 +975,7 @@ impl Interp {
                 // With an ERR trap set bash notes the subshell itself, the command
                 // the trap reports if it fails.
                 if self.traps.contains_key("ERR") {
-                    self.note_command(|| printer::command_to_string(c));
+                    self.note_command(|| printer::command_layout(c));
                 }
                 let mut child = self.fork_subshell()?;
                 child.without_parent_jobs();

@@ -990,7 +990,10 @@ impl Parser {
                 "coproc" => {
                     return self.coproc(line);
                 }
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "in" | "]]" => {
+                // `!` negates a whole pipeline, so it has no place where a command of
+                // one is read: after `|`, `coproc` or a function's `()`.
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "in" | "]]"
+                | "!" => {
                     return Err(self.unexpected());
                 }
                 _ => None,
@@ -1472,12 +1475,17 @@ impl Parser {
         let name = self.function_name()?;
         self.skip_blanks();
         if self.peek() == Some('(') {
+            // `function f ()` has the parentheses; any other `(` after the name opens
+            // a subshell that is the body (`function f ( cmd )`).
+            let save = (self.pos, self.line);
             self.bump();
             self.skip_blanks();
-            if self.peek() != Some(')') {
-                return Err(self.unexpected());
+            if self.peek() == Some(')') {
+                self.bump();
+            } else {
+                self.pos = save.0;
+                self.line = save.1;
             }
-            self.bump();
         }
         self.function_body(name, true, line)
     }

@@ -25,6 +25,9 @@ thread_local! {
     /// function definition): lists stay on their line (`a; b`) and `{ a; }` on one,
     /// while compound commands still break their lines.
     static COMSUB_LAYOUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// In [`COMSUB_LAYOUT`], the newlines between commands stay (the text of `$( )`);
+    /// elsewhere (`jobs`, `$BASH_COMMAND`) they print as `; `.
+    static KEEP_NEWLINES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// A here-document was laid out since this was last cleared.
     static SAW_DOC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -238,6 +241,7 @@ fn command_sub(s: &Script, out: &mut String) {
 /// the one-line printer handles (its body lines must stay where they are read).
 fn comsub_layout(s: &Script) -> Option<String> {
     let outer_layout = COMSUB_LAYOUT.replace(true);
+    let outer_newlines = KEEP_NEWLINES.replace(true);
     let outer_indent = ONE_SPACE_INDENT.replace(false);
     let outer_after = ML_AFTER_DOC.replace(false);
     let outer_saw = SAW_DOC.replace(false);
@@ -259,6 +263,7 @@ fn comsub_layout(s: &Script) -> Option<String> {
     let saw = SAW_DOC.replace(outer_saw);
     ML_AFTER_DOC.set(outer_after);
     ONE_SPACE_INDENT.set(outer_indent);
+    KEEP_NEWLINES.set(outer_newlines);
     COMSUB_LAYOUT.set(outer_layout);
     (!saw).then_some(text)
 }
@@ -319,9 +324,25 @@ fn pipeline(p: &Pipeline, out: &mut String) {
 pub fn job_to_string(a: &AndOr) -> String {
     isolated(|| {
         let outer = COMSUB_LAYOUT.replace(true);
+        let newlines = KEEP_NEWLINES.replace(false);
         let (text, docs) = and_or_ml(a, 0);
+        KEEP_NEWLINES.set(newlines);
         COMSUB_LAYOUT.set(outer);
         text + &docs
+    })
+}
+
+/// Prints a command the way bash shows one outside a function definition (for
+/// `$BASH_COMMAND` naming a subshell): lists on their line, compound commands inside
+/// broken into lines.
+pub fn command_layout(c: &Command) -> String {
+    isolated(|| {
+        let outer = COMSUB_LAYOUT.replace(true);
+        let newlines = KEEP_NEWLINES.replace(false);
+        let text = cmd_ml(c, 0);
+        KEEP_NEWLINES.set(newlines);
+        COMSUB_LAYOUT.set(outer);
+        text
     })
 }
 
@@ -1169,18 +1190,25 @@ fn list_ml(l: &List, ind: usize) -> String {
             // Bash breaks the line after `;` but not after `&` (`a & b &`).
             if item.background {
                 connector(&mut s, " & ", &docs);
-            } else if !docs.is_empty() {
-                s.push_str(&docs);
-                s.push('\n');
-                s.push_str(&indent(ind));
-            } else if ML_AFTER_DOC.replace(false) {
-                s.push('\n');
-                s.push_str(&indent(ind));
-            } else if COMSUB_LAYOUT.get() {
-                // bash keeps the newlines between commands of `$( )` (at column 0).
-                s.push_str(if item.newline { "\n" } else { "; " });
+                continue;
+            }
+            // The bodies of a command's here-documents come before the separator, which
+            // then loses its `;`; when that command opens the list, so does the next
+            // separator (bash's `a <<E\n..\nE\n b c; d`).
+            let semi = if docs.is_empty() {
+                !ML_AFTER_DOC.replace(false)
             } else {
-                s.push_str(";\n");
+                s.push_str(&docs);
+                ML_AFTER_DOC.set(i == 0);
+                false
+            };
+            if COMSUB_LAYOUT.get() && item.newline && KEEP_NEWLINES.get() {
+                // bash keeps the newlines between commands of `$( )` (at column 0).
+                s.push('\n');
+            } else if COMSUB_LAYOUT.get() {
+                s.push_str(if semi { "; " } else { " " });
+            } else {
+                s.push_str(if semi { ";\n" } else { "\n" });
                 s.push_str(&indent(ind));
             }
         } else {
@@ -1444,6 +1472,11 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             cmd_ml(&cp.body, ind)
         ),
     };
+    if !c.redirects.is_empty() {
+        // The compound's own redirections are printed after its body, and printing
+        // one ends the wait for the `;` a here-document inside leaves out.
+        ML_AFTER_DOC.set(false);
+    }
     (format!("{body}{redirs}"), docs)
 }
 

@@ -129,7 +129,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     };
     let operands = &args[start..];
     if f.funcs || f.func_names {
-        return print_functions(sh, operands, &f);
+        return print_functions(sh, name, operands, &f);
     }
     if operands.is_empty() && force_local {
         // `local` lists the function's locals, whatever attributes it was given, with
@@ -866,7 +866,7 @@ fn function_attrs(sh: &Interp, name: &str) -> String {
 /// `declare -f`/`-F`: with attribute options and names, sets (`-t`, `-x`) or clears
 /// (`+t`, `+x`) them; otherwise prints definitions or names. A definition printed with
 /// its attributes is followed by the `declare -ft name` line that restores them.
-fn print_functions(sh: &mut Interp, names: &[String], f: &Flags) -> R {
+fn print_functions(sh: &mut Interp, cmd: &str, names: &[String], f: &Flags) -> R {
     let names_only = f.func_names;
     let mut out = String::new();
     let mut status = 0;
@@ -900,6 +900,13 @@ fn print_functions(sh: &mut Interp, names: &[String], f: &Flags) -> R {
     };
     for n in list {
         let Some(def) = sh.funcs.get(&n).cloned() else {
+            // Asked to print (`-p`), a missing function is an error; plain `-f`/`-F`
+            // answers only with the status.
+            if f.print {
+                sh.out(out.as_bytes())?;
+                out.clear();
+                sh.builtin_error(cmd, &format!("{n}: not found"));
+            }
             status = 1;
             continue;
         };
