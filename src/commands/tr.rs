@@ -394,6 +394,12 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
         }
     }
 
+    // The bytes a delete-only `tr` removes (all of them when there are few).
+    let deleted: Vec<u8> = if delete {
+        (0..=255u8).filter(|b| in_set1[usize::from(*b)]).collect()
+    } else {
+        Vec::new()
+    };
     let mut buf = super::util::Scratch::new();
     let mut out = Vec::with_capacity(64 * 1024);
     let mut last: Option<u8> = None;
@@ -404,7 +410,21 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
         }
         ctx.host.check()?;
         out.clear();
-        for &b in &buf[..n] {
+        let chunk = &buf[..n];
+        // The common cases without the per-byte branches: a plain translation is a
+        // table lookup per byte, and deleting up to three bytes copies the runs
+        // between them.
+        if !squeeze && !delete {
+            out.extend(chunk.iter().map(|&b| map[usize::from(b)]));
+            ctx.stdout.write_all(&out)?;
+            continue;
+        }
+        if !squeeze && deleted.len() <= 3 {
+            delete_runs(chunk, &deleted, &mut out);
+            ctx.stdout.write_all(&out)?;
+            continue;
+        }
+        for &b in chunk {
             if delete && in_set1[usize::from(b)] {
                 continue;
             }
@@ -420,9 +440,41 @@ pub fn tr(ctx: &mut Ctx) -> CmdResult {
     Ok(0)
 }
 
+/// Appends `chunk` to `out` without the bytes of `gone` (at most three), copying the
+/// runs between them whole.
+fn delete_runs(chunk: &[u8], gone: &[u8], out: &mut Vec<u8>) {
+    let find = |s: &[u8]| match *gone {
+        [] => None,
+        [a] => memchr::memchr(a, s),
+        [a, b] => memchr::memchr2(a, b, s),
+        [a, b, c, ..] => memchr::memchr3(a, b, c, s),
+    };
+    let mut rest = chunk;
+    while let Some(i) = find(rest) {
+        out.extend_from_slice(&rest[..i]);
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
 #[cfg(test)]
 mod tests {
     use crate::commands::testing::{check, run_endless};
+
+    #[test]
+    fn deleting_few_bytes_copies_the_runs_between_them() {
+        let chunk = b"\r\na\rbc\0\0d\ne\r";
+        for gone in [&b""[..], b"\r", b"\r\n", b"\r\n\0", b"z"] {
+            let mut out = Vec::new();
+            super::delete_runs(chunk, gone, &mut out);
+            let want: Vec<u8> = chunk
+                .iter()
+                .copied()
+                .filter(|b| !gone.contains(b))
+                .collect();
+            assert_eq!(out, want, "deleting {gone:?}");
+        }
+    }
 
     #[test]
     fn tr_table() {
