@@ -21,6 +21,8 @@ pub use vars::{
 pub struct ExpandOpts {
     pub nounset: bool,
     pub noglob: bool,
+    /// `set +B`: braces are left as they are.
+    pub nobrace: bool,
     pub nullglob: bool,
     pub failglob: bool,
     pub dotglob: bool,
@@ -392,7 +394,10 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     }
 
     /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
-    fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
+    pub fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
+        if self.host.opts().nobrace {
+            return Ok(std::borrow::Cow::Borrowed(std::slice::from_ref(w)));
+        }
         let max_bytes = usize::try_from(self.host.max_memory_bytes()).unwrap_or(usize::MAX);
         brace::expand_bounded(w, self.host.max_brace_words(), max_bytes).map_err(|e| match e {
             brace::BraceError::TooMany(e) => {

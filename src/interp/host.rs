@@ -644,6 +644,7 @@ impl Host for Interp {
         ExpandOpts {
             nounset: self.set.nounset,
             noglob: self.set.noglob,
+            nobrace: !self.set.braceexpand,
             nullglob: self.shopt.has(NULLGLOB),
             failglob: self.shopt.has(FAILGLOB),
             dotglob: self.shopt.has(DOTGLOB),
