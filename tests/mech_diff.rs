@@ -4,7 +4,9 @@
 //! functions × subshells, namerefs × attributes × scopes, `declare -p` round trips,
 //! `getopts`, `printf`/`read`/`mapfile`, parameter expansion operators, redirections and
 //! here-documents, `set -e` contexts, arithmetic in every context that evaluates it,
-//! `[[ ]]`/`test`/`[` conditionals). Each script runs
+//! `[[ ]]`/`test`/`[` conditionals, word expansion (splitting, `$@`, brace, tilde,
+//! globbing, command substitution), commands printed back (`declare -f`, xtrace,
+//! `$BASH_COMMAND`, `trap -p`)). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -1344,6 +1346,134 @@ fn printing_script() -> BoxedStrategy<String> {
     .boxed()
 }
 
+// ---------------------------------------------------------------- word expansion
+
+/// A word exercising one of the manual's "Shell Expansions" (splitting, `$@`/`$*` and
+/// arrays, quote removal, brace, tilde, pathname expansion, command substitution).
+fn words_word() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => frag(
+            r##"
+            $s ¦ "$s" ¦ $c ¦ "$c" ¦ $m ¦ "$m" ¦ $t ¦ $u ¦ "$u" ¦ $nl ¦ "$nl" ¦ $e ¦ "$e"
+            $@ ¦ "$@" ¦ $* ¦ "$*" ¦ ${@} ¦ "${@:2}" ¦ "${@:2:2}" ¦ ${@:3} ¦ "${*:2}"
+            "x$@y" ¦ "$@$@" ¦ "$*$*" ¦ x$@y ¦ x$*y ¦ "${@}x" ¦ "$#"
+            ${arr[@]} ¦ "${arr[@]}" ¦ ${arr[*]} ¦ "${arr[*]}" ¦ "x${arr[@]}y" ¦ ${arr[@]:1}
+            "${ea[@]}" ¦ ${ea[@]} ¦ "${ea[*]}" ¦ "x${ea[@]}y" ¦ "${emp[@]}" ¦ ${emp[@]}
+            "${emp[*]}" ¦ "${one[@]}" ¦ "${one[*]}x" ¦ "${arr[@]:1:2}" ¦ "${arr[@]}${arr[@]}"
+            $(echo ' a  b ') ¦ "$(echo ' a  b ')" ¦ $(printf 'a\n\n') ¦ "$(printf 'x\n\n\n')"
+            "$(printf '\n\nx')" ¦ $((1+2)) ¦ $((-5)) ¦ $((x=3))$x ¦ $(echo 'a:b  c')
+            ${u:-a b} ¦ "${u:-a b}" ¦ ${u:-"a b"} ¦ ${u-$s} ¦ ${s:+"$@"} ¦ ${u:-$@}
+            "${u:-$@}" ¦ ${u:-"$@"} ¦ ${s:+x y} ¦ ${c%%:*} ¦ "${u:-'q'}" ¦ ${u:-'a  b'}
+            '' ¦ "" ¦ ''$u ¦ a'' ¦ "a"'b'c ¦ a\ b ¦ "a\ b" ¦ "\$x" ¦ "a\\b" ¦ "\a\"\`"
+            $'a\tb' ¦ $'\x41\101\u00e9' ¦ $'a\'b' ¦ $'\cA'x ¦ $'x\0y' ¦ $'\e' ¦ "$'x'"
+            a"$u"b ¦ "$u"$u ¦ ''"" ¦ \' ¦ "'" ¦ '\' ¦ \\ ¦ "\\" ¦ a\
+            `echo a\\b` ¦ `echo "\$s"` ¦ `echo '\$x'` ¦ "`echo \"q  q\"`" ¦ $(printf 'a\0b')
+            "$(echo "a  b")" ¦ "$(echo '$s')" ¦ $(echo "*") ¦ "$(echo ~)"
+            "##,
+        ),
+        2 => frag(
+            r##"
+            {a,b} ¦ {a,b{c,d}} ¦ x{1..3}y ¦ {1..10..3} ¦ {a..e} ¦ {05..10} ¦ {-3..3..2}
+            {z..a..2} ¦ {a,} ¦ {,a} ¦ {a} ¦ {1..a} ¦ {1..3..0} ¦ {a..Z} ¦ "{a,b}" ¦ {a,"b c"}
+            $s{1,2} ¦ {$c,x} ¦ pre{x,y}$u ¦ {3..1} ¦ {-05..5..5} ¦ {a..c}{1..2} ¦ \{a,b}
+            {a,b}\ c ¦ {'a,b',c} ¦ {a..f..-2} ¦ {x,y}{,} ¦ a{b}c ¦ {} ¦ {,} ¦ {a,b}{ ¦ }{a,b}
+            {0..2}"$u" ¦ {"$@"} ¦ {1..03} ¦ {Y..b}
+            "##,
+        ),
+        2 => frag(
+            r##"
+            ~ ¦ ~/x ¦ ~- ¦ ~+/q ¦ x=~ ¦ x=~/a:~/b ¦ a:~ ¦ ~nosuch_user ¦ ~nosuch_user/x
+            "~" ¦ \~ ¦ ~/"x y" ¦ "$HOME" ¦ ~'' ¦ ~"" ¦ x=a:~- ¦ --opt=~ ¦ ~/$s ¦ ~$u
+            "##,
+        ),
+        3 => frag(
+            r##"
+            * ¦ ? ¦ a* ¦ [ab]* ¦ [!a]* ¦ [^a]* ¦ [a-c] ¦ [[:upper:]] ¦ [[:digit:]]* ¦ x?
+            \* ¦ "*" ¦ $g ¦ "$g" ¦ $gb ¦ "$gb" ¦ */ ¦ d/* ¦ d/** ¦ ** ¦ **/ ¦ .* ¦ *.none
+            @(a|b) ¦ !(a*) ¦ +(a|b)c ¦ *(x)1 ¦ ?(a)b ¦ d/e/* ¦ d/*/* ¦ x[0-9]* ¦ []a]*
+            [a\]* ¦ [[:alpha:][:digit:]]? ¦ *[ ]* ¦ 'a'* ¦ "a"? ¦ a\? ¦ [A-Z] ¦ [a-]
+            x* ¦ [x]1 ¦ $gq ¦ ${g}b ¦ .? ¦ d/.* ¦ d/e/f/* ¦ [!.]* ¦ [.]* ¦ **/3 ¦ d/**/
+            "##,
+        ),
+    ]
+    .boxed()
+}
+
+/// A `case`/`[[` pattern.
+fn words_pattern() -> BoxedStrategy<String> {
+    frag(
+        r##"
+        * ¦ "$s" ¦ $s ¦ "$@" ¦ $@ ¦ "$*" ¦ $* ¦ ${arr[*]} ¦ "${arr[@]}" ¦ $g ¦ "$g" ¦ one*
+        o?e ¦ [a-z]* ¦ *" "* ¦ '' ¦ "" ¦ $u ¦ *three ¦ x ¦ *:* ¦ \* ¦ ~ ¦ "~" ¦ $gb
+        @(one|two)* ¦ {a,b} ¦ *$'\t'*
+        "##,
+    )
+}
+
+fn words_line() -> BoxedStrategy<String> {
+    let w = words_word;
+    let ws = || prop::collection::vec(words_word(), 1..4).prop_map(|v| v.join(" "));
+    prop_oneof![
+        8 => ws().prop_map(|v| format!("show {v}")),
+        2 => ws().prop_map(|v| format!("printf '[%s]' {v}; echo \" rc=$?\"")),
+        3 => frag(
+            r##"
+            IFS=: ¦ IFS=': ' ¦ IFS=' :' ¦ IFS= ¦ unset IFS ¦ IFS=' ' ¦ IFS=$' \t\n' ¦ IFS=:,
+            IFS=$'\n' ¦ IFS=' :,' ¦ IFS=a ¦ IFS=$'\t' ¦ IFS=' ' ¦ IFS=::
+            set -- ¦ set -- '' ¦ set -- a ¦ set -- '' '' ¦ set -- 'a b' '' c ¦ set -- '*' x
+            shopt -s nullglob ¦ shopt -s failglob ¦ shopt -s dotglob ¦ shopt -s nocaseglob
+            shopt -s globstar ¦ GLOBIGNORE='a*' ¦ GLOBIGNORE=.hid:b ¦ unset GLOBIGNORE
+            set -f ¦ set +f ¦ set +B ¦ set -B ¦ set -u ¦ shopt -u nullglob ¦ arr=() ¦ unset arr
+            shopt -s extglob ¦ shopt -u failglob ¦ shopt -s nocasematch ¦ HOME=/no/other/
+            "##,
+        ),
+        1 => (w(), w()).prop_map(|(a, b)| format!("x={a}; show \"$x\"; x+={b}; show \"$x\"")),
+        1 => (w(), sel(&["local", "declare", "export", "local -a", "readonly", "typeset"]))
+            .prop_map(|(a, d)| format!("f() {{ {d} x={a} y; show \"$x\" \"${{x[@]}}\"; }}; f")),
+        1 => (w(), sel(&["local", "declare", "export"]))
+            .prop_map(|(a, d)| format!("f() {{ {d} v {a}; echo \"rc=$?\"; }}; f 2>&1 | head -3")),
+        1 => (w(), sel(&[":", " ", ":,", "", "x"]), w())
+            .prop_map(|(a, i, b)| format!("f() {{ local IFS='{i}'; show {a} {b}; }}; f \"$@\"; show {a}")),
+        1 => w().prop_map(|a| format!("cat <<<{a}; echo \"rc=$?\"")),
+        1 => ws().prop_map(|a| format!("cat <<EOF\n{a}\n'{a}' \"{a}\"\nEOF")),
+        1 => ws().prop_map(|a| format!("cat <<'EOF'\n{a}\nEOF")),
+        1 => (w(), words_pattern())
+            .prop_map(|(a, p)| format!("case {a} in {p}) echo m1;; *) echo m2;; esac")),
+        1 => (w(), words_pattern())
+            .prop_map(|(a, p)| format!("[[ {a} == {p} ]] && echo y || echo \"n$?\"")),
+        1 => (w(), w()).prop_map(|(a, b)| format!("[[ {a} ]]; echo \"$?\"; [[ -n {a}{b} ]]; echo \"$?\"")),
+        2 => ws().prop_map(|a| format!("for w in {a}; do printf '<%s>' \"$w\"; done; echo")),
+        1 => ws().prop_map(|a| format!("b=({a}); show \"${{b[@]}}\"; declare -p b")),
+        1 => ws().prop_map(|a| format!("set -- {a}; show \"$@\"")),
+        1 => w().prop_map(|a| format!("echo hi >{a}; echo \"rc=$?\"; show *")),
+        1 => w().prop_map(|a| format!("cat <{a}; echo \"rc=$?\"")),
+        1 => w().prop_map(|a| format!("x=$(show {a}); show \"$x\" $x")),
+        1 => w().prop_map(|a| format!("eval 'show '{}; echo \"rc=$?\"", squote(&a))),
+        1 => w().prop_map(|a| format!("x=({a}); show \"${{#x[@]}}\" {a}")),
+        1 => w().prop_map(|a| format!("(show {a}); echo \"rc=$?\"")),
+    ]
+    .boxed()
+}
+
+fn words_script() -> BoxedStrategy<String> {
+    (
+        lines(words_line(), 2..7),
+        sel(&["", "", "", "shopt -u extglob", "set -- a 'b  c' '' d", "set --", "IFS=:", "set -- ''"]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "HOME=/no/t; OLDPWD=/no/old; PWD=/no/pw; unset CDPATH u; shopt -s extglob\n\
+                 show() {{ printf '<%s>' \"$@\"; echo \" #$#\"; }}\n\
+                 touch a b c ab abc .hid 'sp ace' A B x1 x2 x10; mkdir -p d/e/f\n\
+                 touch d/1 d/e/2 d/e/f/3 d/.h\n\
+                 set -- one 'two  three' '' four; arr=(x 'y z' '' w); ea=(); one=(solo); emp=('')\n\
+                 s='  lead  mid  trail  '; c='a:b::c:'; m=' a : b :: c '; t=$'\\ta\\t\\tb '\n\
+                 nl=$'l1\\n\\nl2\\n'; e=; g='*'; gb='[ab]*'; gq='\\*'\n{pre}\n{body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -1368,4 +1498,5 @@ areas! {
     arith => arith_script,
     cond => cond_script,
     printing => printing_script,
+    words => words_script,
 }

@@ -79,6 +79,12 @@ pub fn expand_bounded(
     for p in &w.parts {
         match p {
             WordPart::Lit(s) => toks.extend(s.chars().map(Tok::C)),
+            // The text is read again after expanding, where a tilde prefix counts only
+            // at the start of a result: `x=~/{a,b}` gives `x=~/a x=~/b`.
+            WordPart::Tilde(u) => {
+                toks.push(Tok::C('~'));
+                toks.extend(u.chars().map(Tok::C));
+            }
             other => toks.push(Tok::Part(other.clone())),
         }
     }
@@ -99,11 +105,15 @@ pub fn expand_bounded(
         .map(Cow::Owned)
 }
 
-/// Applies to a brace expansion result what re-reading its text would change.
+/// Applies to a brace expansion result what re-reading its text would change: a
+/// backquote ends the word or opens a substitution that never closes, and a backslash
+/// that ends the word quotes nothing and goes.
 fn reread(mut w: Word) -> Result<Word, String> {
+    let last = w.parts.len().saturating_sub(1);
     for (i, p) in w.parts.iter().enumerate() {
         if let WordPart::Lit(s) = p
             && let Some(at) = s.find('`')
+            && !(i == last && at + 1 == s.len())
         {
             let mut rest = s[at..].to_owned();
             rest.push_str(&crate::syntax::printer::word_to_string(&Word {
@@ -146,6 +156,17 @@ fn reread(mut w: Word) -> Result<Word, String> {
             }
         }
         i += 1;
+    }
+    if let Some(WordPart::Lit(s)) = w.parts.last_mut()
+        && s.ends_with('\\')
+    {
+        s.pop();
+        if s.is_empty() {
+            w.parts.pop();
+            if w.parts.is_empty() {
+                w.parts.push(WordPart::Quoted(String::new()));
+            }
+        }
     }
     if let Some(WordPart::Lit(s)) = w.parts.first()
         && let Some(rest) = s.strip_prefix('~')

@@ -21,6 +21,8 @@ pub use vars::{
 pub struct ExpandOpts {
     pub nounset: bool,
     pub noglob: bool,
+    /// `set +B`: braces are left as they are.
+    pub nobrace: bool,
     pub nullglob: bool,
     pub failglob: bool,
     pub dotglob: bool,
@@ -34,8 +36,6 @@ pub struct ExpandOpts {
     /// The character set is single-byte (`LC_ALL=C`): lengths, offsets and patterns
     /// count bytes.
     pub bytes: bool,
-    /// `set +B`: words are not brace-expanded.
-    pub no_braces: bool,
 }
 
 /// How an expansion error affects the shell.
@@ -394,8 +394,8 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     }
 
     /// Brace expansion of `w` under the host's bound (exceeding it ends the script).
-    fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
-        if self.host.opts().no_braces {
+    pub fn braces<'w>(&mut self, w: &'w Word) -> ExpResult<std::borrow::Cow<'w, [Word]>> {
+        if self.host.opts().nobrace {
             return Ok(std::borrow::Cow::Borrowed(std::slice::from_ref(w)));
         }
         let max_bytes = usize::try_from(self.host.max_memory_bytes()).unwrap_or(usize::MAX);

@@ -855,7 +855,22 @@ fn finish<H: Host + ?Sized>(
         }
     }
     if pv.is_list() {
-        let star = pv.star;
+        // In an assignment's value (and a here-string), a quoted `@` list that went
+        // through a substring, pattern, case or `@` operator joins as `*` does, with
+        // IFS's first character unless IFS is null: `x="${a[@]:1}"`, while a plain
+        // `"${a[@]}"` (or `"${a[@]-d}"`) joins with spaces.
+        let star = pv.star
+            || (ex.assign_ctx
+                && in_dq
+                && matches!(
+                    pe.op,
+                    ParamOp::Strip { .. }
+                        | ParamOp::Replace { .. }
+                        | ParamOp::Case { .. }
+                        | ParamOp::Slice { .. }
+                        | ParamOp::Transform(_)
+                )
+                && !ifs_null(ex));
         let join = if pe.indirect && matches!(pe.index, Some(Subscript::Star)) {
             EmptyIfsJoin::Space
         } else {

@@ -1540,14 +1540,27 @@ impl Interp {
             {
                 let op = if a.append { "+=" } else { "=" };
                 match (&a.value, &a.index) {
+                    // Braces expand in the argument as in any word, making one
+                    // assignment of each result: `declare x={a,b}` is `x=a x=b`.
                     (AssignValue::Scalar(v), None) => {
-                        let value = Expander::new(self).assign_value(v)?;
-                        // Built by hand: `format!` cost a tenth of a `local n=$1`.
-                        let mut word = String::with_capacity(a.name.len() + op.len() + value.len());
-                        word.push_str(&a.name);
-                        word.push_str(op);
-                        word.push_str(&value);
-                        out.push(word);
+                        let values = Expander::new(self).braces(v)?;
+                        let braced = matches!(values, std::borrow::Cow::Owned(_));
+                        for v in values.iter() {
+                            // A result is no longer an assignment's value to bash, so
+                            // no tilde in it expands: `declare x={a,~}` sets `~`.
+                            let value = if braced {
+                                Expander::new(self).assign_value(&untilde(v))?
+                            } else {
+                                Expander::new(self).assign_value(v)?
+                            };
+                            // Built by hand: `format!` cost a tenth of a `local n=$1`.
+                            let mut word =
+                                String::with_capacity(a.name.len() + op.len() + value.len());
+                            word.push_str(&a.name);
+                            word.push_str(op);
+                            word.push_str(&value);
+                            out.push(word);
+                        }
                     }
                     // `let` and `eval` get an array argument as text, its elements
                     // expanded: `x=(1 + 2)`.

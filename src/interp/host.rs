@@ -642,9 +642,9 @@ impl Host for Interp {
         const GLOBSKIPDOTS: u64 = Shopts::bit("globskipdots");
         const PATSUB: u64 = Shopts::bit("patsub_replacement");
         ExpandOpts {
-            no_braces: !self.set.braceexpand,
             nounset: self.set.nounset,
             noglob: self.set.noglob,
+            nobrace: !self.set.braceexpand,
             nullglob: self.shopt.has(NULLGLOB),
             failglob: self.shopt.has(FAILGLOB),
             dotglob: self.shopt.has(DOTGLOB),

@@ -63,7 +63,9 @@ impl Interp {
             return Ok(true);
         };
         if r.op == RedirOp::HereString {
-            let text = match Expander::new(self).string(w) {
+            // Expanded as an assignment's value is: `$@` joins with spaces, `$*` with
+            // IFS's first character (`cat <<<$@` with `IFS=:` reads `a b`).
+            let text = match Expander::new(self).assign_value(w) {
                 Ok(s) => s,
                 Err(e) => {
                     self.expand_error(e)?;

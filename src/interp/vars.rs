@@ -459,6 +459,11 @@ impl Scopes {
         f(self.entry(name, local))
     }
 
+    /// Whether the visible `name` is a global variable.
+    pub fn is_global(&self, name: &str) -> bool {
+        self.frame_of(name) == Some(0)
+    }
+
     /// Whether `local name` would take over an existing variable of this function.
     pub fn is_local_here(&self, name: &str) -> bool {
         self.function_frame() > 0 && self.local_slot(name).is_some()

@@ -326,6 +326,16 @@ pub fn is_name(s: &str) -> bool {
     matches!(cs.next(), Some(c) if is_name_start(c)) && cs.all(is_name_char)
 }
 
+/// Whether `s` is the left side of an assignment: a name, optionally with a
+/// subscript, optionally followed by `+` (of `+=`).
+fn is_assign_lhs(s: &str) -> bool {
+    let s = s.strip_suffix('+').unwrap_or(s);
+    match s.split_once('[') {
+        Some((name, rest)) => is_name(name) && rest.ends_with(']'),
+        None => is_name(s),
+    }
+}
+
 /// What a word is being read for: decides which characters end it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum WordMode {
@@ -335,6 +345,12 @@ enum WordMode {
     Assign,
     /// A word inside `[[ ]]`.
     Cond,
+    /// The word of a here-string: a tilde prefix expands after any `:` (as in an
+    /// assignment's value), never after an `=`.
+    HereString,
+    /// An element of a compound array assignment without a `[key]=`: a command word
+    /// that is never assignment-like.
+    Element,
 }
 
 impl Parser {
@@ -1789,9 +1805,10 @@ impl Parser {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut depth = 0usize;
+        let line = self.line;
         loop {
             let Some(c) = self.peek() else {
-                return Err(self.error(ParseErrorKind::Unmatched(']')));
+                return Err(self.unclosed(']', line));
             };
             match c {
                 ']' if depth == 0 => {
@@ -1888,7 +1905,7 @@ impl Parser {
                 self.pos = save.0;
                 self.line = save.1;
             }
-            match self.read_word(WordMode::Normal)? {
+            match self.read_word(WordMode::Element)? {
                 Some(value) => elems.push(ArrayElem {
                     key: None,
                     append: false,
@@ -2011,7 +2028,12 @@ impl Parser {
             Some(c) if is_meta(c) && !self.at_proc_sub() => return Err(self.unexpected()),
             _ => {}
         }
-        let target = match self.read_word(WordMode::Normal)? {
+        let mode = if op == RedirOp::HereString {
+            WordMode::HereString
+        } else {
+            WordMode::Normal
+        };
+        let target = match self.read_word(mode)? {
             Some(w) => w,
             None => return Err(self.unexpected()),
         };
@@ -2535,7 +2557,7 @@ impl Parser {
         let mut open_line = self.line;
         // A leading tilde expands (and then matches literally).
         if self.peek() == Some('~')
-            && let Some(user) = self.tilde_prefix(WordMode::Cond)
+            && let Some(user) = self.tilde_prefix(WordMode::Cond, false)
         {
             parts.push(WordPart::Tilde(user));
         }
@@ -2603,6 +2625,13 @@ impl Parser {
         let command_start = std::mem::take(&mut self.command_start);
         // Unclosed `[` of a `name[` at a command's start (see `command_start`).
         let mut brackets = 0usize;
+        // A word that opens with `name=` (`name+=`, `name[...]=`) in plain text is
+        // assignment-like wherever it stands: as in an assignment, a tilde prefix
+        // after that `=` or after any unquoted `:` expands (`echo PATH=~/a:~/b`).
+        // Bash leaves the elements of a compound array assignment alone.
+        let mut assign_like = matches!(mode, WordMode::Assign | WordMode::HereString);
+        let mut first_eq_seen = mode != WordMode::Normal && mode != WordMode::Cond;
+        let mut after_first_eq = None;
         loop {
             let Some(c) = self.peek() else {
                 if brackets > 0 && self.alias_active.is_empty() {
@@ -2626,14 +2655,19 @@ impl Parser {
             }
             // A tilde prefix at the start, after `=`-prefixed names, or after `:` in
             // assignment values.
+            if c == '=' && !first_eq_seen && parts.is_empty() {
+                first_eq_seen = true;
+                if is_assign_lhs(&lit) {
+                    assign_like = true;
+                    after_first_eq = Some(self.pos + 1);
+                }
+            }
             if c == '~' {
                 let at_start = self.pos == start;
-                let after_colon = mode == WordMode::Assign && lit.ends_with(':');
-                let after_eq = parts.is_empty()
-                    && lit.ends_with('=')
-                    && (mode == WordMode::Assign || is_name(&lit[..lit.len() - 1]));
+                let after_colon = assign_like && lit.ends_with(':');
+                let after_eq = after_first_eq == Some(self.pos);
                 if (at_start || after_colon || after_eq)
-                    && let Some(user) = self.tilde_prefix(mode)
+                    && let Some(user) = self.tilde_prefix(mode, assign_like)
                 {
                     flush_lit(&mut parts, &mut lit);
                     parts.push(WordPart::Tilde(user));
@@ -2679,11 +2713,11 @@ impl Parser {
 
     /// `~user` at the cursor, if it forms a tilde prefix (ends at `/`, the word's end,
     /// or `:` in assignments); consumes it.
-    fn tilde_prefix(&mut self, mode: WordMode) -> Option<String> {
+    fn tilde_prefix(&mut self, mode: WordMode, colon_ends: bool) -> Option<String> {
         let mut i = self.pos + 1;
         let mut user = String::new();
         while let Some(&c) = self.chars.get(i) {
-            if c == '/' || is_meta(c) || (c == ':' && mode == WordMode::Assign) {
+            if c == '/' || is_meta(c) || (c == ':' && colon_ends) {
                 break;
             }
             if !is_tilde_user_char(c) {
@@ -2862,6 +2896,13 @@ impl Parser {
             if c == '"' {
                 lit.push(c);
                 self.bump();
+                continue;
+            }
+            // Backquotes here are outside double quotes: `\"` in one stays `\"`.
+            if c == '`' {
+                flush_lit(&mut parts, &mut lit);
+                let part = self.backtick(false)?;
+                parts.push(part);
                 continue;
             }
             if !self.word_special(&mut parts, &mut lit, true, WordMode::Normal)? {
@@ -3333,7 +3374,15 @@ impl Parser {
                 });
                 self.bump_n(2);
             } else {
-                let w = self.subscript_word()?;
+                // The text ending inside the subscript ends inside the `${` too, which
+                // is what bash reports.
+                let w = self.subscript_word().map_err(|e| {
+                    if e.kind == ParseErrorKind::Unmatched(']') {
+                        self.unclosed_brace()
+                    } else {
+                        e
+                    }
+                })?;
                 if w.parts.is_empty() {
                     // `${a[]}`
                     return Ok(None);

@@ -506,7 +506,12 @@ fn declare_one(
     }
     if let Some(cur) = current
         && cur.has(Attrs::READONLY)
-        && (rest.is_some() || assign.is_some() || f.unset & Attrs::READONLY != 0)
+        && (rest.is_some()
+            || assign.is_some()
+            || f.unset & Attrs::READONLY != 0
+            // A new local may not shadow a readonly global (an outer function's
+            // readonly local it may).
+            || (local && !exists_here && sh.vars.is_global(&vname)))
     {
         let msg = format!("{vname}: readonly variable");
         // A list is assigned as a statement of its own before the declaration (see
