@@ -954,16 +954,20 @@ fn cond_primary() -> BoxedStrategy<String> {
 }
 
 fn cond_expr() -> BoxedStrategy<String> {
-    cond_primary()
-        .prop_recursive(2, 6, 2, |inner| {
-            prop_oneof![
-                (inner.clone(), frag("&& ¦ ||"), inner.clone())
-                    .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
-                inner.clone().prop_map(|x| format!("! {x}")),
-                inner.prop_map(|x| format!("( {x} )")),
-            ]
-        })
-        .boxed()
+    cond_combined(cond_primary(), 6)
+}
+
+/// `prim` combined with `&&`, `||`, `!` and parentheses, as `[[ ]]` allows.
+fn cond_combined(prim: BoxedStrategy<String>, size: u32) -> BoxedStrategy<String> {
+    prim.prop_recursive(2, size, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), frag("&& ¦ ||"), inner.clone())
+                .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+            inner.clone().prop_map(|x| format!("! {x}")),
+            inner.prop_map(|x| format!("( {x} )")),
+        ]
+    })
+    .boxed()
 }
 
 fn test_args() -> BoxedStrategy<String> {
@@ -1152,15 +1156,7 @@ fn cond_print() -> BoxedStrategy<String> {
         x =~ [[:space:]]+ ¦ -e /dev/null ¦ $x == @(a|b)
         "#,
     );
-    prim.prop_recursive(2, 4, 2, |inner| {
-        prop_oneof![
-            (inner.clone(), frag("&& ¦ ||"), inner.clone())
-                .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
-            inner.clone().prop_map(|x| format!("! {x}")),
-            inner.prop_map(|x| format!("( {x} )")),
-        ]
-    })
-    .boxed()
+    cond_combined(prim, 4)
 }
 
 /// A here-document command: it must end its line.

@@ -205,6 +205,15 @@ type Sleepers = fn(&mut PipeState) -> &mut usize;
 /// [`PIPE_LINGER`], then on its condition variable, with the calling thread counted in
 /// `sleepers` and its lane marked blocked (and findable by whoever wakes it). Wakes the
 /// sleepers first if `wake` says a change of the caller's own calls for it.
+/// Whether a writer may wait for room: cancellation and the utility's limits come
+/// first.
+fn writer_may_wait(cancel: &AtomicBool) -> io::Result<()> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(crate::commands::fatal("cancelled"));
+    }
+    super::procs::check_utility()
+}
+
 fn wait_on_pipe<'a>(
     pipe: &'a Pipe,
     st: std::sync::MutexGuard<'a, PipeState>,
@@ -484,10 +493,7 @@ impl PipeWriter {
                 wake |= p.changed(&mut st, readers);
                 continue;
             }
-            if cancel.load(Ordering::Relaxed) {
-                break Err(crate::commands::fatal("cancelled"));
-            }
-            if let Err(e) = super::procs::check_utility() {
+            if let Err(e) = writer_may_wait(cancel) {
                 break Err(e);
             }
             st = wait_on_pipe(p, st, |st| &mut st.waiting_writers, &mut wake);
@@ -537,10 +543,7 @@ impl PipeWriter {
             if pushed && st.buf.len() <= PIPE_CAPACITY {
                 break Ok(());
             }
-            if cancel.load(Ordering::Relaxed) {
-                break Err(crate::commands::fatal("cancelled"));
-            }
-            if let Err(e) = super::procs::check_utility() {
+            if let Err(e) = writer_may_wait(cancel) {
                 break Err(e);
             }
             st = wait_on_pipe(p, st, |st| &mut st.waiting_writers, &mut wake);
