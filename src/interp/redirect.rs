@@ -168,7 +168,7 @@ impl Interp {
                 let to_file =
                     r.op == RedirOp::DupWrite && matches!(r.fd, None | Some(RedirFd::Number(1)));
                 if to_file && self.restricted {
-                    self.restricted_redirect(w);
+                    self.restricted_redirect(r, w);
                     return Ok(false);
                 }
                 if self.redir_fd(&r.fd, default_fd).is_none() {
@@ -182,12 +182,7 @@ impl Interp {
                 Ok(false)
             }
             op if self.restricted && op != RedirOp::Read => {
-                match &r.fd {
-                    Some(RedirFd::Var(name)) => {
-                        self.error(&format!("{name}: restricted: cannot redirect output"))
-                    }
-                    _ => self.restricted_redirect(w),
-                }
+                self.restricted_redirect(r, w);
                 Ok(false)
             }
             op => self.open_redirect(&target, op, &r.fd, default_fd),

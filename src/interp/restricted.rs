@@ -6,7 +6,7 @@
 
 use super::Interp;
 use crate::expand::{Attrs, Expander};
-use crate::syntax::{Word, WordPart};
+use crate::syntax::{RedirFd, Redirect, Word, WordPart};
 
 /// The variables a restricted shell may not set or unset.
 const FROZEN: [&str; 5] = ["SHELL", "PATH", "ENV", "BASH_ENV", "HISTFILE"];
@@ -32,10 +32,15 @@ impl Interp {
         }
     }
 
-    /// Reports an output redirection refused in restricted mode. bash names the
-    /// target expanded again, its command substitutions left as written rather than
-    /// run twice (other expansions do run again: `$((i++))` counts twice).
-    pub(crate) fn restricted_redirect(&mut self, target: &Word) {
+    /// Reports output redirection `r` (to `target`) refused in restricted mode. bash
+    /// names a `{var}` redirection by its variable, any other by the target expanded
+    /// again, its command substitutions left as written rather than run twice (other
+    /// expansions do run again: `$((i++))` counts twice).
+    pub(crate) fn restricted_redirect(&mut self, r: &Redirect, target: &Word) {
+        if let Some(RedirFd::Var(name)) = &r.fd {
+            self.error(&format!("{name}: restricted: cannot redirect output"));
+            return;
+        }
         let shown = Word {
             parts: target.parts.iter().map(substitutions_as_text).collect(),
         };

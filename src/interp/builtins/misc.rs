@@ -461,6 +461,9 @@ pub fn shell_quote(s: &str) -> String {
     crate::expand::param::quote(s)
 }
 
+const SET_USAGE: &str =
+    "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]";
+
 pub fn set(sh: &mut Interp, args: &[String]) -> R {
     if args.len() == 1 {
         let mut out = String::new();
@@ -537,7 +540,7 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                     sh.set_restricted();
                 } else if sh.restricted {
                     sh.builtin_error("set", "+r: invalid option");
-                    sh.errln("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
+                    sh.errln(SET_USAGE);
                     sh.update_shellopts();
                     return Ok(1);
                 }
@@ -550,7 +553,7 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                         "set",
                         &format!("{}{c}: invalid option", if on { '-' } else { '+' }),
                     );
-                    sh.errln("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
+                    sh.errln(SET_USAGE);
                     return Ok(2);
                 }
             }
@@ -738,6 +741,13 @@ pub fn eval(sh: &mut Interp, args: &[String]) -> R {
     }
 }
 
+/// `.`/`source`'s usage error: `msg`, then the usage line, status 2.
+fn source_usage(sh: &mut Interp, name: &str, msg: &str) -> R {
+    sh.builtin_error(name, msg);
+    sh.errln(&format!("{name}: usage: {name} filename [arguments]"));
+    Ok(2)
+}
+
 pub fn source(sh: &mut Interp, args: &[String]) -> R {
     let mut rest = &args[1..];
     match rest.first() {
@@ -745,22 +755,12 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
         // No options: anything else after a dash is one (a lone `-` is a file).
         Some(a) if a.len() > 1 && a.starts_with('-') => {
             let bad = a.chars().nth(1).unwrap_or('-');
-            sh.builtin_error(&args[0], &format!("-{bad}: invalid option"));
-            sh.errln(&format!(
-                "{}: usage: {} filename [arguments]",
-                args[0], args[0]
-            ));
-            return Ok(2);
+            return source_usage(sh, &args[0], &format!("-{bad}: invalid option"));
         }
         _ => {}
     }
     let Some(file) = rest.first() else {
-        sh.builtin_error(&args[0], "filename argument required");
-        sh.errln(&format!(
-            "{}: usage: {} filename [arguments]",
-            args[0], args[0]
-        ));
-        return Ok(2);
+        return source_usage(sh, &args[0], "filename argument required");
     };
     // POSIX mode's errors exit a non-interactive shell (bash's source.c and
     // evalfile.c), unless `command` runs the builtin.
