@@ -2001,6 +2001,7 @@ impl Interp {
 
     /// Runs a utility from the registry (found on PATH) or a script file.
     pub(crate) fn run_external(&mut self, _c: &Command, words: &[String]) -> R {
+        self.text_builtin_last = false;
         self.run_program(words, 0)
     }
 
@@ -2012,14 +2013,24 @@ impl Interp {
             self.restricted_command(name);
             return Ok(1);
         }
+        let execvp = std::mem::take(&mut self.execvp_path);
         let found = if name.contains('/') {
             Some((name.to_owned(), crate::fs::path::join(&self.cwd, name)))
+        } else if execvp && self.get_str("PATH").is_none() {
+            ["/bin", "/usr/bin"]
+                .iter()
+                .map(|dir| format!("{dir}/{name}"))
+                .find(|full| super::builtins::describe::executable(self, full))
+                .map(|full| (name.to_owned(), full))
         } else {
             self.command_location(name)
         };
         let Some((shown, path)) = found else {
-            if self.registry.get(name).is_some() && self.get_str("PATH").is_none() {
-                return self.run_utility(name, words);
+            // Without a PATH (unset or empty) bash looks only in the current directory and
+            // reports the failed exec itself, without command_not_found_handle.
+            if self.get_str("PATH").is_none_or(|p| p.is_empty()) {
+                self.error(&format!("{name}: No such file or directory"));
+                return Ok(127);
             }
             return self.command_not_found(name, words);
         };
@@ -3202,8 +3213,15 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
     if s.chars().any(|c| c.is_control() && c != '\t' && c != '\n') {
         return crate::expand::param::ansi_c_quote(s);
     }
+    // `#` starts a comment only at a word's start, `~` expands there or after `=`/`:`.
+    let mut prev = None;
     let special = s.chars().any(|c| {
-        c.is_whitespace()
+        let at_start = prev.is_none();
+        let after_sep = matches!(prev, None | Some('=' | ':'));
+        prev = Some(c);
+        (c == '#' && at_start)
+            || (c == '~' && after_sep)
+            || c.is_whitespace()
             || matches!(
                 c,
                 '\'' | '"'
@@ -3224,8 +3242,6 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
                     | '{'
                     | '}'
                     | '!'
-                    | '#'
-                    | '~'
                     | '^'
             )
             || c.is_control()
@@ -3359,6 +3375,7 @@ impl UtilHost<'_> {
             // The forked process becomes the program, as fork and exec make it.
             _ => {
                 child.no_fork = true;
+                child.execvp_path = true;
                 child.run_external(&cmd, argv)
             }
         };

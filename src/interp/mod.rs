@@ -762,6 +762,13 @@ pub struct Interp {
     /// A builtin is running under `command`, which keeps POSIX mode's fatal errors of
     /// special builtins (`. missing`) from exiting the shell.
     pub under_command: bool,
+    /// The last command run was `eval`, `source` or `.` itself (no builtin or program
+    /// has run since inside its text): in POSIX mode a syntax error in that text then
+    /// exits a non-interactive shell, as bash's check of the running builtin does.
+    pub text_builtin_last: bool,
+    /// This shell stands for a process a utility execs (`env`, `xargs`, `find -exec`):
+    /// with PATH unset its program is found as execvp finds it, in `/bin:/usr/bin`.
+    pub execvp_path: bool,
     /// Completion specifications stored by `complete`.
     pub completions: builtins::complete::CompTable,
     /// The history list (`history`, `fc`) and `bind -x` bindings.
@@ -923,6 +930,8 @@ impl Interp {
             argv0_override: None,
             interactive: false,
             under_command: false,
+            text_builtin_last: false,
+            execvp_path: false,
             completions: Default::default(),
             history: Default::default(),
             extra_args: None,
@@ -1507,7 +1516,19 @@ impl Interp {
                         return Err(Flow::Exit(status));
                     }
                     self.status = 2;
-                    if nested || self.interactive {
+                    let grammar = matches!(
+                        e.kind,
+                        ParseErrorKind::UnexpectedToken(_) | ParseErrorKind::UnexpectedEof
+                    );
+                    if grammar
+                        && self.text_builtin_last
+                        && self.set.posix
+                        && !self.under_command
+                        && !self.interactive
+                    {
+                        return Err(Flow::Exit(2));
+                    }
+                    if nested || self.interactive || self.sourcing > 0 {
                         return Ok(2);
                     }
                     return Err(Flow::Exit(2));

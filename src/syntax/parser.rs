@@ -2431,8 +2431,12 @@ impl Parser {
             CondTok::End => Err(self.cond_silent()),
             CondTok::Bang => {
                 self.bump();
-                let e = self.cond_term()?;
-                Ok(CondExpr::Not(Box::new(e)))
+                // Two bangs in a row cancel at parse time: bash prints `[[ ! ! x ]]` as
+                // `[[ -n x ]]` (a parenthesised `! ( ! x )` keeps both).
+                match self.cond_term()? {
+                    CondExpr::Not(inner) => Ok(*inner),
+                    e => Ok(CondExpr::Not(Box::new(e))),
+                }
             }
             CondTok::LParen => {
                 self.bump();

@@ -884,7 +884,6 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     }
     match r {
         Err(Flow::Return(s)) => Ok(s),
-        Err(Flow::Exit(2)) if sh.status == 2 => Ok(2),
         other => other,
     }
 }

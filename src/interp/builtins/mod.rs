@@ -122,6 +122,7 @@ pub fn call(sh: &mut Interp, name: &str, b: Builtin, args: &[String]) -> R {
     } else {
         help::asks_for_help(name, args)
     };
+    sh.text_builtin_last = matches!(name, "eval" | "source" | ".");
     if helps {
         return help::answer(sh, name);
     }
