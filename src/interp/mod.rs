@@ -1041,6 +1041,9 @@ impl Interp {
                 self.shopt.set("inherit_errexit", true);
             }
         }
+        if self.history.turned_on(self.set.history) {
+            builtins::history::history_enabled(self);
+        }
         let on: Vec<&str> = SET_OPTIONS
             .iter()
             .filter(|(n, _)| self.set.get(n) == Some(true))
@@ -1235,6 +1238,7 @@ impl Interp {
         self.status = status;
         let Some(msg) = self.budget.tripped() else {
             let status = self.run_exit_trap();
+            builtins::history::save_at_exit(self);
             return self.report_trip(status);
         };
         // A limit is final: the EXIT trap still runs (to clean up), on a small budget

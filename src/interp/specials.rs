@@ -151,7 +151,9 @@ impl Interp {
             }
             "BASHPID" => self.bashpid.to_string(),
             "BASH_SUBSHELL" => self.subshell.to_string(),
-            // Nothing is read interactively, so no history entry is ever current.
+            // The line being run is the last entry when history is on (or the last
+            // line read before it, `set -o history` not recording its own line).
+            "HISTCMD" if self.set.history => self.history.last_number().to_string(),
             "HISTCMD" => "0".to_owned(),
             "BASH_ARGV0" => self.arg0.clone(),
             "LINENO" => self.line.to_string(),

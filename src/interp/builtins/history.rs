@@ -40,6 +40,8 @@ pub struct History {
     lines_in_file: usize,
     /// Whether the line being run was itself added (it is skipped by `fc`).
     last_line_added: bool,
+    /// `set -o history` as last seen, to notice it being turned on.
+    enabled: bool,
     /// Whether `history -s` has replaced the line being run already.
     last_line_pushed: bool,
     /// The emacs keymap once `bind` has changed it (`None`: readline's defaults).
@@ -62,6 +64,7 @@ impl Default for History {
             lines_this_session: 0,
             lines_in_file: 0,
             last_line_added: false,
+            enabled: false,
             last_line_pushed: false,
             keymap: None,
             rl_vars: Arc::new(Vec::new()),
@@ -75,8 +78,19 @@ impl Default for History {
 const DEFAULT_HISTCHARS: [u8; 3] = [b'!', b'^', b'#'];
 
 impl History {
+    /// Records whether history is on: true when it has just been turned on.
+    pub(crate) fn turned_on(&mut self, on: bool) -> bool {
+        !std::mem::replace(&mut self.enabled, on) && on
+    }
+
     fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The number of the last entry (0 while the list is empty): `$HISTCMD` with
+    /// history on.
+    pub(crate) fn last_number(&self) -> usize {
+        (self.base + self.len()).saturating_sub(1)
     }
 
     /// The number the prompt's `\!` shows: that of the line being run (the last one
@@ -380,8 +394,9 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
     }
     if has('s') {
         if !rest.is_empty() {
-            // The `history -s` line itself gives way to the words (once a line).
-            if !sh.history.last_line_pushed && sh.history.last_line_added {
+            // The `history -s` line itself gives way to the words (once a line), while
+            // history is on.
+            if !sh.history.last_line_pushed && sh.history.last_line_added && sh.set.history {
                 let last = sh.history.len().saturating_sub(1);
                 sh.history.remove(last);
             }
@@ -507,6 +522,99 @@ fn read_file(sh: &Interp, path: &str) -> Option<Vec<(String, Option<i64>)>> {
         out.push((line.to_owned(), stamp.take()));
     }
     Some(out)
+}
+
+/// HISTFILE as a path, when it is set and not empty.
+fn histfile_path(sh: &Interp) -> Option<String> {
+    let file = sh.get_str("HISTFILE").filter(|f| !f.is_empty())?;
+    Some(crate::fs::path::join(&sh.cwd, &file))
+}
+
+/// History being turned on (`set -o history`, `bash -o history`): HISTSIZE gets its
+/// default of 500 and HISTFILESIZE the value of HISTSIZE when unset, and while this
+/// session has added no line (since the start, `history -c` or `history -a`) the
+/// history file is read into the list, as bash does for a non-interactive shell.
+pub(crate) fn history_enabled(sh: &mut Interp) {
+    if sh.get_str("HISTSIZE").is_none() {
+        let _ = sh.assign_scalar("HISTSIZE", "500".to_owned(), false);
+    }
+    if sh.get_str("HISTFILESIZE").is_none() {
+        let size = sh.get_str("HISTSIZE").unwrap_or_default();
+        let _ = sh.assign_scalar("HISTFILESIZE", size, false);
+    }
+    if sh.history.lines_this_session != 0 {
+        return;
+    }
+    let Some(lines) = histfile_path(sh).and_then(|path| read_file(sh, &path)) else {
+        return;
+    };
+    let total = lines.len();
+    for (line, time) in lines {
+        sh.history.push(line, time.unwrap_or(0));
+    }
+    apply_histsize(sh);
+    sh.history.lines_this_session = 0;
+    sh.history.lines_in_file = total;
+}
+
+/// A shell exiting with history on saves it: the lines this session added are
+/// appended to HISTFILE (made 0600 when missing), then the file keeps only its last
+/// HISTFILESIZE entries, from the first one's line on. Failures are silent.
+pub(crate) fn save_at_exit(sh: &mut Interp) {
+    if !sh.set.history {
+        return;
+    }
+    let Some(path) = histfile_path(sh) else {
+        return;
+    };
+    let n = sh.history.lines_this_session.min(sh.history.len());
+    if n > 0 {
+        let data = file_text(sh, sh.history.len() - n);
+        let mode = history_file_mode(sh);
+        let mut fs = sh.fs.lock();
+        let written = if fs.exists(&path) {
+            fs.append_file(&path, data.as_bytes())
+        } else {
+            fs.write_file_mode(&path, data.as_bytes(), mode)
+        };
+        if written.is_err() {
+            return;
+        }
+        drop(fs);
+        // A session run again later appends only what it adds then.
+        sh.history.lines_in_file += n;
+        sh.history.lines_this_session = 0;
+    }
+    let Some(max) = sh
+        .get_str("HISTFILESIZE")
+        .and_then(|s| s.trim().parse::<usize>().ok())
+    else {
+        return;
+    };
+    let mut fs = sh.fs.lock();
+    let Ok(data) = fs.read_file(&path) else {
+        return;
+    };
+    let text = crate::text::decode(&data);
+    let lines: Vec<&str> = text.lines().collect();
+    let stamp = |l: &str| {
+        l.strip_prefix('#')
+            .is_some_and(|t| t.parse::<i64>().is_ok())
+    };
+    let entries: Vec<usize> = (0..lines.len()).filter(|&i| !stamp(lines[i])).collect();
+    // The cut falls on the first kept entry's own line, so its timestamp goes too.
+    if entries.len() < max {
+        return;
+    }
+    let from = entries
+        .get(entries.len() - max)
+        .copied()
+        .unwrap_or(lines.len());
+    let mut kept = lines[from..].join("\n");
+    if !kept.is_empty() {
+        kept.push('\n');
+    }
+    let _ = fs.write_file(&path, kept.as_bytes());
 }
 
 /// `history -a`: appends this session's new entries to the file.
