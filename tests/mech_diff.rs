@@ -633,6 +633,10 @@ fn redir_op() -> BoxedStrategy<String> {
     )
 }
 
+/// A command the redirections apply to. In a pipeline only the last stage may write
+/// anywhere but the pipe or read what the script writes: two stages that both do
+/// interleave (or kill the writer with SIGPIPE) as the scheduler decides, so `f`
+/// comes last (`: | f`), never first.
 fn redir_cmd() -> BoxedStrategy<String> {
     frag(
         r#"
@@ -641,7 +645,7 @@ fn redir_cmd() -> BoxedStrategy<String> {
         printf x >&5 ¦ for i in 1 2; do echo "i$i"; done ¦ if true; then echo t; fi
         m=0; while ((m++ < 4)) && read -r l; do echo "l:$l"; done ¦ echo "fd=$fd" ¦ echo hi >&$fd ¦ :
         cat /dev/fd/3 ¦ echo $(echo cs >&2; echo cso) ¦ true ¦ false ¦ x=1 ¦ echo x$x
-        cat <&$fd ¦ f | cat ¦ echo pipe | cat ¦ eval 'echo ev' ¦ command echo cmd
+        cat <&$fd ¦ : | f ¦ echo pipe | cat ¦ eval 'echo ev' ¦ command echo cmd
         echo "$(cat f1)" ¦ builtin echo bi ¦ case a in a) echo ca;; esac ¦ local l=1
         "#,
     )

@@ -181,6 +181,7 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
     let mut stdin_closed = false;
     let mut buf = super::util::Scratch::new();
     let mut out = Vec::new();
+    let out_file = ctx.host.fd_file(1).map(|(ino, _)| ino);
     for name in &files {
         let input = match ctx.open_input(name) {
             Ok(i) => i,
@@ -192,6 +193,11 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
                 continue;
             }
         };
+        if out_file.is_some_and(|out| copies_onto_itself(ctx, name, out)) {
+            ctx.err(format!("{}: input file is output file", quotef(name)))?;
+            status = 1;
+            continue;
+        }
         if let Some(data) = input.in_memory() {
             if f.plain() {
                 // A file's own bytes: a pipe takes the buffer as it is.
@@ -265,6 +271,32 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
         ctx.err("closing standard input: Bad file descriptor")?;
     }
     Ok(status)
+}
+
+/// GNU cat's refusal to copy a regular file onto itself, which could never end: the
+/// input is the file standard output is open on and has bytes left to read. A named
+/// file (`/dev/fd/N` and `/dev/stdin` too) is read from its start, `-` from where
+/// standard input's offset is.
+fn copies_onto_itself(ctx: &Ctx, name: &str, out: crate::fs::Ino) -> bool {
+    let fd = match name {
+        "-" => Some(0),
+        "/dev/stdin" => Some(0),
+        _ => name
+            .strip_prefix("/dev/fd/")
+            .and_then(|n| n.parse::<i32>().ok()),
+    };
+    let (ino, pos) = match fd {
+        Some(fd) => match ctx.host.fd_file(fd) {
+            Some((ino, pos)) if name == "-" => (ino, pos),
+            Some((ino, _)) => (ino, 0),
+            None => return false,
+        },
+        None => match ctx.fs.lock().stat(&ctx.path(name)) {
+            Ok(m) if m.is_file() => (m.ino, 0),
+            _ => return false,
+        },
+    };
+    ino == out && ctx.fs.lock().stat_ino(ino).is_ok_and(|m| pos < m.size)
 }
 
 #[cfg(test)]

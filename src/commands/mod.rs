@@ -313,6 +313,13 @@ pub trait Host {
         let _ = path;
         None
     }
+    /// The regular file descriptor `fd` is open on, if it is one: its inode and the
+    /// descriptor's offset (what fstat(2) and lseek(2) tell a program). The default
+    /// knows none.
+    fn fd_file(&self, fd: i32) -> Option<(crate::fs::Ino, u64)> {
+        let _ = fd;
+        None
+    }
     /// The network policy `curl` and `wget` run under; the default (and a host that
     /// set none) has no network.
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {

@@ -920,9 +920,29 @@ impl Interp {
         // redirected away is closed, as it would be after a fork.
         let saved = (!last).then(|| self.fds.clone());
         let mark = self.redirected.len();
-        let r = match self.apply_redirects(&c.redirects) {
-            Ok(true) => self.exec_compound_body(c, last),
-            Ok(false) => Ok(1),
+        // A subshell applies its redirections as it starts, at its own line; other
+        // compound commands at the line what encloses them set (`redir_line`).
+        let own = self.line;
+        let subshell = matches!(c.kind, CommandKind::Subshell(_));
+        if !subshell && self.redir_line > 0 {
+            self.line = self.redir_line;
+        }
+        self.redirecting_utility = subshell;
+        let applied = self.apply_redirects(&c.redirects);
+        self.redirecting_utility = false;
+        let r = match applied {
+            Ok(true) => {
+                self.line = own;
+                self.exec_compound_body(c, last)
+            }
+            Ok(false) => {
+                self.line = own;
+                Ok(1)
+            }
+            // A subshell expands its redirections in its own process: an expansion
+            // error that ends the shell (`${u?}`) or the command ends only that.
+            Err(Flow::Exit(s)) if subshell => Ok(s),
+            Err(Flow::Abort) if subshell => Ok(1),
             Err(e) => Err(e),
         };
         match saved {
@@ -969,6 +989,7 @@ impl Interp {
             CommandKind::BraceGroup(l) => self.exec_list(l),
             CommandKind::Subshell(l) if last && self.in_subshell => {
                 self.loop_depth = 0;
+                self.redir_line = self.at_line(c.line);
                 self.exec_list(l)
             }
             CommandKind::Subshell(l) => {
@@ -981,6 +1002,7 @@ impl Interp {
                 child.without_parent_jobs();
                 // `( )` is outside any loop: break/continue inside it only complain.
                 child.loop_depth = 0;
+                child.redir_line = child.at_line(c.line);
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
                 self.reaped = true;
@@ -1069,6 +1091,7 @@ impl Interp {
                 };
                 let mut status = 0;
                 self.loop_depth += 1;
+                let saved_redir = std::mem::replace(&mut self.redir_line, line);
                 let r = (|| {
                     for it in items {
                         self.charge_loop()?;
@@ -1108,6 +1131,7 @@ impl Interp {
                     Ok(status)
                 })();
                 self.loop_depth -= 1;
+                self.redir_line = saved_redir;
                 r
             }
             CommandKind::ArithFor(f) => {
@@ -1152,7 +1176,13 @@ impl Interp {
                 r
             }
             CommandKind::Select(f) => self.exec_select(f),
-            CommandKind::Case(cc) => self.exec_case(cc),
+            CommandKind::Case(cc) => {
+                let head = self.at_line(c.line);
+                let saved_redir = std::mem::replace(&mut self.redir_line, head);
+                let r = self.exec_case(cc);
+                self.redir_line = saved_redir;
+                r
+            }
             CommandKind::Arith(a) => {
                 self.note_command(|| printer::command_to_string(c));
                 if self.debug_skip()? {
@@ -1807,8 +1837,16 @@ impl Interp {
         self.redirecting_utility = utility;
         let redir_ok = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
+        // A utility's redirections are expanded in its own process: an expansion
+        // error that ends the shell (`${u?}`) or the command ends only that process.
+        let mut failed_status = 1;
         let redir_ok = match redir_ok {
             Ok(ok) => ok,
+            Err(Flow::Exit(s)) if utility => {
+                failed_status = s;
+                false
+            }
+            Err(Flow::Abort) if utility => false,
             Err(e) => {
                 if let Some(saved) = saved_fds {
                     self.fds = saved;
@@ -1824,7 +1862,7 @@ impl Interp {
         }
         let moved = self.redirected[mark..]
             .iter()
-            .any(|&(_, u)| matches!(u, super::redirect::Undo::MovedAway { .. }));
+            .any(|(_, u)| matches!(u, super::redirect::Undo::MovedAway { .. }));
         let in_shell = moved && !utility;
         let r = if redir_ok {
             self.no_fork = last;
@@ -1834,7 +1872,7 @@ impl Interp {
         } else if self.posix_special_fails(name) && !self.funcs.contains_key(name) {
             Err(Flow::Exit(1))
         } else {
-            Ok(1)
+            Ok(failed_status)
         };
         self.adopt_bindings = false;
         // `exec` with only redirections keeps them, when they all succeed.
@@ -1949,6 +1987,8 @@ impl Interp {
         });
         let saved_line = self.line;
         let saved_shift = std::mem::replace(&mut self.line_shift, f.line_shift);
+        let body_line = self.at_line(f.body.line);
+        let saved_redir = std::mem::replace(&mut self.redir_line, body_line);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let hidden = self.hide_traps(true, self.traced_funcs.contains(&f.name));
         // bash runs the DEBUG trap once more as the function starts (traced functions
@@ -1982,6 +2022,7 @@ impl Interp {
         self.dollar_vars_set = false;
         self.line = saved_line;
         self.line_shift = saved_shift;
+        self.redir_line = saved_redir;
         // bash 5.2 complains from the function's caller.
         if self.errexit_unwind == ErrexitUnwind::Reporting
             && self.reports_lost_scopes
@@ -2645,7 +2686,7 @@ impl Interp {
     /// command instead of staying open.
     fn close_var_redirs(&mut self, mark: usize) {
         for (_, u) in self.redirected[mark..].iter_mut() {
-            if *u == super::redirect::Undo::KeepOpen {
+            if matches!(u, super::redirect::Undo::KeepOpen) {
                 *u = super::redirect::Undo::Restore;
             }
         }
@@ -3511,6 +3552,14 @@ impl crate::commands::Host for UtilHost<'_> {
     }
     fn network(&mut self) -> Option<Arc<crate::net::NetworkPolicy>> {
         self.sh.registry.network()
+    }
+    fn fd_file(&self, fd: i32) -> Option<(crate::fs::Ino, u64)> {
+        match self.sh.fds.get(fd).map(|f| &**f) {
+            Some(OpenFile::File { ino, pos, .. }) => {
+                Some((*ino, *pos.lock().unwrap_or_else(|e| e.into_inner())))
+            }
+            _ => None,
+        }
     }
     fn memory_limit(&self) -> Option<u64> {
         Some(self.sh.budget.limits.max_memory_bytes)

@@ -611,6 +611,11 @@ pub struct Interp {
     /// on its own (`eval`, a trap, a command substitution) numbers its lines from 1, and
     /// bash counts them on from the line of the command that runs it.
     pub line_shift: i64,
+    /// The line bash names in a compound command's redirection error: it is not the
+    /// command's own, but the line its counter was last set to by what encloses the
+    /// command (the end of the complete command read, a function's body, a `for` or
+    /// `case` head, a subshell's `)`). 0 when nothing set it.
+    pub redir_line: u32,
     pub call_depth: usize,
     pub frames: Vec<CallFrame>,
     /// `BASH_ARGC`/`BASH_ARGV`.
@@ -642,8 +647,8 @@ pub struct Interp {
     /// The utility the running command names may run as this process (see
     /// `exec_last`).
     pub(crate) no_fork: bool,
-    /// Whether the redirections being applied are a program's (run in its own
-    /// process, where bash keeps no copies to put back).
+    /// Whether the redirections being applied are a program's or a subshell's (run in
+    /// its own process, where bash keeps no copies to put back).
     pub(crate) redirecting_utility: bool,
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.
@@ -863,6 +868,7 @@ impl Interp {
             budget,
             line: 0,
             line_shift: 0,
+            redir_line: 0,
             call_depth: 0,
             frames: Vec::new(),
             subshell: 0,
@@ -1350,8 +1356,10 @@ impl Interp {
             None => 0,
         };
         let saved = std::mem::replace(&mut self.line_shift, shift);
+        let saved_redir = self.redir_line;
         let r = self.run_source_text(src, nested);
         self.line_shift = saved;
+        self.redir_line = saved_redir;
         r
     }
 
@@ -1550,6 +1558,10 @@ impl Interp {
             if self.set.noexec {
                 continue;
             }
+            // bash's reader has counted the command's lines, here-documents and
+            // ending newline included, when it runs it.
+            let end = parser.line() - u32::from(parser.prev_char() == Some('\n'));
+            self.redir_line = base_line + end.max(start_line);
             let ran = self.exec_list(&cmd);
             if !nested {
                 self.command_number = self.command_number.saturating_add(1);

@@ -350,8 +350,17 @@ impl Interp {
             }
         };
         if matches!(op, RedirOp::WriteBoth | RedirOp::AppendBoth) {
+            // With stderr closed, bash's copy of it to put back is the file `&>`
+            // opened (it took the lowest free descriptor), so stderr stays on the
+            // file after a builtin, function or group.
+            let adopt = self.fds.get(2).is_none() && !self.redirecting_utility;
             self.set_redirected(1, Some(file.clone()));
-            self.set_redirected(2, Some(file));
+            if adopt {
+                self.fds.set(2, Some(file.clone()));
+                self.redirected.push((2, Undo::Adopted(file)));
+            } else {
+                self.set_redirected(2, Some(file));
+            }
             return Ok(true);
         }
         let full = matches!(fd, Some(RedirFd::Var(_)))
@@ -536,24 +545,35 @@ impl Interp {
         let log = self.redirected.split_off(mark.min(self.redirected.len()));
         let named: Vec<i32> = log
             .iter()
-            .filter(|(_, u)| *u == Undo::KeepOpen)
+            .filter(|(_, u)| matches!(u, Undo::KeepOpen))
             .map(|(fd, _)| *fd)
+            .collect();
+        let adopted: Vec<(i32, Arc<OpenFile>)> = log
+            .iter()
+            .filter_map(|(fd, u)| match u {
+                Undo::Adopted(f) => Some((*fd, f.clone())),
+                _ => None,
+            })
             .collect();
         for (fd, undo) in log {
             let put_back = match undo {
-                Undo::Restore => !named.contains(&fd),
+                Undo::Restore | Undo::Adopted(_) => !named.contains(&fd),
                 Undo::MovedAway { was_open } => !in_shell || was_open,
                 Undo::KeepOpen => false,
             };
             if put_back {
-                self.fds.set(fd, saved.get(fd).cloned());
+                let back = match adopted.iter().find(|(a, _)| *a == fd) {
+                    Some((_, f)) => Some(f.clone()),
+                    None => saved.get(fd).cloned(),
+                };
+                self.fds.set(fd, back);
             }
         }
     }
 }
 
 /// How a descriptor a redirection touched is treated when the command ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) enum Undo {
     /// Put back as it was.
     Restore,
@@ -562,6 +582,9 @@ pub(crate) enum Undo {
     /// Closed by `N>&M-`: put back after a utility, or when `N` was open before
     /// (bash's undo of `N` then brings `M` back too).
     MovedAway { was_open: bool },
+    /// Set by `&>` while closed: put back as that file (bash saved the file's own
+    /// descriptor for it).
+    Adopted(Arc<OpenFile>),
 }
 
 /// The descriptor a redirection applies to when it names none: 0 for input, 1 else.

@@ -1038,6 +1038,9 @@ impl Parser {
                 });
                 let body = body.map_err(|e| unclosed_arith(e, unclosed_arith_line))?;
                 self.bump();
+                // bash counts a subshell at the line of its `)` (its redirection
+                // errors, `$LINENO` in an ERR trap when it fails).
+                line = self.line;
                 CommandKind::Subshell(body)
             }
             None => return self.simple_command(line),
