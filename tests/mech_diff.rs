@@ -6,7 +6,9 @@
 //! here-documents, `set -e` contexts, arithmetic in every context that evaluates it,
 //! `[[ ]]`/`test`/`[` conditionals, word expansion (splitting, `$@`, brace, tilde,
 //! globbing, command substitution), commands printed back (`declare -f`, xtrace,
-//! `$BASH_COMMAND`, `trap -p`)). Each script runs
+//! `$BASH_COMMAND`, `trap -p`), functions, scoping and control flow (`local`
+//! shadowing and `unset`, `return`/`exit`/`break`/`continue`, `$?` after compound
+//! commands, `caller`, `PIPESTATUS`, `pipefail`, `lastpipe`). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -1474,6 +1476,163 @@ fn words_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- functions and control flow
+
+/// A statement exercising one rule of "Shell Functions", "Pipelines", "Lists",
+/// "Compound Commands" and "Exit Status": dynamic scoping of `local`/`declare -g`/`unset`,
+/// `return`/`exit`/`break`/`continue` and their bad arguments, `$?` after each compound
+/// command, `FUNCNAME`/`BASH_LINENO`/`caller`, `PIPESTATUS`, `pipefail`, `lastpipe`,
+/// functions named like builtins and `$_`.
+fn flow_stmt() -> BoxedStrategy<String> {
+    prop_oneof![
+        // Scoping.
+        4 => frag(
+            r#"
+            local x=loc ¦ local x ¦ local x; echo "[${x-unset}]" ¦ local y=ly; show ¦ declare x=dx
+            declare -g x=dg; echo "dg:$x" ¦ declare -g y=gy2 ¦ unset x; echo "u:${x-unset}"
+            unset -v y; echo "uy:${y-unset}" ¦ local x=l1; unset x; echo "lu:${x-unset}"
+            local -; set -u ¦ local -; set -o pipefail ¦ local IFS=:; v=a:b; echo $v
+            local OPTIND=1 o; getopts ab o -b; echo "go:$o:$OPTIND" ¦ local -i n=2+3; echo $n
+            show ¦ outer ¦ inner ¦ x=tmp show ¦ x=tmp inner ¦ echo "x=${x-unset} y=${y-unset}"
+            local z=1; echo "lz:$?" ¦ local -r x=ro; x=2; echo "ro:$?" ¦ local x=$x-more; show
+            local x=a y=$x; echo "xy:$x:$y" ¦ declare -p x y 2>&1 ¦ local; echo "lo:$?"
+            local -p ¦ local -a x=(1 2); echo "${x[@]}" ¦ typeset x=tx; show ¦ local 1bad=2
+            x=assign; show ¦ unset x; local x; echo "ul:${x-unset}" ¦ export x=ex; show
+            local IFS; set -- a b; echo "$*" ¦ local -n rx=y; rx=viaref; show
+            local x=l2; declare -g x=dg2; echo "dg2:$x" ¦ declare -gi y; y=2+3; echo "gi:$y"
+            x=tmp declare -g x=dgt; echo "dgt:$x" ¦ IFS=(); x="1 2"; printf "<%s>" $x; unset IFS
+            "#,
+        ),
+        // return and exit.
+        3 => frag(
+            r#"
+            return ¦ return 0 ¦ return 3 ¦ return 256 ¦ return -1 ¦ return x ¦ return 1 2
+            false; return ¦ return 300 ¦ (return 4); echo "sr:$?" ¦ return -- 5 ¦ return +7
+            (exit 7); echo "se:$?" ¦ x=$(exit 5); echo "cs:$?" ¦ x=$(echo a; exit 6); echo "cs:$?:$x"
+            exit 3 | cat; echo "pe:$?" ¦ true | exit 4; echo "pe:$? ${PIPESTATUS[*]}"
+            (exit 256); echo "$?" ¦ (exit -1); echo "$?" ¦ (exit x); echo "$?" ¦ (exit 1 2); echo "$?"
+            (false; exit); echo "ex:$?" ¦ echo "$(f)" ¦ v=$(return 2); echo "cr:$?"
+            ( return 2 2>&1 ); echo "r:$?" ¦ { (exit 9); }; echo "$?" ¦ (exit 300); echo "$?"
+            "#,
+        ),
+        // $? after compound commands.
+        4 => frag(
+            r#"
+            false; if false; then :; fi; echo "if:$?" ¦ false; for i in; do :; done; echo "for:$?"
+            false; case x in y) ;; esac; echo "case:$?" ¦ false; while false; do :; done; echo "wh:$?"
+            false; until true; do :; done; echo "un:$?" ¦ (exit 3); echo "sub:$?"
+            { false; }; echo "br:$?" ¦ false; h() { :; }; echo "def:$?" ¦ false; [[ -n x ]]; echo "$?"
+            if (exit 5); then :; fi; echo "if5:$?" ¦ if false; then :; else (exit 4); fi; echo "el:$?"
+            false; for ((i=0;i<0;i++)); do :; done; echo "cf:$?" ¦ for i in 1 2; do (exit $i); done; echo "fl:$?"
+            while (exit 2); do :; done; echo "w2:$?" ¦ case a in a) (exit 6);; esac; echo "c6:$?"
+            case a in a) false;& b) ;; esac; echo "ft:$?" ¦ false; (( 1 )); echo "ar:$?"
+            false; ! { true; }; echo "nb:$?" ¦ false; { :; } >/dev/null; echo "$?"
+            if ! false; then (exit 2); fi; echo "$?" ¦ false; case x in *) ;; esac; echo "ce:$?"
+            "#,
+        ),
+        // Loops, break and continue.
+        3 => frag(
+            r#"
+            for i in 1 2 3; do for j in a b; do [ $j = b ] && continue 2; echo "$i$j"; done; done
+            for i in 1 2; do break 3; done; echo "b3:$?" ¦ for i in 1 2; do break 0; done; echo "b0:$?"
+            for i in 1; do continue 0; done; echo "c0:$?" ¦ break; echo "b:$?" ¦ continue; echo "c:$?"
+            for i in 1 2; do break -1; done; echo "$?" ¦ for i in 1 2; do break x; done; echo "$?"
+            while :; do f; break; done ¦ for i in 1 2; do g; echo "l$i"; done
+            for i in 1 2; do for j in 1 2; do break 2; done; echo no; done; echo "b2:$i$j"
+            i=0; while (( i++ < 3 )); do (( i == 2 )) && continue; echo "w$i"; done
+            for i in a b; do bk; echo "after-bk$i"; done ¦ for i in a b; do ck; echo "after-ck$i"; done
+            until false; do break 1 2; done; echo "$?" ¦ for i in 1 2; do continue 5; echo no; done; echo "c5:$?"
+            for i in 1 2; do ( break ); echo "sb$i:$?"; done ¦ for i in 1 2; do (exit 3) | break; echo "pb$i"; done; echo "pb:$? ${PIPESTATUS[*]}"
+            for i in 1 2; do { break; } | cat; echo "bp$i"; done ¦ for i in 1; do (exit 5); x=$(break x); echo "s:$?"; done
+            for i in 1 2; do (exit 3); continue y; done ¦ while :; do while :; do break -3; done; echo no; done; echo "$?"
+            "#,
+        ),
+        // Call stack introspection.
+        3 => frag(
+            r#"
+            echo "F:${FUNCNAME[*]-none} L:${BASH_LINENO[*]-none} S:${#BASH_SOURCE[@]}" ¦ caller
+            caller 0 ¦ caller 1 ¦ caller 2; echo "c2:$?" ¦ caller x; echo "cx:$?" ¦ rec 2
+            rec 0 ¦ rec 3 | tail -2 ¦ echo "${FUNCNAME[0]-main}:$LINENO" ¦ echo "${FUNCNAME-unset}"
+            echo "${BASH_LINENO[0]-none}" ¦ inner ¦ (inner) ¦ echo "$(caller 0)" ¦ caller -1
+            "#,
+        ),
+        // PIPESTATUS, pipefail, lastpipe.
+        4 => frag(
+            r#"
+            true | false | (exit 3); echo "ps:${PIPESTATUS[*]}" ¦ ! true | false; echo "np:$? ${PIPESTATUS[*]}"
+            false; echo "ps:${PIPESTATUS[*]}" ¦ (exit 2); echo "ps:${PIPESTATUS[@]}"
+            { false; }; echo "ps:${PIPESTATUS[@]}" ¦ if false; then :; fi; echo "ps:${PIPESTATUS[@]}"
+            x=$(false); echo "ps:${PIPESTATUS[@]}" ¦ x=1; echo "ps:${PIPESTATUS[@]}" ¦ ! false; echo "ps:${PIPESTATUS[*]}"
+            set -o pipefail ¦ set +o pipefail ¦ false | true; echo "pf:$?" ¦ true | (exit 3) | true; echo "pf:$?"
+            (exit 2) | (exit 3) | true; echo "pf:$? ${PIPESTATUS[*]}" ¦ ! false | true; echo "pf:$?"
+            shopt -s lastpipe ¦ shopt -u lastpipe ¦ set +m ¦ echo lp | read v; echo "v=${v-unset}"
+            printf '1\n2\n' | while read n; do last=$n; done; echo "last=${last-unset}"
+            echo a | { read w; y=$w; }; echo "y=$y" ¦ : | x=piped; echo "x=$x"
+            { x=inpipe; echo s; } | cat; echo "x=$x" ¦ ( x=sub ); echo "x=$x" ¦ x=1 | cat; echo "x=$x"
+            echo q | f; echo "fp:$? x=$x" ¦ f | cat; echo "${PIPESTATUS[*]}" ¦ true | return 4; echo "rp:$?"
+            for i in 1; do false; done | true; echo "${PIPESTATUS[*]}" ¦ (false | true); echo "sp:$? ${PIPESTATUS[*]}"
+            while read a b; do echo "[$a|$b]"; done <<< $'1 2\n3' ¦ seq 3 | while read l; do echo "<$l>"; x=$l; done; echo "x=$x"
+            true | { false; echo "PS:${PIPESTATUS[*]}"; } ¦ echo "ps:${PIPESTATUS[*]}" | cat
+            time_less() { false | true; }; time_less; echo "tl:$? ${PIPESTATUS[*]}"
+            echo ${nosuch:?gone} | cat; echo "u:${PIPESTATUS[*]}" ¦ ( : ${nosuch:?gone} ) | cat; echo "u:${PIPESTATUS[*]}"
+            { (exit 2) | (exit 6); }; echo "bp:${PIPESTATUS[*]}" ¦ case a in a) (exit 6) | true;; esac; echo "${PIPESTATUS[*]}"
+            "#,
+        ),
+        // Functions named like builtins, redefinition, unset -f, $_, && || chains.
+        3 => frag(
+            r#"
+            echo() { builtin echo "E:$*"; } ¦ echo hi ¦ command echo c ¦ builtin echo b ¦ unset -f echo
+            declare -F ¦ declare -F f; echo "dF:$?" ¦ declare -F nosuch; echo "dn:$?" ¦ unset -f f; echo "uf:$?"
+            type -t echo ¦ unset -f nosuch; echo "un:$?" ¦ h2() { echo one; h2() { echo two; }; }; h2; h2
+            true() { return 1; }; true; echo "tr:$?"; unset -f true ¦ cd() { builtin echo "cd:$*"; }; cd /x
+            echo a b; echo "_=$_" ¦ true x; echo "_=$_" ¦ f arg; echo "_=$_" ¦ (echo s); echo "_=$_"
+            ! true && echo y || echo n ¦ false || ! false && echo z; echo "$?" ¦ true && false || echo "o:$?"
+            ! ! true; echo "nn:$?" ¦ false && echo never; echo "an:$?" ¦ true || echo never; echo "or:$?"
+            unset -f g; g; echo "ng:$?" ¦ f() { echo redef; }; f ¦ unset f; declare -F f; echo "us:$?"
+            unset -v f; declare -F f ¦ declare -f inner | sed -n 1,2p ¦ function k { echo k:$1; }; k z
+            "#,
+        ),
+        // Calls in assorted contexts.
+        2 => frag(
+            r#"
+            f ¦ g ¦ f a b ¦ x=tmp f ¦ (f) ¦ f | cat ¦ echo "[$(g)]" ¦ g; echo "g:$?" ¦ f; echo "f:$?"
+            f 2>&1 | cat ¦ f && echo ok || echo "fail:$?" ¦ ! f; echo "nf:$?" ¦ outer; show
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn flow_script() -> BoxedStrategy<String> {
+    (
+        lines(flow_stmt(), 1..4),
+        lines(flow_stmt(), 1..3),
+        lines(flow_stmt(), 1..6),
+        sel(&[
+            "",
+            "",
+            "set -o pipefail",
+            "shopt -s lastpipe",
+            "shopt -s lastpipe; set +m",
+            "set -u",
+        ]),
+    )
+        .prop_map(|(fbody, gbody, body, pre)| {
+            format!(
+                "x=global; y=gy\n\
+                 show() {{ echo \"show:x=${{x-unset}} y=${{y-unset}}\"; }}\n\
+                 inner() {{ echo \"in:${{x-unset}}:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}\"; caller 0; caller 1; echo \"c=$?\"; }}\n\
+                 outer() {{ local x=outer; inner; unset x; echo \"un1:${{x-unset}}\"; unset x; echo \"un2:${{x-unset}}\"; }}\n\
+                 rec() {{ local n=$1 acc=$2$1; (( n > 0 )) || {{ echo \"base:$acc:${{FUNCNAME[*]}}\"; return 3; }}; rec $((n-1)) $acc; echo \"rec$n:$?:$acc\"; }}\n\
+                 bk() {{ break; }}\nck() {{ continue; }}\n\
+                 f() {{\n((fd++ < 3)) || return 9\n{fbody}\necho \"f-end:$?\"\n}}\n\
+                 g() {{\n((gd++ < 3)) || return 8\nlocal x=gloc\n{gbody}\necho \"g-end:$?\"\n}}\n\
+                 {pre}\n{body}\necho \"end:$? x=${{x-unset}} y=${{y-unset}}\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -1499,4 +1658,5 @@ areas! {
     cond => cond_script,
     printing => printing_script,
     words => words_script,
+    flow => flow_script,
 }

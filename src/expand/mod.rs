@@ -168,12 +168,11 @@ pub trait Host: ArithHost {
         let _ = name;
         None
     }
-    /// Whether `text` holds a character of IFS, without copying IFS (unset IFS is
-    /// space, tab and newline).
+    /// Whether `text` holds a character of IFS, without copying IFS (unset IFS, or
+    /// one declared without a value, is space, tab and newline).
     fn ifs_hits(&mut self, text: &str) -> bool {
-        match self.var("IFS").map(Var::into_scalar) {
-            Some(Some(ifs)) => text.contains(|c| ifs.contains(c)),
-            Some(None) => false,
+        match self.var("IFS").and_then(|v| v.ifs_text()) {
+            Some(ifs) => text.contains(|c| ifs.contains(c)),
             None => text.contains([' ', '\t', '\n']),
         }
     }
@@ -821,12 +820,14 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         }
     }
 
-    /// The IFS characters, split into whitespace and others.
+    /// The IFS characters (`local IFS` without a value is IFS unset).
     fn ifs(&mut self) -> Option<String> {
-        match self.host.var("IFS") {
-            Some(v) => v.into_scalar(),
-            None => Some(" \t\n".to_owned()),
-        }
+        Some(
+            self.host
+                .var("IFS")
+                .and_then(|v| v.ifs_text())
+                .unwrap_or_else(|| " \t\n".to_owned()),
+        )
     }
 
     /// Field splitting (bash manual, "Word Splitting").

@@ -199,12 +199,8 @@ pub fn expand<H: Host + ?Sized>(
         // `${!*}` names what `"$*"` joins (on IFS's first character), `${!@}` what
         // `$@` joins on blanks.
         let sep = match &pe.param {
-            Param::Special('*') => match ex.host.var("IFS") {
-                Some(v) => v
-                    .into_scalar()
-                    .and_then(|s| s.chars().next())
-                    .map(String::from)
-                    .unwrap_or_default(),
+            Param::Special('*') => match ex.host.var("IFS").and_then(|v| v.ifs_text()) {
+                Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
                 None => " ".to_owned(),
             },
             _ => " ".to_owned(),
@@ -443,10 +439,8 @@ fn list_pieces<H: Host + ?Sized>(
     in_dq: bool,
     empty_ifs: EmptyIfsJoin,
 ) -> Vec<Piece> {
-    let ifs: Option<String> = ex
-        .host
-        .var("IFS")
-        .map(|v| v.into_scalar().unwrap_or_default());
+    // IFS declared without a value joins as unset IFS does.
+    let ifs: Option<String> = ex.host.var("IFS").and_then(|v| v.ifs_text());
     let sep = match &ifs {
         Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
         None => " ".to_owned(),
@@ -536,7 +530,7 @@ fn finish<H: Host + ?Sized>(
     match &pe.op {
         ParamOp::None | ParamOp::Invalid(_) | ParamOp::AssignWord(_) | ParamOp::Names { .. } => {}
         ParamOp::Default { op, colon, word } => {
-            let ifs_empty = ex.host.var("IFS").and_then(Var::into_scalar) == Some(String::new());
+            let ifs_empty = ex.host.var("IFS").and_then(|v| v.ifs_text()) == Some(String::new());
             let missing = if *colon {
                 pv.null(ifs_empty && in_dq)
             } else {
@@ -1250,7 +1244,7 @@ pub fn declare_line(name: &str, v: &Var) -> String {
 
 /// Whether IFS is set and empty.
 fn ifs_null<H: Host + ?Sized>(ex: &mut Expander<'_, H>) -> bool {
-    ex.host.var("IFS").and_then(Var::into_scalar) == Some(String::new())
+    ex.host.var("IFS").and_then(|v| v.ifs_text()) == Some(String::new())
 }
 
 /// `${x@A}`, `${x@K}` and `${x@k}`: bash 5.2 distinguishes an element (`x`, `x[i]`)

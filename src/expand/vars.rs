@@ -161,6 +161,17 @@ impl Var {
         }
     }
 
+    /// The characters this variable stands for as IFS: bash never splits on an
+    /// array's elements (an array IFS is empty), and IFS declared without a value
+    /// (`local IFS`) is IFS unset (None).
+    pub fn ifs_text(&self) -> Option<String> {
+        match &self.value {
+            Some(Value::Str(s)) => Some(s.clone()),
+            Some(_) => Some(String::new()),
+            None => None,
+        }
+    }
+
     /// `as_scalar`, taking the value rather than copying it.
     pub fn into_scalar(self) -> Option<String> {
         match self.value {

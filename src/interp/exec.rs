@@ -45,7 +45,7 @@ impl Interp {
     /// subshell, or any shell under `set -e`, exits with plain failure.
     fn fatal_exit_status(&self, status: i32) -> i32 {
         let plain = self.set.errexit || !self.command_string_mode;
-        if self.in_subshell || (status == 127 && plain) {
+        if (self.in_subshell && !self.forked_simple) || (status == 127 && plain) {
             1
         } else {
             status
@@ -359,7 +359,25 @@ impl Interp {
             Ok(0)
         } else if p.commands.len() == 1 {
             let r = self.exec_command(&p.commands[0]);
-            if let Ok(s) = r {
+            // A compound command (other than a subshell, `((` or `[[`) and a function
+            // definition leave PIPESTATUS as the last pipeline inside them set it.
+            let sets = matches!(
+                p.commands[0].kind,
+                CommandKind::Simple(_)
+                    | CommandKind::Subshell(_)
+                    | CommandKind::Arith(_)
+                    | CommandKind::Cond(_)
+                    | CommandKind::Coproc(_)
+            );
+            if let Err(Flow::Break(_) | Flow::Continue(_)) = r
+                && sets
+            {
+                self.pipestatus.clear();
+                self.pipestatus.push(self.break_status);
+            }
+            if let Ok(s) = r
+                && sets
+            {
                 // The buffer is kept: one allocation less per command.
                 self.pipestatus.clear();
                 self.pipestatus.push(s);
@@ -405,6 +423,12 @@ impl Interp {
         self.fork_process(super::procs::Kind::Subshell, Placement::Inline)
     }
 
+    /// Whether `cmd`, forked from this shell as a pipeline stage, is a simple command
+    /// that keeps this shell's status for fatal expansion errors.
+    fn forks_simple(&self, cmd: &Command) -> bool {
+        matches!(cmd.kind, CommandKind::Simple(_)) && (!self.in_subshell || self.forked_simple)
+    }
+
     /// A copy of this shell for a subshell on a thread of its own (a job, a pipeline
     /// stage, a process substitution): killing this shell does not stop it.
     pub(crate) fn fork_detached(&self) -> Result<Interp, Flow> {
@@ -426,6 +450,7 @@ impl Interp {
         let mut c = self.clone();
         c.subshell += 1;
         c.in_subshell = true;
+        c.forked_simple = false;
         c.reports_lost_scopes = false;
         c.exec_last = false;
         c.no_fork = false;
@@ -631,6 +656,12 @@ impl Interp {
                 child.without_parent_jobs();
             }
             child.exec_last = true;
+            child.forked_simple = self.forks_simple(cmd);
+            // A compound stage is a subshell that starts outside any loop; a simple
+            // command one still sees the loops around the pipeline.
+            if !matches!(cmd.kind, CommandKind::Simple(_)) {
+                child.loop_depth = 0;
+            }
             child.stage_debugged = simple;
             if i == 0 {
                 child.extra_args = extra_args.clone();
@@ -709,6 +740,15 @@ impl Interp {
             Err(Flow::Fatal(m)) => {
                 return Err(Flow::Fatal(m));
             }
+            // A `break` or `continue` in a last stage the shell runs itself ends the
+            // pipeline first: PIPESTATUS has it, and the loop it leaves ends with the
+            // pipeline's status (under pipefail, an earlier stage's failure).
+            Err(e @ (Flow::Break(_) | Flow::Continue(_))) if lastpipe && fatal.is_none() => {
+                statuses.push(self.break_status);
+                self.break_status = self.pipeline_status(&statuses, self.break_status);
+                self.pipestatus = statuses;
+                return Err(e);
+            }
             Err(e) if lastpipe => return Err(e),
             Err(_) => 1,
         };
@@ -716,7 +756,15 @@ impl Interp {
             return Err(Flow::Fatal(m));
         }
         statuses.push(last);
-        let status = if self.set.pipefail {
+        let status = self.pipeline_status(&statuses, last);
+        self.pipestatus = statuses;
+        Ok(status)
+    }
+
+    /// A pipeline's status from its stages': the last one's, or under pipefail the
+    /// last failure's.
+    fn pipeline_status(&self, statuses: &[i32], last: i32) -> i32 {
+        if self.set.pipefail {
             statuses
                 .iter()
                 .rev()
@@ -725,9 +773,7 @@ impl Interp {
                 .unwrap_or(0)
         } else {
             last
-        };
-        self.pipestatus = statuses;
-        Ok(status)
+        }
     }
 
     fn spawn_background(&mut self, a: &AndOr) -> Result<(), Flow> {
@@ -777,6 +823,7 @@ impl Interp {
         let lone_simple = lone
             && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
         child.exec_last = lone && !a.first.negated;
+        child.forked_simple = lone_simple && (!self.in_subshell || self.forked_simple);
         // `sleep 9 &` is `sleep` from the start, as bash's child execs it at once.
         if lone_simple
             && let Some(CommandKind::Simple(sc)) = a.first.commands.first().map(|c| &c.kind)
@@ -1038,12 +1085,13 @@ impl Interp {
                             if n > 1 {
                                 break Err(Flow::Break(n - 1));
                             }
-                            break Ok(status);
+                            break Ok(std::mem::take(&mut self.break_status));
                         }
                         Err(Flow::Continue(n)) => {
                             if n > 1 {
                                 break Err(Flow::Continue(n - 1));
                             }
+                            status = std::mem::take(&mut self.break_status);
                             continue;
                         }
                         Err(e) => break Err(e),
@@ -1057,14 +1105,13 @@ impl Interp {
                             if n > 1 {
                                 break Err(Flow::Break(n - 1));
                             }
-                            status = 0;
-                            break Ok(status);
+                            break Ok(std::mem::take(&mut self.break_status));
                         }
                         Err(Flow::Continue(n)) => {
                             if n > 1 {
                                 break Err(Flow::Continue(n - 1));
                             }
-                            status = 0;
+                            status = std::mem::take(&mut self.break_status);
                         }
                         Err(e) => break Err(e),
                     }
@@ -1117,13 +1164,13 @@ impl Interp {
                                 if n > 1 {
                                     return Err(Flow::Break(n - 1));
                                 }
-                                return Ok(0);
+                                return Ok(std::mem::take(&mut self.break_status));
                             }
                             Err(Flow::Continue(n)) => {
                                 if n > 1 {
                                     return Err(Flow::Continue(n - 1));
                                 }
-                                status = 0;
+                                status = std::mem::take(&mut self.break_status);
                             }
                             Err(e) => return Err(e),
                         }
@@ -1156,12 +1203,13 @@ impl Interp {
                                 if n > 1 {
                                     return Err(Flow::Break(n - 1));
                                 }
-                                return Ok(0);
+                                return Ok(std::mem::take(&mut self.break_status));
                             }
                             Err(Flow::Continue(n)) => {
                                 if n > 1 {
                                     return Err(Flow::Continue(n - 1));
                                 }
+                                status = std::mem::take(&mut self.break_status);
                             }
                             Err(e) => return Err(e),
                         }
@@ -1347,7 +1395,6 @@ impl Interp {
     /// leaves `REPLY` empty; a reply that is no item's number runs the body with the
     /// variable empty; end of input prints a newline on stdout and ends with status 1.
     fn select_loop(&mut self, f: &ForClause, items: &[String]) -> R {
-        let mut status = 0;
         let mut show_menu = true;
         loop {
             self.charge_loop()?;
@@ -1360,17 +1407,18 @@ impl Interp {
                 return Ok(1);
             }
             match self.exec_list(&f.body) {
-                Ok(s) => status = s,
+                Ok(_) => {}
                 Err(Flow::Break(n)) => {
                     if n > 1 {
                         return Err(Flow::Break(n - 1));
                     }
-                    return Ok(status);
+                    return Ok(std::mem::take(&mut self.break_status));
                 }
                 Err(Flow::Continue(n)) => {
                     if n > 1 {
                         return Err(Flow::Continue(n - 1));
                     }
+                    self.break_status = 0;
                 }
                 Err(e) => return Err(e),
             }

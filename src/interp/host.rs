@@ -26,8 +26,11 @@ impl Interp {
                     attrs: Default::default(),
                 });
             }
-            "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" => {
-                return self.call_stack(name, true).map(array_var);
+            // BASH_SOURCE and BASH_LINENO are set arrays even when empty (`set -u`
+            // allows `${#BASH_SOURCE[@]}`); FUNCNAME has no value outside a function.
+            "FUNCNAME" => return self.call_stack(name, true).map(array_var),
+            "BASH_SOURCE" | "BASH_LINENO" => {
+                return Some(array_var(self.call_stack(name, true).unwrap_or_default()));
             }
             "BASH_ARGC" | "BASH_ARGV" => {
                 // bash's get_bashargcv: a read outside any function starts the stacks
@@ -494,16 +497,17 @@ impl Host for Interp {
         if let Some(raw) = self.vars.get_raw("IFS")
             && !raw.attrs.has(crate::expand::Attrs::NAMEREF)
         {
+            // IFS declared without a value splits as unset IFS does.
             return match &raw.value {
                 Some(crate::expand::Value::Str(ifs)) => text.contains(|c| ifs.contains(c)),
-                _ => raw
-                    .as_scalar()
-                    .is_some_and(|ifs| text.contains(|c| ifs.contains(c))),
+                _ => match raw.ifs_text() {
+                    Some(ifs) => text.contains(|c| ifs.contains(c)),
+                    None => text.contains([' ', '\t', '\n']),
+                },
             };
         }
-        match self.var("IFS").map(Var::into_scalar) {
-            Some(Some(ifs)) => text.contains(|c| ifs.contains(c)),
-            Some(None) => false,
+        match self.var("IFS").and_then(|v| v.ifs_text()) {
+            Some(ifs) => text.contains(|c| ifs.contains(c)),
             None => text.contains([' ', '\t', '\n']),
         }
     }

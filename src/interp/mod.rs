@@ -674,6 +674,9 @@ pub struct Interp {
     /// The generators behind `$RANDOM` and `$SRANDOM`.
     pub rng: specials::Rng,
     pub loop_depth: u32,
+    /// The status a loop left by `break` ends with: that of the `break` (or `continue`)
+    /// that left it, 1 when its count was out of range.
+    pub break_status: i32,
     /// Nesting of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     pub no_errexit: u32,
     /// Pipelines under `!` being run (which spare a POSIX special builtin's error
@@ -692,6 +695,10 @@ pub struct Interp {
     pub last_arg: String,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
+    /// Whether this subshell is a simple command forked as a pipeline stage or an
+    /// asynchronous command of a shell that is not itself a subshell: a fatal
+    /// expansion error leaves it with the status that shell would leave with.
+    pub forked_simple: bool,
     /// An integer variable's value failed to evaluate ([`Interp::eval_int_value`]).
     pub(crate) int_assign_failed: bool,
     /// Name used in error messages (`bash`).
@@ -895,6 +902,7 @@ impl Interp {
             umask: 0o022,
             rng: specials::Rng::default(),
             loop_depth: 0,
+            break_status: 0,
             no_errexit: 0,
             negating: 0,
             compound_status: false,
@@ -903,6 +911,7 @@ impl Interp {
             // bash starts with `$_` holding the name it was invoked by.
             last_arg: "bash".to_owned(),
             in_subshell: false,
+            forked_simple: false,
             int_assign_failed: false,
             shell_name: "bash".to_owned(),
             running_traps: Vec::new(),

@@ -108,6 +108,9 @@ pub struct Scopes {
     locale: LocaleCache,
 }
 
+/// Frames [`Scopes::hide_locals`] set aside.
+pub struct HiddenFrames(Vec<Frame>);
+
 /// The names whose values decide the character set.
 const LOCALE_VARS: [&str; 3] = ["LC_ALL", "LC_CTYPE", "LANG"];
 
@@ -249,6 +252,19 @@ impl Scopes {
         let mut frame = Frame::new(FrameKind::Function);
         frame.all_local = true;
         self.frames.push(frame);
+    }
+
+    /// Sets aside every frame but the global one (see [`Scopes::restore`]), for
+    /// `declare -g`, which works on the global variable whatever shadows it.
+    pub fn hide_locals(&mut self) -> HiddenFrames {
+        self.forget_locale();
+        HiddenFrames(self.frames.split_off(1.min(self.frames.len())))
+    }
+
+    /// Puts back the frames [`Scopes::hide_locals`] set aside.
+    pub fn restore(&mut self, hidden: HiddenFrames) {
+        self.forget_locale();
+        self.frames.extend(hidden.0);
     }
 
     /// How many frames are open (see [`Scopes::truncate`]).

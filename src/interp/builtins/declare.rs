@@ -117,9 +117,45 @@ pub fn declare(sh: &mut Interp, args: &[String]) -> R {
 pub fn local(sh: &mut Interp, args: &[String]) -> R {
     if sh.call_depth == 0 || !sh.in_function() {
         sh.builtin_error("local", "can only be used in a function");
+        outside_function_arrays(sh, args);
         return Ok(1);
     }
     declare_impl(sh, args, "local", true)
+}
+
+/// Bash makes a `local` argument's compound array assignment (`local -a x=(1 2)`) as
+/// its words are expanded, so outside a function, where `local` itself fails, the array
+/// is still assigned in the current scope with the attributes that shape its values
+/// (`-aAilu`; not `-r`, `-x`, `-n` or `-t`).
+fn outside_function_arrays(sh: &mut Interp, args: &[String]) {
+    let mut kept = vec!["local".to_owned()];
+    let mut flags = String::new();
+    let mut operands = Vec::new();
+    let mut in_flags = true;
+    for a in args.iter().skip(1) {
+        if in_flags && a == "--" {
+            in_flags = false;
+        } else if in_flags && a.len() > 1 && a.starts_with('-') && !a.starts_with(ASSIGN_MARK) {
+            flags.extend(a.chars().skip(1).filter(|c| "aAilu".contains(*c)));
+        } else {
+            in_flags = false;
+            if sh
+                .stashed_decl_assign(a)
+                .is_some_and(|(x, _)| x.index.is_none() && matches!(x.value, AssignValue::Array(_)))
+            {
+                operands.push(a.clone());
+            }
+        }
+    }
+    if operands.is_empty() {
+        return;
+    }
+    if !flags.is_empty() {
+        kept.push(format!("-{flags}"));
+    }
+    kept.push("--".to_owned());
+    kept.extend(operands);
+    let _ = declare_impl(sh, &kept, "local", false);
 }
 
 fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool) -> R {
@@ -233,7 +269,14 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
     let local = (force_local || sh.call_depth > 0 && sh.in_function()) && !f.global;
     let mut status = 0;
     for op in operands {
-        match declare_one(sh, name, op, &f, local) {
+        // `-g` declares and assigns the global variable, leaving the locals and
+        // temporary bindings that shadow it as they were.
+        let hidden = f.global.then(|| sh.vars.hide_locals());
+        let r = declare_one(sh, name, op, &f, local);
+        if let Some(h) = hidden {
+            sh.vars.restore(h);
+        }
+        match r {
             Err(ABANDON_LINE) => return Err(Flow::Abort),
             Err(EXIT_SHELL) => return Err(Flow::Exit(1)),
             Err(s) => status = s,

@@ -396,12 +396,16 @@ fn loop_count(sh: &mut Interp, name: &str, args: &[String]) -> Result<u32, R> {
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 1 => Ok(n.min(sh.loop_depth as i64) as u32),
             Ok(_) => {
+                // A count below 1 leaves every enclosing loop (even for `continue`),
+                // which then ends with the failure.
                 sh.builtin_error(name, &format!("{a}: loop count out of range"));
-                Err(Ok(1))
+                sh.break_status = 1;
+                Err(Err(Flow::Break(sh.loop_depth)))
             }
             Err(_) => {
                 sh.builtin_error(name, &format!("{a}: numeric argument required"));
-                Err(Err(Flow::Exit(128)))
+                // The shell ends with bit 7 added to the status `$?` had.
+                Err(Err(Flow::Exit(128 | sh.status)))
             }
         },
     }

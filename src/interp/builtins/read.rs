@@ -230,13 +230,12 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         }
     }
     let status = if eof { 1 } else { 0 };
-    let ifs = sh.get_str("IFS").unwrap_or_else(|| {
-        if sh.vars.get("IFS").is_some() {
-            String::new()
-        } else {
-            " \t\n".to_owned()
-        }
-    });
+    // Unset IFS, or IFS declared without a value, is space, tab and newline.
+    let ifs = sh
+        .vars
+        .get("IFS")
+        .and_then(|v| v.ifs_text())
+        .unwrap_or_else(|| " \t\n".to_owned());
     if let Some(arr) = array {
         let fields = split_fields(&text, &esc_chars, &ifs, usize::MAX);
         let mut m = imbl::OrdMap::new();
