@@ -8,7 +8,9 @@
 //! globbing, command substitution), commands printed back (`declare -f`, xtrace,
 //! `$BASH_COMMAND`, `trap -p`), functions, scoping and control flow (`local`
 //! shadowing and `unset`, `return`/`exit`/`break`/`continue`, `$?` after compound
-//! commands, `caller`, `PIPESTATUS`, `pipefail`, `lastpipe`). Each script runs
+//! commands, `caller`, `PIPESTATUS`, `pipefail`, `lastpipe`), arrays (every assignment
+//! form, subscripts, `@`/`*` expansions and their operators, `unset`, `-v`,
+//! `declare -p`, `read -a`, `mapfile`). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -1633,6 +1635,131 @@ fn flow_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- arrays
+
+/// An expansion of a whole array or one element: `${a[@]…}`, `${#a[i]}`, `${!h[*]}`, …
+fn arrays_word() -> BoxedStrategy<String> {
+    let name = frag(
+        r#"
+        a[@] ¦ a[*] ¦ s[@] ¦ s[*] ¦ h[@] ¦ h[*] ¦ e[@] ¦ e[*] ¦ n[@] ¦ a[1] ¦ a[i+1] ¦ a[$i]
+        a[x] ¦ a[-1] ¦ a[-4] ¦ a[-9] ¦ s[-1] ¦ s[-2] ¦ s[7] ¦ h[k] ¦ h[a b] ¦ h[']'] ¦ h[@k]
+        h["q'"] ¦ h[nosuch] ¦ a ¦ s ¦ h ¦ e ¦ a[0] ¦ l[@] ¦ u[@] ¦ a[2] ¦ one[@]
+        "#,
+    );
+    let op = sel(&[
+        "", "", "", "#z*", "##*e", "%e", "%%o*", "/e/E", "//e/E", "/#t/T", "/%o/0", "/o", "^^",
+        ",,", "^", "@Q", "@A", "@K", "@a", "@k", "@U", "@E", ":1", ":1:2", ": -1", ": -2:1",
+        ":0:-1", ": -9", ":2:0", ":-def", "-def", ":+set", "+set", ":=x", "~~",
+    ]);
+    prop_oneof![
+        6 => (name.clone(), op, 0..3usize).prop_map(|(n, o, q)| match q {
+            0 => format!("${{{n}{o}}}"),
+            1 => format!("\"${{{n}{o}}}\""),
+            _ => format!("\"<${{{n}{o}}}>\""),
+        }),
+        2 => (name, sel(&["#", "!"]), prop::bool::ANY).prop_map(|(n, p, q)| {
+            if q { format!("\"${{{p}{n}}}\"") } else { format!("${{{p}{n}}}") }
+        }),
+        1 => frag(
+            r#"
+            $a[1] ¦ "$a[1]" ¦ $h ¦ ${a} ¦ "${a[@]}${a[@]}" ¦ "x${a[@]}y" ¦ "${a[@]:-default}"
+            "${e[@]:-default}" ¦ ${e[@]+set} ¦ ${a[@]+set} ¦ "${a[*]:-d}" ¦ ${#a} ¦ ${#h}
+            "${!a[@]}" ¦ "${!s[*]}" ¦ "${!h[@]}" ¦ $((a[1+1] + ${#a[@]})) ¦ $(( s ))
+            $(( n[1] * 2 )) ¦ "${a[@]:1}" ¦ "${s[@]:5}" ¦ "${s[@]:6:1}" ¦ "${s[@]: -1}"
+            "${BASH_REMATCH[@]}" ¦ "${#BASH_REMATCH[*]}" ¦ "${a[@]/#/-}" ¦ "${a[*]/%/+}"
+            "${h[@]@Q}" ¦ "${s[@]@A}" ¦ "${h[*]@K}" ¦ ${!a[@]} ¦ "${a[*]:1}"
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn arrays_line() -> BoxedStrategy<String> {
+    let ws = || prop::collection::vec(arrays_word(), 1..4).prop_map(|v| v.join(" "));
+    prop_oneof![
+        8 => ws().prop_map(|v| format!("show {v}")),
+        1 => ws().prop_map(|v| format!("for w in {v}; do printf '[%s]' \"$w\"; done; echo")),
+        1 => ws().prop_map(|v| format!("b=({v}); declare -p b")),
+        1 => arrays_word().prop_map(|v| format!("v={v}; show \"$v\"")),
+        6 => frag(
+            r#"
+            a=(p q r) ¦ a=() ¦ a=([3]=x [1]=y z) ¦ a=([i+1]=ai [x]=ax) ¦ a+=(more 'm 2')
+            a+=([9]=nine) ¦ a[1]+=x ¦ a[-1]=last ¦ a[-9]=bad ¦ a[i]=vi ¦ a[x*2]=vx ¦ a[$i]+=p
+            s+=(six) ¦ s[-2]=neg ¦ s[-20]=neg ¦ s=("${s[@]}") ¦ a=("${a[@]}") ¦ s[0]+=add
+            h[k]=new ¦ h+=([z]=zz [k]+=app) ¦ h[a b]+=' more' ¦ h[']']=x ¦ h[@]=at2
+            h=([one]=1 [two]=2) ¦ h+=(x y) ¦ h=(k1 v1 k2) ¦ h[$i]=dollar ¦ h["$k"]=kv
+            h['*']=star ¦ h[]=empty ¦ a[]=empty ¦ a[@]=at ¦ h+=([k]=rep) ¦ a=(1 [5]=5 6)
+            declare -a a ¦ declare -A a ¦ declare -a h ¦ declare -A nh=([x]=1) ¦ declare -A nh
+            declare -ai ia=(1+1 2*3 x) ¦ declare -al la=(ABC Def) ¦ declare -au ua=(abc dEf)
+            ia+=(4+4) ¦ ia[0]+=5 ¦ la+=(XYZ) ¦ ua[1]=low ¦ declare -i n ¦ n+=(7) ¦ n[0]+=3
+            declare -a v=scalar ¦ declare -A hv=scalar ¦ v=plain; declare -a v; declare -p v
+            v=plain; declare -A v ¦ declare -a a=([2]=two) ¦ declare -A h=([new]=n)
+            declare -r ro=(r1 r2) ¦ ro[0]=w ¦ ro+=(w) ¦ readonly -a ra=(x y) ¦ ra[3]=z
+            readonly -A rh=([k]=v) ¦ unset ro ¦ declare -a ro ¦ declare +a a ¦ declare +A h
+            unset a[1] ¦ unset 'a[@]' ¦ unset 'a[*]' ¦ unset a ¦ unset 'h[a b]' ¦ unset h[k]
+            unset 'h[@]' ¦ unset s[-1] ¦ unset s[-20] ¦ unset 'a[-9]' ¦ unset a[i] ¦ unset h
+            unset 'h[]' ¦ unset 'a[x]' ¦ unset -v 'a[0]' ¦ unset e
+            [[ -v a[1] ]]; echo "v$?" ¦ [[ -v a[7] ]]; echo "v$?" ¦ [[ -v h[k] ]]; echo "v$?"
+            [[ -v a ]]; echo "v$?" ¦ [[ -v e ]]; echo "v$?" ¦ [[ -v 'h[a b]' ]]; echo "v$?"
+            [[ -v a[@] ]]; echo "v$?" ¦ test -v 'a[2]'; echo "t$?" ¦ test -v 's[5]'; echo "t$?"
+            [[ -v s[-1] ]]; echo "v$?" ¦ [[ -v s[-20] ]]; echo "v$?" ¦ test -v h; echo "t$?"
+            declare -p a ¦ declare -p s h ¦ declare -p e ¦ declare -p n ¦ declare -p a s h e n
+            declare -p ia la ua 2>&1 ¦ declare -a | grep -E ' (a|s|e|n)=' ¦ declare -A
+            read -a a <<< 'r1 r2  r3' ¦ read -ra s <<< $'x\\y z' ¦ IFS=: read -a a <<< 'a:b::c'
+            read -a h <<< 'x y' ¦ read -a ro <<< 'x' ¦ read -a 'a[1]' <<< x
+            mapfile -t a <<< $'m1\nm2' ¦ mapfile -t -O 2 a <<< $'o1\no2' ¦ mapfile -t s < /dev/null
+            mapfile -t h <<< x ¦ readarray -t -O 1 s <<< $'r\ns'
+            printf -v 'a[2]' '%s-%s' p q ¦ printf -v 'h[new key]' %d 42 ¦ printf -v 'a[-1]' x
+            printf -v 's[-20]' x ¦ printf -v e z
+            (( a[1] += 2 )); echo "r$?" ¦ (( n[1] += 2, n[0]-- )) ¦ (( h[k]++ )) ¦ echo $(( n ))
+            (( s[-1] = 4 )) ¦ (( z = a[5] + n[1] )); echo "z=$z" ¦ (( e[3] = 1 )) ¦ let 'n[2]=n[1]*3'
+            [[ 'ab12' =~ ([a-z]+)([0-9]+) ]]; show "${BASH_REMATCH[@]}" ¦ [[ x =~ (y)? ]]
+            [[ abc =~ b ]]; declare -p BASH_REMATCH ¦ BASH_REMATCH=(q) ¦ unset BASH_REMATCH
+            IFS=: ¦ IFS= ¦ unset IFS ¦ IFS=' e' ¦ IFS=$'\n' ¦ set -u ¦ set +u
+            f() { local -a la=(l1 l2); la+=(l3); declare -p la; } ; f
+            f() { local -A lh=([a]=1); lh[b]=2; declare -p lh; local a=(loc); show "${a[@]}"; }; f
+            f() { local a; a[1]=x; declare -p a; }; f ¦ f() { declare -g -a ga=(g); }; f; declare -p ga
+            declare -n r=a; r[1]=viaref; show "${r[@]}" ¦ declare -n r='a[0]'; echo "$r"
+            b=(x y); b=$(echo new); declare -p b ¦ b=(x y); b=scalar; declare -p b
+            c=str; c[2]=two; declare -p c ¦ c=str; c+=(more); declare -p c
+            eval "$(declare -p h)"; declare -p h ¦ eval "b=($(printf '%q ' "${a[@]}"))"; declare -p b
+            declare -A q=([k]=); echo "${#q[@]}:${q[k]+set}" ¦ echo "${#a[@]} ${#s[@]} ${#h[@]}"
+            a=(0 1 2 3 4 5); unset 'a[2]' 'a[4]'; show "${a[@]:2:2}" "${!a[@]}"
+            declare -a x1=(1) x2; declare -p x1 x2 ¦ declare -A y1 y2=(); declare -p y1 y2
+            declare -a 'z[2]=zz' ¦ declare 'z[1]=w'; declare -p z ¦ declare -A 'hz[k]=v'
+            local -a notinfn ¦ declare -a -A both ¦ declare -a 1bad=(x) ¦ a=(x) b
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn arrays_script() -> BoxedStrategy<String> {
+    (
+        lines(arrays_line(), 2..8),
+        sel(&[
+            "",
+            "",
+            "",
+            "IFS=:",
+            "IFS=",
+            "IFS=' o'",
+            "set -u",
+            "shopt -s extglob",
+        ]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "show() {{ printf '<%s>' \"$@\"; echo \" #$#\"; }}\n\
+                 a=(zero 'one two' '' three); s=([5]=five [9]=nine [2]=two); e=(); one=(solo)\n\
+                 declare -A h=([k]=v ['a b']=sp [']']=br ['@k']=at [\"q'\"]=sq ['*']=st)\n\
+                 n=(10 20 30); i=1; x=2; k=k; l=plain\n{pre}\n{body}\n\
+                 echo \"end:$?\"\ndeclare -p a s e h n 2>&1\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -1659,4 +1786,5 @@ areas! {
     printing => printing_script,
     words => words_script,
     flow => flow_script,
+    arrays => arrays_script,
 }

@@ -27,6 +27,9 @@ struct PVal {
     /// list (`declare -a a=`, `set -- `): it is split into words on IFS (on spaces
     /// when IFS is null), as bash splits its quoted `$@`.
     bare_prefix: Option<String>,
+    /// The warning an out-of-range element subscript gave: bash's `@a` and `@A` look
+    /// the element up again, and warn again.
+    bad_subscript: Option<String>,
 }
 
 impl PVal {
@@ -40,6 +43,7 @@ impl PVal {
             target: None,
             scalar: false,
             bare_prefix: None,
+            bad_subscript: None,
         }
     }
     fn list(vals: Vec<String>, at: bool, set: bool) -> PVal {
@@ -52,6 +56,7 @@ impl PVal {
             target: None,
             scalar: false,
             bare_prefix: None,
+            bad_subscript: None,
         }
     }
     fn is_list(&self) -> bool {
@@ -181,7 +186,8 @@ pub fn expand<H: Host + ?Sized>(
             // Only a variable that does not exist at all is an error; a declared one
             // without a value, or an unset positional parameter, refers to nothing.
             let exists = match &pe.param {
-                Param::Name(n) if pe.index.is_none() => ex.host.var(n).is_some(),
+                // (An element of an array that exists refers to nothing.)
+                Param::Name(n) if pe.index.is_none() || !base.is_list() => ex.host.var(n).is_some(),
                 // `${!@}` with no positional parameters refers to nothing.
                 Param::Positional(_) | Param::Special(_) => pe.index.is_none(),
                 _ => pe.index.is_some() && !base.is_list(),
@@ -299,14 +305,14 @@ fn final_nameref_target<H: Host + ?Sized>(ex: &mut Expander<'_, H>, name: &str) 
 }
 
 /// Resolves an index for an indexed array of `len`-after-max semantics: negative
-/// indices count from one past the highest index.
+/// indices count from one past the highest index. Reading a scalar through one is
+/// out of range: only an assignment takes a scalar as element 0 of an array.
 fn resolve_index(var: &Var, i: i64) -> Option<i64> {
     if i >= 0 {
         return Some(i);
     }
     let max = match &var.value {
         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-        Some(Value::Str(_)) => 0,
         _ => -1,
     };
     let r = max + 1 + i;
@@ -405,8 +411,23 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                         f
                     })?;
                     let Some(idx) = resolve_index(&var, i) else {
-                        ex.host.warn(&format!("{name}: bad array subscript"));
-                        return Ok(PVal::scalar(None));
+                        // `${#a[-9]}` of a variable that exists abandons the command line,
+                        // naming the subscript as written.
+                        // (Of a variable that does not exist it is 0, without a word.)
+                        if pe.length && ex.host.var(name).is_none() {
+                            return Ok(PVal::scalar(None));
+                        }
+                        if pe.length {
+                            return Err(ExpandError::abort(format!(
+                                "{}]: bad array subscript",
+                                crate::syntax::printer::word_to_string(w)
+                            )));
+                        }
+                        let msg = format!("{name}: bad array subscript");
+                        ex.host.warn(&msg);
+                        let mut pv = PVal::scalar(None);
+                        pv.bad_subscript = Some(msg);
+                        return Ok(pv);
                     };
                     let v = match &var.value {
                         Some(Value::Indexed(a)) => a.get(&idx).cloned(),
@@ -481,6 +502,23 @@ fn list_pieces<H: Host + ?Sized>(
     out
 }
 
+/// `${a@a}` or `${a@A}` of an array with elements but none at index 0 (or an
+/// associative one): `set -u` lets bash describe the array it finds.
+fn array_attrs_of_set_array<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> bool {
+    let (ParamOp::Transform('a' | 'A'), None, Param::Name(n)) = (&pe.op, &pe.index, &pe.param)
+    else {
+        return false;
+    };
+    if pe.indirect {
+        return false;
+    }
+    ex.host.var(n).is_some_and(|v| match &v.value {
+        Some(Value::Indexed(a)) => !a.is_empty(),
+        Some(Value::Assoc(a)) => !a.is_empty(),
+        _ => false,
+    })
+}
+
 fn finish<H: Host + ?Sized>(
     ex: &mut Expander<'_, H>,
     pe: &ParamExp,
@@ -489,17 +527,26 @@ fn finish<H: Host + ?Sized>(
 ) -> ExpResult<Vec<Piece>> {
     let nounset = ex.host.opts().nounset;
     let is_default_op = matches!(pe.op, ParamOp::Default { .. });
-    if !pv.set && nounset && !is_default_op {
-        if pv.is_list() {
-            // `"${a[@]}"` is exempt; `${#a[@]}` needs the array to exist, and bash
-            // treats its absence as an expansion error (the command line is
-            // abandoned), not as the fatal unbound-variable error of `$x`.
-            if let (true, Param::Name(n)) = (pe.length, &pe.param)
-                && ex.host.var(n).is_none()
-            {
-                return Err(ExpandError::abort(format!("{n}: unbound variable")));
-            }
-        } else {
+    // `${#a[i]}` and `${#a[@]}` under `set -u` ask for an array: one that has a value
+    // (even no elements) counts whatever it holds; anything else (no variable, one
+    // declared without a value, a scalar) is an expansion error that abandons the
+    // command line, not the fatal unbound-variable error of `$x`.
+    if nounset
+        && pe.length
+        && pe.index.is_some()
+        && !pe.indirect
+        && let Param::Name(n) = &pe.param
+    {
+        let array = ex
+            .host
+            .var(n)
+            .is_some_and(|v| matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))));
+        if !array {
+            return Err(ExpandError::abort(format!("{n}: unbound variable")));
+        }
+    } else if !pv.set && nounset && !is_default_op {
+        // `"${a[@]}"` is exempt.
+        if !pv.is_list() && !array_attrs_of_set_array(ex, pe) {
             return Err(ExpandError::fatal(format!(
                 "{}: unbound variable",
                 param_label(pe)
@@ -777,6 +824,8 @@ fn finish<H: Host + ?Sized>(
                         return Err(negative());
                     }
                     let end = match len {
+                        // (bash takes a length of 0 as 1 for an associative array.)
+                        Some(0) if !positional => start.saturating_add(1).min(n),
                         Some(l) => start.saturating_add(l).min(n),
                         None => n,
                     };
@@ -788,6 +837,9 @@ fn finish<H: Host + ?Sized>(
         }
         ParamOp::Transform(t) => {
             let t = *t;
+            if let (Some(msg), 'a' | 'A') = (&pv.bad_subscript, t) {
+                ex.host.warn(msg);
+            }
             match t {
                 'Q' => {
                     for v in pv.vals.iter_mut() {
@@ -1247,6 +1299,14 @@ fn ifs_null<H: Host + ?Sized>(ex: &mut Expander<'_, H>) -> bool {
     ex.host.var("IFS").and_then(|v| v.ifs_text()) == Some(String::new())
 }
 
+/// Whether `@A` of a whole list leaves its `declare -a name=` (or `set -- `) out of
+/// the quoting, to be split into words: in `"${a[@]@A}"`, and unquoted (`@` or `*`)
+/// when IFS is null.
+fn bare_declaration<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pv: &PVal, in_dq: bool) -> bool {
+    let split = if in_dq { pv.at } else { ifs_null(ex) };
+    split && !ex.assign_ctx
+}
+
 /// `${x@A}`, `${x@K}` and `${x@k}`: bash 5.2 distinguishes an element (`x`, `x[i]`)
 /// from a whole array (`x[@]`, `x[*]`) and from the positional parameters.
 fn transform_declared<H: Host + ?Sized>(
@@ -1263,7 +1323,7 @@ fn transform_declared<H: Host + ?Sized>(
             // The positional parameters: `set -- 'a' 'b'` for `@A`, else quoted words.
             let mut words: Vec<String> = pv.vals.iter().map(|v| quote(v)).collect();
             if t == 'A' && !words.is_empty() {
-                if pv.at && (in_dq || ifs_null(ex)) && !ex.assign_ctx {
+                if bare_declaration(ex, pv, in_dq) {
                     pv.bare_prefix = Some("set -- ".to_owned());
                 } else {
                     words[0].insert_str(0, "set -- ");
@@ -1319,7 +1379,7 @@ fn transform_declared<H: Host + ?Sized>(
     match t {
         'A' => {
             let line = declare_line(&name, &var);
-            pv.vals = if pv.at && (in_dq || ifs_null(ex)) && !ex.assign_ctx {
+            pv.vals = if bare_declaration(ex, pv, in_dq) {
                 // In `"${a[@]@A}"` bash quotes only the value: `declare -a a=` is
                 // split into words.
                 let (prefix, value) = match line.find('=') {

@@ -2657,8 +2657,8 @@ impl Interp {
                 };
                 self.xtrace_line(&shown);
             }
-            if self.apply_assign(a, v).is_err() {
-                return Err(self.assignment_error_flow());
+            if let Err(flow) = self.apply_assign(a, v) {
+                return Err(flow.unwrap_or_else(|| self.assignment_error_flow()));
             }
         }
         let status = self.last_subst_status.unwrap_or(0);
@@ -2832,8 +2832,10 @@ impl Interp {
         }
     }
 
-    /// Performs an assignment; on failure prints the error and returns the status.
-    pub(crate) fn apply_assign(&mut self, a: &Assign, v: Vec<String>) -> Result<(), i32> {
+    /// Performs an assignment; on failure prints the error. An expansion error's own
+    /// flow (a fatal `${u?}` or unbound variable ends the shell) comes back with it;
+    /// `None` is an assignment error.
+    pub(crate) fn apply_assign(&mut self, a: &Assign, v: Vec<String>) -> Result<(), Option<Flow>> {
         let r = match &a.value {
             AssignValue::Scalar(_) => {
                 let value = v.into_iter().next().unwrap_or_default();
@@ -2841,10 +2843,7 @@ impl Interp {
                     Some(iw) => {
                         let key = match self.subscript_key(&a.name, iw) {
                             Ok(k) => k,
-                            Err(e) => {
-                                let _ = self.expand_error(e);
-                                return Err(1);
-                            }
+                            Err(e) => return Err(self.expand_error(e).err()),
                         };
                         self.assign_element(&a.name, &key, value, a.append)
                     }
@@ -2863,17 +2862,14 @@ impl Interp {
             }
             AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append, false) {
                 Ok(r) => r,
-                Err(e) => {
-                    let _ = self.expand_error(e);
-                    return Err(1);
-                }
+                Err(e) => return Err(self.expand_error(e).err()),
             },
         };
         match r {
             Ok(()) => Ok(()),
             Err(e) => {
                 self.report_assign_error(&e);
-                Err(1)
+                Err(None)
             }
         }
     }
@@ -2895,6 +2891,12 @@ impl Interp {
                 )));
             }
             Ok(key)
+        } else if matches!(w.parts.as_slice(), [WordPart::Lit(l)] if l == "@" || l == "*") {
+            // `a[@]=x`: an indexed array has no element `@` to assign.
+            Err(ExpandError::abort(format!(
+                "{name}[{}]: bad array subscript",
+                printer::word_to_string(w)
+            )))
         } else {
             Expander::new(self).index_text(w)
         }
@@ -3105,7 +3107,13 @@ impl Interp {
                     // it looks for subscripts).
                     let word = Expander::new(self).string(kw)?;
                     let text = self.expand_subscript_for(false, &word)?;
-                    let mut idx = crate::expand::arith::eval_str(&text, self)?;
+                    // A subscript that is no valid expression ends a `-c` shell, as
+                    // `a[1+]=x` does.
+                    let mut idx =
+                        crate::expand::arith::eval_str(&text, self).map_err(|mut f| {
+                            f.discard = true;
+                            f
+                        })?;
                     let arr = current(self);
                     if idx < 0 {
                         let max = arr.keys().next_back().copied().unwrap_or(-1);

@@ -253,9 +253,9 @@ impl ArithHost for Interp {
                 }
                 let i = self.eval_index_text(sub)?;
                 let idx = if i < 0 {
+                    // A scalar has no highest index to count back from.
                     let max = match &v.value {
                         Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-                        Some(Value::Str(_)) => 0,
                         _ => -1,
                     };
                     if max + 1 + i < 0 {

@@ -9,7 +9,7 @@ use crate::syntax::{Assign, AssignValue};
 /// Prefix that marks an assignment argument whose AST travels beside the words.
 pub const ASSIGN_MARK: &str = "\u{0}assign:";
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Flags {
     set: u16,
     unset: u16,
@@ -276,11 +276,11 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         if let Some(h) = hidden {
             sh.vars.restore(h);
         }
-        match r {
-            Err(ABANDON_LINE) => return Err(Flow::Abort),
-            Err(EXIT_SHELL) => return Err(Flow::Exit(1)),
-            Err(s) => status = s,
-            Ok(()) => {}
+        if let Err(s) = r {
+            match code_flow(s) {
+                Some(flow) => return Err(flow),
+                None => status = s,
+            }
         }
     }
     Ok(status)
@@ -289,8 +289,18 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
 /// What [`declare_one`] fails with when the whole command line is to be abandoned.
 const ABANDON_LINE: i32 = -1;
 
-/// What [`declare_one`] fails with when the shell is to exit with status 1.
+/// What [`declare_one`] fails with when the shell is to exit with status 1; below
+/// it, `EXIT_SHELL - n` exits with status `1 + n`.
 const EXIT_SHELL: i32 = -2;
+
+/// The flow a failure code of [`declare_one`] stands for, if it is not a status.
+fn code_flow(code: i32) -> Option<Flow> {
+    match code {
+        ABANDON_LINE => Some(Flow::Abort),
+        c if c <= EXIT_SHELL => Some(Flow::Exit(1 + (EXIT_SHELL - c))),
+        _ => None,
+    }
+}
 
 /// Every variable as bash's listings (`set`, `declare`, `declare -p`) show them: the
 /// stored ones, with the call-stack arrays and `$_`, which are computed when read.
@@ -341,6 +351,22 @@ fn declare_one(
     f: &Flags,
     local: bool,
 ) -> Result<(), i32> {
+    // `-a` with `-A`: bash makes the associative array (values and all) and then
+    // refuses to turn it into an indexed one.
+    if f.set & Attrs::ARRAY != 0 && f.set & Attrs::ASSOC != 0 {
+        let mut assoc_only = f.clone();
+        assoc_only.set &= !Attrs::ARRAY;
+        declare_one(sh, builtin, op, &assoc_only, local)?;
+        let vname = match sh.stashed_decl_assign(op) {
+            Some((a, _)) => a.name.clone(),
+            None => op.split(['=', '[', '+']).next().unwrap_or(op).to_owned(),
+        };
+        sh.builtin_error(
+            builtin,
+            &format!("{vname}: cannot convert associative to indexed array"),
+        );
+        return Err(1);
+    }
     // `local -`: the function's `set` options are put back as they are now when it
     // returns (a later `local -` in the same call saves them again).
     if op == "-" && local && builtin == "local" {
@@ -610,8 +636,17 @@ fn declare_one(
     } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
         *sh.vars.entry(&vname, false) = Var::default();
     }
-    // An array's kind cannot change.
+    // An array's kind cannot change, nor can it stop being an array.
     if let Some(cur) = sh.vars.get_raw(&vname) {
+        if (f.unset & Attrs::ARRAY != 0 && cur.is_array())
+            || (f.unset & Attrs::ASSOC != 0 && cur.is_assoc())
+        {
+            sh.builtin_error(
+                builtin,
+                &format!("{vname}: cannot destroy array variables in this way"),
+            );
+            return Err(1);
+        }
         let msg = if f.set & Attrs::ASSOC != 0 && cur.is_array() {
             Some(format!(
                 "{vname}: cannot convert indexed to associative array"
@@ -668,7 +703,8 @@ fn declare_one(
             }
             var.attrs.set(Attrs::ARRAY, true);
         }
-        if making_array && !var.is_array() && !var.is_assoc() {
+        // (With `-A`, the subscript is a key of the associative array made below.)
+        if making_array && !var.is_array() && !var.is_assoc() && f.set & Attrs::ASSOC == 0 {
             if let Some(Value::Str(s)) = &var.value {
                 let mut a = imbl::OrdMap::new();
                 a.insert(0, s.clone());
@@ -718,9 +754,14 @@ fn declare_one(
                 } else {
                     match sh.assign_array(&vname, elems, a.append, true) {
                         Ok(r) => r,
+                        // The expansion error's flow, as a code `declare_impl` turns
+                        // back into it.
                         Err(e) => {
-                            let _ = sh.expand_error(e);
-                            return Err(1);
+                            return Err(match sh.expand_error(e) {
+                                Ok(s) => s,
+                                Err(Flow::Exit(s)) if s >= 1 => EXIT_SHELL - (s - 1),
+                                Err(_) => ABANDON_LINE,
+                            });
                         }
                     }
                 }
@@ -1125,11 +1166,11 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
                 &redirected
             }
         };
-        match declare_one(sh, name, op, &fl, local) {
-            Err(ABANDON_LINE) => return Err(Flow::Abort),
-            Err(EXIT_SHELL) => return Err(Flow::Exit(1)),
-            Err(s) => status = s,
-            Ok(()) => {}
+        if let Err(s) = declare_one(sh, name, op, &fl, local) {
+            match code_flow(s) {
+                Some(flow) => return Err(flow),
+                None => status = s,
+            }
         }
         // Exporting a temporary binding (`v=1 export v`) makes it outlive the command.
         let var = match stashed {

@@ -242,14 +242,25 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         for (k, f) in fields.into_iter().enumerate() {
             m.insert(k as i64, f);
         }
-        if let Some(v) = sh.vars.get(&arr)
-            && v.attrs.has(crate::expand::Attrs::READONLY)
-        {
-            sh.builtin_error("read", &format!("{arr}: readonly variable"));
+        // The name is checked once the line is read (it is consumed either way).
+        if !crate::syntax::is_name(&arr) {
+            sh.builtin_error("read", &format!("`{arr}': not a valid identifier"));
             return Ok(1);
         }
-        let var = sh.vars.entry(&arr, false);
-        var.value = Some(Value::Indexed(m));
+        if let Some(v) = sh.vars.get(&arr) {
+            if v.attrs.has(crate::expand::Attrs::READONLY) {
+                sh.error(&format!("{arr}: readonly variable"));
+                return Ok(1);
+            }
+            if v.is_assoc() {
+                sh.builtin_error("read", &format!("{arr}: not an indexed array"));
+                return Ok(1);
+            }
+        }
+        if let Err(e) = store_array(sh, &arr, m) {
+            sh.assign_error("read", &e);
+            return Ok(1);
+        }
         return Ok(status);
     }
     if names.is_empty() {
@@ -524,9 +535,33 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
             break;
         }
     }
-    let var = sh.vars.entry(&name, false);
-    var.value = Some(Value::Indexed(arr));
+    if let Err(e) = store_array(sh, &name, arr) {
+        sh.assign_error(&builtin, &e);
+        return Ok(1);
+    }
     Ok(0)
+}
+
+/// Makes `name` the indexed array `arr` (for `read -a` and `mapfile`). Each element is
+/// assigned as `name[i]=v` would be, so an integer or case attribute applies to it;
+/// without one the values are stored as they are.
+fn store_array(
+    sh: &mut Interp,
+    name: &str,
+    arr: imbl::OrdMap<i64, String>,
+) -> Result<(), crate::interp::AssignError> {
+    use crate::expand::Attrs;
+    let transforms = Attrs::INTEGER | Attrs::LOWER | Attrs::UPPER | Attrs::CAPITALIZE;
+    let attrs = sh.vars.get(name).map(|v| v.attrs.0).unwrap_or(0);
+    if attrs & transforms == 0 {
+        sh.vars.entry(name, false).value = Some(Value::Indexed(arr));
+        return Ok(());
+    }
+    sh.vars.entry(name, false).value = Some(Value::Indexed(imbl::OrdMap::new()));
+    for (k, v) in arr {
+        sh.assign_element(name, &k.to_string(), v, false)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
