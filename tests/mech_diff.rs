@@ -10,7 +10,10 @@
 //! shadowing and `unset`, `return`/`exit`/`break`/`continue`, `$?` after compound
 //! commands, `caller`, `PIPESTATUS`, `pipefail`, `lastpipe`), arrays (every assignment
 //! form, subscripts, `@`/`*` expansions and their operators, `unset`, `-v`,
-//! `declare -p`, `read -a`, `mapfile`). Each script runs
+//! `declare -p`, `read -a`, `mapfile`), pattern matching (`case` and its terminators,
+//! `[[ == ]]`, the `${x#pat}`/`${x/pat/rep}` family, bracket expressions, extglob,
+//! pathname expansion over a fixed tree with its shopts and `GLOBIGNORE`, under
+//! `LC_ALL=C`). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -1760,6 +1763,221 @@ fn arrays_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- pattern matching
+
+/// A piece of a pattern whose parentheses balance, so it is safe in any word: text,
+/// wildcards, bracket expressions of every shape, quoted and escaped parts, variables
+/// holding pattern characters, and extglob groups.
+fn pat_atom() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => frag(
+            r##"
+            * ¦ ? ¦ a ¦ b ¦ c ¦ A ¦ x ¦ . ¦ - ¦ ] ¦ 1 ¦ ** ¦ *a ¦ a* ¦ ?? ¦ / ¦ B ¦ ab
+            "##,
+        ),
+        3 => frag(
+            r##"
+            [ab] ¦ [!a] ¦ [^a] ¦ []a] ¦ [a-] ¦ [\]] ¦ [a-c] ¦ [c-a] ¦ [A-Z] ¦ [!]] ¦ []-a]
+            [!a-c] ¦ [-a] ¦ [a\-z] ¦ [\!a] ¦ [a-c-e] ¦ [*] ¦ [?] ¦ [.] ¦ [/] ¦ [[] ¦ [a-Z]
+            [[:alpha:]] ¦ [[:digit:]] ¦ [[:space:]] ¦ [[:punct:]] ¦ [[:upper:]] ¦ [[:lower:]]
+            [[:alnum:]] ¦ [[:blank:]] ¦ [[:xdigit:]] ¦ [[:cntrl:]] ¦ [[:graph:]] ¦ [[:print:]]
+            [[:word:]] ¦ [[:nosuch:]] ¦ [![:alpha:]] ¦ [[:alpha:][:digit:]] ¦ [[:alpha:]-]
+            [[=a=]] ¦ [[.a.]] ¦ [[=a=]b] ¦ [[.-.]] ¦ [[.hyphen.]] ¦ [[:alpha:] ¦ [^[:upper:]]
+            [ ¦ [a ¦ a[ ¦ [! ¦ \[ ¦ [[:a ¦ [a\] ¦ [[.a ¦ [a-[:digit:]]
+            "##,
+        ),
+        2 => frag(
+            r##"
+            \* ¦ \? ¦ \a ¦ \\ ¦ "*" ¦ '?' ¦ "a*" ¦ '[ab]' ¦ "\*" ¦ '\' ¦ "" ¦ '' ¦ \[a]
+            ${v} ¦ "${v}" ¦ ${w} ¦ "${w}" ¦ ${bs} ¦ "${bs}" ¦ ${ex} ¦ "${ex}" ¦ ${v}x ¦ ${br} ¦ "${br}" ¦ ${q}
+            "##,
+        ),
+        2 => frag(
+            r##"
+            @(a|b) ¦ !(a*) ¦ *(a|b) ¦ +(ab|c) ¦ ?(x) ¦ @(a|@(b|c)) ¦ !(*.c|b) ¦ +([[:alpha:]])
+            *(?) ¦ @() ¦ !() ¦ @(|a) ¦ !(!(a)) ¦ *([ab]) ¦ +(a*) ¦ @(*) ¦ ?(a|b)c ¦ @(\*|"?")
+            !(a) ¦ !(*) ¦ *(a)b ¦ @(A|b)* ¦ +(?|[[:digit:]])
+            "##,
+        ),
+    ]
+    .boxed()
+}
+
+/// A pattern: one to three atoms.
+fn pat() -> BoxedStrategy<String> {
+    prop::collection::vec(pat_atom(), 1..4)
+        .prop_map(|v| v.concat())
+        .boxed()
+}
+
+/// A subject string (raw text, to be quoted).
+fn pat_subject() -> BoxedStrategy<String> {
+    prop::collection::vec(
+        sel(&[
+            "a", "b", "c", "A", "B", "ab", "abc", "]", "[", "-", "*", "?", ".", "/", "\\", " ",
+            "x", "1", "\t", "é", "(", "|", "&", "aa", "Ab",
+        ]),
+        0..4,
+    )
+    .prop_map(|v| v.concat())
+    .boxed()
+}
+
+/// Where a subject comes from.
+fn pat_subj_ref() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => sel(&["$s", "\"$s\"", "$1", "\"${arr[3]}\"", "abc", "ABC", "''", "$t", "x.c"]),
+        2 => pat_subject().prop_map(|s| squote(&s)),
+    ]
+    .boxed()
+}
+
+/// A replacement for `${x/pat/rep}`.
+fn pat_rep() -> BoxedStrategy<String> {
+    frag(
+        r##"
+        x ¦ & ¦ \& ¦ "&" ¦ '&' ¦ [&] ¦ $r ¦ "$r" ¦ \\& ¦ "\&" ¦ <&&> ¦ ¦ _ ¦ $s ¦ a/b
+        "##,
+    )
+}
+
+fn pat_param() -> BoxedStrategy<String> {
+    let name = sel(&["s", "t", "@", "arr[@]", "arr[*]", "*", "arr", "u", "e"]);
+    let op = sel(&["#", "##", "%", "%%", "/", "//", "/#", "/%"]);
+    (
+        name,
+        op,
+        prop_oneof![4 => pat(), 1 => Just(String::new())],
+        pat_rep(),
+        0..3usize,
+    )
+        .prop_map(|(n, o, p, r, q)| {
+            let inner = if o.starts_with('/') {
+                if r.is_empty() && p.len() % 2 == 0 {
+                    format!("{n}{o}{p}")
+                } else {
+                    format!("{n}{o}{p}/{r}")
+                }
+            } else {
+                format!("{n}{o}{p}")
+            };
+            match q {
+                0 => format!("\"${{{inner}}}\""),
+                1 => format!("${{{inner}}}"),
+                _ => format!("x${{{inner}}}y"),
+            }
+        })
+        .boxed()
+}
+
+/// A `case` command: arms of `|`-joined patterns ending in `;;`, `;&` or `;;&`.
+fn pat_case() -> BoxedStrategy<String> {
+    let arm = (
+        prop::collection::vec(pat(), 1..4),
+        sel(&[";;", ";;", ";&", ";;&"]),
+    );
+    (
+        pat_subj_ref(),
+        prop::collection::vec(arm, 1..4),
+        prop::bool::ANY,
+    )
+        .prop_map(|(w, arms, default)| {
+            let mut s = format!("case {w} in");
+            for (i, (ps, term)) in arms.iter().enumerate() {
+                s.push_str(&format!(" {}) echo c{i}{term}", ps.join("|")));
+            }
+            if default {
+                s.push_str(" *) echo dflt;;");
+            }
+            s.push_str(" esac; echo \"rc=$?\"");
+            s
+        })
+        .boxed()
+}
+
+fn pat_glob_atom() -> BoxedStrategy<String> {
+    prop_oneof![
+        4 => frag(
+            r##"
+            * ¦ ? ¦ a ¦ b ¦ A ¦ x ¦ . ¦ .* ¦ d ¦ D ¦ / ¦ */ ¦ d/ ¦ ** ¦ **/ ¦ ab ¦ .h ¦ e/ ¦ 1
+            [ab] ¦ [!a] ¦ [^.] ¦ [.] ¦ [[:upper:]] ¦ [[:digit:]] ¦ [[:punct:]] ¦ [a-c] ¦ [A-Z]
+            [a-Z] ¦ \* ¦ "*" ¦ ${v} ¦ "${v}" ¦ @(a|b) ¦ !(a*) ¦ *(x|1) ¦ +([0-9]) ¦ ?(.)h* ¦ !(*.c)
+            [ ¦ \[* ¦ [[]* ¦ [!.]* ¦ *.[cC] ¦ x[0-9]* ¦ *' '* ¦ [[:space:]] ¦ "sp ace" ¦ sp\ * ¦ ]
+            ${w} ¦ ${bs} ¦ ${ex} ¦ .[!.]* ¦ [[=a=]]* ¦ [[.a.]]* ¦ d/* ¦ d/** ¦ **/3 ¦ d/**/ ¦ */.* ¦ ?/
+            "##,
+        ),
+    ]
+    .boxed()
+}
+
+/// A glob over the files the script makes (never an absolute path: the host's root
+/// is not shellbox's).
+fn pat_glob() -> BoxedStrategy<String> {
+    prop::collection::vec(pat_glob_atom(), 1..4)
+        .prop_map(|v| {
+            let g = v.concat();
+            if g.starts_with('/') {
+                format!("d{g}")
+            } else {
+                g
+            }
+        })
+        .boxed()
+}
+
+fn pat_line() -> BoxedStrategy<String> {
+    let cmp = sel(&["==", "==", "=", "!="]);
+    prop_oneof![
+        4 => pat_case(),
+        4 => (pat_subj_ref(), cmp.clone(), pat())
+            .prop_map(|(a, c, p)| format!("[[ {a} {c} {p} ]]; echo \"rc=$?\"")),
+        1 => (pat(), cmp, pat_subj_ref())
+            .prop_map(|(p, c, a)| format!("v2={}; [[ {a} {c} $v2 ]]; echo \"rc=$?\"; [[ {a} {c} \"$v2\" ]]; echo \"rc=$?\"", squote(&p))),
+        1 => (pat(), pat_subj_ref())
+            .prop_map(|(p, a)| format!("p={}; case {a} in $p) echo m;; \"$p\") echo q;; *) echo n;; esac", squote(&p))),
+        4 => prop::collection::vec(pat_param(), 1..4)
+            .prop_map(|w| format!("show {}", w.join(" "))),
+        4 => prop::collection::vec(pat_glob(), 1..3)
+            .prop_map(|w| format!("show {}; echo \"rc=$?\"", w.join(" "))),
+        1 => pat_glob().prop_map(|g| format!("for f in {g}; do printf '[%s]' \"$f\"; done; echo \" rc=$?\"")),
+        1 => pat_glob().prop_map(|g| format!("a2=({g}); echo \"${{#a2[@]}} rc=$?\"")),
+        1 => pat_subject().prop_map(|s| format!("s={}", squote(&s))),
+        3 => frag(
+            r##"
+            shopt -s extglob ¦ shopt -u extglob ¦ shopt -s nocasematch ¦ shopt -u nocasematch
+            shopt -s dotglob ¦ shopt -u dotglob ¦ shopt -s nullglob ¦ shopt -u nullglob
+            shopt -s failglob ¦ shopt -u failglob ¦ shopt -s nocaseglob ¦ shopt -u nocaseglob
+            shopt -s globstar ¦ shopt -u globstar ¦ shopt -u globasciiranges
+            shopt -u patsub_replacement ¦ shopt -s patsub_replacement ¦ shopt -u globskipdots
+            GLOBIGNORE='a*' ¦ GLOBIGNORE=.hid:b ¦ GLOBIGNORE='*/*' ¦ GLOBIGNORE=. ¦ unset GLOBIGNORE
+            GLOBIGNORE='[[:upper:]]*:d' ¦ GLOBIGNORE= ¦ set -f ¦ set +f ¦ cd d ¦ cd "$top"
+            "##,
+        ),
+    ]
+    .boxed()
+}
+
+fn patterns_script() -> BoxedStrategy<String> {
+    (
+        lines(pat_line(), 2..7),
+        sel(&["", "", "shopt -s extglob", "shopt -s extglob", "shopt -s extglob; shopt -s nocasematch", "shopt -s extglob globstar", "shopt -s extglob dotglob"]),
+        pat_subject(),
+    )
+        .prop_map(|(body, pre, subj)| {
+            format!(
+                "export LC_ALL=C; unset u GLOBIGNORE\n\
+                 show() {{ printf '<%s>' \"$@\"; echo \" #$#\"; }}\n\
+                 top=$PWD\n\
+                 touch a b c ab abc .hid .h2 'sp ace' A B Ab aB x1 x2 x10 'a*' 'q?' '[a]' ']' y.c z.C\n\
+                 mkdir -p d/e/f D .hd; touch d/1 d/e/2 d/e/f/3 d/.h D/k .hd/z\n\
+                 v='a*'; w='[!a]*'; bs='\\*'; ex='@(a|b)*'; r='<&>'; br='[ab'; q='\\'; e=\n\
+                 s={}; t=aXbXc; arr=(abc 'a b' '' aXa '*' ABC); set -- abc 'x y' '' ba\n{pre}\n{body}\necho \"end:$?\"\n",
+                squote(&subj)
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -1787,4 +2005,5 @@ areas! {
     words => words_script,
     flow => flow_script,
     arrays => arrays_script,
+    patterns => patterns_script,
 }

@@ -110,7 +110,6 @@ pub fn glob_limited<H: Host + ?Sized>(
             continue;
         }
         let p = Pattern::new(comp, mopts);
-        let explicit_dot = comp.starts_with('.') || comp.starts_with("\\.");
         for (disp, real) in &cands {
             reads += 1;
             if reads > max_reads {
@@ -119,18 +118,18 @@ pub fn glob_limited<H: Host + ?Sized>(
             let Some(mut entries) = host.read_dir(real) else {
                 continue;
             };
-            if explicit_dot && !opts.globskipdots {
+            if !opts.globskipdots {
                 entries.insert(0, ("..".to_owned(), true));
                 entries.insert(0, (".".to_owned(), true));
             }
             for (name, is_dir) in entries {
-                if name.starts_with('.') && !explicit_dot && !opts.dotglob {
-                    continue;
-                }
                 if !last && !is_dir {
                     continue;
                 }
-                if p.matches(&name) {
+                // A leading dot is matched only by a `.` in the pattern (always
+                // for `.` and `..`, for other names without `dotglob`).
+                let period = !opts.dotglob || name == "." || name == "..";
+                if p.matches_name(&name, period) {
                     next.push((join_disp(disp, &name), join_real(real, &name)));
                 }
             }

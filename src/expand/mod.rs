@@ -911,7 +911,8 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
             return Ok(());
         }
         let pat = f.pattern();
-        // A non-empty GLOBIGNORE removes matching names and turns on dotglob.
+        // A non-empty GLOBIGNORE removes matching names (assigning it turned on
+        // dotglob).
         let ignore: Vec<pattern::Pattern> =
             match self.host.var("GLOBIGNORE").and_then(Var::into_scalar) {
                 Some(g) if !g.is_empty() => pattern::split_outside_brackets(&g, ':')
@@ -931,12 +932,8 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     .collect(),
                 _ => Vec::new(),
             };
-        let mut gopts = opts;
-        if !ignore.is_empty() {
-            gopts.dotglob = true;
-        }
         let max_reads = self.host.max_glob_reads();
-        let mut matches = glob::glob_limited(self.host, &pat, gopts, max_reads).map_err(|n| {
+        let mut matches = glob::glob_limited(self.host, &pat, opts, max_reads).map_err(|n| {
             ExpandError::passthrough(
                 format!("\u{0}glob limit exceeded ({n} directory reads)"),
                 ErrorKind::Fatal(126),

@@ -1082,6 +1082,10 @@ fn replace(
         };
     }
     let cs = crate::text::char_vec(v);
+    let lead = mode != ReplaceMode::Prefix;
+    if !p.reachable(&cs, lead, mode != ReplaceMode::Suffix) {
+        return v.to_owned();
+    }
     match mode {
         ReplaceMode::Prefix => {
             if cs.is_empty() && !empty_pat && !p.matches_empty_start() {

@@ -28,6 +28,10 @@ enum Tok {
         kind: char,
         alts: Vec<Vec<Tok>>,
     },
+    /// A bracket expression whose end depends on the character (see [`Bracket`]):
+    /// the first arm whose items hold the character goes on with its rest of the
+    /// pattern. It ends its token list.
+    Fork(Vec<(Vec<ClassItem>, Vec<Tok>)>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -158,7 +162,9 @@ pub fn has_meta(pat: &str, extglob: bool) -> bool {
         match cs[i] {
             '\\' => i += 1,
             '*' | '?' => return true,
-            '[' if class_end(&cs, i).is_some() => {
+            // As bash, a `[` with an unquoted `]` anywhere after it makes a pattern
+            // (`x[]` is one, though no bracket expression closes there).
+            '[' if closing_bracket_after(&cs, i) => {
                 return true;
             }
             '+' | '@' | '!' if extglob && cs.get(i + 1) == Some(&'(') => return true,
@@ -193,7 +199,7 @@ pub fn escape(s: &str) -> String {
     for c in s.chars() {
         if matches!(
             c,
-            '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '!' | '@' | '+'
+            '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '!' | '@' | '+' | '-' | '^'
         ) {
             out.push('\\');
         }
@@ -223,6 +229,19 @@ pub fn split_outside_brackets(spec: &str, sep: char) -> Vec<String> {
     }
     parts.push(cs.get(start..).unwrap_or_default().iter().collect());
     parts
+}
+
+/// Whether an unescaped `]` follows index `start`.
+fn closing_bracket_after(cs: &[char], start: usize) -> bool {
+    let mut i = start + 1;
+    while let Some(&c) = cs.get(i) {
+        match c {
+            ']' => return true,
+            '\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 /// Finds the index of the `]` closing a bracket expression opened at `start`.
@@ -320,7 +339,9 @@ impl Pattern {
                 .filter(|t| matches!(t, Tok::Star))
                 .take(2)
                 .count() as u8,
-            groups: toks.iter().any(|t| matches!(t, Tok::Group { .. })),
+            groups: toks
+                .iter()
+                .any(|t| matches!(t, Tok::Group { .. } | Tok::Fork(_))),
             simple: !opts.dot_special
                 && toks
                     .iter()
@@ -342,7 +363,7 @@ impl Pattern {
     pub fn substitutable(&self) -> bool {
         let fixed: Option<usize> = self.toks.iter().try_fold(0, |n, t| match t {
             Tok::Char(_) | Tok::Any | Tok::Class { .. } => Some(n + 1),
-            Tok::Star | Tok::Group { .. } => None,
+            Tok::Star | Tok::Group { .. } | Tok::Fork(_) => None,
         });
         match (self.bash_len, fixed) {
             (Some(counted), Some(fixed)) => counted == fixed,
@@ -377,6 +398,23 @@ impl Pattern {
             return self.wild_match(&chars, &mut budget);
         }
         let mut m = Matcher::new(self, &chars, MATCH_BUDGET, false);
+        m.seq(&self.toks, 0, 0, chars.len())
+    }
+
+    /// Whether the file name `name` matches; with `period`, a leading `.` must be
+    /// matched by a `.` in the pattern (see [`dot_first`]).
+    pub fn matches_name(&self, name: &str, period: bool) -> bool {
+        if !period || !name.starts_with('.') || self.exact_text().is_some() {
+            return self.matches(name);
+        }
+        let viewed = if self.bytes {
+            crate::text::byte_chars(name)
+        } else {
+            std::borrow::Cow::Borrowed(name)
+        };
+        let chars = crate::text::char_vec(viewed.as_ref());
+        let mut m = Matcher::new(self, &chars, MATCH_BUDGET, false);
+        m.period = true;
         m.seq(&self.toks, 0, 0, chars.len())
     }
 
@@ -527,6 +565,28 @@ impl Pattern {
         out
     }
 
+    /// Whether bash's `${x/pat/rep}` looks for the pattern in `s` at all: it first
+    /// matches the whole of `s` against the pattern with a `*` before it (`lead`:
+    /// all but `/#`) and after it (`trail`: all but `/%`), and a `*` before a group
+    /// can fail there where a part of `s` would match (`${x/%@()/X}` and
+    /// `${x/*!(*)/X}` replace nothing).
+    pub fn reachable(&self, s: &[char], lead: bool, trail: bool) -> bool {
+        if !self.groups {
+            return true;
+        }
+        let mut toks = Vec::with_capacity(self.toks.len() + 2);
+        if lead && self.toks.first() != Some(&Tok::Star) {
+            toks.push(Tok::Star);
+        }
+        toks.extend(self.toks.iter().cloned());
+        if trail && toks.last() != Some(&Tok::Star) {
+            toks.push(Tok::Star);
+        }
+        let mut m = Matcher::new(self, s, MATCH_BUDGET, false);
+        m.memo.get_or_insert_with(Memo::default);
+        m.seq(&toks, 0, 0, s.len())
+    }
+
     /// Whether `${x/#pat/rep}` can match at the start of an empty value: bash tries
     /// there only a pattern whose text begins with `*`.
     pub fn matches_empty_start(&self) -> bool {
@@ -639,16 +699,45 @@ fn parse_seq(
                     toks.push(Tok::Group { kind: c, alts });
                 }
             }
-            '[' => match class_end(cs, *i) {
-                Some(end) => {
-                    toks.push(parse_class(&cs[*i + 1..end]));
-                    *i = end + 1;
+            '[' => {
+                let Bracket { negated, mut runs } = scan_bracket(cs, *i);
+                let close = runs.last().and_then(|r| r.1);
+                if runs.len() == 1 || negated {
+                    // One way to read it: a character no item matches ends a negated
+                    // bracket at its last `]`.
+                    match close {
+                        Some(end) => {
+                            let items = runs.drain(..).flat_map(|r| r.0).collect();
+                            toks.push(Tok::Class { negated, items });
+                            *i = end + 1;
+                        }
+                        None => {
+                            toks.push(Tok::Char('['));
+                            *i += 1;
+                        }
+                    }
+                    continue;
                 }
-                None => {
-                    toks.push(Tok::Char('['));
-                    *i += 1;
+                // The reading depends on the character: each run is one arm, with
+                // the rest of the pattern after its `]`; with no final `]`, a
+                // character no run matched meets the `[` as text.
+                let mut arms = Vec::new();
+                let mut after = None;
+                let open = *i;
+                for (items, end) in runs {
+                    let (items, from) = match end {
+                        Some(e) => (items, e + 1),
+                        None => (vec![ClassItem::Char('[')], open + 1),
+                    };
+                    let mut j = from;
+                    let rest = parse_seq(cs, &mut j, extglob, closes, in_group);
+                    after.get_or_insert(j);
+                    arms.push((items, rest));
                 }
-            },
+                *i = after.unwrap_or(cs.len());
+                toks.push(Tok::Fork(arms));
+                return toks;
+            }
             _ => {
                 toks.push(Tok::Char(c));
                 *i += 1;
@@ -658,57 +747,194 @@ fn parse_seq(
     toks
 }
 
-fn parse_class(body: &[char]) -> Tok {
-    let mut i = 0;
-    let negated = matches!(body.first(), Some('!' | '^'));
+/// A bracket expression read from its `[`: whether it is negated, and its items in
+/// runs, each with the index of the `]` that ends it (`None`: no `]` does, and the `[`
+/// is an ordinary character). As in bash, a `]` right after an equivalence class
+/// (`[[=a=]]`) ends the bracket only for a character one of the items so far matched;
+/// for any other character it is one more item and the bracket reads on.
+struct Bracket {
+    negated: bool,
+    runs: Vec<(Vec<ClassItem>, Option<usize>)>,
+}
+
+fn scan_bracket(cs: &[char], start: usize) -> Bracket {
+    let mut i = start + 1;
+    let negated = matches!(cs.get(i), Some('!' | '^'));
     if negated {
         i += 1;
     }
+    let mut runs = Vec::new();
     let mut items = Vec::new();
+    // A `]` first in the bracket (or first after a run) is an item.
     let mut first = true;
-    while i < body.len() {
-        let c = body[i];
-        if c == '[' && matches!(body.get(i + 1), Some(':' | '.' | '=')) {
-            let kind = body[i + 1];
+    loop {
+        let Some(&c) = cs.get(i) else {
+            runs.push((items, None));
+            break;
+        };
+        if c == ']' && !first {
+            runs.push((items, Some(i)));
+            break;
+        }
+        first = false;
+        if c == '[' && matches!(cs.get(i + 1), Some(':' | '.' | '=')) {
+            let kind = cs[i + 1];
             let mut j = i + 2;
-            while j + 1 < body.len() && !(body[j] == kind && body[j + 1] == ']') {
+            while j + 1 < cs.len() && !(cs[j] == kind && cs[j + 1] == ']') {
                 j += 1;
             }
-            if j + 1 < body.len() {
-                let name: String = body[i + 2..j].iter().collect();
-                if kind == ':' {
-                    items.push(ClassItem::Named(name));
-                } else {
-                    for ch in name.chars() {
-                        items.push(ClassItem::Char(ch));
+            if j + 1 >= cs.len() {
+                match kind {
+                    // An unclosed `[.` spoils the bracket: its `[` is text.
+                    '.' => {
+                        runs.push((items, None));
+                        break;
                     }
+                    // An unclosed `[:` loses its `[`; the `:` and what follows are
+                    // items.
+                    ':' => {
+                        i += 1;
+                        continue;
+                    }
+                    _ => {}
+                }
+            } else {
+                let name: String = cs[i + 2..j].iter().collect();
+                match kind {
+                    ':' => items.push(ClassItem::Named(name)),
+                    '.' => match collating_symbol(&name) {
+                        Some(ch) => items.push(ClassItem::Char(ch)),
+                        // An unknown collating element matches no character.
+                        None => items.push(ClassItem::Named(String::new())),
+                    },
+                    _ => items.extend(name.chars().map(ClassItem::Char)),
                 }
                 i = j + 2;
-                first = false;
+                if kind == '=' && cs.get(i) == Some(&']') {
+                    runs.push((std::mem::take(&mut items), Some(i)));
+                    first = true;
+                }
                 continue;
             }
         }
-        let lo = if c == '\\' && i + 1 < body.len() {
+        let lo = if c == '\\' && i + 1 < cs.len() {
             i += 1;
-            body[i]
+            cs[i]
         } else {
             c
         };
-        let _ = first;
-        first = false;
-        if body.get(i + 1) == Some(&'-') && i + 2 < body.len() {
+        if cs.get(i + 1) == Some(&'-') && cs.get(i + 2).is_some_and(|&h| h != ']') {
             let mut hi_i = i + 2;
-            if body[hi_i] == '\\' && hi_i + 1 < body.len() {
+            if cs[hi_i] == '\\' && hi_i + 1 < cs.len() {
                 hi_i += 1;
             }
-            items.push(ClassItem::Range(lo, body[hi_i]));
+            items.push(ClassItem::Range(lo, cs[hi_i]));
             i = hi_i + 1;
         } else {
             items.push(ClassItem::Char(lo));
             i += 1;
         }
     }
-    Tok::Class { negated, items }
+    Bracket { negated, runs }
+}
+
+/// The character a collating symbol (`[.hyphen.]`) names: itself when it is one
+/// character, else its name in the POSIX portable character set.
+fn collating_symbol(name: &str) -> Option<char> {
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return Some(c);
+    }
+    const CONTROLS: [&str; 32] = [
+        "NUL",
+        "SOH",
+        "STX",
+        "ETX",
+        "EOT",
+        "ENQ",
+        "ACK",
+        "alert",
+        "backspace",
+        "tab",
+        "newline",
+        "vertical-tab",
+        "form-feed",
+        "carriage-return",
+        "SO",
+        "SI",
+        "DLE",
+        "DC1",
+        "DC2",
+        "DC3",
+        "DC4",
+        "NAK",
+        "SYN",
+        "ETB",
+        "CAN",
+        "EM",
+        "SUB",
+        "ESC",
+        "IS4",
+        "IS3",
+        "IS2",
+        "IS1",
+    ];
+    if let Some(n) = CONTROLS.iter().position(|&c| c == name) {
+        return char::from_u32(n as u32);
+    }
+    const DIGITS: [&str; 10] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    if let Some(n) = DIGITS.iter().position(|&c| c == name) {
+        return char::from_u32('0' as u32 + n as u32);
+    }
+    Some(match name {
+        "BS" => '\u{8}',
+        "HT" => '\t',
+        "LF" => '\n',
+        "VT" => '\u{b}',
+        "FF" => '\u{c}',
+        "CR" => '\r',
+        "FS" => '\u{1c}',
+        "GS" => '\u{1d}',
+        "RS" => '\u{1e}',
+        "US" => '\u{1f}',
+        "space" => ' ',
+        "exclamation-mark" => '!',
+        "quotation-mark" => '"',
+        "number-sign" => '#',
+        "dollar-sign" => '$',
+        "percent-sign" => '%',
+        "ampersand" => '&',
+        "apostrophe" => '\'',
+        "left-parenthesis" => '(',
+        "right-parenthesis" => ')',
+        "asterisk" => '*',
+        "plus-sign" => '+',
+        "comma" => ',',
+        "hyphen" | "hyphen-minus" => '-',
+        "period" | "full-stop" => '.',
+        "slash" | "solidus" => '/',
+        "colon" => ':',
+        "semicolon" => ';',
+        "less-than-sign" => '<',
+        "equals-sign" => '=',
+        "greater-than-sign" => '>',
+        "question-mark" => '?',
+        "commercial-at" => '@',
+        "left-square-bracket" => '[',
+        "backslash" | "reverse-solidus" => '\\',
+        "right-square-bracket" => ']',
+        "circumflex" | "circumflex-accent" => '^',
+        "underscore" => '_',
+        "grave-accent" => '`',
+        "left-brace" | "left-curly-bracket" => '{',
+        "vertical-line" => '|',
+        "right-brace" | "right-curly-bracket" => '}',
+        "tilde" => '~',
+        "DEL" => '\u{7f}',
+        _ => return None,
+    })
 }
 
 fn class_has(name: &str, c: char) -> bool {
@@ -730,11 +956,30 @@ fn class_has(name: &str, c: char) -> bool {
     }
 }
 
+/// Whether `toks[ti..]` begins with a `.` that can meet a file name's leading dot:
+/// as bash, through `?(...)` and `*(...)` (which may match nothing) to what follows
+/// them, and into the patterns of those and of `@(...)` and `+(...)`, whose every
+/// pattern must then begin with its own `.` to match there; never `!(...)`, a
+/// wildcard or a bracket.
+fn dot_first(toks: &[Tok], ti: usize) -> bool {
+    match toks.get(ti) {
+        Some(Tok::Char('.')) => true,
+        Some(Tok::Group { kind, alts }) => {
+            let inside = *kind != '!' && alts.iter().any(|a| dot_first(a, 0));
+            inside || (matches!(kind, '?' | '*') && dot_first(toks, ti + 1))
+        }
+        _ => false,
+    }
+}
+
 struct Matcher<'s> {
     s: &'s [char],
     /// `*`, `?` and brackets do not match `/`.
     slash_literal: bool,
     nocase: bool,
+    /// A leading `.` of the subject must be matched by a `.` in the pattern (a file
+    /// name without `dotglob`): see [`dot_first`].
+    period: bool,
     /// (token list address, token index, from, to) -> result; `None` when the pattern
     /// needs none.
     memo: Option<Memo>,
@@ -751,6 +996,7 @@ impl<'s> Matcher<'s> {
         Matcher {
             s,
             slash_literal: p.slash_literal,
+            period: false,
             nocase: p.nocase,
             memo: memo.then(Memo::default),
             budget,
@@ -771,7 +1017,16 @@ impl<'s> Matcher<'s> {
         };
         let mut hit = test(c);
         if !hit && self.nocase {
-            hit = c.to_lowercase().any(&test) || c.to_uppercase().any(&test);
+            // Case is folded for characters and ranges, not classes: `[[:upper:]]`
+            // still takes only capitals.
+            let folded = |c: char| {
+                items.iter().any(|it| match it {
+                    ClassItem::Char(x) => *x == c,
+                    ClassItem::Range(lo, hi) => *lo <= c && c <= *hi,
+                    ClassItem::Named(_) => false,
+                })
+            };
+            hit = c.to_lowercase().any(folded) || c.to_uppercase().any(folded);
         }
         hit != negated
     }
@@ -779,6 +1034,9 @@ impl<'s> Matcher<'s> {
     /// Whether `toks[ti..]` matches exactly `s[si..end]`.
     fn seq(&mut self, toks: &[Tok], ti: usize, si: usize, end: usize) -> bool {
         if self.budget == 0 {
+            return false;
+        }
+        if self.period && si == 0 && self.s.first() == Some(&'.') && !dot_first(toks, ti) {
             return false;
         }
         self.budget -= 1;
@@ -810,20 +1068,53 @@ impl<'s> Matcher<'s> {
                     && self.seq(toks, ti + 1, si + 1, end)
             }
             Tok::Star => {
-                if self.slash_literal {
-                    let stop = (si..end).find(|&k| self.s[k] == '/').unwrap_or(end);
-                    return (si..=stop).any(|k| self.seq(toks, ti + 1, k, end));
+                // As bash's matcher, a `*` right before an `@(`, `+(` or `!(` group
+                // leaves the group at least one character; with none left at all,
+                // `!(` matches and the others fail (`*@()` matches nothing, `*!(c)`
+                // matches the empty string and not `c`).
+                let group_next = match toks.get(ti + 1) {
+                    Some(Tok::Group { kind, .. }) if matches!(kind, '@' | '+' | '!') => Some(*kind),
+                    _ => None,
+                };
+                if let Some(kind) = group_next
+                    && si == end
+                {
+                    return kind == '!';
                 }
-                if ti + 1 == toks.len() {
+                let stop = if self.slash_literal {
+                    (si..end).find(|&k| self.s[k] == '/').unwrap_or(end)
+                } else if ti + 1 == toks.len() {
                     return true;
-                }
-                (si..=end).any(|k| self.seq(toks, ti + 1, k, end))
+                } else {
+                    end
+                };
+                let last = if group_next.is_some() && stop == end {
+                    stop - 1
+                } else {
+                    stop
+                };
+                (si..=last).any(|k| self.seq(toks, ti + 1, k, end))
             }
             Tok::Class { negated, items } => {
                 si < end
                     && !(self.slash_literal && self.s[si] == '/')
                     && self.class_match(*negated, items, self.s[si])
                     && self.seq(toks, ti + 1, si + 1, end)
+            }
+            Tok::Fork(arms) => {
+                let Some(&c) = self.s.get(si).filter(|_| si < end) else {
+                    return false;
+                };
+                if self.slash_literal && c == '/' {
+                    return false;
+                }
+                match arms
+                    .iter()
+                    .find(|(items, _)| self.class_match(false, items, c))
+                {
+                    Some((_, rest)) => self.seq(rest, 0, si + 1, end),
+                    None => false,
+                }
             }
             Tok::Group { kind, alts } => {
                 let kind = *kind;
@@ -838,7 +1129,10 @@ impl<'s> Matcher<'s> {
                         })
                     }
                     '*' | '+' => {
-                        if kind == '*' && self.seq(toks, ti + 1, si, end) {
+                        // `+(...)` matches nothing at all when one of its patterns
+                        // does (`+(|a)` matches the empty string).
+                        let none = kind == '*' || alts.iter().any(|a| self.seq(a, 0, si, si));
+                        if none && self.seq(toks, ti + 1, si, end) {
                             return true;
                         }
                         // One or more repetitions, each non-empty.

@@ -1939,6 +1939,9 @@ impl Interp {
         self.restore_var_redirs(var_redirs);
         self.report_fg_death(c);
         self.vars.truncate(base);
+        if assigns.iter().any(|a| a.name == "GLOBIGNORE") {
+            self.sync_globignore();
+        }
         if let Some(last) = words.last() {
             // A declaration's array argument shows as its name.
             self.last_arg = match self.stashed_decl_assign(last) {
@@ -2064,7 +2067,11 @@ impl Interp {
         }
         self.call_depth -= 1;
         let local_xtracefd = self.vars.is_local_here("BASH_XTRACEFD");
+        let local_globignore = self.vars.is_local_here("GLOBIGNORE");
         self.vars.pop_frame();
+        if local_globignore {
+            self.sync_globignore();
+        }
         self.positional = saved_pos;
         // bash's pop_dollar_vars: see `dollar_vars_set`.
         self.dollar_vars_set = false;

@@ -1835,6 +1835,20 @@ impl Interp {
         self.set_xtrace_fd(&now);
     }
 
+    /// dotglob follows the `GLOBIGNORE` visible now (after a prefix assignment or a
+    /// function's local goes away): on for a non-null value, off when it is unset.
+    pub(crate) fn sync_globignore(&mut self) {
+        match self.get_str("GLOBIGNORE") {
+            Some(v) if v.is_empty() => {}
+            Some(_) => {
+                self.shopt.set("dotglob", true);
+            }
+            None => {
+                self.shopt.set("dotglob", false);
+            }
+        }
+    }
+
     /// The trace goes back to stderr; the descriptor it went to is closed, as bash
     /// closes the stream it opened on it (`unset BASH_XTRACEFD`).
     pub(crate) fn xtrace_reset(&mut self) {
@@ -1854,6 +1868,13 @@ impl Interp {
             }
             "BASH_XTRACEFD" => {
                 self.set_xtrace_fd(value);
+                false
+            }
+            // A non-null GLOBIGNORE turns dotglob on (unsetting it turns it off).
+            "GLOBIGNORE" => {
+                if !value.is_empty() {
+                    self.shopt.set("dotglob", true);
+                }
                 false
             }
             // A new PATH forgets the remembered command locations.

@@ -1891,7 +1891,6 @@ impl Parser {
             }
             // `[key]=value` or `[key]+=value`
             if self.peek() == Some('[') {
-                let save = (self.pos, self.line);
                 self.bump();
                 let key = self.subscript_word()?;
                 let append = self.peek() == Some('+') && self.peek_at(1) == Some('=');
@@ -1905,8 +1904,28 @@ impl Parser {
                     });
                     continue;
                 }
-                self.pos = save.0;
-                self.line = save.1;
+                // Not a key: bash still takes the bracket to its `]` as part of
+                // the word, blanks, `)` and all (`a=([x y]z)` is one element).
+                let rest = self.read_word(WordMode::Element)?.unwrap_or_default();
+                let mut parts = Vec::new();
+                let mut lit = "[".to_owned();
+                let close = WordPart::Lit("]".to_owned());
+                for part in key.parts.into_iter().chain([close]).chain(rest.parts) {
+                    match part {
+                        WordPart::Lit(s) => lit.push_str(&s),
+                        other => {
+                            flush_lit(&mut parts, &mut lit);
+                            parts.push(other);
+                        }
+                    }
+                }
+                flush_lit(&mut parts, &mut lit);
+                elems.push(ArrayElem {
+                    key: None,
+                    append: false,
+                    value: Word { parts },
+                });
+                continue;
             }
             match self.read_word(WordMode::Element)? {
                 Some(value) => elems.push(ArrayElem {

@@ -1359,6 +1359,8 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
         } else if target == "BASH_XTRACEFD" {
             // What shows through now (an outer scope's value, or nothing) takes effect.
             sh.sync_xtrace_fd();
+        } else if target == "GLOBIGNORE" {
+            sh.shopt.set("dotglob", false);
         }
     }
     Ok(status)
