@@ -611,15 +611,13 @@ fn run_repl(sh: &mut Shell, o: &Options) -> i32 {
         }
     }
     interp.become_interactive();
+    // Turning history on reads $HISTFILE (see `update_shellopts`), so it is named first.
+    let _ = interp.run_source(": ${HISTFILE=$HOME/.bash_history}", Some("startup"));
     interp.update_shellopts();
     interp.set_stdio(
         Arc::new(OpenFile::HostIn(Mutex::new(Box::new(std::io::stdin())))),
         Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stdout())))),
         Arc::new(OpenFile::HostOut(Mutex::new(Box::new(std::io::stderr())))),
-    );
-    let _ = interp.run_source(
-        ": ${HISTFILE=$HOME/.bash_history}; test -f \"$HISTFILE\" && history -r",
-        Some("startup"),
     );
     let mut pending = String::new();
     let mut status = 0;
