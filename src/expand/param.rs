@@ -304,21 +304,6 @@ fn final_nameref_target<H: Host + ?Sized>(ex: &mut Expander<'_, H>, name: &str) 
     Some(t)
 }
 
-/// Resolves an index for an indexed array of `len`-after-max semantics: negative
-/// indices count from one past the highest index. Reading a scalar through one is
-/// out of range: only an assignment takes a scalar as element 0 of an array.
-fn resolve_index(var: &Var, i: i64) -> Option<i64> {
-    if i >= 0 {
-        return Some(i);
-    }
-    let max = match &var.value {
-        Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-        _ => -1,
-    };
-    let r = max + 1 + i;
-    if r < 0 { None } else { Some(r) }
-}
-
 fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResult<PVal> {
     match &pe.param {
         Param::Special('@') | Param::Special('*') => {
@@ -410,7 +395,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                         f.discard = true;
                         f
                     })?;
-                    let Some(idx) = resolve_index(&var, i) else {
+                    let Some(idx) = var.read_index(i) else {
                         // `${#a[-9]}` of a variable that exists abandons the command line,
                         // naming the subscript as written.
                         // (Of a variable that does not exist it is 0, without a word.)

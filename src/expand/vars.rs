@@ -172,6 +172,21 @@ impl Var {
         }
     }
 
+    /// The element index `i` names when read: a negative one counts back from one
+    /// past the highest index; None when that is before the start. A scalar has no
+    /// highest index to count back from (only an assignment takes a scalar as element
+    /// 0 of an array).
+    pub fn read_index(&self, i: i64) -> Option<i64> {
+        if i >= 0 {
+            return Some(i);
+        }
+        let max = match &self.value {
+            Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
+            _ => -1,
+        };
+        Some(max + 1 + i).filter(|r| *r >= 0)
+    }
+
     /// `as_scalar`, taking the value rather than copying it.
     pub fn into_scalar(self) -> Option<String> {
         match self.value {

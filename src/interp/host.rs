@@ -252,20 +252,10 @@ impl ArithHost for Interp {
                     return self.arith_element_or_unbound(name, &v, found);
                 }
                 let i = self.eval_index_text(sub)?;
-                let idx = if i < 0 {
-                    // A scalar has no highest index to count back from.
-                    let max = match &v.value {
-                        Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-                        _ => -1,
-                    };
-                    if max + 1 + i < 0 {
-                        self.error(&format!("{name}: bad array subscript"));
-                        // Reported already: the element reads as 0, even under `set -u`.
-                        return Ok(Some(String::new()));
-                    }
-                    max + 1 + i
-                } else {
-                    i
+                let Some(idx) = v.read_index(i) else {
+                    self.error(&format!("{name}: bad array subscript"));
+                    // Reported already: the element reads as 0, even under `set -u`.
+                    return Ok(Some(String::new()));
                 };
                 let found = match &v.value {
                     Some(Value::Indexed(a)) => a.get(&idx).cloned(),

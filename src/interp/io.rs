@@ -201,10 +201,6 @@ const PIPE_LINGER: Duration = Duration::from_micros(30);
 /// Which of a pipe's sleeper counts a waiting end is in.
 type Sleepers = fn(&mut PipeState) -> &mut usize;
 
-/// Waits for a change on `pipe` (see [`Pipe::changed`]): first without sleeping, for
-/// [`PIPE_LINGER`], then on its condition variable, with the calling thread counted in
-/// `sleepers` and its lane marked blocked (and findable by whoever wakes it). Wakes the
-/// sleepers first if `wake` says a change of the caller's own calls for it.
 /// Whether a writer may wait for room: cancellation and the utility's limits come
 /// first.
 fn writer_may_wait(cancel: &AtomicBool) -> io::Result<()> {
@@ -214,6 +210,10 @@ fn writer_may_wait(cancel: &AtomicBool) -> io::Result<()> {
     super::procs::check_utility()
 }
 
+/// Waits for a change on `pipe` (see [`Pipe::changed`]): first without sleeping, for
+/// [`PIPE_LINGER`], then on its condition variable, with the calling thread counted in
+/// `sleepers` and its lane marked blocked (and findable by whoever wakes it). Wakes the
+/// sleepers first if `wake` says a change of the caller's own calls for it.
 fn wait_on_pipe<'a>(
     pipe: &'a Pipe,
     st: std::sync::MutexGuard<'a, PipeState>,

@@ -468,29 +468,36 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
                 .is_err(),
         ));
     }
-    if has('r') || has('n') {
-        let from = if has('n') {
-            sh.history.lines_in_file
-        } else {
-            0
-        };
-        let Some(lines) = read_file(sh, &path) else {
-            return Ok(1);
-        };
-        let total = lines.len();
-        let old_len = sh.history.len();
-        let old_base = sh.history.base;
-        let session = sh.history.lines_this_session;
-        for (line, time) in lines.into_iter().skip(from) {
-            let t = time.unwrap_or(0);
-            sh.history.push(line, t);
-        }
-        apply_histsize(sh);
-        let added = (sh.history.len() + sh.history.base) - (old_len + old_base);
-        sh.history.lines_this_session = if has('n') { session + added } else { session };
-        sh.history.lines_in_file = total;
+    if (has('r') || has('n')) && !read_into_list(sh, &path, has('n')) {
+        return Ok(1);
     }
     Ok(0)
+}
+
+/// `history -r` (`new_only`: `-n`, the lines not read yet) of the file at `path`, kept
+/// to HISTSIZE; false when it cannot be read. Lines `-n` reads count as this session's.
+fn read_into_list(sh: &mut Interp, path: &str, new_only: bool) -> bool {
+    let from = if new_only {
+        sh.history.lines_in_file
+    } else {
+        0
+    };
+    let Some(lines) = read_file(sh, path) else {
+        return false;
+    };
+    let total = lines.len();
+    let old_len = sh.history.len();
+    let old_base = sh.history.base;
+    let session = sh.history.lines_this_session;
+    for (line, time) in lines.into_iter().skip(from) {
+        let t = time.unwrap_or(0);
+        sh.history.push(line, t);
+    }
+    apply_histsize(sh);
+    let added = (sh.history.len() + sh.history.base) - (old_len + old_base);
+    sh.history.lines_this_session = if new_only { session + added } else { session };
+    sh.history.lines_in_file = total;
+    true
 }
 
 /// The history entries from `from` on, as `history -w` writes them (with `#time`
@@ -508,6 +515,11 @@ fn file_text(sh: &Interp, from: usize) -> String {
     out
 }
 
+/// The seconds a history file's `#seconds` line gives; None for a command line.
+fn timestamp(line: &str) -> Option<i64> {
+    line.strip_prefix('#').and_then(|s| s.parse::<i64>().ok())
+}
+
 /// Reads a history file: its lines with the `#seconds` timestamp before each, if any.
 fn read_file(sh: &Interp, path: &str) -> Option<Vec<(String, Option<i64>)>> {
     let data = sh.fs.lock().read_file(path).ok()?;
@@ -515,7 +527,7 @@ fn read_file(sh: &Interp, path: &str) -> Option<Vec<(String, Option<i64>)>> {
     let mut out = Vec::new();
     let mut stamp = None;
     for line in text.lines() {
-        if let Some(t) = line.strip_prefix('#').and_then(|s| s.parse::<i64>().ok()) {
+        if let Some(t) = timestamp(line) {
             stamp = Some(t);
             continue;
         }
@@ -545,16 +557,9 @@ pub(crate) fn history_enabled(sh: &mut Interp) {
     if sh.history.lines_this_session != 0 {
         return;
     }
-    let Some(lines) = histfile_path(sh).and_then(|path| read_file(sh, &path)) else {
-        return;
-    };
-    let total = lines.len();
-    for (line, time) in lines {
-        sh.history.push(line, time.unwrap_or(0));
+    if let Some(path) = histfile_path(sh) {
+        read_into_list(sh, &path, false);
     }
-    apply_histsize(sh);
-    sh.history.lines_this_session = 0;
-    sh.history.lines_in_file = total;
 }
 
 /// A shell exiting with history on saves it: the lines this session added are
@@ -567,23 +572,8 @@ pub(crate) fn save_at_exit(sh: &mut Interp) {
     let Some(path) = histfile_path(sh) else {
         return;
     };
-    let n = sh.history.lines_this_session.min(sh.history.len());
-    if n > 0 {
-        let data = file_text(sh, sh.history.len() - n);
-        let mode = history_file_mode(sh);
-        let mut fs = sh.fs.lock();
-        let written = if fs.exists(&path) {
-            fs.append_file(&path, data.as_bytes())
-        } else {
-            fs.write_file_mode(&path, data.as_bytes(), mode)
-        };
-        if written.is_err() {
-            return;
-        }
-        drop(fs);
-        // A session run again later appends only what it adds then.
-        sh.history.lines_in_file += n;
-        sh.history.lines_this_session = 0;
+    if append_session(sh, &path) != Ok(true) {
+        return;
     }
     let Some(max) = sh
         .get_str("HISTFILESIZE")
@@ -597,11 +587,9 @@ pub(crate) fn save_at_exit(sh: &mut Interp) {
     };
     let text = crate::text::decode(&data);
     let lines: Vec<&str> = text.lines().collect();
-    let stamp = |l: &str| {
-        l.strip_prefix('#')
-            .is_some_and(|t| t.parse::<i64>().is_ok())
-    };
-    let entries: Vec<usize> = (0..lines.len()).filter(|&i| !stamp(lines[i])).collect();
+    let entries: Vec<usize> = (0..lines.len())
+        .filter(|&i| timestamp(lines[i]).is_none())
+        .collect();
     // The cut falls on the first kept entry's own line, so its timestamp goes too.
     if entries.len() < max {
         return;
@@ -624,25 +612,36 @@ fn history_file_mode(sh: &Interp) -> u32 {
 }
 
 fn append_file(sh: &mut Interp, path: &str, shown: &str) -> R {
+    match append_session(sh, path) {
+        Ok(appended) => Ok(i32::from(!appended)),
+        Err(msg) => {
+            sh.builtin_error("history", &format!("{shown}: cannot create: {msg}"));
+            Ok(1)
+        }
+    }
+}
+
+/// Appends the entries this session added to the file at `path` (made when missing)
+/// and counts them as written: whether the append worked, or why the file could not
+/// be made.
+fn append_session(sh: &mut Interp, path: &str) -> Result<bool, String> {
     let n = sh.history.lines_this_session.min(sh.history.len());
     if n == 0 {
         sh.history.lines_this_session = 0;
-        return Ok(0);
+        return Ok(true);
     }
     let mode = history_file_mode(sh);
-    if !sh.fs.lock().exists(path) && sh.fs.lock().write_file_mode(path, b"", mode).is_err() {
-        let msg = match sh.fs.lock().write_file_mode(path, b"", mode) {
-            Err(e) => e.to_string(),
-            Ok(()) => String::new(),
-        };
-        sh.builtin_error("history", &format!("{shown}: cannot create: {msg}"));
-        return Ok(1);
+    if !sh.fs.lock().exists(path) {
+        sh.fs
+            .lock()
+            .write_file_mode(path, b"", mode)
+            .map_err(|e| e.to_string())?;
     }
     let data = file_text(sh, sh.history.len() - n);
     let r = sh.fs.lock().append_file(path, data.as_bytes());
     sh.history.lines_in_file += n;
     sh.history.lines_this_session = 0;
-    Ok(i32::from(r.is_err()))
+    Ok(r.is_ok())
 }
 
 /// `history -d offset` and `history -d start-end`.

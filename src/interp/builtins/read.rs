@@ -243,19 +243,8 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
             m.insert(k as i64, f);
         }
         // The name is checked once the line is read (it is consumed either way).
-        if !crate::syntax::is_name(&arr) {
-            sh.builtin_error("read", &format!("`{arr}': not a valid identifier"));
+        if !array_target_ok(sh, "read", &arr) {
             return Ok(1);
-        }
-        if let Some(v) = sh.vars.get(&arr) {
-            if v.attrs.has(crate::expand::Attrs::READONLY) {
-                sh.error(&format!("{arr}: readonly variable"));
-                return Ok(1);
-            }
-            if v.is_assoc() {
-                sh.builtin_error("read", &format!("{arr}: not an indexed array"));
-                return Ok(1);
-            }
         }
         if let Err(e) = store_array(sh, &arr, m) {
             sh.assign_error("read", &e);
@@ -288,6 +277,26 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
 
 /// Splits `text` on IFS into at most `max` fields; the last field keeps the rest of the
 /// line (minus trailing IFS whitespace). Escaped characters never split.
+/// Whether `name` can take the indexed array `read -a` or `mapfile` makes: a valid
+/// name, not readonly, not associative (bash's three errors, status 1).
+fn array_target_ok(sh: &mut Interp, builtin: &str, name: &str) -> bool {
+    if !crate::syntax::is_name(name) {
+        sh.builtin_error(builtin, &format!("`{name}': not a valid identifier"));
+        return false;
+    }
+    if let Some(v) = sh.vars.get(name) {
+        if v.attrs.has(crate::expand::Attrs::READONLY) {
+            sh.error(&format!("{name}: readonly variable"));
+            return false;
+        }
+        if v.is_assoc() {
+            sh.builtin_error(builtin, &format!("{name}: not an indexed array"));
+            return false;
+        }
+    }
+    true
+}
+
 fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> {
     let cs: Vec<char> = text.chars().collect();
     let is_ws = |c: char| matches!(c, ' ' | '\t' | '\n') && ifs.contains(c);
@@ -445,21 +454,10 @@ pub fn mapfile(sh: &mut Interp, args: &[String]) -> R {
         sh.builtin_error(&builtin, "empty array variable name");
         return Ok(2);
     }
-    if !crate::syntax::is_name(&name) {
-        sh.builtin_error(&builtin, &format!("`{name}': not a valid identifier"));
+    if !array_target_ok(sh, &builtin, &name) {
         return Ok(1);
     }
     // A closed stdin (without `-u`, which was checked above) reads as empty.
-    if let Some(v) = sh.vars.get(&name) {
-        if v.attrs.has(crate::expand::Attrs::READONLY) {
-            sh.error(&format!("{name}: readonly variable"));
-            return Ok(1);
-        }
-        if v.is_assoc() {
-            sh.builtin_error(&builtin, &format!("{name}: not an indexed array"));
-            return Ok(1);
-        }
-    }
     let mut arr = if keep {
         match sh.vars.get(&name).and_then(|v| v.value.clone()) {
             Some(Value::Indexed(a)) => a,

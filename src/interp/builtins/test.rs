@@ -433,17 +433,10 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
                 return false;
             }
         };
-        // A negative index counts back from one past the highest; a scalar or an
-        // array without elements has none to count from.
-        let max = match &v.value {
-            Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),
-            _ => -1,
-        };
-        let idx = if i < 0 { max + 1 + i } else { i };
-        if idx < 0 {
+        let Some(idx) = v.read_index(i) else {
             sh.error(&format!("{base}: bad array subscript"));
             return false;
-        }
+        };
         return match &v.value {
             Some(Value::Indexed(a)) => a.contains_key(&idx),
             Some(Value::Str(_)) => idx == 0,
