@@ -20,7 +20,12 @@ impl Interp {
         let mut child = self.fork_process(super::procs::Kind::Shell, at)?;
         let mut fresh = super::vars::Scopes::new();
         // What a new process gets: the environment (no arrays, no functions here).
-        for (k, s) in self.vars.exported() {
+        let mut env = self.vars.exported();
+        if exec && self.lower_on_exec {
+            self.lower_shlvl(&mut env);
+        }
+        let level = env.get("SHLVL").cloned();
+        for (k, s) in env {
             let var = fresh.entry(&k, false);
             var.value = Some(Value::Str(s));
             var.attrs.set(Attrs::EXPORT, true);
@@ -31,17 +36,7 @@ impl Interp {
         // the parent's setting: forgotten, not closed).
         child.xtrace_fd = None;
         child.sync_xtrace_fd();
-        let shlvl = self
-            .get_str("SHLVL")
-            .and_then(|s| s.parse::<i64>().ok())
-            .unwrap_or(0)
-            + 1;
-        let _ = child.assign_scalar("SHLVL", shlvl.to_string(), false);
-        child
-            .vars
-            .entry("SHLVL", false)
-            .attrs
-            .set(Attrs::EXPORT, true);
+        child.enter_shell_level(level.as_deref());
         // Without an inherited PWD a new shell finds its directory afresh, with
         // symlinks resolved (getcwd).
         let pwd = match self.get_str("PWD") {
@@ -120,10 +115,48 @@ impl Interp {
         Ok(child)
     }
 
+    /// SHLVL in the environment of a program about to take this process's place:
+    /// one lower than the shell's (and exported), as bash lowers it before such an
+    /// exec; a readonly SHLVL stays as it is, with bash's error.
+    pub(crate) fn lower_shlvl(&self, env: &mut std::collections::BTreeMap<String, String>) {
+        if self
+            .vars
+            .get_raw("SHLVL")
+            .is_some_and(|v| v.attrs.has(Attrs::READONLY))
+        {
+            self.error("SHLVL: readonly variable");
+            return;
+        }
+        let (level, warning) = shell_level_step(self.get_str("SHLVL").as_deref(), -1);
+        if let Some(w) = warning {
+            self.error(&w);
+        }
+        env.insert("SHLVL".to_owned(), level.to_string());
+    }
+
+    /// A new shell's SHLVL: one more than its environment gave it (`old`), exported.
+    pub(crate) fn enter_shell_level(&mut self, old: Option<&str>) {
+        let (level, warning) = shell_level_step(old, 1);
+        if let Some(w) = warning {
+            self.errln(&format!("{}: {w}", self.shell_name));
+        }
+        let _ = self.assign_scalar("SHLVL", level.to_string(), false);
+        self.vars
+            .entry("SHLVL", false)
+            .attrs
+            .set(Attrs::EXPORT, true);
+    }
+
+    /// Whether the program the running command names takes this process's place
+    /// (bash runs it without forking); consumes the mark.
+    pub(crate) fn take_no_fork(&mut self) -> bool {
+        std::mem::take(&mut self.no_fork) && (self.exec_builtin || self.can_exec())
+    }
+
     /// Runs `bash [options] [-c script [name args] | file args]`.
     pub(crate) fn run_bash(&mut self, words: &[String]) -> R {
         let prog = words[0].clone();
-        let exec = std::mem::take(&mut self.no_fork) && self.can_exec();
+        let exec = self.take_no_fork();
         let mut child = self.child_process(exec)?;
         child.proc.set_command("bash", &words.join(" "));
         if prog == "sh" || prog.ends_with("/sh") {
@@ -431,3 +464,19 @@ Use the `bashbug' command to report bugs.
 bash home page: <http://www.gnu.org/software/bash>
 General help using GNU software: <http://www.gnu.org/gethelp/>
 ";
+
+/// bash's step of the shell level: SHLVL's value as a shell starts (`step` 1) or
+/// before a program takes its process's place (`step` -1). A value that is no decimal
+/// integer counts as 0, a result below 0 is 0, and one past 999 starts again at 1,
+/// with the warning to print.
+fn shell_level_step(old: Option<&str>, step: i64) -> (i64, Option<String>) {
+    let old = old
+        .and_then(super::builtins::read::legal_number)
+        .unwrap_or(0);
+    let level = old.saturating_add(step).max(0);
+    if level >= 1000 {
+        let warning = format!("warning: shell level ({level}) too high, resetting to 1");
+        return (1, Some(warning));
+    }
+    (level, None)
+}

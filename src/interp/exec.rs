@@ -12,6 +12,80 @@ use crate::commands::Stdio;
 use crate::expand::{ErrorKind, ExpandError, Expander, Value};
 use crate::syntax::*;
 
+/// Which last command of a list that ends its process runs without another fork,
+/// taking the process's place (a program run so gets SHLVL one lower, as bash lowers
+/// it first): the last operand of `;`, `&&` or `||` (never one after `&`), a simple
+/// command neither negated nor timed, with redirections as the context allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EndRule {
+    /// A command alone in the list may carry redirections.
+    pub lone_redirects: bool,
+    /// The last of several may carry redirections.
+    pub redirects: bool,
+    /// Each line is a command of its own (a substitution's text, which bash runs
+    /// as it runs `bash -c` text).
+    pub lines_apart: bool,
+}
+
+impl EndRule {
+    /// The text of `bash -c`, command by command.
+    pub const TEXT: EndRule = EndRule {
+        lone_redirects: false,
+        redirects: false,
+        lines_apart: false,
+    };
+    /// The body of `( )`.
+    pub const PAREN: EndRule = EndRule {
+        lone_redirects: true,
+        redirects: false,
+        lines_apart: false,
+    };
+    /// The body of `$( )`.
+    pub const COMSUB: EndRule = EndRule {
+        lone_redirects: false,
+        redirects: false,
+        lines_apart: true,
+    };
+    /// The body of `<( )` or `>( )`.
+    pub const PROCSUB: EndRule = EndRule {
+        lone_redirects: true,
+        redirects: true,
+        lines_apart: true,
+    };
+
+    /// Whether the last of `items` may take the process's place.
+    fn admits(self, items: &[ListItem]) -> bool {
+        let Some((last, before)) = items.split_last() else {
+            return false;
+        };
+        if last.background || before.last().is_some_and(|i| i.background) {
+            return false;
+        }
+        let a = &last.and_or;
+        // `a; b && c` is `;` joining `a` to an and-or list, not to a command.
+        let preceded = before
+            .last()
+            .is_some_and(|i| !(self.lines_apart && i.newline));
+        if preceded && !a.rest.is_empty() {
+            return false;
+        }
+        let p = a.rest.last().map_or(&a.first, |(_, p)| p);
+        let [c] = p.commands.as_slice() else {
+            return false;
+        };
+        let lone = !preceded && a.rest.is_empty();
+        let redirects_ok = if lone {
+            self.lone_redirects
+        } else {
+            self.redirects
+        };
+        !p.negated
+            && p.time.is_none()
+            && matches!(c.kind, CommandKind::Simple(_))
+            && (c.redirects.is_empty() || redirects_ok)
+    }
+}
+
 /// Where a forked shell runs (see [`Interp::fork_process`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Placement {
@@ -98,13 +172,18 @@ impl Interp {
 
     pub fn exec_list(&mut self, l: &List) -> R {
         let mut status = self.status;
-        for item in &l.items {
+        // The list ends the process: its last command may become the process.
+        let in_place = match self.list_ends.take() {
+            Some(rule) if rule.admits(&l.items) => l.items.len(),
+            _ => 0,
+        };
+        for (i, item) in l.items.iter().enumerate() {
             if item.background {
                 self.spawn_background(&item.and_or)?;
                 status = 0;
                 self.status = 0;
             } else {
-                status = self.exec_and_or(&item.and_or)?;
+                status = self.exec_and_or(&item.and_or, i + 1 == in_place)?;
                 self.status = status;
             }
             self.run_pending_signals()?;
@@ -112,10 +191,41 @@ impl Interp {
         Ok(status)
     }
 
-    fn exec_and_or(&mut self, a: &AndOr) -> R {
+    /// Runs the lists of a body that ends its process (a substitution's), the last
+    /// command as `rule` lets it take the process's place.
+    pub(crate) fn exec_body_ending(&mut self, body: &Script, rule: EndRule) -> R {
+        let mut r = Ok(0);
+        let n = body.commands.len();
+        for (i, l) in body.commands.iter().enumerate() {
+            if i + 1 == n {
+                // Lists before it joined to it by a newline: `a\nb` is `a; b`.
+                let before = i
+                    .checked_sub(1)
+                    .and_then(|j| body.commands.get(j))
+                    .and_then(|l| l.items.last());
+                // Each line is a command of its own, as bash runs a substitution's
+                // text: only one after `&` is not the last alone.
+                self.list_ends = match before {
+                    Some(item) if item.background => None,
+                    _ => Some(rule),
+                };
+            }
+            r = self.exec_list(l);
+            if r.is_err() {
+                break;
+            }
+        }
+        self.list_ends = None;
+        r
+    }
+
+    /// Runs an and-or list; with `in_place`, its last pipeline (a lone simple command,
+    /// see [`EndRule`]) ends the process.
+    fn exec_and_or(&mut self, a: &AndOr, in_place: bool) -> R {
         let last_index = a.rest.len();
         let mut status;
         if last_index == 0 {
+            self.exec_last |= in_place;
             status = self.exec_pipeline(&a.first)?;
             if self.compound_status {
                 return Ok(status);
@@ -141,6 +251,7 @@ impl Interp {
             if !last {
                 self.no_errexit += 1;
             }
+            self.exec_last |= last && in_place;
             let r = self.exec_pipeline(p);
             if !last {
                 self.no_errexit -= 1;
@@ -454,6 +565,10 @@ impl Interp {
         c.reports_lost_scopes = false;
         c.exec_last = false;
         c.no_fork = false;
+        c.exec_builtin = false;
+        c.list_ends = None;
+        c.functions_end = false;
+        c.stage_process = false;
         let now = self.fs.lock().clock().now();
         let info = self.proc.info();
         let (comm, args) = info
@@ -656,6 +771,7 @@ impl Interp {
                 child.without_parent_jobs();
             }
             child.exec_last = true;
+            child.stage_process = true;
             child.forked_simple = self.forks_simple(cmd);
             // A compound stage is a subshell that starts outside any loop; a simple
             // command one still sees the loops around the pipeline.
@@ -853,7 +969,7 @@ impl Interp {
                 let r = if lone_simple {
                     child.exec_pipeline(&a.first)
                 } else {
-                    child.exec_and_or(&a)
+                    child.exec_and_or(&a, false)
                 };
                 // A limit hit in the job ends the whole run, not just the job.
                 let s = match child.finish_subshell(r) {
@@ -1037,6 +1153,9 @@ impl Interp {
             CommandKind::Subshell(l) if last && self.in_subshell => {
                 self.loop_depth = 0;
                 self.redir_line = self.at_line(c.line);
+                self.stage_process = false;
+                self.paren_subshell = true;
+                self.list_ends = Some(EndRule::PAREN);
                 self.exec_list(l)
             }
             CommandKind::Subshell(l) => {
@@ -1050,6 +1169,8 @@ impl Interp {
                 // `( )` is outside any loop: break/continue inside it only complain.
                 child.loop_depth = 0;
                 child.redir_line = child.at_line(c.line);
+                child.paren_subshell = true;
+                child.list_ends = Some(EndRule::PAREN);
                 let r = child.exec_list(l);
                 let s = child.finish_subshell(r)?;
                 self.reaped = true;
@@ -1914,6 +2035,7 @@ impl Interp {
         let in_shell = moved && !utility;
         let r = if redir_ok {
             self.no_fork = last;
+            self.lower_on_exec = !self.stage_process;
             let r = self.dispatch(c, &words);
             self.no_fork = false;
             r
@@ -1963,10 +2085,19 @@ impl Interp {
         let posix_special = self.set.posix && super::builtins::is_special_name(name);
         if let Some(f) = self.funcs.get(name).cloned().filter(|_| !posix_special) {
             self.adopt_bindings = adopt;
+            // In a substitution's process, a function its last command calls ends
+            // the process with its own last command, as bash runs it.
+            if no_fork && self.functions_end {
+                self.list_ends = Some(EndRule::TEXT);
+            }
             return self.call_function(&f, words);
         }
         if let Some(b) = self.builtin(name) {
-            return self.call_builtin(name, b, words);
+            // `command NAME` runs NAME as this command would have run it.
+            self.no_fork = no_fork && name == "command";
+            let r = self.call_builtin(name, b, words);
+            self.no_fork = false;
+            return r;
         }
         self.no_fork = no_fork;
         let r = self.run_external(c, words);
@@ -2006,6 +2137,7 @@ impl Interp {
     /// Calls a shell function.
     pub(crate) fn call_function(&mut self, f: &FunctionDef, words: &[String]) -> R {
         let adopt = std::mem::take(&mut self.adopt_bindings);
+        let ends = self.list_ends.take();
         if self.call_depth >= self.budget.limits.max_call_depth {
             return Err(Flow::Fatal(format!(
                 "function call depth limit exceeded ({})",
@@ -2047,7 +2179,10 @@ impl Interp {
         // Under extdebug a failing trap there skips the body, with its status.
         let r = match self.run_debug_trap() {
             Ok(s) if s != 0 && self.extdebug() => Ok(s),
-            Ok(_) => self.exec_command(&f.body),
+            Ok(_) => {
+                self.list_ends = ends;
+                self.exec_command(&f.body)
+            }
             Err(e) => Err(e),
         };
         self.loop_depth = saved_loops;
@@ -2306,8 +2441,15 @@ impl Interp {
         child.exported_funcs = imbl::OrdSet::new();
         child.traps = imbl::OrdMap::new();
         // Only exported variables and functions reach a new process.
-        child.adopt_env(&self.env());
+        let mut env = self.env();
+        if self.take_no_fork() && self.lower_on_exec {
+            self.lower_shlvl(&mut env);
+        }
+        child.adopt_env(&env);
         child.init_vars_keep();
+        child.enter_shell_level(env.get("SHLVL").map(String::as_str));
+        // A script file, not `-c` text.
+        child.command_string_mode = false;
         child.set = super::SetOpts {
             braceexpand: true,
             hashall: true,
@@ -2402,7 +2544,7 @@ impl Interp {
         f: crate::commands::DynCommand,
         words: &[String],
     ) -> R {
-        let env = self.env();
+        let mut env = self.env();
         let mut stdin = FdReader {
             file: self.fds.get(0).cloned(),
             fs: self.fs.clone(),
@@ -2457,6 +2599,9 @@ impl Interp {
         // The utility is a process while it runs: `kill`, `ps` and `pgrep` see it.
         let process = self.utility_process(words);
         let shared = process.as_ref().is_some_and(|p| Arc::ptr_eq(p, &self.proc));
+        if shared && self.lower_on_exec {
+            self.lower_shlvl(&mut env);
+        }
         self.reaped |= !shared;
         let _running = process
             .as_ref()
@@ -2553,14 +2698,8 @@ impl Interp {
             if let Some(c) = lone_input_redirect(body) {
                 return child.cat_redirected_input(c);
             }
-            let mut r = Ok(0);
-            for l in &body.commands {
-                r = child.exec_list(l);
-                if r.is_err() {
-                    break;
-                }
-            }
-            r
+            child.functions_end = true;
+            child.exec_body_ending(body, EndRule::COMSUB)
         })
     }
 
@@ -3479,6 +3618,7 @@ impl UtilHost<'_> {
             // The forked process becomes the program, as fork and exec make it.
             _ => {
                 child.no_fork = true;
+                child.lower_on_exec = false;
                 child.execvp_path = true;
                 child.run_external(&cmd, argv)
             }

@@ -583,13 +583,8 @@ impl Host for Interp {
                 let _held = held;
                 let _on = job_lane.enter();
                 child.proc.mailbox().run_here();
-                let mut r = Ok(0);
-                for l in &body.commands {
-                    r = child.exec_list(l);
-                    if r.is_err() {
-                        break;
-                    }
-                }
+                child.functions_end = true;
+                let r = child.exec_body_ending(&body, super::exec::EndRule::PROCSUB);
                 let s = child.finish_subshell(r).unwrap_or(126);
                 drop(child);
                 budget

@@ -647,6 +647,24 @@ pub struct Interp {
     /// The utility the running command names may run as this process (see
     /// `exec_last`).
     pub(crate) no_fork: bool,
+    /// A program that takes this process's place (`no_fork`) gets SHLVL one lower in
+    /// its environment, as bash lowers it before such an exec: set with `no_fork`.
+    pub(crate) lower_on_exec: bool,
+    /// The `exec` builtin is running its command: the process is replaced whatever
+    /// traps are set.
+    pub(crate) exec_builtin: bool,
+    /// The list about to run ends this process (see [`exec::EndRule`]).
+    pub(crate) list_ends: Option<exec::EndRule>,
+    /// A substitution's process: a function its last command calls ends it too.
+    pub(crate) functions_end: bool,
+    /// This process is a pipeline stage: the program its last command runs takes its
+    /// place without lowering SHLVL (the stage's own fork was the program's).
+    pub(crate) stage_process: bool,
+    /// Inside `( )` (or something forked from it): `exec` leaves SHLVL alone there.
+    pub(crate) paren_subshell: bool,
+    /// `exec` replaced this process with a program: it ends without its EXIT trap and
+    /// without saving history.
+    pub(crate) replaced: bool,
     /// Whether the redirections being applied are a program's or a subshell's (run in
     /// its own process, where bash keeps no copies to put back).
     pub(crate) redirecting_utility: bool,
@@ -889,6 +907,13 @@ impl Interp {
             os_ignored: 0,
             exec_last: false,
             no_fork: false,
+            lower_on_exec: false,
+            exec_builtin: false,
+            list_ends: None,
+            functions_end: false,
+            stage_process: false,
+            paren_subshell: false,
+            replaced: false,
             redirecting_utility: false,
             fg_death: None,
             status_at_death: std::cell::Cell::new(None),
@@ -1234,6 +1259,7 @@ impl Interp {
     fn run_script_here(&mut self, src: &str) -> i32 {
         // A limit refusal left over from earlier work on this thread is not this run's.
         let _ = crate::fs::take_limit_hit();
+        self.replaced = false;
         if self.command_string_mode {
             self.vars.entry("BASH_EXECUTION_STRING", false).value =
                 Some(Value::Str(src.to_owned()));
@@ -1253,7 +1279,9 @@ impl Interp {
         self.status = status;
         let Some(msg) = self.budget.tripped() else {
             let status = self.run_exit_trap();
-            builtins::history::save_at_exit(self);
+            if !std::mem::take(&mut self.replaced) {
+                builtins::history::save_at_exit(self);
+            }
             return self.report_trip(status);
         };
         // A limit is final: the EXIT trap still runs (to clean up), on a small budget
@@ -1289,10 +1317,10 @@ impl Interp {
 
     /// Runs the EXIT trap (once) and returns the final status. A shell that a signal
     /// killed runs it too (not for SIGKILL), and ends with 128 + the signal whatever
-    /// the trap does.
+    /// the trap does; one that `exec` replaced with a program does not.
     pub fn run_exit_trap(&mut self) -> i32 {
         let died_of = self.proc.mailbox().died_of();
-        if died_of == Some(procs::SIGKILL) {
+        if died_of == Some(procs::SIGKILL) || self.replaced {
             self.traps.remove("EXIT");
         }
         self.errexit_unwind = ErrexitUnwind::None;
@@ -1571,6 +1599,16 @@ impl Interp {
             // ending newline included, when it runs it.
             let end = parser.line() - u32::from(parser.prev_char() == Some('\n'));
             self.redir_line = base_line + end.max(start_line);
+            // The last command of `bash -c` text ends the shell: bash runs it in the
+            // shell's own process.
+            if !nested
+                && self.command_string_mode
+                && !self.interactive
+                && self.sourcing == 0
+                && parser.pos() >= parser.text_len()
+            {
+                self.list_ends = Some(exec::EndRule::TEXT);
+            }
             let ran = self.exec_list(&cmd);
             if !nested {
                 self.command_number = self.command_number.saturating_add(1);

@@ -248,10 +248,15 @@ impl Interp {
         }
     }
 
-    /// Whether this shell may become the program its last command runs: no trap
-    /// would be left to run (ignored signals stay ignored across exec).
+    /// Whether this shell may become the program its last command runs: no EXIT or
+    /// ERR trap is set (not even an empty one) and no signal is caught (ignored
+    /// signals stay ignored across exec); DEBUG and RETURN traps do not stop it.
     pub(crate) fn can_exec(&self) -> bool {
-        self.traps.values().all(|a| a.is_empty())
+        self.traps.iter().all(|(name, action)| match name.as_str() {
+            "EXIT" | "ERR" => false,
+            "DEBUG" | "RETURN" => true,
+            _ => action.is_empty(),
+        })
     }
 
     /// A new process for a utility this shell runs: its own pid in the shell's group,
@@ -263,7 +268,7 @@ impl Interp {
             .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
             .unwrap_or_default();
         let args = words.join(" ");
-        if std::mem::take(&mut self.no_fork) && self.can_exec() {
+        if self.take_no_fork() {
             self.proc.set_command(&comm, &args);
             return Some(self.proc.clone());
         }

@@ -2629,7 +2629,7 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
                 line: sh.line,
             };
             sh.argv0_override = Some(a0);
-            let s = sh.dispatch(&c, &words);
+            let s = replace_process(sh, |sh| sh.dispatch(&c, &words));
             sh.argv0_override = None;
             return Err(Flow::Exit(s?));
         }
@@ -2637,6 +2637,31 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     // exec replaces the shell with a program: functions and builtins are not looked
     // for, only a file on PATH (or the path given).
     let name = &args[i];
+    if name.contains('/')
+        && let Some((status, why)) = exec_refusal(sh, name)
+    {
+        // The kernel refused the file: bash names it by its full path, and (but for
+        // a missing one) says again that exec could not run it.
+        let full = match name.strip_prefix("./") {
+            _ if name.starts_with('/') => name.clone(),
+            Some(rest) => format!("{}/{rest}", sh.cwd.trim_end_matches('/')),
+            None => format!("{}/{name}", sh.cwd.trim_end_matches('/')),
+        };
+        sh.error(&format!("{full}: {why}"));
+        if status == 126 {
+            sh.builtin_error("exec", &format!("{full}: cannot execute: {why}"));
+        }
+        if sh.interactive
+            || sh
+                .shopt
+                .has(const { crate::interp::Shopts::flag("execfail") })
+        {
+            return Ok(status);
+        }
+        // The shell ends where the exec failed, without its EXIT trap.
+        sh.replaced = true;
+        return Err(Flow::Exit(status));
+    }
     if !name.contains('/') && sh.path_search(name).is_none() {
         sh.builtin_error("exec", &format!("{name}: not found"));
         if sh.interactive
@@ -2653,12 +2678,51 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
         redirects: Vec::new(),
         line: sh.line,
     };
-    let s = match sh.builtin(name) {
+    let s = replace_process(sh, |sh| match sh.builtin(name) {
         // A utility this shell also has built in (`echo`, `printf`) runs as such.
         Some(b) => sh.call_builtin(name, b, &args[i..]),
         None => sh.run_external(&c, &args[i..]),
-    }?;
+    })?;
     Err(Flow::Exit(s))
+}
+
+/// Runs `exec`'s command as the program that replaces this process: it runs as the
+/// shell's own process, with SHLVL one lower unless inside `( )` (as bash's exec
+/// lowers it), and the shell then ends without its EXIT trap.
+fn replace_process(sh: &mut Interp, run: impl FnOnce(&mut Interp) -> R) -> R {
+    sh.no_fork = true;
+    sh.lower_on_exec = !sh.paren_subshell;
+    sh.exec_builtin = true;
+    let r = run(sh);
+    sh.no_fork = false;
+    sh.exec_builtin = false;
+    sh.replaced = true;
+    r
+}
+
+/// Why the kernel would refuse to run the file `name` (with a `/`): the status and
+/// the error text, as exec(2) reports a missing file, a directory or one without
+/// execute permission.
+fn exec_refusal(sh: &Interp, name: &str) -> Option<(i32, String)> {
+    let path = crate::fs::path::join(&sh.cwd, name);
+    let fs = sh.fs.lock();
+    match fs.stat(&path) {
+        Err(e) => Some((
+            if e.errno == crate::fs::Errno::ENOENT {
+                127
+            } else {
+                126
+            },
+            e.to_string(),
+        )),
+        Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+            Some((126, "Is a directory".to_owned()))
+        }
+        Ok(_) if fs.access(&path, false, false, true).is_err() => {
+            Some((126, "Permission denied".to_owned()))
+        }
+        Ok(_) => None,
+    }
 }
 
 /// Marks a variable as exported (helper for other builtins).

@@ -346,7 +346,7 @@ fn split_fields(text: &str, esc: &[bool], ifs: &str, max: usize) -> Vec<String> 
 }
 
 /// bash's `legal_number`: optional blanks, a sign and decimal digits, blanks.
-fn legal_number(s: &str) -> Option<i64> {
+pub(crate) fn legal_number(s: &str) -> Option<i64> {
     let t = s.trim_matches([' ', '\t', '\n']);
     let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
