@@ -424,3 +424,15 @@ async fn pids_go_on_across_a_store_round_trip() {
     );
     next.wait().await;
 }
+
+#[tokio::test]
+async fn a_run_whose_last_command_took_the_shells_place_leaves_the_shell_itself() {
+    let mut sh = Shell::new();
+    // As in `bash -c`, the last command runs as the shell's own process, with SHLVL
+    // one lower in its environment...
+    assert_eq!(text(&sh.exec("printenv SHLVL").stdout), "0\n");
+    assert_eq!(text(&sh.exec("ps -o pid=,comm=").stdout), " 4242 ps\n");
+    // ...and the next run finds the session's shell as it was.
+    let out = sh.exec("echo $SHLVL; ps -o comm= -p $$; :");
+    assert_eq!(text(&out.stdout), "1\nbash\n");
+}

@@ -1248,7 +1248,13 @@ impl Interp {
         if on.is_some() {
             self.proc.mailbox().run_here();
         }
+        // The run's last command may have become this process (see `exec::EndRule`);
+        // the session's shell is itself again for the next run.
+        let command = self.proc.info().map(|i| (i.comm, i.args));
         let status = self.run_script_here(src);
+        if let Some((comm, args)) = command {
+            self.proc.set_command(&comm, &args);
+        }
         drop(on);
         if let Some(lane) = &lane {
             clock.catch_up(lane);
