@@ -81,6 +81,17 @@ pub fn raw_byte(c: char) -> Option<u8> {
     }
 }
 
+/// Whether `c` prints as itself in bash's C.UTF-8 locale: not a control character, a
+/// raw byte, a line or paragraph separator, or one of Unicode's noncharacters.
+pub fn is_printable(c: char) -> bool {
+    let v = c as u32;
+    !(c.is_control()
+        || raw_byte(c).is_some()
+        || matches!(c, '\u{2028}' | '\u{2029}')
+        || (0xFDD0..=0xFDEF).contains(&v)
+        || v & 0xFFFE == 0xFFFE)
+}
+
 /// Encodes a string back to bytes, turning carried raw bytes back into themselves.
 pub fn encode(s: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());

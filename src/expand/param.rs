@@ -1144,11 +1144,10 @@ fn change_case(v: &str, to: CaseTo, all: bool, p: Option<&Pattern>) -> String {
     out
 }
 
-/// Whether `s` holds a character that does not print (a control character or a raw
-/// byte), which bash's quoting writes as `$'...'`.
-fn needs_ansi_c(s: &str) -> bool {
-    s.chars()
-        .any(|c| c.is_control() || crate::text::raw_byte(c).is_some())
+/// Whether `s` holds a character that does not print (a control character, a raw
+/// byte, see [`crate::text::is_printable`]), which bash's quoting writes as `$'...'`.
+pub fn needs_ansi_c(s: &str) -> bool {
+    s.chars().any(|c| !crate::text::is_printable(c))
 }
 
 /// Quotes a value the way `${x@Q}` and `declare -p` do.
@@ -1194,9 +1193,15 @@ pub fn ansi_c_quote(s: &str) -> String {
             '\x1b' => out.push_str("\\E"),
             '\'' => out.push_str("\\'"),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
             c => match crate::text::raw_byte(c) {
                 Some(b) => out.push_str(&format!("\\{:03o}", b)),
+                // Each byte of a character that does not print, in octal.
+                None if !crate::text::is_printable(c) => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        out.push_str(&format!("\\{:03o}", b));
+                    }
+                }
                 None => out.push(c),
             },
         }

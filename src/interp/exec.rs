@@ -1773,7 +1773,13 @@ impl Interp {
                             .unwrap_or_default();
                         out.push(format!("{}{sub}{op}{value}", a.name));
                     }
-                    _ => out.push(self.stash_decl_assign(a)?),
+                    _ => {
+                        let assoc = out
+                            .iter()
+                            .skip(1)
+                            .any(|w| w.starts_with('-') && w.contains('A'));
+                        out.push(self.stash_decl_assign(a, assoc)?);
+                    }
                 }
                 continue;
             }
@@ -1792,13 +1798,12 @@ impl Interp {
         Ok(out)
     }
 
-    /// Traces a simple command the way bash does: each assignment before the command
-    /// on a line of its own (`+ X=1`, then `+ cmd`), array arguments of a declaration
-    /// builtin first on lines of their own, and the assignments `export`/`readonly`
-    /// make after it.
-    fn xtrace_command(&mut self, temp: &[(&Assign, Vec<String>)], words: &[String]) {
+    /// Traces a simple command the way bash does (a declaration builtin's array
+    /// arguments were traced as they were expanded): the command; returns the lines of
+    /// the assignments `export`/`readonly` make, which come after it, as the builtin
+    /// runs. (Its prefix assignments were traced as they were made.)
+    fn xtrace_command(&mut self, words: &[String]) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
-        let mut arrays = Vec::new();
         let mut after = Vec::new();
         let assigning = matches!(
             words.first().map(String::as_str),
@@ -1807,13 +1812,8 @@ impl Interp {
         for w in words {
             let stashed = self.stashed_decl_assign(w).cloned();
             match stashed {
-                Some((a, _)) => {
-                    if let AssignValue::Array(elems) = &a.value {
-                        let op = if a.append { "+=" } else { "=" };
-                        arrays.push(format!("{}{op}({})", a.name, array_trace_text(elems)));
-                    }
-                    parts.push(a.name.clone());
-                }
+                // Its array value was traced as it was expanded.
+                Some((a, _)) => parts.push(a.name.clone()),
                 None => {
                     parts.push(xtrace_quote(w));
                     if assigning
@@ -1825,18 +1825,8 @@ impl Interp {
                 }
             }
         }
-        // The arrays come out as the words are expanded, before the assignments.
-        for line in arrays {
-            self.xtrace_line(&line);
-        }
-        for (a, v) in temp {
-            let line = format!("{}={}", a.name, assign_trace_quote(&v.join(" ")));
-            self.xtrace_line(&line);
-        }
         self.xtrace_line(&parts.join(" "));
-        for line in after {
-            self.xtrace_line(&line);
-        }
+        after
     }
 
     /// Prints a `set -x` line with PS4.
@@ -1928,7 +1918,6 @@ impl Interp {
         if !assigns.is_empty() {
             self.vars.push_bindings(kind);
         }
-        let mut traced = Vec::new();
         for a in assigns {
             // A subscripted prefix assignment (`b[0]=2 cmd`) binds nothing.
             if let Some(i) = &a.index {
@@ -1977,12 +1966,23 @@ impl Interp {
                 // What the builtin leaves of them outlives it.
                 self.vars.propagate(&name);
             }
-            traced.push((a, value));
+            // Traced as it is made, with the value it took (`x+=b` shows `x=ab`).
+            if self.set.xtrace {
+                let shown = self.get_str(&name).unwrap_or_default();
+                self.xtrace_line(&format!("{}={}", a.name, assign_trace_quote(&shown)));
+            }
         }
         // A function called with bindings takes them into its own frame.
         self.adopt_bindings = self.vars.frame_count() > base && kind == FrameKind::Temp;
         if self.set.xtrace {
-            self.xtrace_command(&traced, &words);
+            // bash traces the command before its bindings come into view: a PS4
+            // naming one of them shows the value it had.
+            let hidden = self.vars.hide_from(base);
+            let after = self.xtrace_command(&words);
+            self.vars.restore(hidden);
+            for line in after {
+                self.xtrace_line(&line);
+            }
         }
         // Without redirections there is nothing to put back (and what the command
         // does to descriptors, `exec 3>f` in a function, stays); nor when the process
@@ -2786,7 +2786,7 @@ impl Interp {
             };
             if self.set.xtrace {
                 let shown = match &a.value {
-                    AssignValue::Array(_) => a.text.clone(),
+                    AssignValue::Array(elems) => array_literal_trace(a, elems),
                     AssignValue::Scalar(_) => {
                         let mut t = a.name.clone();
                         if let Some(i) = &a.index {
@@ -3006,7 +3006,7 @@ impl Interp {
                         .unwrap_or_default()
                 )))
             }
-            AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append, false) {
+            AssignValue::Array(elems) => match self.assign_array(&a.name, elems, a.append) {
                 Ok(r) => r,
                 Err(e) => return Err(self.expand_error(e).err()),
             },
@@ -3072,14 +3072,13 @@ impl Interp {
 
     /// `name=(...)` / `name+=(...)`. Values are expanded first, in order; then each
     /// element is stored, its subscript evaluated against the array as it is being
-    /// built (bash's order). `decl`: the list is a declaration builtin's argument,
-    /// which bash quotes once more before reading it.
+    /// built (bash's order). A declaration builtin's list comes here already
+    /// expanded, as quoted words (see `Interp::stash_decl_assign`).
     pub(crate) fn assign_array(
         &mut self,
         name: &str,
         elems: &[ArrayElem],
         append: bool,
-        decl: bool,
     ) -> Result<Result<(), super::AssignError>, ExpandError> {
         let written = name;
         let name = match self.vars.resolve_name_checked(name) {
@@ -3139,10 +3138,9 @@ impl Interp {
                 // A plain word among `[k]=v` ones is refused as it is written, in
                 // its turn.
                 None if assoc && !all_plain => {
-                    let mut w = printer::word_to_string(&e.value);
-                    if decl {
-                        w = crate::interp::builtins::single_quote(&w);
-                    }
+                    // A declaration's list was quoted as it was expanded, so its
+                    // words show quoted.
+                    let w = printer::word_to_string(&e.value);
                     self.error(&format!(
                         "{name}: {w}: must use subscript when assigning associative array"
                     ));
@@ -3344,7 +3342,7 @@ fn lone_input_redirect(body: &Script) -> Option<&Command> {
 }
 
 /// Element `[k]=v` (or `[k]+=v`) spelled as one word, when braces in it expand.
-fn keyed_with_braces(key: &Word, e: &ArrayElem, max: usize) -> Option<Word> {
+pub(crate) fn keyed_with_braces(key: &Word, e: &ArrayElem, max: usize) -> Option<Word> {
     let op = if e.append { "]+=" } else { "]=" };
     let mut parts = vec![WordPart::Lit("[".to_owned())];
     parts.extend(key.parts.iter().cloned());
@@ -3359,7 +3357,7 @@ fn keyed_with_braces(key: &Word, e: &ArrayElem, max: usize) -> Option<Word> {
     expands.then_some(word)
 }
 
-fn untilde(w: &Word) -> Word {
+pub(crate) fn untilde(w: &Word) -> Word {
     Word {
         parts: w
             .parts
@@ -3419,24 +3417,37 @@ fn stub_name(content: &[u8]) -> Option<String> {
         .map(|s| s.trim().to_owned())
 }
 
-/// The elements of an array assignment as `set -x` shows them: each value in single
-/// quotes, keys in brackets. Values are shown as written when they expand.
-fn array_trace_text(elems: &[ArrayElem]) -> String {
-    let show = |w: &Word| match w.parts.as_slice() {
-        [] => "''".to_owned(),
-        [WordPart::Lit(s) | WordPart::Quoted(s) | WordPart::Escaped(s)] => {
-            format!("'{}'", s.replace('\'', "'\\''"))
+/// `name=(...)` as `set -x` shows it: the words as bash's parser gives them back,
+/// one blank apart, `$'...'` turned into `'...'`, and each `\x01` or `\x7f` byte after
+/// an escaping `\x01` (bash's internal quoting of those bytes shows through).
+pub(crate) fn array_literal_trace(a: &Assign, elems: &[ArrayElem]) -> String {
+    let mut out = a.name.clone();
+    if let Some(i) = &a.index {
+        out.push('[');
+        out.push_str(&crate::syntax::printer::word_to_string(i));
+        out.push(']');
+    }
+    out.push_str(if a.append { "+=(" } else { "=(" });
+    for (i, e) in elems.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
         }
-        _ => crate::syntax::printer::word_to_string(w),
-    };
-    elems
-        .iter()
-        .map(|e| match &e.key {
-            Some(k) => format!("[{}]={}", show(k), show(&e.value)),
-            None => show(&e.value),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+        let mut text = String::new();
+        if let Some(k) = &e.key {
+            text.push('[');
+            text.push_str(&crate::syntax::printer::word_to_string(k));
+            text.push_str(if e.append { "]+=" } else { "]=" });
+        }
+        text.push_str(&crate::syntax::printer::word_to_string(&e.value));
+        for c in text.chars() {
+            if matches!(c, '\x01' | '\x7f') {
+                out.push('\x01');
+            }
+            out.push(c);
+        }
+    }
+    out.push(')');
+    out
 }
 
 /// Quotes an assignment's value for `set -x`: like a word, but empty shows as nothing.
@@ -3448,26 +3459,40 @@ fn assign_trace_quote(s: &str) -> String {
     }
 }
 
-/// Quotes a word for `set -x` output the way bash does.
+/// Quotes a word for `set -x` output the way bash does: a word holding a character
+/// the shell treats specially is single-quoted (whatever else it holds, so `'\e[0m'`
+/// keeps its escape raw); failing that, one with a character that does not print is
+/// `$'...'`-quoted.
 pub(crate) fn xtrace_quote(s: &str) -> String {
     if s.is_empty() {
         return "''".to_owned();
     }
-    if s.chars().any(|c| c.is_control() && c != '\t' && c != '\n') {
+    if has_shell_metas(s) {
+        return crate::expand::param::single_quote(s);
+    }
+    if crate::expand::param::needs_ansi_c(s) {
         return crate::expand::param::ansi_c_quote(s);
     }
-    // `#` starts a comment only at a word's start, `~` expands there or after `=`/`:`.
+    s.to_owned()
+}
+
+/// Whether `s` holds a character that means something to the shell where it stands:
+/// a blank, a quote, an operator, a glob or expansion character, `#` starting the
+/// word, `~` starting it or following `=` or `:`.
+fn has_shell_metas(s: &str) -> bool {
     let mut prev = None;
-    let special = s.chars().any(|c| {
+    s.chars().any(|c| {
         let at_start = prev.is_none();
         let after_sep = matches!(prev, None | Some('=' | ':'));
         prev = Some(c);
         (c == '#' && at_start)
             || (c == '~' && after_sep)
-            || c.is_whitespace()
             || matches!(
                 c,
-                '\'' | '"'
+                ' ' | '\t'
+                    | '\n'
+                    | '\''
+                    | '"'
                     | '\\'
                     | '$'
                     | '`'
@@ -3487,24 +3512,7 @@ pub(crate) fn xtrace_quote(s: &str) -> String {
                     | '!'
                     | '^'
             )
-            || c.is_control()
-    });
-    if !special {
-        return s.to_owned();
-    }
-    if s == "'" {
-        return "\\'".to_owned();
-    }
-    let mut out = String::from("'");
-    for c in s.chars() {
-        if c == '\'' {
-            out.push_str("'\\''");
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
+    })
 }
 
 /// The services utilities call back into: running commands and checking limits.

@@ -261,7 +261,14 @@ impl Scopes {
         HiddenFrames(self.frames.split_off(1.min(self.frames.len())))
     }
 
-    /// Puts back the frames [`Scopes::hide_locals`] set aside.
+    /// Sets aside the frames opened since there were `count` (see
+    /// [`Scopes::restore`]): a command's bindings, while it is traced.
+    pub fn hide_from(&mut self, count: usize) -> HiddenFrames {
+        self.forget_locale();
+        HiddenFrames(self.frames.split_off(count.clamp(1, self.frames.len())))
+    }
+
+    /// Puts back the frames [`Scopes::hide_locals`] or [`Scopes::hide_from`] set aside.
     pub fn restore(&mut self, hidden: HiddenFrames) {
         self.forget_locale();
         self.frames.extend(hidden.0);

@@ -271,6 +271,9 @@ pub struct Parser {
     /// The next word is a simple command's first: as in bash, `name[` there reads on to
     /// its matching `]`, blanks and metacharacters included (`a[ 1 ]=2`, `f[ x]`).
     command_start: bool,
+    /// The line of the last `for ((` read. bash numbers an arithmetic `for` with it
+    /// once its `done` is read, so one holding another takes the inner one's line.
+    arith_for_line: u32,
 }
 
 /// Redirection operators as bash names them in syntax errors, longest first.
@@ -375,6 +378,7 @@ impl Parser {
             arith_text: false,
             dquote_to_end: false,
             command_start: false,
+            arith_for_line: 1,
         }
     }
 
@@ -986,7 +990,13 @@ impl Parser {
             match w {
                 "if" => Some(self.if_clause()?),
                 "while" | "until" => Some(self.while_clause()?),
-                "for" => Some(self.for_clause()?),
+                "for" => {
+                    let kind = self.for_clause()?;
+                    if matches!(kind, CommandKind::ArithFor(_)) {
+                        line = self.arith_for_line;
+                    }
+                    Some(kind)
+                }
                 "select" => Some(self.select_clause()?),
                 "case" => Some(self.case_clause()?),
                 "{" => {
@@ -1246,6 +1256,7 @@ impl Parser {
 
     fn arith_for(&mut self) -> PResult<CommandKind> {
         // Cursor at `((`.
+        self.arith_for_line = self.line;
         self.bump_n(2);
         let text = self.read_until_double_paren()?;
         let mut parts = split_arith_for(&text);

@@ -375,17 +375,16 @@ pub fn command_with_docs(c: &Command) -> String {
 }
 
 /// The head of a `for` or `select` loop as `$BASH_COMMAND` and `set -x` show it:
-/// `for x in a "$b"`, and `"$@"` for a loop over the positional parameters.
+/// `for x in a "$b"`, and `"$@"` for a loop over the positional parameters. An
+/// empty list keeps the blank after `in` (`select s in `), as bash prints it.
 pub fn loop_head(keyword: &str, f: &ForClause) -> String {
-    let mut out = format!("{keyword} {} in", f.var);
+    let mut out = format!("{keyword} {} in ", f.var);
     match &f.words {
         Some(ws) => {
-            for w in ws {
-                out.push(' ');
-                out.push_str(&word_to_string(w));
-            }
+            let words: Vec<String> = ws.iter().map(word_to_string).collect();
+            out.push_str(&words.join(" "));
         }
-        None => out.push_str(" \"$@\""),
+        None => out.push_str("\"$@\""),
     }
     out
 }
@@ -729,6 +728,11 @@ fn assign(a: &Assign, out: &mut String) {
 /// name, and a duplication, close or move with both descriptors (`0<&3`, `1>&2`,
 /// `3>&-`, `3<&4-`).
 fn redirect(r: &Redirect, out: &mut String) {
+    // bash forgets a here-document's left-out `;` once it prints any other
+    // redirection (`cat <<E; echo c >o; done;`).
+    if r.op != RedirOp::HereDoc {
+        ML_AFTER_DOC.set(false);
+    }
     let fd = match &r.fd {
         Some(RedirFd::Number(n)) => Some(*n),
         Some(RedirFd::Var(v)) => {
@@ -1319,7 +1323,6 @@ fn cmd_ml(c: &Command, ind: usize) -> String {
 /// A command, and the bodies of its here-documents (which follow the operator after
 /// it, if any).
 fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
-    let (redirs, docs) = redirects_ml(c);
     let body = match &c.kind {
         CommandKind::Simple(sc) => {
             let mut s = String::new();
@@ -1338,6 +1341,9 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
                 first = false;
                 word(w, &mut s);
             }
+            // The redirections are printed after the words (what printing one does
+            // to a here-document's left-out `;` comes in that order).
+            let (redirs, docs) = redirects_ml(c);
             let redirs = redirs.trim_start().to_owned();
             if !redirs.is_empty() {
                 if !first {
@@ -1461,6 +1467,9 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             let outer = COMSUB_LAYOUT.replace(false);
             s.push_str(&function_body_ml(&f.body, ind));
             COMSUB_LAYOUT.set(outer);
+            // The definition is printed apart: a here-document ending its body
+            // leaves the `;` after it in place.
+            ML_AFTER_DOC.set(false);
             s
         }
         // `declare -f` names the coproc as bash does, COPROC when none is given (so,
@@ -1472,9 +1481,10 @@ fn cmd_ml_parts(c: &Command, ind: usize) -> (String, String) {
             cmd_ml(&cp.body, ind)
         ),
     };
+    // The compound's own redirections are printed after its body, and printing one
+    // ends the wait for the `;` a here-document inside leaves out.
+    let (redirs, docs) = redirects_ml(c);
     if !c.redirects.is_empty() {
-        // The compound's own redirections are printed after its body, and printing
-        // one ends the wait for the `;` a here-document inside leaves out.
         ML_AFTER_DOC.set(false);
     }
     (format!("{body}{redirs}"), docs)

@@ -4,7 +4,7 @@
 use super::super::{AssignError, Flow, Interp, R};
 use crate::expand::param::{declare_line, dquote};
 use crate::expand::{Attrs, Value, Var};
-use crate::syntax::{Assign, AssignValue};
+use crate::syntax::{ArrayElem, Assign, AssignValue, Word, WordPart};
 
 /// Prefix that marks an assignment argument whose AST travels beside the words.
 pub const ASSIGN_MARK: &str = "\u{0}assign:";
@@ -752,7 +752,7 @@ fn declare_one(
                 if f.set & Attrs::NAMEREF != 0 {
                     Ok(())
                 } else {
-                    match sh.assign_array(&vname, elems, a.append, true) {
+                    match sh.assign_array(&vname, elems, a.append) {
                         Ok(r) => r,
                         // The expansion error's flow, as a code `declare_impl` turns
                         // back into it.
@@ -912,7 +912,7 @@ fn assign_value(
             && let Some(a) = first_assign(&script)
             && let AssignValue::Array(elems) = a.value
         {
-            return match sh.assign_array(name, &elems, append, false) {
+            return match sh.assign_array(name, &elems, append) {
                 Ok(r) => r,
                 Err(e) => Err(e.message.into()),
             };
@@ -1452,20 +1452,107 @@ impl Interp {
             .and_then(|i| self.decl_assigns.get(i))
     }
 
+    /// `assoc`: an option word before it asks for `-A`, which decides how an array
+    /// value is expanded here.
     pub(crate) fn stash_decl_assign(
         &mut self,
         a: &Assign,
+        assoc: bool,
     ) -> Result<String, crate::expand::ExpandError> {
-        let value = match &a.value {
-            AssignValue::Scalar(_) => Some(
-                self.eval_assign_value(a)?
-                    .into_iter()
-                    .next()
-                    .unwrap_or_default(),
-            ),
-            AssignValue::Array(_) => None,
+        let (a, value) = match &a.value {
+            AssignValue::Scalar(_) => {
+                let v = self.eval_assign_value(a)?.into_iter().next();
+                (a.clone(), Some(v.unwrap_or_default()))
+            }
+            AssignValue::Array(elems) if a.index.is_none() => {
+                (self.expand_decl_array(a, elems, assoc)?, None)
+            }
+            AssignValue::Array(_) => (a.clone(), None),
         };
-        self.decl_assigns.push((a.clone(), value));
+        self.decl_assigns.push((a, value));
         Ok(format!("{ASSIGN_MARK}{}", self.decl_assigns.len() - 1))
+    }
+
+    /// Expands a declaration builtin's `name=(...)` argument as its words are
+    /// expanded, the way bash does it: into a list of quoted words (traced with
+    /// `set -x` then), which the builtin reads as the array's value. With `-A` a
+    /// plain word is not split, globbed, or brace- or tilde-expanded, nor is a
+    /// value; without it, a plain word expands as any word, and `[k]=v` with braces
+    /// becomes plain words.
+    fn expand_decl_array(
+        &mut self,
+        a: &Assign,
+        elems: &[ArrayElem],
+        assoc: bool,
+    ) -> Result<Assign, crate::expand::ExpandError> {
+        use crate::expand::Expander;
+        let quoted = |s: String| Word {
+            parts: vec![WordPart::Quoted(s)],
+        };
+        let mut out = Vec::new();
+        for e in elems {
+            match &e.key {
+                Some(k)
+                    if !assoc
+                        && self.set.braceexpand
+                        && let Some(word) = crate::interp::exec::keyed_with_braces(
+                            k,
+                            e,
+                            self.budget.limits.max_brace_words,
+                        ) =>
+                {
+                    for v in Expander::new(self).words(std::slice::from_ref(&word))? {
+                        out.push(ArrayElem {
+                            key: None,
+                            append: false,
+                            value: quoted(v),
+                        });
+                    }
+                }
+                Some(k) => {
+                    let key = Expander::new(self).string(k)?;
+                    let value = if assoc {
+                        crate::interp::exec::untilde(&e.value)
+                    } else {
+                        e.value.clone()
+                    };
+                    let value = Expander::new(self).assign_value(&value)?;
+                    out.push(ArrayElem {
+                        key: Some(quoted(key)),
+                        append: e.append,
+                        value: quoted(value),
+                    });
+                }
+                None if assoc => {
+                    let w = crate::interp::exec::untilde(&e.value);
+                    let v = Expander::new(self).string(&w)?;
+                    out.push(ArrayElem {
+                        key: None,
+                        append: false,
+                        value: quoted(v),
+                    });
+                }
+                None => {
+                    for v in Expander::new(self).words(std::slice::from_ref(&e.value))? {
+                        out.push(ArrayElem {
+                            key: None,
+                            append: false,
+                            value: quoted(v),
+                        });
+                    }
+                }
+            }
+        }
+        let a = Assign {
+            value: AssignValue::Array(out),
+            ..a.clone()
+        };
+        if self.set.xtrace
+            && let AssignValue::Array(elems) = &a.value
+        {
+            let line = crate::interp::exec::array_literal_trace(&a, elems);
+            self.xtrace_line(&line);
+        }
+        Ok(a)
     }
 }

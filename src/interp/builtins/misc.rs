@@ -906,6 +906,11 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
     let rest = &args[start..];
     let print = !letters.is_empty();
     let mut out = String::new();
+    // With `-p` and no alias defined, bash lists nothing and stops there, leaving
+    // the names after it unlooked-up and the assignments undone.
+    if print && sh.aliases.is_empty() {
+        return Ok(0);
+    }
     if rest.is_empty() || print {
         let mut names: Vec<&String> = sh.aliases.keys().collect();
         names.sort();
@@ -940,9 +945,10 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
 /// so that the line can be run again.
 fn alias_line(name: &str, value: &str) -> String {
     let dashes = if name.starts_with('-') { "-- " } else { "" };
+    // Always single quotes, whatever the value holds (bash's sh_single_quote).
     format!(
         "alias {dashes}{name}={}\n",
-        crate::expand::param::quote(value)
+        crate::expand::param::single_quote(value)
     )
 }
 
