@@ -1409,6 +1409,10 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
         sh.int_assign_failed = true;
         String::new()
     })?;
+    // The subscript may have assigned to the array (`unset 'a[a[7]=-1]'`).
+    let Some(var) = sh.vars.get(&base).cloned() else {
+        return Ok(());
+    };
     if !var.is_array() {
         if idx != 0 {
             return Err(not_array());
