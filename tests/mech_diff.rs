@@ -905,6 +905,14 @@ fn cond_primary() -> BoxedStrategy<String> {
             "#,
         )
     };
+    let owned = || {
+        frag(
+            r#"
+            f ¦ d ¦ l ¦ dl ¦ empty ¦ nosuch ¦ x ¦ '' ¦ old ¦ hard ¦ p ¦ suid ¦ sticky ¦ ld ¦ d/
+            f/ ¦ "$e"
+            "#,
+        )
+    };
     // Times are compared only between the script's own files, which the setup gives
     // fixed times: the host's `/` and `/dev/null` have times of their own, and a file
     // written just after its creation may or may not have been changed after it was
@@ -937,10 +945,12 @@ fn cond_primary() -> BoxedStrategy<String> {
     prop_oneof![
         3 => (frag(
             r#"
-            -a ¦ -b ¦ -c ¦ -d ¦ -e ¦ -f ¦ -g ¦ -h ¦ -k ¦ -p ¦ -r ¦ -s ¦ -u ¦ -w ¦ -x ¦ -G ¦ -L
-            -O ¦ -S
+            -a ¦ -b ¦ -c ¦ -d ¦ -e ¦ -f ¦ -g ¦ -h ¦ -k ¦ -p ¦ -s ¦ -u ¦ -L ¦ -S
             "#,
         ), file()).prop_map(|(o, f)| format!("{o} {f}")),
+        // Access and ownership only of the script's own readable files: bash may run
+        // as root, who may read `noperm` and write `/` (shellbox's user is not root).
+        1 => (frag("-r ¦ -w ¦ -x ¦ -O ¦ -G"), owned()).prop_map(|(o, f)| format!("{o} {f}")),
         1 => timed().prop_map(|f| format!("-N {f}")),
         1 => frag("-t 0 ¦ -t 1 ¦ -t 2 ¦ -t 9 ¦ -t x ¦ -t '' ¦ -t 99999999999"),
         1 => frag("-z '' ¦ -z abc ¦ -n '' ¦ -n abc ¦ -z $e ¦ -n \"$u\" ¦ -n $s"),
