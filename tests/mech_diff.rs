@@ -905,6 +905,26 @@ fn cond_primary() -> BoxedStrategy<String> {
             "#,
         )
     };
+    let owned = || {
+        frag(
+            r#"
+            f ¦ d ¦ l ¦ dl ¦ empty ¦ nosuch ¦ x ¦ '' ¦ old ¦ hard ¦ p ¦ suid ¦ sticky ¦ ld ¦ d/
+            f/ ¦ "$e"
+            "#,
+        )
+    };
+    // Times are compared only between the script's own files, which the setup gives
+    // fixed times: the host's `/` and `/dev/null` have times of their own, and a file
+    // written just after its creation may or may not have been changed after it was
+    // last read (`-N`) depending on the clock's grain.
+    let timed = || {
+        frag(
+            r#"
+            f ¦ d ¦ l ¦ dl ¦ empty ¦ nosuch ¦ x ¦ '' ¦ old ¦ hard ¦ p ¦ suid ¦ sticky ¦ noperm
+            ld ¦ d/ ¦ f/ ¦ "$e"
+            "#,
+        )
+    };
     let word = || {
         frag(
             r#"
@@ -925,10 +945,13 @@ fn cond_primary() -> BoxedStrategy<String> {
     prop_oneof![
         3 => (frag(
             r#"
-            -a ¦ -b ¦ -c ¦ -d ¦ -e ¦ -f ¦ -g ¦ -h ¦ -k ¦ -p ¦ -r ¦ -s ¦ -u ¦ -w ¦ -x ¦ -G ¦ -L
-            -N ¦ -O ¦ -S
+            -a ¦ -b ¦ -c ¦ -d ¦ -e ¦ -f ¦ -g ¦ -h ¦ -k ¦ -p ¦ -s ¦ -u ¦ -L ¦ -S
             "#,
         ), file()).prop_map(|(o, f)| format!("{o} {f}")),
+        // Access and ownership only of the script's own readable files: bash may run
+        // as root, who may read `noperm` and write `/` (shellbox's user is not root).
+        1 => (frag("-r ¦ -w ¦ -x ¦ -O ¦ -G"), owned()).prop_map(|(o, f)| format!("{o} {f}")),
+        1 => timed().prop_map(|f| format!("-N {f}")),
         1 => frag("-t 0 ¦ -t 1 ¦ -t 2 ¦ -t 9 ¦ -t x ¦ -t '' ¦ -t 99999999999"),
         1 => frag("-z '' ¦ -z abc ¦ -n '' ¦ -n abc ¦ -z $e ¦ -n \"$u\" ¦ -n $s"),
         1 => frag(
@@ -951,7 +974,8 @@ fn cond_primary() -> BoxedStrategy<String> {
             .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
         3 => (num(), frag("-eq ¦ -ne ¦ -lt ¦ -le ¦ -gt ¦ -ge"), num())
             .prop_map(|(l, o, r)| format!("{l} {o} {r}")),
-        1 => (file(), frag("-ef ¦ -nt ¦ -ot"), file()).prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+        1 => (file(), frag("-ef"), file()).prop_map(|(l, o, r)| format!("{l} {o} {r}")),
+        1 => (timed(), frag("-nt ¦ -ot"), timed()).prop_map(|(l, o, r)| format!("{l} {o} {r}")),
         3 => (word(), frag(
             r#"
             ^a(b)(c)?$ ¦ 'a.c' ¦ $re ¦ "$re" ¦ ( ¦ [[:alpha:]]+ ¦ a|x ¦ ^$ ¦ b* ¦ "a.c" ¦ \.
@@ -1025,13 +1049,23 @@ fn cond_line() -> BoxedStrategy<String> {
 fn cond_script() -> BoxedStrategy<String> {
     (
         lines(cond_line(), 1..6),
-        sel(&["", "", "shopt -s nocasematch", "set -u", "shopt -s extglob", "set -o posix", "shopt -u extglob", "set -e"]),
+        sel(&[
+            "",
+            "",
+            "shopt -s nocasematch",
+            "set -u",
+            "shopt -s extglob",
+            "set -o posix",
+            "shopt -u extglob",
+            "set -e",
+        ]),
     )
         .prop_map(|(body, pre)| {
             format!(
                 "mkdir d ld; echo data > f; : > empty; ln -s f l; ln -s nosuch dl; ln f hard\n\
                  printf '#!/bin/sh\\n' > x; chmod +x x; touch -d @100 old; mkfifo p\n\
-                 : > suid; chmod u+s,g+s suid; mkdir sticky; chmod +t sticky; : > noperm; chmod 000 noperm\n\
+                 : > suid; chmod u+s,g+s suid; mkdir sticky; chmod +t sticky; : > noperm\n\
+                 touch -d @200 f empty x d ld p suid sticky noperm; chmod 000 noperm\n\
                  a=3 e= s=abc z=0 re='([a-z]+)([0-9]+)'; arr=(10 20 30); declare -A h=([k]=v)\n\
                  declare -a ea; declare -n nr=a nrbad=nosuch; unset u\n{pre}\n{body}\n\
                  echo \"end:$? ${{BASH_REMATCH[@]@Q}}\"\n"

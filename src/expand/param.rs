@@ -395,6 +395,10 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                         f.discard = true;
                         f
                     })?;
+                    // The subscript may have assigned to the array (`${a[a[7]=-1]}`):
+                    // the element, and the end a negative index counts from, are read
+                    // after it.
+                    let var = ex.host.var(name).unwrap_or_default();
                     let Some(idx) = var.read_index(i) else {
                         // `${#a[-9]}` of a variable that exists abandons the command line,
                         // naming the subscript as written.

@@ -3104,9 +3104,13 @@ impl Interp {
         }
         let assoc = existing.is_assoc();
         let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
-        // An associative array's list is `[k]=v` pairs, or (bash 5.2) only plain
-        // words, taken as keys and values in turn.
-        let all_plain = elems.iter().all(|e| e.key.is_none());
+        // An associative array's list is `[k]=v` pairs, or (bash 5.2) words taken as
+        // keys and values in turn: so it is when the first has no subscript, and a
+        // `[k]=v` after it is a word like the others.
+        let all_plain = elems.first().is_none_or(|e| e.key.is_none());
+        if assoc && !all_plain {
+            return self.assign_assoc_keyed(&name, &existing, elems, append);
+        }
         // 1. Expand every value (and, for associative arrays, every key).
         let mut items: Vec<ExpandedElem> = Vec::new();
         for e in elems {
@@ -3122,29 +3126,18 @@ impl Interp {
                     let vals = Expander::new(self).words(std::slice::from_ref(&word))?;
                     items.push((None, None, false, vals));
                 }
-                Some(k) => {
-                    let value = if assoc {
-                        Expander::new(self).assign_value(&untilde(&e.value))?
-                    } else {
-                        Expander::new(self).assign_value(&e.value)?
-                    };
-                    let key = if assoc {
-                        Some(Expander::new(self).string(k)?)
-                    } else {
-                        None
-                    };
-                    items.push((Some(k), key, e.append, vec![value]));
+                Some(k) if assoc => {
+                    let mut parts = vec![WordPart::Lit("[".to_owned())];
+                    parts.extend(k.parts.iter().cloned());
+                    let op = if e.append { "]+=" } else { "]=" };
+                    parts.push(WordPart::Lit(op.to_owned()));
+                    parts.extend(e.value.parts.iter().cloned());
+                    let vals = Expander::new(self).words(&[Word { parts }])?;
+                    items.push((None, None, false, vals));
                 }
-                // A plain word among `[k]=v` ones is refused as it is written, in
-                // its turn.
-                None if assoc && !all_plain => {
-                    // A declaration's list was quoted as it was expanded, so its
-                    // words show quoted.
-                    let w = printer::word_to_string(&e.value);
-                    self.error(&format!(
-                        "{name}: {w}: must use subscript when assigning associative array"
-                    ));
-                    items.push((None, None, false, Vec::new()));
+                Some(k) => {
+                    let value = Expander::new(self).assign_value(&e.value)?;
+                    items.push((Some(k), None, e.append, vec![value]));
                 }
                 None => {
                     let vals = Expander::new(self).words(std::slice::from_ref(&e.value))?;
@@ -3153,63 +3146,31 @@ impl Interp {
             }
         }
         if assoc {
-            let old = match &existing.value {
-                Some(Value::Assoc(a)) => a.clone(),
+            // bash 5.2: `(k1 v1 k2 v2 ...)`; each value keeps the text it came from.
+            let mut map = match &existing.value {
+                Some(Value::Assoc(a)) if append => a.clone(),
                 _ => crate::expand::Assoc::default(),
             };
-            let mut map = if append {
-                old.clone()
-            } else {
-                crate::expand::Assoc::default()
-            };
             let mut grown = 0usize;
-            if all_plain {
-                // bash 5.2: `(k1 v1 k2 v2 ...)`; each value keeps the text it came from.
-                let flat: Vec<(String, &Word)> = items
-                    .into_iter()
-                    .zip(elems)
-                    .flat_map(|((.., v), e)| v.into_iter().map(move |x| (x, &e.value)))
-                    .collect();
-                let mut it = flat.into_iter();
-                while let Some((k, kw)) = it.next() {
-                    let v = it.next().map(|x| x.0).unwrap_or_default();
-                    if k.is_empty() {
-                        let text = printer::word_to_string(kw);
-                        self.error(&format!("{text}: bad array subscript"));
-                        continue;
-                    }
-                    let v = super::vars::apply_case(existing.attrs, v);
-                    grown += crate::expand::element_cost(Some(&k), &v);
-                    map.insert(k, v);
+            let flat: Vec<(String, &Word)> = items
+                .into_iter()
+                .zip(elems)
+                .flat_map(|((.., v), e)| v.into_iter().map(move |x| (x, &e.value)))
+                .collect();
+            let mut it = flat.into_iter();
+            while let Some((k, kw)) = it.next() {
+                let mut v = it.next().map(|x| x.0).unwrap_or_default();
+                if integer {
+                    v = self.eval_int_value(&v)?.to_string();
                 }
-            } else {
-                for ((k, key, app, vals), e) in items.into_iter().zip(elems) {
-                    if key.as_deref() == Some("") {
-                        let (kw, op) =
-                            (k.map(printer::word_to_string), if app { "+=" } else { "=" });
-                        let vw = printer::word_to_string(&e.value);
-                        self.error(&format!(
-                            "[{}]{op}{vw}: bad array subscript",
-                            kw.unwrap_or_default()
-                        ));
-                        continue;
-                    }
-                    // A plain word was reported as it came.
-                    let Some(key) = key.filter(|_| k.is_some()) else {
-                        continue;
-                    };
-                    let mut v = vals.into_iter().next().unwrap_or_default();
-                    if app {
-                        let base = if append { map.get(&key) } else { old.get(&key) };
-                        v = base.cloned().unwrap_or_default() + &v;
-                    }
-                    if integer {
-                        v = self.eval_int_value(&v)?.to_string();
-                    }
-                    let v = super::vars::apply_case(existing.attrs, v);
-                    grown += crate::expand::element_cost(Some(&key), &v);
-                    map.insert(key, v);
+                if k.is_empty() {
+                    let text = printer::word_to_string(kw);
+                    self.error(&format!("{text}: bad array subscript"));
+                    continue;
                 }
+                let v = super::vars::apply_case(existing.attrs, v);
+                grown += crate::expand::element_cost(Some(&k), &v);
+                map.insert(k, v);
             }
             let attrs = existing.attrs;
             let var = self.vars.entry(&name, false);
@@ -3303,6 +3264,69 @@ impl Interp {
                 ErrorKind::Fatal(126),
             ));
         }
+        Ok(self
+            .note_growth(grown)
+            .map_err(|m| format!("{name}: {m}").into()))
+    }
+
+    /// An associative array's `[k]=v` list: each element is expanded, checked and
+    /// stored before the next is looked at, so a plain word is refused, and an
+    /// integer array's value evaluated, in its turn (a failing value ends the list
+    /// before later elements are expanded).
+    fn assign_assoc_keyed(
+        &mut self,
+        name: &str,
+        existing: &crate::expand::Var,
+        elems: &[ArrayElem],
+        append: bool,
+    ) -> Result<Result<(), super::AssignError>, ExpandError> {
+        let integer = existing.attrs.has(crate::expand::Attrs::INTEGER);
+        let old = match &existing.value {
+            Some(Value::Assoc(a)) => a.clone(),
+            _ => crate::expand::Assoc::default(),
+        };
+        let mut map = if append {
+            old.clone()
+        } else {
+            crate::expand::Assoc::default()
+        };
+        let mut grown = 0usize;
+        for e in elems {
+            let Some(k) = &e.key else {
+                // A declaration's list was quoted as it was expanded, so its words
+                // show quoted.
+                let w = printer::word_to_string(&e.value);
+                self.error(&format!(
+                    "{name}: {w}: must use subscript when assigning associative array"
+                ));
+                continue;
+            };
+            let mut v = Expander::new(self).assign_value(&untilde(&e.value))?;
+            let key = Expander::new(self).string(k)?;
+            if key.is_empty() {
+                let op = if e.append { "+=" } else { "=" };
+                self.error(&format!(
+                    "[{}]{op}{}: bad array subscript",
+                    printer::word_to_string(k),
+                    printer::word_to_string(&e.value)
+                ));
+                continue;
+            }
+            if e.append {
+                let base = if append { map.get(&key) } else { old.get(&key) };
+                v = base.cloned().unwrap_or_default() + &v;
+            }
+            if integer {
+                v = self.eval_int_value(&v)?.to_string();
+            }
+            let v = super::vars::apply_case(existing.attrs, v);
+            grown += crate::expand::element_cost(Some(&key), &v);
+            map.insert(key, v);
+        }
+        let attrs = existing.attrs;
+        let var = self.vars.entry(name, false);
+        var.value = Some(Value::Assoc(map));
+        var.attrs = attrs;
         Ok(self
             .note_growth(grown)
             .map_err(|m| format!("{name}: {m}").into()))

@@ -252,6 +252,8 @@ impl ArithHost for Interp {
                     return self.arith_element_or_unbound(name, &v, found);
                 }
                 let i = self.eval_index_text(sub)?;
+                // Read after the subscript, which may have assigned to the array.
+                let v = Host::var(self, name).unwrap_or_default();
                 let Some(idx) = v.read_index(i) else {
                     self.error(&format!("{name}: bad array subscript"));
                     // Reported already: the element reads as 0, even under `set -u`.
@@ -331,8 +333,8 @@ fn subscript_len(text: &str) -> Option<usize> {
 const MAX_SUBSCRIPT_NESTING: usize = 64;
 
 /// Where the `close` that ends `text` (what follows an `open`) is, skipping nested
-/// pairs, quoted text, escaped characters, and a command substitution or `${...}`
-/// whole (bash's skip_matched_pair: `a[$(echo ])]` names one element).
+/// pairs, quoted text, escaped characters, and a command substitution (`$(...)` or
+/// backquoted) or `${...}` whole (bash's skip_matched_pair: `a[$(echo ])]` names one element).
 fn matched_len(text: &str, open: char, close: char, nesting: usize) -> Option<usize> {
     if nesting > MAX_SUBSCRIPT_NESTING {
         return None;
@@ -347,9 +349,9 @@ fn matched_len(text: &str, open: char, close: char, nesting: usize) -> Option<us
             '\'' => {
                 chars.by_ref().find(|&(_, d)| d == '\'')?;
             }
-            '"' => loop {
+            q @ ('"' | '`') => loop {
                 match chars.next()?.1 {
-                    '"' => break,
+                    d if d == q => break,
                     '\\' => {
                         chars.next();
                     }

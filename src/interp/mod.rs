@@ -2015,6 +2015,10 @@ impl Interp {
         let idx = self
             .eval_int_value(key)
             .map_err(|e| AssignError::Subscript(e.render()))?;
+        // The subscript may have assigned to the array (`a[a[7]=-1]=x`): the element
+        // and the end a negative index counts from are those after it.
+        let var = self.vars.get(&name).cloned().unwrap_or_default();
+        let attrs = var.attrs;
         let idx = if idx < 0 {
             let max = match &var.value {
                 Some(Value::Indexed(a)) => a.keys().next_back().copied().unwrap_or(-1),

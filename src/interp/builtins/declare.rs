@@ -343,6 +343,49 @@ pub(crate) fn listed_vars(sh: &mut Interp) -> Vec<(String, Var)> {
     all
 }
 
+/// What the declaration before a refused list assignment to readonly `name` does:
+/// with `-a` or `-A` a scalar becomes an array of its value (an array of the other
+/// kind cannot, which is the error then), and `-i`, `-l` and `-u` are added.
+/// Returns the error that replaces "readonly variable", if any.
+fn readonly_list_declaration(sh: &mut Interp, name: &str, local: bool, set: u16) -> Option<String> {
+    let var = sh.vars.entry(name, local);
+    if set & Attrs::ASSOC != 0 && var.is_array() {
+        return Some(format!(
+            "{name}: cannot convert indexed to associative array"
+        ));
+    }
+    if set & Attrs::ARRAY != 0 && var.is_assoc() {
+        return Some(format!(
+            "{name}: cannot convert associative to indexed array"
+        ));
+    }
+    if set & (Attrs::ARRAY | Attrs::ASSOC) != 0 && !var.is_array() && !var.is_assoc() {
+        let assoc = set & Attrs::ASSOC != 0;
+        if let Some(Value::Str(s)) = &var.value {
+            var.value = Some(if assoc {
+                let mut a = crate::expand::Assoc::default();
+                a.insert("0".to_owned(), s.clone());
+                Value::Assoc(a)
+            } else {
+                let mut a = imbl::OrdMap::new();
+                a.insert(0, s.clone());
+                Value::Indexed(a)
+            });
+        }
+        var.attrs
+            .set(if assoc { Attrs::ASSOC } else { Attrs::ARRAY }, true);
+    }
+    let shaping = set & (Attrs::INTEGER | Attrs::LOWER | Attrs::UPPER | Attrs::CAPITALIZE);
+    if shaping & Attrs::UPPER != 0 {
+        var.attrs.set(Attrs::LOWER, false);
+    }
+    if shaping & Attrs::LOWER != 0 {
+        var.attrs.set(Attrs::UPPER, false);
+    }
+    var.attrs.0 |= shaping;
+    None
+}
+
 /// Declares one operand: `name`, `name=value`, or a marked assignment.
 fn declare_one(
     sh: &mut Interp,
@@ -592,6 +635,10 @@ fn declare_one(
             .is_some_and(|a| matches!(a.value, AssignValue::Array(_)))
         {
             if !local || exists_here {
+                // The declaration before that statement gives the variable its kind
+                // and the attributes that shape values (`-a`, `-A`, `-i`, `-l`, `-u`,
+                // `-c`); only the list's assignment is refused.
+                let msg = readonly_list_declaration(sh, &vname, local, f.set).unwrap_or(msg);
                 sh.error(&msg);
                 return Err(ABANDON_LINE);
             }
@@ -1409,6 +1456,10 @@ fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
         sh.int_assign_failed = true;
         String::new()
     })?;
+    // The subscript may have assigned to the array (`unset 'a[a[7]=-1]'`).
+    let Some(var) = sh.vars.get(&base).cloned() else {
+        return Ok(());
+    };
     if !var.is_array() {
         if idx != 0 {
             return Err(not_array());

@@ -1250,8 +1250,10 @@ pub fn getopts(sh: &mut Interp, args: &[String]) -> R {
     }
     let pos = spec.find(c).filter(|_| c != ':');
     // `?` in the option string is found, but getopts cannot tell it from an illegal
-    // option: the same result, without the message.
-    match pos.filter(|_| c != '?') {
+    // option: the same result, without the message; unless it takes an argument
+    // (`?:`), which it then takes as any option does.
+    let takes = |p: usize| spec[p + c.len_utf8()..].starts_with(':');
+    match pos.filter(|&p| c != '?' || takes(p)) {
         None => {
             if silent {
                 let _ = sh.assign_scalar("OPTARG", c.to_string(), false);

@@ -433,6 +433,8 @@ fn var_is_set(sh: &mut Interp, name: &str) -> bool {
                 return false;
             }
         };
+        // Read after the subscript, which may have assigned to the array.
+        let v = crate::expand::Host::var(sh, base).unwrap_or_default();
         let Some(idx) = v.read_index(i) else {
             sh.error(&format!("{base}: bad array subscript"));
             return false;
