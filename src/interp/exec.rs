@@ -974,9 +974,19 @@ impl Interp {
         if !subshell && self.redir_line > 0 {
             self.line = self.redir_line;
         }
-        self.redirecting_utility = subshell;
+        self.redirecting_utility = subshell || saved.is_none();
+        // A subshell's `{var}` redirections, as a program's, assign and open in its
+        // own process only.
+        let var_redirs = if subshell {
+            self.var_redirs(&c.redirects)
+        } else {
+            Vec::new()
+        };
         let applied = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
+        if subshell {
+            self.close_var_redirs(mark);
+        }
         let r = match applied {
             Ok(true) => {
                 self.line = own;
@@ -994,8 +1004,9 @@ impl Interp {
         };
         match saved {
             Some(saved) => self.restore_redirected(mark, &saved, true),
-            None => self.redirected.truncate(mark),
+            None => self.forget_redirected(mark),
         }
+        self.restore_var_redirs(var_redirs);
         // The subshell's redirections were its own: the report goes where the
         // shell's stderr goes.
         self.report_fg_death(c);
@@ -1882,7 +1893,7 @@ impl Interp {
         } else {
             Vec::new()
         };
-        self.redirecting_utility = utility;
+        self.redirecting_utility = utility || saved_fds.is_none();
         let redir_ok = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
         // A utility's redirections are expanded in its own process: an expansion
@@ -1932,9 +1943,9 @@ impl Interp {
                 // bash closes the process substitutions' own descriptors even then:
                 // `exec 3> >(cat)` leaves only 3 writing to `cat`.
                 self.close_new_procsubs(&saved);
-                self.redirected.truncate(mark)
+                self.forget_redirected(mark)
             }
-            None => self.redirected.truncate(mark),
+            None => self.forget_redirected(mark),
         }
         self.restore_var_redirs(var_redirs);
         self.report_fg_death(c);
@@ -2742,7 +2753,7 @@ impl Interp {
     fn close_var_redirs(&mut self, mark: usize) {
         for (_, u) in self.redirected[mark..].iter_mut() {
             if matches!(u, super::redirect::Undo::KeepOpen) {
-                *u = super::redirect::Undo::Restore;
+                *u = super::redirect::Undo::Restore(None);
             }
         }
     }
