@@ -2642,8 +2642,12 @@ impl Interp {
                 Ok(0) => return Ok(0),
                 Ok(n) => self.out(chunk.get(..n).unwrap_or_default())?,
                 Err(e) => {
-                    self.error(&io_error_text(&e));
-                    return Ok(1);
+                    if let Some(f) = crate::commands::as_fatal(&e) {
+                        return Err(Flow::Fatal(f.0.clone()));
+                    }
+                    // bash stops at a read error without a word: a directory reads as
+                    // nothing.
+                    return Ok(0);
                 }
             }
         }
@@ -3587,10 +3591,21 @@ impl crate::commands::Host for UtilHost<'_> {
             .strip_prefix("/dev/fd/")
             .and_then(|n| n.parse::<i32>().ok());
         let file = match dup_of {
-            Some(fd) => {
-                let f = self.sh.fds.get(fd).filter(|f| f.readable())?;
-                Ok(Arc::clone(f))
-            }
+            // A regular file is opened anew, from its start, as Linux opens it.
+            Some(fd) => match self.sh.fds.get(fd).map(|f| &**f) {
+                Some(OpenFile::File { ino, .. }) => {
+                    let ino = *ino;
+                    let fs = self.sh.fs.lock();
+                    let ft = fs.stat_ino(ino).ok()?.file_type;
+                    fs.access_ino(ino, true, false, false)
+                        .map(|()| Arc::new(super::io::for_file_type(ft, ino, true, false, false)))
+                        .map_err(Into::into)
+                }
+                _ => {
+                    let f = self.sh.fds.get(fd).filter(|f| f.readable())?;
+                    Ok(Arc::clone(f))
+                }
+            },
             None => self.sh.open_fifo_path(path, false)?.map(Arc::new),
         };
         Some(file.map(|f| {

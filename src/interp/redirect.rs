@@ -270,7 +270,14 @@ impl Interp {
         };
         let file: Arc<OpenFile> = if let Some(src) = dup_of {
             match self.fds.get(src).cloned() {
-                Some(f) => f,
+                Some(f) => match self.reopen(&f, op) {
+                    Some(Ok(f)) => f,
+                    Some(Err(msg)) => {
+                        self.error(&format!("{target}: {msg}"));
+                        return Ok(false);
+                    }
+                    None => f,
+                },
                 None => {
                     self.error(&format!("{target}: No such file or directory"));
                     return Ok(false);
@@ -385,6 +392,41 @@ impl Interp {
         };
         self.set_redirected(fd, Some(file));
         Ok(true)
+    }
+
+    /// Linux opens `/dev/fd/N` (and `/dev/stdout`, ...) naming a regular file or a
+    /// directory as the file itself, anew: its own offset, `>` truncating it (and
+    /// refused under noclobber), access checked against the file's mode. `None` for
+    /// anything else (a pipe, a here-document, a device), which is shared as it is.
+    fn reopen(&self, f: &OpenFile, op: RedirOp) -> Option<Result<Arc<OpenFile>, String>> {
+        let OpenFile::File { ino, .. } = f else {
+            return None;
+        };
+        let ino = *ino;
+        let (read, write, append, truncate) = match op {
+            RedirOp::Read => (true, false, false, false),
+            RedirOp::ReadWrite => (true, true, false, false),
+            RedirOp::Append | RedirOp::AppendBoth => (false, true, true, false),
+            _ => (false, true, false, true),
+        };
+        let mut fs = self.fs.lock();
+        let ft = fs.stat_ino(ino).ok()?.file_type;
+        if ft == crate::fs::FileType::Dir && write {
+            return Some(Err(crate::fs::Errno::EISDIR.to_string()));
+        }
+        if self.set.noclobber
+            && matches!(op, RedirOp::Write | RedirOp::WriteBoth)
+            && ft == crate::fs::FileType::File
+        {
+            return Some(Err("cannot overwrite existing file".to_owned()));
+        }
+        if let Err(e) = fs.access_ino(ino, read, write, false) {
+            return Some(Err(e.to_string()));
+        }
+        if truncate && let Err(e) = fs.truncate_ino(ino, 0) {
+            return Some(Err(e.to_string()));
+        }
+        Some(Ok(Arc::new(for_file_type(ft, ino, read, write, append))))
     }
 
     /// Opens FIFO `ino` for the shell or a utility it runs, waiting for the other end
