@@ -222,15 +222,18 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
             // offers none is copied below).
             let mut done = false;
             while let Some(got) = sh.read_shared() {
-                match got? {
-                    Some(bytes) => {
+                match got {
+                    Ok(Some(bytes)) => {
                         ctx.host.check()?;
                         sh.write_shared(bytes)?;
                     }
-                    None => {
+                    Ok(None) => {
                         done = true;
                         break;
                     }
+                    // Not readable: reported by the copy below, which fails the same.
+                    Err(e) if super::util::read_error_text(&e).is_some() => break,
+                    Err(e) => return Err(e),
                 }
             }
             if done {
@@ -242,16 +245,21 @@ pub fn cat(ctx: &mut Ctx) -> CmdResult {
         loop {
             let n = match r.read(&mut buf) {
                 Ok(n) => n,
-                // A closed standard input: reported, the other files still copied,
-                // and GNU cat complains again when it closes it.
-                Err(e) if is_stdin && e.raw_os_error() == Some(9) => {
+                // An input that cannot be read (a directory, a closed standard
+                // input): reported, the other files still copied, and GNU cat
+                // complains again when it closes a closed standard input.
+                Err(e) => {
+                    let Some(text) = super::util::read_error_text(&e) else {
+                        return Err(e);
+                    };
                     drop(r);
-                    ctx.err("-: Bad file descriptor")?;
+                    ctx.err(format!("{}: {text}", quotef(name)))?;
                     status = 1;
-                    stdin_closed = true;
+                    // (Open only for writing, it closes without complaint.)
+                    stdin_closed |=
+                        is_stdin && e.raw_os_error() == Some(9) && ctx.host.fd_file(0).is_none();
                     break;
                 }
-                Err(e) => return Err(e),
             };
             if n == 0 {
                 break;

@@ -27,6 +27,18 @@ pub fn quote(s: &str) -> String {
 }
 
 /// GNU `quotef()`: quoted only when needed (`cat: x: ...`, `cat: 'a b': ...`).
+/// What a utility says of an input it could not read (a directory, a descriptor
+/// closed or open only for writing), as strerror words; `None` for an error that is
+/// not the input's (a limit hit, a signal), which ends the utility.
+pub fn read_error_text(e: &io::Error) -> Option<String> {
+    if e.raw_os_error() == Some(9) {
+        return Some("Bad file descriptor".to_owned());
+    }
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<crate::fs::FsError>())
+        .map(ToString::to_string)
+}
+
 pub fn quotef(s: &str) -> String {
     if needs_quote(s, true) {
         shell_quote(s)

@@ -1090,9 +1090,19 @@ impl Interp {
         if !subshell && self.redir_line > 0 {
             self.line = self.redir_line;
         }
-        self.redirecting_utility = subshell;
+        self.redirecting_utility = subshell || saved.is_none();
+        // A subshell's `{var}` redirections, as a program's, assign and open in its
+        // own process only.
+        let var_redirs = if subshell {
+            self.var_redirs(&c.redirects)
+        } else {
+            Vec::new()
+        };
         let applied = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
+        if subshell {
+            self.close_var_redirs(mark);
+        }
         let r = match applied {
             Ok(true) => {
                 self.line = own;
@@ -1110,8 +1120,9 @@ impl Interp {
         };
         match saved {
             Some(saved) => self.restore_redirected(mark, &saved, true),
-            None => self.redirected.truncate(mark),
+            None => self.forget_redirected(mark),
         }
+        self.restore_var_redirs(var_redirs);
         // The subshell's redirections were its own: the report goes where the
         // shell's stderr goes.
         self.report_fg_death(c);
@@ -2003,7 +2014,7 @@ impl Interp {
         } else {
             Vec::new()
         };
-        self.redirecting_utility = utility;
+        self.redirecting_utility = utility || saved_fds.is_none();
         let redir_ok = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
         // A utility's redirections are expanded in its own process: an expansion
@@ -2054,9 +2065,9 @@ impl Interp {
                 // bash closes the process substitutions' own descriptors even then:
                 // `exec 3> >(cat)` leaves only 3 writing to `cat`.
                 self.close_new_procsubs(&saved);
-                self.redirected.truncate(mark)
+                self.forget_redirected(mark)
             }
-            None => self.redirected.truncate(mark),
+            None => self.forget_redirected(mark),
         }
         self.restore_var_redirs(var_redirs);
         self.report_fg_death(c);
@@ -2770,8 +2781,12 @@ impl Interp {
                 Ok(0) => return Ok(0),
                 Ok(n) => self.out(chunk.get(..n).unwrap_or_default())?,
                 Err(e) => {
-                    self.error(&io_error_text(&e));
-                    return Ok(1);
+                    if let Some(f) = crate::commands::as_fatal(&e) {
+                        return Err(Flow::Fatal(f.0.clone()));
+                    }
+                    // bash stops at a read error without a word: a directory reads as
+                    // nothing.
+                    return Ok(0);
                 }
             }
         }
@@ -2881,7 +2896,7 @@ impl Interp {
     fn close_var_redirs(&mut self, mark: usize) {
         for (_, u) in self.redirected[mark..].iter_mut() {
             if matches!(u, super::redirect::Undo::KeepOpen) {
-                *u = super::redirect::Undo::Restore;
+                *u = super::redirect::Undo::Restore(None);
             }
         }
     }
@@ -3748,10 +3763,21 @@ impl crate::commands::Host for UtilHost<'_> {
             .strip_prefix("/dev/fd/")
             .and_then(|n| n.parse::<i32>().ok());
         let file = match dup_of {
-            Some(fd) => {
-                let f = self.sh.fds.get(fd).filter(|f| f.readable())?;
-                Ok(Arc::clone(f))
-            }
+            // A regular file is opened anew, from its start, as Linux opens it.
+            Some(fd) => match self.sh.fds.get(fd).map(|f| &**f) {
+                Some(OpenFile::File { ino, .. }) => {
+                    let ino = *ino;
+                    let fs = self.sh.fs.lock();
+                    let ft = fs.stat_ino(ino).ok()?.file_type;
+                    fs.access_ino(ino, true, false, false)
+                        .map(|()| Arc::new(super::io::for_file_type(ft, ino, true, false, false)))
+                        .map_err(Into::into)
+                }
+                _ => {
+                    let f = self.sh.fds.get(fd).filter(|f| f.readable())?;
+                    Ok(Arc::clone(f))
+                }
+            },
             None => self.sh.open_fifo_path(path, false)?.map(Arc::new),
         };
         Some(file.map(|f| {

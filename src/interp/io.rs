@@ -794,7 +794,7 @@ impl OpenFile {
                 let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
                 let content = match fs.lock().content(*ino) {
                     Ok(c) => c,
-                    Err(e) => return Some(Err(io::Error::other(e.to_string()))),
+                    Err(e) => return Some(Err(e.into())),
                 };
                 let mut at = usize::try_from(*pos).unwrap_or(usize::MAX);
                 let got = window(content, &mut at);
@@ -819,9 +819,9 @@ impl OpenFile {
                 }
                 let mut pos = pos.lock().unwrap_or_else(|e| e.into_inner());
                 let g = fs.lock();
-                let content = g
-                    .content(*ino)
-                    .map_err(|e| io::Error::other(e.to_string()))?;
+                // The filesystem's own error (a directory reads as EISDIR), so a
+                // reader can tell a failed read from the run ending.
+                let content = g.content(*ino).map_err(io::Error::from)?;
                 let start = (*pos as usize).min(content.len());
                 let n = out.len().min(content.len() - start);
                 out[..n].copy_from_slice(&content[start..start + n]);

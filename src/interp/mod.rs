@@ -666,7 +666,8 @@ pub struct Interp {
     /// without saving history.
     pub(crate) replaced: bool,
     /// Whether the redirections being applied are a program's or a subshell's (run in
-    /// its own process, where bash keeps no copies to put back).
+    /// its own process), or those of a command its process ends with: bash keeps no
+    /// copies of the descriptors they replace to put back.
     pub(crate) redirecting_utility: bool,
     /// The process the running simple command started died of a signal: its pid
     /// and the signal, for bash's report once the command is done.

@@ -138,6 +138,10 @@ impl Interp {
                             return Ok(false);
                         }
                     };
+                    // `N>&N` (and `N>&N-`) is left alone, open or not.
+                    if src == fd && !named {
+                        return Ok(true);
+                    }
                     let was_open = self.fds.get(fd).is_some();
                     let Some(f) = self.fds.get(src).cloned() else {
                         // Moving onto an open descriptor in the shell, bash first
@@ -151,15 +155,20 @@ impl Interp {
                         self.error(&format!("{src}: Bad file descriptor"));
                         return Ok(false);
                     };
-                    self.set_redirected(fd, Some(f));
+                    self.set_redirected(fd, Some(f.clone()));
                     if close && src != fd {
+                        // bash keeps a copy of the source only when it kept one of
+                        // `N`: moved onto a closed `N`, nothing of `M` is kept.
+                        if was_open {
+                            self.save_copy(src);
+                        }
                         self.fds.set(src, None);
                         // Moved to a `{var}` descriptor, the source comes back after
                         // the command as any other redirection's would.
                         let undo = if named {
-                            Undo::Restore
+                            Undo::Restore(Some(f))
                         } else {
-                            Undo::MovedAway { was_open }
+                            Undo::MovedAway { was_open, prev: f }
                         };
                         self.redirected.push((src, undo));
                     }
@@ -261,7 +270,14 @@ impl Interp {
         };
         let file: Arc<OpenFile> = if let Some(src) = dup_of {
             match self.fds.get(src).cloned() {
-                Some(f) => f,
+                Some(f) => match self.reopen(&f, op) {
+                    Some(Ok(f)) => f,
+                    Some(Err(msg)) => {
+                        self.error(&format!("{target}: {msg}"));
+                        return Ok(false);
+                    }
+                    None => f,
+                },
                 None => {
                     self.error(&format!("{target}: No such file or directory"));
                     return Ok(false);
@@ -376,6 +392,41 @@ impl Interp {
         };
         self.set_redirected(fd, Some(file));
         Ok(true)
+    }
+
+    /// Linux opens `/dev/fd/N` (and `/dev/stdout`, ...) naming a regular file or a
+    /// directory as the file itself, anew: its own offset, `>` truncating it (and
+    /// refused under noclobber), access checked against the file's mode. `None` for
+    /// anything else (a pipe, a here-document, a device), which is shared as it is.
+    fn reopen(&self, f: &OpenFile, op: RedirOp) -> Option<Result<Arc<OpenFile>, String>> {
+        let OpenFile::File { ino, .. } = f else {
+            return None;
+        };
+        let ino = *ino;
+        let (read, write, append, truncate) = match op {
+            RedirOp::Read => (true, false, false, false),
+            RedirOp::ReadWrite => (true, true, false, false),
+            RedirOp::Append | RedirOp::AppendBoth => (false, true, true, false),
+            _ => (false, true, false, true),
+        };
+        let mut fs = self.fs.lock();
+        let ft = fs.stat_ino(ino).ok()?.file_type;
+        if ft == crate::fs::FileType::Dir && write {
+            return Some(Err(crate::fs::Errno::EISDIR.to_string()));
+        }
+        if self.set.noclobber
+            && matches!(op, RedirOp::Write | RedirOp::WriteBoth)
+            && ft == crate::fs::FileType::File
+        {
+            return Some(Err("cannot overwrite existing file".to_owned()));
+        }
+        if let Err(e) = fs.access_ino(ino, read, write, false) {
+            return Some(Err(e.to_string()));
+        }
+        if truncate && let Err(e) = fs.truncate_ino(ino, 0) {
+            return Some(Err(e.to_string()));
+        }
+        Some(Ok(Arc::new(for_file_type(ft, ino, read, write, append))))
     }
 
     /// Opens FIFO `ino` for the shell or a utility it runs, waiting for the other end
@@ -525,21 +576,57 @@ impl Interp {
         }
     }
 
-    /// Sets descriptor `fd` for a redirection, noting it for
+    /// Sets descriptor `fd` for a redirection, noting what it held for
     /// [`restore_redirected`](Self::restore_redirected).
     fn set_redirected(&mut self, fd: i32, f: Option<Arc<OpenFile>>) {
+        let prev = self.fds.get(fd).cloned();
+        if prev.is_some() {
+            self.save_copy(fd);
+        }
         self.fds.set(fd, f);
-        self.redirected.push((fd, Undo::Restore));
+        self.redirected.push((fd, Undo::Restore(prev)));
     }
 
-    /// After a command: puts back, from `saved` (the table before its redirections),
-    /// the descriptors its redirections set since `mark` (a length of the log), as
-    /// bash's undo list does; the others keep what the command did to them (`exec 3>f`
-    /// inside a function stays open). A descriptor a `{var}` redirection opened stays
-    /// open (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function
-    /// or compound command) one moved away by `N>&M-` to an `N` that was closed stays
-    /// closed: bash restores `N` but not `M`. Descriptors process substitutions opened for the redirections
-    /// are closed.
+    /// bash keeps a copy of an open descriptor a redirection in the shell replaces at
+    /// the lowest free descriptor from 10, until the command ends: a `{var}` opened
+    /// later in the same command, or in it, takes the next one (`{ ...; } <f {v}<g`
+    /// gives `v` 11). A program's or subshell's redirections, and those of a command
+    /// its process ends with, keep none.
+    fn save_copy(&mut self, fd: i32) {
+        if self.redirecting_utility {
+            return;
+        }
+        let Some(cur) = self.fds.get(fd).cloned() else {
+            return;
+        };
+        let slot = self.fds.free_from(10);
+        if slot >= super::builtins::ulimit::open_files_limit(self) {
+            return;
+        }
+        self.fds.set(slot, Some(cur));
+        self.redirected.push((slot, Undo::Copy));
+    }
+
+    /// Drops the log of redirections since `mark` without putting anything back (the
+    /// command's descriptors stay as it left them: `exec`), closing the copies kept.
+    pub(crate) fn forget_redirected(&mut self, mark: usize) {
+        let log = self.redirected.split_off(mark.min(self.redirected.len()));
+        for (fd, undo) in log {
+            if matches!(undo, Undo::Copy) {
+                self.fds.set(fd, None);
+            }
+        }
+    }
+
+    /// After a command: puts back, last first, what the descriptors its redirections
+    /// set since `mark` (a length of the log) held before each, as bash's undo list
+    /// does; the others keep what the command did to them (`exec 3>f` inside a
+    /// function stays open). A descriptor a `{var}` redirection opened stays open
+    /// (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function or
+    /// compound command) one moved away by `N>&M-` to an `N` that was closed stays
+    /// closed: bash restores `N` but not `M`. The copies kept are closed, and so are
+    /// the descriptors process substitutions opened for the redirections (those not in
+    /// `saved`, the table before them).
     pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {
         self.close_new_procsubs(saved);
         let log = self.redirected.split_off(mark.min(self.redirected.len()));
@@ -548,26 +635,15 @@ impl Interp {
             .filter(|(_, u)| matches!(u, Undo::KeepOpen))
             .map(|(fd, _)| *fd)
             .collect();
-        let adopted: Vec<(i32, Arc<OpenFile>)> = log
-            .iter()
-            .filter_map(|(fd, u)| match u {
-                Undo::Adopted(f) => Some((*fd, f.clone())),
-                _ => None,
-            })
-            .collect();
-        for (fd, undo) in log {
-            let put_back = match undo {
-                Undo::Restore | Undo::Adopted(_) => !named.contains(&fd),
-                Undo::MovedAway { was_open } => !in_shell || was_open,
-                Undo::KeepOpen => false,
+        for (fd, undo) in log.into_iter().rev() {
+            let back = match undo {
+                Undo::Restore(prev) if !named.contains(&fd) => prev,
+                Undo::Adopted(f) if !named.contains(&fd) => Some(f),
+                Undo::MovedAway { was_open, prev } if !in_shell || was_open => Some(prev),
+                Undo::Copy => None,
+                _ => continue,
             };
-            if put_back {
-                let back = match adopted.iter().find(|(a, _)| *a == fd) {
-                    Some((_, f)) => Some(f.clone()),
-                    None => saved.get(fd).cloned(),
-                };
-                self.fds.set(fd, back);
-            }
+            self.fds.set(fd, back);
         }
     }
 }
@@ -575,13 +651,15 @@ impl Interp {
 /// How a descriptor a redirection touched is treated when the command ends.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    /// Put back as it was.
-    Restore,
+    /// Put back to what it held before the redirection.
+    Restore(Option<Arc<OpenFile>>),
     /// Opened by `{var}>file`: left open.
     KeepOpen,
     /// Closed by `N>&M-`: put back after a utility, or when `N` was open before
     /// (bash's undo of `N` then brings `M` back too).
-    MovedAway { was_open: bool },
+    MovedAway { was_open: bool, prev: Arc<OpenFile> },
+    /// A copy of a descriptor the shell kept to put back (see `save_copy`): closed.
+    Copy,
     /// Set by `&>` while closed: put back as that file (bash saved the file's own
     /// descriptor for it).
     Adopted(Arc<OpenFile>),

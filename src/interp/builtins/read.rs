@@ -18,11 +18,21 @@ fn check_len(sh: &Interp, n: usize) -> Result<(), Flow> {
 
 /// Reads one byte from `fd`; `None` at end of input or on error.
 fn read_byte(sh: &Interp, fd: i32) -> Option<u8> {
+    read_byte_or_error(sh, fd, &mut None)
+}
+
+/// [`read_byte`], noting in `error` why a read failed (a directory, a descriptor open
+/// only for writing) rather than ending the data.
+fn read_byte_or_error(sh: &Interp, fd: i32, error: &mut Option<std::io::Error>) -> Option<u8> {
     let f = sh.fds.get(fd)?.clone();
     let mut b = [0u8; 1];
     match f.read(&sh.fs, &mut b, &sh.budget.cancel) {
         Ok(1) => Some(b[0]),
-        _ => None,
+        Ok(_) => None,
+        Err(e) => {
+            *error = Some(e);
+            None
+        }
     }
 }
 
@@ -158,6 +168,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
     let mut eof = false;
     let mut count = 0usize;
     let mut seen = 0usize;
+    let mut error = None;
     loop {
         if let Some(n) = nchars
             && count >= n
@@ -166,7 +177,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         }
         seen += 1;
         check_len(sh, seen)?;
-        let Some(b) = read_byte(sh, fd) else {
+        let Some(b) = read_byte_or_error(sh, fd, &mut error) else {
             eof = true;
             break;
         };
@@ -177,7 +188,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
             break;
         }
         if !raw && b == b'\\' {
-            match read_byte(sh, fd) {
+            match read_byte_or_error(sh, fd, &mut error) {
                 None => {
                     eof = true;
                     break;
@@ -204,7 +215,7 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
         };
         if more > 0 && nchars.is_some() && !byte_locale {
             for _ in 0..more {
-                let Some(c) = read_byte(sh, fd) else {
+                let Some(c) = read_byte_or_error(sh, fd, &mut error) else {
                     eof = true;
                     break;
                 };
@@ -215,6 +226,13 @@ pub fn read(sh: &mut Interp, args: &[String]) -> R {
                 break;
             }
         }
+    }
+    // bash reports a failed read (a directory, a write-only descriptor) and assigns
+    // nothing.
+    if let Some(e) = error {
+        let text = crate::interp::exec::io_error_text(&e);
+        sh.builtin_error("read", &format!("read error: {fd}: {text}"));
+        return Ok(1);
     }
     let text = crate::text::decode(&buf);
     // Map escape flags from bytes to chars.
