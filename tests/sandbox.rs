@@ -97,6 +97,25 @@ async fn spawn_streams_output_and_reports_the_exit_code() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_redirected_away_does_not_hold_the_output_open() {
+    // As under bash, the output ends with the command when no process still running
+    // holds it: a job whose redirections replaced stdout, or one started in a
+    // subshell that did, keeps no hold on the stream.
+    let sb = Sandbox::builder().limits(endless()).build();
+    for script in [
+        "(until [ -e /tmp/go ]; do sleep 1; done) > /dev/null 2>&1 &",
+        "( (until [ -e /tmp/go ]; do sleep 1; done &) ) > /dev/null 2>&1",
+        "until [ -e /tmp/go ]; do sleep 1; done > /dev/null 2>&1 &",
+    ] {
+        let mut p = sb.spawn(&format!("echo up; {script}")).await.unwrap();
+        let out = tokio::time::timeout(Duration::from_secs(20), p.stdout.read_to_end()).await;
+        assert_eq!(out.as_deref(), Ok(&b"up\n"[..]), "{script}");
+        assert_eq!(p.wait().await, 0);
+    }
+    sb.write_text_file("/tmp/go", "").await.unwrap();
+}
+
 #[tokio::test]
 async fn file_operations_resolve_paths_and_create_parents() {
     let sb = Sandbox::new();

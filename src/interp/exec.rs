@@ -559,6 +559,9 @@ impl Interp {
             )));
         }
         let mut c = self.clone();
+        // What the parent's redirections replaced is the parent's to put back: the
+        // child keeps only the descriptors themselves (the copies at 10 and up too).
+        c.redirected = Vec::new();
         c.subshell += 1;
         c.in_subshell = true;
         c.forked_simple = false;
@@ -1100,6 +1103,9 @@ impl Interp {
         };
         let applied = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
+        if saved.is_none() {
+            self.release_undo(mark);
+        }
         if subshell {
             self.close_var_redirs(mark);
         }
@@ -2017,6 +2023,9 @@ impl Interp {
         self.redirecting_utility = utility || saved_fds.is_none();
         let redir_ok = self.apply_redirects(&c.redirects);
         self.redirecting_utility = false;
+        if saved_fds.is_none() {
+            self.release_undo(mark);
+        }
         // A utility's redirections are expanded in its own process: an expansion
         // error that ends the shell (`${u?}`) or the command ends only that process.
         let mut failed_status = 1;

@@ -168,7 +168,10 @@ impl Interp {
                         let undo = if named {
                             Undo::Restore(Some(f))
                         } else {
-                            Undo::MovedAway { was_open, prev: f }
+                            Undo::MovedAway {
+                                was_open,
+                                prev: Some(f),
+                            }
                         };
                         self.redirected.push((src, undo));
                     }
@@ -607,6 +610,19 @@ impl Interp {
         self.redirected.push((slot, Undo::Copy));
     }
 
+    /// Lets go of what the redirections since `mark` replaced, in a process that
+    /// will not put it back (it ends with the command): holding it would keep a
+    /// pipe's writing end open after the process moved away from it, and a reader
+    /// waiting for its end would wait as long as the process runs.
+    pub(crate) fn release_undo(&mut self, mark: usize) {
+        for (_, u) in self.redirected.iter_mut().skip(mark) {
+            match u {
+                Undo::Restore(prev) | Undo::MovedAway { prev, .. } => *prev = None,
+                _ => {}
+            }
+        }
+    }
+
     /// Drops the log of redirections since `mark` without putting anything back (the
     /// command's descriptors stay as it left them: `exec`), closing the copies kept.
     pub(crate) fn forget_redirected(&mut self, mark: usize) {
@@ -639,7 +655,7 @@ impl Interp {
             let back = match undo {
                 Undo::Restore(prev) if !named.contains(&fd) => prev,
                 Undo::Adopted(f) if !named.contains(&fd) => Some(f),
-                Undo::MovedAway { was_open, prev } if !in_shell || was_open => Some(prev),
+                Undo::MovedAway { was_open, prev } if !in_shell || was_open => prev,
                 Undo::Copy => None,
                 _ => continue,
             };
@@ -657,7 +673,10 @@ pub(crate) enum Undo {
     KeepOpen,
     /// Closed by `N>&M-`: put back after a utility, or when `N` was open before
     /// (bash's undo of `N` then brings `M` back too).
-    MovedAway { was_open: bool, prev: Arc<OpenFile> },
+    MovedAway {
+        was_open: bool,
+        prev: Option<Arc<OpenFile>>,
+    },
     /// A copy of a descriptor the shell kept to put back (see `save_copy`): closed.
     Copy,
     /// Set by `&>` while closed: put back as that file (bash saved the file's own
