@@ -2693,6 +2693,15 @@ impl Interp {
     /// Runs a command substitution body, returning its captured output.
     pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
         let shift = self.subst_line_shift(body);
+        self.command_subst_shifted(body, shift)
+    }
+
+    /// Runs a command substitution body with its lines moved on by `shift`.
+    pub(crate) fn command_subst_shifted(
+        &mut self,
+        body: &Script,
+        shift: i64,
+    ) -> Result<String, ExpandError> {
         self.command_subst_with(|child| {
             child.line_shift = shift;
             if let Some(c) = lone_input_redirect(body) {
