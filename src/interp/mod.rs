@@ -1409,7 +1409,7 @@ impl Interp {
     pub fn run_source(&mut self, src: &str, nested: Option<&str>) -> R {
         // Nested text counts on from the line running it; a file from its own line 1.
         let shift = match nested {
-            Some(_) => i64::from(self.line.saturating_sub(1)),
+            Some(_) => i64::from(self.line) - 1,
             None => 0,
         };
         let saved = std::mem::replace(&mut self.line_shift, shift);
@@ -1688,7 +1688,7 @@ impl Interp {
 
     /// The line bash counts for a command parsed at `line` (see [`Interp::line_shift`]).
     pub(crate) fn at_line(&self, line: u32) -> u32 {
-        u32::try_from((i64::from(line) + self.line_shift).max(1)).unwrap_or(u32::MAX)
+        u32::try_from((i64::from(line) + self.line_shift).max(0)).unwrap_or(u32::MAX)
     }
 
     /// Sets a scalar variable honouring attributes; prints bash's error on failure.
