@@ -120,6 +120,9 @@ pub trait Host: ArithHost {
     fn special(&mut self, c: char) -> String;
     /// Runs `$(...)` and returns its output (trailing newlines not yet removed).
     fn command_subst(&mut self, body: &Script) -> ExpResult<String>;
+    /// Runs `` `...` ``, whose body is numbered from 1 at its opening backquote: bash
+    /// parses it only as it runs, so its first line is the running command's.
+    fn command_subst_backquoted(&mut self, body: &Script) -> ExpResult<String>;
     /// Runs `` `text` `` whose body did not parse: it is parsed (and fails) as it runs.
     fn command_subst_text(&mut self, text: &str) -> ExpResult<String>;
     /// Starts `<(...)`/`>(...)` and returns the path that names it.
@@ -603,8 +606,12 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 let pieces = param::expand(self, pe, in_dq)?;
                 out.extend(pieces);
             }
-            WordPart::CmdSub(body, _) => {
-                let s = self.host.command_subst(body)?;
+            WordPart::CmdSub(body, quoted) => {
+                let s = if quoted.0.is_some() {
+                    self.host.command_subst_backquoted(body)?
+                } else {
+                    self.host.command_subst(body)?
+                };
                 out.push(Piece::Text(without_trailing_newlines(s), q_exp));
             }
             WordPart::BadBackquote(text) => {

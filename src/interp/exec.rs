@@ -224,13 +224,16 @@ impl Interp {
     fn exec_and_or(&mut self, a: &AndOr, in_place: bool) -> R {
         let last_index = a.rest.len();
         let mut status;
+        // The ERR trap answers a failure only if it was set as the command began: one
+        // a function or `eval` sets is not run for that call's own status.
         if last_index == 0 {
             self.exec_last |= in_place;
+            let armed = self.trap_active("ERR");
             status = self.exec_pipeline(&a.first)?;
             if self.compound_status {
                 return Ok(status);
             }
-            return self.check_errexit(status, a.first.negated);
+            return self.check_errexit_armed(status, a.first.negated, armed);
         }
         self.no_errexit += 1;
         let r = self.exec_pipeline(&a.first);
@@ -239,6 +242,7 @@ impl Interp {
         self.status = status;
         let mut ran_last = false;
         let mut negated = a.first.negated;
+        let mut armed = false;
         for (i, (op, p)) in a.rest.iter().enumerate() {
             let run = match op {
                 AndOrOp::And => status == 0,
@@ -252,6 +256,7 @@ impl Interp {
                 self.no_errexit += 1;
             }
             self.exec_last |= last && in_place;
+            armed = self.trap_active("ERR");
             let r = self.exec_pipeline(p);
             if !last {
                 self.no_errexit -= 1;
@@ -262,19 +267,27 @@ impl Interp {
             negated = p.negated;
         }
         if ran_last && !self.compound_status {
-            return self.check_errexit(status, negated);
+            return self.check_errexit_armed(status, negated, armed);
         }
         Ok(status)
     }
 
     /// `set -e`: exit on a failed command outside conditions.
     pub(crate) fn check_errexit(&mut self, status: i32, negated: bool) -> R {
+        self.check_errexit_armed(status, negated, true)
+    }
+
+    /// [`Interp::check_errexit`] for a command that began with an ERR trap set
+    /// (`armed`) or not.
+    fn check_errexit_armed(&mut self, status: i32, negated: bool, armed: bool) -> R {
         if status == 0 || negated || self.no_errexit > 0 {
             return Ok(status);
         }
         // The ERR trap sees the failing status in `$?`.
         self.status = status;
-        self.run_err_trap()?;
+        if armed {
+            self.run_err_trap()?;
+        }
         if self.set.errexit {
             if self.errexit_unwind == ErrexitUnwind::None {
                 self.errexit_unwind = ErrexitUnwind::Raised;
@@ -331,22 +344,35 @@ impl Interp {
         }
     }
 
-    /// Runs the RETURN trap as a function or sourced file finishes (in its context:
-    /// FUNCNAME, `$@`), if one is set and not already running. `$?` there is the
+    /// Runs the RETURN trap as a function or sourced file finishes, if one is set and
+    /// not already running, and gives what the call ends with. `$?` there is the
     /// status the body ended with, or, after `return N`, the one `return` saw (bash's
-    /// return unwinds before it sets `$?`).
-    pub(crate) fn run_return_trap(&mut self, ended: &Result<i32, Flow>) {
+    /// return unwinds before it sets `$?`). `exit` in the handler ends the shell, and
+    /// `return N` returns with N: from the function again, which runs the trap once
+    /// more (so a handler that always returns never ends, as in bash), or, for a file,
+    /// from the function or file that sourced it.
+    pub(crate) fn run_return_trap(&mut self, ended: R, function: bool) -> R {
         let s = match ended {
-            Ok(s) => *s,
+            Ok(s) => s,
             Err(Flow::Return(_)) => self.status,
-            Err(_) => return,
+            Err(_) => return ended,
         };
-        if self.trap_active("RETURN")
+        // A file's own `return` ends only the file.
+        let mut ended = match ended {
+            Err(Flow::Return(n)) if !function => Ok(n),
+            other => other,
+        };
+        while self.trap_active("RETURN")
             && let Some(action) = self.traps.get("RETURN").cloned()
         {
             self.status = s;
-            let _ = self.run_trap_action("RETURN", "return trap", &action);
+            match self.run_trap_action("RETURN", "return trap", &action) {
+                Err(Flow::Return(n)) if function => ended = Err(Flow::Return(n)),
+                Err(f @ (Flow::Return(_) | Flow::Exit(_) | Flow::Fatal(_))) => return Err(f),
+                _ => break,
+            }
         }
+        ended
     }
 
     /// Notes the command about to run as `$BASH_COMMAND`, as bash does: not while a
@@ -397,10 +423,10 @@ impl Interp {
         let saved = self.status;
         let r = self.run_trap_action("DEBUG", "debug trap", &action);
         self.status = saved;
+        // `return` there returns from the function (or file) the command is in.
         let status = match r {
-            Err(Flow::Exit(s)) => return Err(Flow::Exit(s)),
-            Err(Flow::Fatal(m)) => return Err(Flow::Fatal(m)),
-            Ok(s) | Err(Flow::Return(s)) => s,
+            Err(f @ (Flow::Exit(_) | Flow::Fatal(_) | Flow::Return(_))) => return Err(f),
+            Ok(s) => s,
             Err(_) => 0,
         };
         if status == 2 && self.extdebug() && (self.in_function() || self.sourcing > 0) {
@@ -442,9 +468,16 @@ impl Interp {
         self.running_traps.push(name.to_owned());
         self.xtrace_level += 1;
         let exempt = std::mem::take(&mut self.no_errexit);
+        // In a DEBUG handler `return` takes the status of the handler's last command.
+        let status = (name != "DEBUG").then_some(self.status);
+        let saved_status = std::mem::replace(&mut self.trap_status, status);
         let r = self.run_source(action, Some(label));
+        self.trap_status = saved_status;
         self.no_errexit = exempt;
         self.errexit_caught(&r);
+        if matches!(r, Err(Flow::Exit(_))) && self.exited_in_traps.is_none() {
+            self.exited_in_traps = Some(self.running_traps.clone());
+        }
         self.xtrace_level -= 1;
         self.running_traps.pop();
         r
@@ -718,16 +751,24 @@ impl Interp {
     fn exec_multi(&mut self, p: &Pipeline) -> R {
         let n = p.commands.len();
         // bash notes each simple stage (and runs the DEBUG trap for it) in the parent
-        // before it forks the stage, so the last one is what the parent shows after.
+        // before it forks the stage, so the last one is what the parent shows after;
+        // with an ERR trap set it notes a `( )` stage too, as it does a lone `( )`.
         let debug = self.trap_active("DEBUG");
         if debug || self.track_command {
+            let err = self.traps.contains_key("ERR");
             for c in &p.commands {
-                if matches!(c.kind, CommandKind::Simple(_)) {
-                    self.note_command(|| printer::command_with_docs(c));
-                    if debug {
-                        self.line = self.at_line(c.line);
-                        self.run_debug_trap()?;
+                match c.kind {
+                    CommandKind::Simple(_) => {
+                        self.note_command(|| printer::command_with_docs(c));
+                        if debug {
+                            self.line = self.at_line(c.line);
+                            self.run_debug_trap()?;
+                        }
                     }
+                    CommandKind::Subshell(_) if err => {
+                        self.note_command(|| printer::command_layout(c));
+                    }
+                    _ => {}
                 }
             }
         }
@@ -2206,7 +2247,15 @@ impl Interp {
             Err(e) => Err(e),
         };
         self.loop_depth = saved_loops;
-        self.run_return_trap(&r);
+        // A body that ends without `return` leaves the line where bash's RETURN trap
+        // counts from at the body's own: a `{` group's first line, 0 for any other.
+        if r.is_ok() {
+            self.line = match f.body.kind {
+                CommandKind::BraceGroup(_) => body_line,
+                _ => 0,
+            };
+        }
+        let r = self.run_return_trap(r, true);
         self.restore_hidden_traps(hidden);
         let r = match r {
             Err(Flow::Return(s)) => Ok(s),
@@ -2713,6 +2762,15 @@ impl Interp {
     /// Runs a command substitution body, returning its captured output.
     pub(crate) fn command_subst(&mut self, body: &Script) -> Result<String, ExpandError> {
         let shift = self.subst_line_shift(body);
+        self.command_subst_shifted(body, shift)
+    }
+
+    /// Runs a command substitution body with its lines moved on by `shift`.
+    pub(crate) fn command_subst_shifted(
+        &mut self,
+        body: &Script,
+        shift: i64,
+    ) -> Result<String, ExpandError> {
         self.command_subst_with(|child| {
             child.line_shift = shift;
             if let Some(c) = lone_input_redirect(body) {

@@ -543,6 +543,11 @@ impl Host for Interp {
         Interp::command_subst(self, body)
     }
 
+    fn command_subst_backquoted(&mut self, body: &Script) -> ExpResult<String> {
+        let shift = i64::from(self.line) - 1;
+        Interp::command_subst_shifted(self, body, shift)
+    }
+
     fn command_subst_text(&mut self, text: &str) -> ExpResult<String> {
         Interp::command_subst_source(self, text)
     }

@@ -724,6 +724,13 @@ pub struct Interp {
     pub shell_name: String,
     /// Traps whose handlers are running (innermost last).
     pub running_traps: Vec<String>,
+    /// The traps whose handlers were running when one of them ended the shell
+    /// (`exit`, `set -e`): bash runs the EXIT trap from inside them, so they stay
+    /// running (not fired again) while it runs.
+    pub(crate) exited_in_traps: Option<Vec<String>>,
+    /// While a trap handler other than DEBUG runs: `$?` as it began, the status a
+    /// `return` without a number gives there (or in a function the handler calls).
+    pub(crate) trap_status: Option<i32>,
     /// `$BASH_COMMAND`: the command running, or the last one run outside a trap.
     pub bash_command: String,
     /// Whether `$BASH_COMMAND` is kept up to date: only once some text the shell read
@@ -941,6 +948,8 @@ impl Interp {
             int_assign_failed: false,
             shell_name: "bash".to_owned(),
             running_traps: Vec::new(),
+            exited_in_traps: None,
+            trap_status: None,
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
@@ -1331,6 +1340,7 @@ impl Interp {
             self.traps.remove("EXIT");
         }
         self.errexit_unwind = ErrexitUnwind::None;
+        let outer = self.exited_in_traps.take();
         if let Some(action) = self.traps.get("EXIT").cloned() {
             self.traps.remove("EXIT");
             // A signal ends the shell between commands: the trap sees the status of
@@ -1343,11 +1353,15 @@ impl Interp {
             let saved = self.status;
             // bash counts the EXIT trap's lines from 1, wherever the shell exits.
             self.line = 1;
+            let mark = self.running_traps.len();
+            self.running_traps.extend(outer.unwrap_or_default());
             self.running_traps.push("EXIT".to_owned());
             self.xtrace_level += 1;
+            let saved_status = self.trap_status.replace(saved);
             let r = self.run_source(&action, Some("exit trap"));
+            self.trap_status = saved_status;
             self.xtrace_level -= 1;
-            self.running_traps.pop();
+            self.running_traps.truncate(mark);
             match r {
                 Err(Flow::Exit(s)) => {
                     self.status = s;
@@ -1396,7 +1410,7 @@ impl Interp {
     pub fn run_source(&mut self, src: &str, nested: Option<&str>) -> R {
         // Nested text counts on from the line running it; a file from its own line 1.
         let shift = match nested {
-            Some(_) => i64::from(self.line.saturating_sub(1)),
+            Some(_) => i64::from(self.line) - 1,
             None => 0,
         };
         let saved = std::mem::replace(&mut self.line_shift, shift);
@@ -1675,7 +1689,7 @@ impl Interp {
 
     /// The line bash counts for a command parsed at `line` (see [`Interp::line_shift`]).
     pub(crate) fn at_line(&self, line: u32) -> u32 {
-        u32::try_from((i64::from(line) + self.line_shift).max(1)).unwrap_or(u32::MAX)
+        u32::try_from((i64::from(line) + self.line_shift).max(0)).unwrap_or(u32::MAX)
     }
 
     /// Sets a scalar variable honouring attributes; prints bash's error on failure.

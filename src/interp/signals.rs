@@ -75,8 +75,9 @@ impl Interp {
                     let saved_line = std::mem::replace(&mut self.line, 1);
                     let r = self.run_trap_action(&name, "trap", &action);
                     self.line = saved_line;
-                    if let Err(Flow::Exit(s)) = r {
-                        return Err(Flow::Exit(s));
+                    // `return` there returns from the function the shell is in.
+                    if let Err(f @ (Flow::Exit(_) | Flow::Return(_))) = r {
+                        return Err(f);
                     }
                     self.status = saved;
                 }

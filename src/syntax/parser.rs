@@ -1607,13 +1607,17 @@ impl Parser {
         let mut cmd = SimpleCommand::default();
         let mut redirects = Vec::new();
         let mut decl_builtin = DeclArgs::No;
-        // bash numbers a simple command by the line its parser is on once the token
-        // after the first element has been read: the end of the second element, or of
-        // the first when nothing follows it (`echo "a<newline>b" $LINENO` is line 2).
+        // bash numbers a simple command by the line its parser is on once it has
+        // decided the command is one: after the token that follows a first word (which
+        // could start a function definition), the end of the second element, or, when
+        // the line ends there, past the here-documents that newline reads
+        // (`echo "a<newline>b" $LINENO` is line 2); at once after a first assignment
+        // or redirection (`x=1 y="<newline>" z=$LINENO` is line 1).
         let mut line = start_line;
         let mut second_read = false;
         loop {
-            if !second_read && cmd.words.len() + cmd.assigns.len() + redirects.len() == 2 {
+            let elements = cmd.words.len() + cmd.assigns.len() + redirects.len();
+            if !second_read && (elements == 2 || (elements == 1 && cmd.words.is_empty())) {
                 line = self.line;
                 second_read = true;
             }
@@ -1692,13 +1696,65 @@ impl Parser {
             return Err(self.unexpected());
         }
         if !second_read {
-            line = self.line;
+            line = self.line + self.heredoc_lines_ahead();
         }
         Ok(Command {
             kind: CommandKind::Simple(cmd),
             redirects,
             line,
         })
+    }
+
+    /// How many lines the pending here-documents' bodies take when the command at
+    /// the cursor ends with its line (after a comment, if any): the lines bash reads
+    /// with the newline before it has finished the command.
+    fn heredoc_lines_ahead(&self) -> u32 {
+        if self.pending_heredocs.is_empty() {
+            return 0;
+        }
+        let at = |i: usize| self.chars.get(i).copied();
+        let mut i = self.pos;
+        if at(i) == Some('#') {
+            while at(i).is_some_and(|c| c != '\n') {
+                i += 1;
+            }
+        }
+        if at(i) != Some('\n') {
+            return 0;
+        }
+        i += 1;
+        let mut lines = 0u32;
+        for doc in &self.pending_heredocs {
+            while i < self.chars.len() {
+                let mut text = String::new();
+                loop {
+                    let mut ended = false;
+                    while let Some(c) = at(i) {
+                        i += 1;
+                        if c == '\n' {
+                            ended = true;
+                            break;
+                        }
+                        text.push(c);
+                    }
+                    lines += 1;
+                    let backslashes = text.chars().rev().take_while(|&c| c == '\\').count();
+                    if doc.quoted || !ended || backslashes % 2 == 0 || i >= self.chars.len() {
+                        break;
+                    }
+                    text.pop();
+                }
+                let check = if doc.strip_tabs {
+                    text.trim_start_matches('\t')
+                } else {
+                    &text
+                };
+                if check == doc.delimiter {
+                    break;
+                }
+            }
+        }
+        lines
     }
 
     fn at_proc_sub(&self) -> bool {
@@ -3013,7 +3069,6 @@ impl Parser {
             }
         }
         let mut sub = Parser::new(&text, self.opts.clone());
-        sub.line = line;
         sub.depth = self.depth;
         // The body takes the shape `$( )` gives it (one compound list across lines), so
         // both forms print, and parse back, alike.
@@ -3026,7 +3081,15 @@ impl Parser {
                 Err(_) => return Ok(WordPart::BadBackquote(text.into())),
             }
         }
-        self.warnings.append(&mut sub.warnings);
+        // The body is numbered from 1 (see `command_subst_backquoted`); its warnings
+        // keep the lines of the text around it.
+        for mut w in sub.warnings.drain(..) {
+            w.line += line - 1;
+            if let ParseWarningKind::HereDocEof { start_line, .. } = &mut w.kind {
+                *start_line += line - 1;
+            }
+            self.warnings.push(w);
+        }
         let commands = if items.is_empty() {
             Vec::new()
         } else {

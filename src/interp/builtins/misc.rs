@@ -377,6 +377,11 @@ pub fn return_(sh: &mut Interp, args: &[String]) -> R {
         );
         return Ok(2);
     }
+    if arg.is_none()
+        && let Some(s) = sh.trap_status
+    {
+        return Err(Flow::Return(s));
+    }
     match parse_status(sh, "return", arg) {
         Ok(n) => Err(Flow::Return(n)),
         Err(n) => Err(Flow::Return(n)),
@@ -866,16 +871,23 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     sh.xtrace_level += 1;
     let hidden = sh.hide_traps(false, false);
     let r = sh.parse_and_execute(&src, None);
-    // The RETURN trap runs as the file finishes, in its context (BASH_SOURCE).
-    sh.run_return_trap(&r);
-    sh.restore_hidden_traps(hidden);
-    sh.xtrace_level -= 1;
-    if sh.frames.pop().is_some_and(|f| f.args_pushed) {
+    // The RETURN trap runs once the file is left: in the caller's frame and line,
+    // without the file's name on BASH_ARGV (its arguments stay until after), and
+    // where a `return` leaves the caller, not the finished file.
+    let frame = sh.frames.pop();
+    let name_pushed = frame.as_ref().is_some_and(|f| f.args_pushed) && !saved_pos_given;
+    if name_pushed {
         sh.pop_args();
     }
     sh.line = saved_line;
-    sh.call_depth -= 1;
     sh.sourcing -= 1;
+    let r = sh.run_return_trap(r, false);
+    sh.restore_hidden_traps(hidden);
+    sh.xtrace_level -= 1;
+    if frame.is_some_and(|f| f.args_pushed) && !name_pushed {
+        sh.pop_args();
+    }
+    sh.call_depth -= 1;
     // bash's maybe_pop_dollar_vars: positional parameters the file set itself with
     // `set` outside a function stay; otherwise the caller's come back.
     if let Some(p) = saved_pos
@@ -886,10 +898,7 @@ pub fn source(sh: &mut Interp, args: &[String]) -> R {
     if saved_pos_given {
         sh.dollar_vars_set = false;
     }
-    match r {
-        Err(Flow::Return(s)) => Ok(s),
-        other => other,
-    }
+    r
 }
 
 pub fn alias(sh: &mut Interp, args: &[String]) -> R {
