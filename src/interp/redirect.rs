@@ -538,8 +538,9 @@ impl Interp {
     /// inside a function stays open). A descriptor a `{var}` redirection opened stays
     /// open (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function
     /// or compound command) one moved away by `N>&M-` to an `N` that was closed stays
-    /// closed: bash restores `N` but not `M`. Descriptors process substitutions opened for the redirections
-    /// are closed.
+    /// closed, whatever later redirections of the command set `M` to: bash restores `N`
+    /// but not `M`. Descriptors process substitutions opened for the redirections are
+    /// closed.
     pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {
         self.close_new_procsubs(saved);
         let log = self.redirected.split_off(mark.min(self.redirected.len()));
@@ -555,10 +556,27 @@ impl Interp {
                 _ => None,
             })
             .collect();
+        // A source moved away that is not put back stays closed even when a later
+        // redirection of the same command set it again (`: 5>&1- >o`): bash notes a
+        // descriptor's undo once, at its first redirection.
+        let mut seen: Vec<i32> = Vec::new();
+        let mut left_closed: Vec<i32> = Vec::new();
         for (fd, undo) in log {
+            let first = !seen.contains(&fd);
+            if first {
+                seen.push(fd);
+            }
             let put_back = match undo {
+                _ if left_closed.contains(&fd) => false,
                 Undo::Restore | Undo::Adopted(_) => !named.contains(&fd),
-                Undo::MovedAway { was_open } => !in_shell || was_open,
+                Undo::MovedAway { was_open } => {
+                    let back = !in_shell || was_open;
+                    if !back && first {
+                        left_closed.push(fd);
+                        self.fds.set(fd, None);
+                    }
+                    back
+                }
                 Undo::KeepOpen => false,
             };
             if put_back {
