@@ -460,7 +460,8 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
     }
 
     /// Expands a pattern word; with `trace`, also the text `set -x` shows for it
-    /// (every quoted character behind a backslash).
+    /// (every quoted character behind a backslash, but `\x01` and `\x7f`, which bash's
+    /// own quoting of those bytes stands in front of instead).
     pub fn pattern_traced(&mut self, w: &Word, trace: bool) -> ExpResult<(String, String)> {
         if let [WordPart::Lit(s)] = w.parts.as_slice() {
             return Ok((s.clone(), if trace { s.clone() } else { String::new() }));
@@ -474,7 +475,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                     s.push_str(&pattern::escape(&t));
                     if trace {
                         for c in t.chars() {
-                            shown.push('\\');
+                            if !matches!(c, '\x01' | '\x7f') {
+                                shown.push('\\');
+                            }
                             shown.push(c);
                         }
                     }

@@ -380,7 +380,7 @@ impl Interp {
     #[inline]
     pub(crate) fn note_command(&mut self, text: impl FnOnce() -> String) {
         if self.track_command && self.running_traps.is_empty() {
-            self.bash_command = text();
+            self.bash_command = printer::internal_quoting(text);
         }
     }
 
@@ -484,6 +484,7 @@ impl Interp {
     }
 
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
+        self.line_before = self.line;
         self.line = self.at_line(p.line);
         let start = if p.time.is_some() {
             Some(std::time::Instant::now())
@@ -538,6 +539,11 @@ impl Interp {
             self.no_errexit -= 1;
         }
         self.negating -= u32::from(p.negated);
+        // `! break` and `! continue` still negate: the loop they leave (or go on
+        // with) sees the negated status.
+        if p.negated && matches!(r, Err(Flow::Break(_) | Flow::Continue(_))) {
+            self.break_status = (self.break_status == 0) as i32;
+        }
         let mut status = r?;
         if p.negated {
             status = (status == 0) as i32;
@@ -1117,14 +1123,20 @@ impl Interp {
             self.funcs.insert(f.name.clone(), Arc::new(f));
             return Ok(0);
         }
-        self.line = self.at_line(c.line);
+        let before = self.line_before;
         if c.redirects.is_empty() {
+            // `{ }` itself never sets `$LINENO` (a function's body keeps the call's
+            // line until a command inside runs).
+            if !matches!(c.kind, CommandKind::BraceGroup(_)) {
+                self.line = self.at_line(c.line);
+            }
             let r = self.exec_compound_body(c, last);
             self.report_fg_death(c);
             return r;
         }
         // A process that ends with this command keeps nothing to put back: what it
         // redirected away is closed, as it would be after a fork.
+        self.line = self.at_line(c.line);
         let saved = (!last).then(|| self.fds.clone());
         let mark = self.redirected.len();
         // A subshell applies its redirections as it starts, at its own line; other
@@ -1155,8 +1167,18 @@ impl Interp {
                 self.line = own;
                 self.exec_compound_body(c, last)
             }
-            Ok(false) => {
+            // A compound command whose redirections fail never started: `$LINENO`
+            // (in the ERR trap) stays the last command's. A subshell started, and
+            // is the command the trap names.
+            Ok(false) if subshell => {
                 self.line = own;
+                if self.traps.contains_key("ERR") {
+                    self.note_command(|| printer::command_layout(c));
+                }
+                Ok(1)
+            }
+            Ok(false) => {
+                self.line = before;
                 Ok(1)
             }
             // A subshell expands its redirections in its own process: an expansion
@@ -1260,17 +1282,28 @@ impl Interp {
                     }
                     let c = match self.cond_list(&w.cond) {
                         Ok(c) => c,
+                        // The condition still decides with the status `break` or
+                        // `continue` left (`while ! break` ends as a false condition
+                        // ends it); the loop goes on only as they say.
                         Err(Flow::Break(n)) => {
                             if n > 1 {
                                 break Err(Flow::Break(n - 1));
                             }
-                            break Ok(std::mem::take(&mut self.break_status));
+                            let s = std::mem::take(&mut self.break_status);
+                            if (s == 0) == w.until {
+                                break Ok(status);
+                            }
+                            break Ok(s);
                         }
                         Err(Flow::Continue(n)) => {
                             if n > 1 {
                                 break Err(Flow::Continue(n - 1));
                             }
-                            status = std::mem::take(&mut self.break_status);
+                            let s = std::mem::take(&mut self.break_status);
+                            if (s == 0) == w.until {
+                                break Ok(status);
+                            }
+                            status = s;
                             continue;
                         }
                         Err(e) => break Err(e),
@@ -1325,7 +1358,9 @@ impl Interp {
                         self.note_command(|| printer::loop_head("for", f));
                         // Traced before the DEBUG trap runs, as bash does.
                         if self.set.xtrace {
-                            self.xtrace_line(&printer::loop_head("for", f));
+                            self.xtrace_line(&printer::internal_quoting(|| {
+                                printer::loop_head("for", f)
+                            }));
                         }
                         if self.debug_skip()? {
                             continue;
@@ -1411,7 +1446,7 @@ impl Interp {
                 r
             }
             CommandKind::Arith(a) => {
-                self.note_command(|| printer::command_to_string(c));
+                self.note_command(|| printer::test_command_to_string(c));
                 if self.debug_skip()? {
                     return Ok(0);
                 }
@@ -1452,7 +1487,7 @@ impl Interp {
                 }
             }
             CommandKind::Cond(e) => {
-                self.note_command(|| printer::command_to_string(c));
+                self.note_command(|| printer::test_command_to_string(c));
                 if self.debug_skip()? {
                     return Ok(0);
                 }
@@ -1477,7 +1512,8 @@ impl Interp {
         self.note_command(|| printer::case_head(cc));
         // bash traces the word as written, before the DEBUG trap and the expansion.
         if self.set.xtrace {
-            self.xtrace_line(&format!("case {} in", printer::word_to_string(&cc.word)));
+            let word = printer::internal_quoting(|| printer::word_to_string(&cc.word));
+            self.xtrace_line(&format!("case {word} in"));
         }
         if self.debug_skip()? {
             return Ok(0);
@@ -1549,7 +1585,9 @@ impl Interp {
         // Once before the menu, not per choice.
         self.note_command(|| printer::loop_head("select", f));
         if self.set.xtrace {
-            self.xtrace_line(&printer::loop_head("select", f));
+            self.xtrace_line(&printer::internal_quoting(|| {
+                printer::loop_head("select", f)
+            }));
         }
         self.run_debug_trap()?;
         let items = match &f.words {
@@ -2034,10 +2072,16 @@ impl Interp {
         self.adopt_bindings = self.vars.frame_count() > base && kind == FrameKind::Temp;
         if self.set.xtrace {
             // bash traces the command before its bindings come into view: a PS4
-            // naming one of them shows the value it had.
-            let hidden = self.vars.hide_from(base);
-            let after = self.xtrace_command(&words);
-            self.vars.restore(hidden);
+            // naming one of them shows the value it had. A subshell traces it
+            // with them in place.
+            let after = if self.in_subshell {
+                self.xtrace_command(&words)
+            } else {
+                let hidden = self.vars.hide_from(base);
+                let after = self.xtrace_command(&words);
+                self.vars.restore(hidden);
+                after
+            };
             for line in after {
                 self.xtrace_line(&line);
             }
@@ -2242,7 +2286,14 @@ impl Interp {
             Ok(s) if s != 0 && self.extdebug() => Ok(s),
             Ok(_) => {
                 self.list_ends = ends;
-                self.exec_command(&f.body)
+                let r = self.exec_command(&f.body);
+                // A body other than `{ }` (`f() ( ... )`, `f() [[ ... ]]`) is a
+                // command of its own inside the function: its failure meets `set -e`
+                // and an inherited ERR trap there, before the call's own.
+                match r {
+                    Ok(s) if !self.compound_status => self.check_errexit(s, false),
+                    r => r,
+                }
             }
             Err(e) => Err(e),
         };
@@ -3524,36 +3575,31 @@ fn stub_name(content: &[u8]) -> Option<String> {
 }
 
 /// `name=(...)` as `set -x` shows it: the words as bash's parser gives them back,
-/// one blank apart, `$'...'` turned into `'...'`, and each `\x01` or `\x7f` byte after
-/// an escaping `\x01` (bash's internal quoting of those bytes shows through).
+/// one blank apart, `$'...'` turned into `'...'`, in bash's internal quoting
+/// ([`printer::internal_quoting`]).
 pub(crate) fn array_literal_trace(a: &Assign, elems: &[ArrayElem]) -> String {
-    let mut out = a.name.clone();
-    if let Some(i) = &a.index {
-        out.push('[');
-        out.push_str(&crate::syntax::printer::word_to_string(i));
-        out.push(']');
-    }
-    out.push_str(if a.append { "+=(" } else { "=(" });
-    for (i, e) in elems.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
+    printer::internal_quoting(|| {
+        let mut out = a.name.clone();
+        if let Some(i) = &a.index {
+            out.push('[');
+            out.push_str(&printer::word_to_string(i));
+            out.push(']');
         }
-        let mut text = String::new();
-        if let Some(k) = &e.key {
-            text.push('[');
-            text.push_str(&crate::syntax::printer::word_to_string(k));
-            text.push_str(if e.append { "]+=" } else { "]=" });
-        }
-        text.push_str(&crate::syntax::printer::word_to_string(&e.value));
-        for c in text.chars() {
-            if matches!(c, '\x01' | '\x7f') {
-                out.push('\x01');
+        out.push_str(if a.append { "+=(" } else { "=(" });
+        for (i, e) in elems.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
             }
-            out.push(c);
+            if let Some(k) = &e.key {
+                out.push('[');
+                out.push_str(&printer::word_to_string(k));
+                out.push_str(if e.append { "]+=" } else { "]=" });
+            }
+            out.push_str(&printer::word_to_string(&e.value));
         }
-    }
-    out.push(')');
-    out
+        out.push(')');
+        out
+    })
 }
 
 /// Quotes an assignment's value for `set -x`: like a word, but empty shows as nothing.

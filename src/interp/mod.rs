@@ -606,6 +606,9 @@ pub struct Interp {
     pub aliases: Arc<HashMap<String, String>>,
     pub traps: imbl::OrdMap<String, String>,
     pub budget: Arc<Budget>,
+    /// The line of the command before the current pipeline: a compound command
+    /// whose redirections fail leaves `$LINENO` there.
+    pub line_before: u32,
     pub line: u32,
     /// What is added to a parsed command's line to give `$LINENO`: text the shell parses
     /// on its own (`eval`, a trap, a command substitution) numbers its lines from 1, and
@@ -900,6 +903,7 @@ impl Interp {
             traps: imbl::OrdMap::new(),
             budget,
             line: 0,
+            line_before: 0,
             line_shift: 0,
             redir_line: 0,
             call_depth: 0,

@@ -640,7 +640,8 @@ impl Interp {
     /// function stays open). A descriptor a `{var}` redirection opened stays open
     /// (unless `shopt -s varredir_close`), and with `in_shell` (a builtin, function or
     /// compound command) one moved away by `N>&M-` to an `N` that was closed stays
-    /// closed: bash restores `N` but not `M`. The copies kept are closed, and so are
+    /// closed, whatever later redirections of the command set `M` to: bash restores `N`
+    /// but not `M`. The copies kept are closed, and so are
     /// the descriptors process substitutions opened for the redirections (those not in
     /// `saved`, the table before them).
     pub(crate) fn restore_redirected(&mut self, mark: usize, saved: &FdTable, in_shell: bool) {

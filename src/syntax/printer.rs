@@ -30,6 +30,37 @@ thread_local! {
     static KEEP_NEWLINES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// A here-document was laid out since this was last cleared.
     static SAW_DOC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Printing as bash's parser keeps the text (see [`internal_quoting`]).
+    static CTL_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs a printer the way bash shows a command in `$BASH_COMMAND` and in the traced
+/// heads of `for`, `case` and `select`: its parser quotes each `\x01` or `\x7f` byte of
+/// the source text (one a backslash escapes excepted) with a `\x01`, and those places
+/// show that quoting, where `declare -f` removes it.
+pub fn internal_quoting<T>(print: impl FnOnce() -> T) -> T {
+    let outer = CTL_SHOWN.replace(true);
+    let out = print();
+    CTL_SHOWN.set(outer);
+    out
+}
+
+/// Pushes source text, quoted as [`internal_quoting`] asks.
+fn push_src(s: &str, out: &mut String) {
+    if !CTL_SHOWN.get() {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        push_src_char(c, out);
+    }
+}
+
+fn push_src_char(c: char, out: &mut String) {
+    if CTL_SHOWN.get() && matches!(c, '\x01' | '\x7f') {
+        out.push('\x01');
+    }
+    out.push(c);
 }
 
 /// A here-document's printed body and delimiter line, waiting for the end of its line.
@@ -172,11 +203,12 @@ fn redirect_inline(r: &Redirect, out: &mut String) {
 /// end of the text and is printed without one (which would read back as body); its
 /// own last newline stays, or a last empty line would be lost.
 fn doc_lines(h: &HereDoc) -> String {
-    if h.delimiter.contains('\n') {
-        h.text().to_owned()
-    } else {
-        format!("{}{}", h.text(), h.delimiter)
+    let mut out = String::new();
+    push_src(h.text(), &mut out);
+    if !h.delimiter.contains('\n') {
+        push_src(&h.delimiter, &mut out);
     }
+    out
 }
 
 /// Whether a here-document's body has a line that starts with its delimiter and holds
@@ -201,7 +233,7 @@ fn backquoted(text: &str, out: &mut String) {
         if matches!(c, '\\' | '`') {
             out.push('\\');
         }
-        out.push(c);
+        push_src_char(c, out);
     }
     out.push('`');
 }
@@ -351,6 +383,28 @@ pub fn command_to_string(c: &Command) -> String {
     isolated(|| {
         let mut out = String::new();
         command(c, &mut out);
+        out
+    })
+}
+
+/// A `(( ))` or `[[ ]]` command as `$BASH_COMMAND` shows it: bash notes it with its
+/// redirections already in place, and leaves them out.
+pub fn test_command_to_string(c: &Command) -> String {
+    isolated(|| {
+        let mut out = String::new();
+        match &c.kind {
+            CommandKind::Arith(a) => {
+                out.push_str("((");
+                arith_src(a, &mut out);
+                out.push_str("))");
+            }
+            CommandKind::Cond(e) => {
+                out.push_str("[[ ");
+                cond(e, &mut out);
+                out.push_str(" ]]");
+            }
+            _ => command(c, &mut out),
+        }
         out
     })
 }
@@ -867,7 +921,7 @@ fn single_quote(s: &str, out: &mut String) {
         if c == '\'' {
             out.push_str("'\\''");
         } else {
-            out.push(c);
+            push_src_char(c, out);
         }
     }
     out.push('\'');
@@ -903,14 +957,14 @@ fn dq_text_before(s: &str, end_safe: bool, out: &mut String) {
         if matches!(c, '"' | '\\' | '$' | '`') && !plain_backslash && !plain_dollar {
             out.push('\\');
         }
-        out.push(c);
+        push_src_char(c, out);
     }
 }
 
 fn part(p: &WordPart, out: &mut String, in_dq: bool) {
     match p {
         WordPart::Lit(s) if in_dq => dq_text(s, out),
-        WordPart::Lit(s) => out.push_str(s),
+        WordPart::Lit(s) => push_src(s, out),
         WordPart::Quoted(s) if in_dq => dq_text(s, out),
         WordPart::Quoted(s) => single_quote(s, out),
         WordPart::Escaped(s) => escaped(s, out),
@@ -935,7 +989,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         WordPart::Param(pe) => param(pe, out),
         WordPart::CmdSub(_, Backquoted(Some(source))) => {
             out.push('`');
-            out.push_str(source);
+            push_src(source, out);
             out.push('`');
         }
         WordPart::CmdSub(s, _) => command_sub(s, out),
@@ -961,7 +1015,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
 fn arith_src(a: &Arith, out: &mut String) {
     for p in &a.word.parts {
         match p {
-            WordPart::Lit(s) => out.push_str(s),
+            WordPart::Lit(s) => push_src(s, out),
             other => part(other, out, true),
         }
     }
