@@ -1724,26 +1724,15 @@ impl Parser {
         }
         i += 1;
         let mut lines = 0u32;
+        let chars = &self.chars;
         for doc in &self.pending_heredocs {
-            while i < self.chars.len() {
-                let mut text = String::new();
-                loop {
-                    let mut ended = false;
-                    while let Some(c) = at(i) {
-                        i += 1;
-                        if c == '\n' {
-                            ended = true;
-                            break;
-                        }
-                        text.push(c);
-                    }
-                    lines += 1;
-                    let backslashes = text.chars().rev().take_while(|&c| c == '\\').count();
-                    if doc.quoted || !ended || backslashes % 2 == 0 || i >= self.chars.len() {
-                        break;
-                    }
-                    text.pop();
-                }
+            while i < chars.len() {
+                let (text, read) = heredoc_body_line(doc.quoted, || {
+                    let c = *chars.get(i)?;
+                    i += 1;
+                    Some((c, i >= chars.len()))
+                });
+                lines += read;
                 let check = if doc.strip_tabs {
                     text.trim_start_matches('\t')
                 } else {
@@ -2235,25 +2224,11 @@ impl Parser {
             let mut delimited = false;
             while !self.eof() {
                 let line_start = (self.pos, self.line);
-                let mut text = String::new();
-                loop {
-                    let mut ended = false;
-                    while let Some(c) = self.bump() {
-                        if c == '\n' {
-                            ended = true;
-                            break;
-                        }
-                        text.push(c);
-                    }
-                    line += 1;
-                    // Unless the delimiter was quoted, a backslash-newline joins the
-                    // body's lines before the line is compared with the delimiter.
-                    let backslashes = text.chars().rev().take_while(|&c| c == '\\').count();
-                    if doc.quoted || !ended || backslashes % 2 == 0 || self.eof() {
-                        break;
-                    }
-                    text.pop();
-                }
+                let (text, read) = heredoc_body_line(doc.quoted, || {
+                    let c = self.bump()?;
+                    Some((c, self.eof()))
+                });
+                line += read;
                 let check = if doc.strip_tabs {
                     text.trim_start_matches('\t')
                 } else {
@@ -4095,4 +4070,34 @@ fn ansi_c_bytes(src: &str) -> String {
         }
     }
     s
+}
+
+/// Reads one line of a here-document's body from `next` (each character with whether
+/// the text ends after it): unless the delimiter was quoted, a backslash-newline joins
+/// the body's lines before the line is compared with the delimiter. Returns the line
+/// without its newline and how many source lines it took.
+fn heredoc_body_line(
+    quoted: bool,
+    mut next: impl FnMut() -> Option<(char, bool)>,
+) -> (String, u32) {
+    let mut text = String::new();
+    let mut lines = 0;
+    loop {
+        let mut ended = false;
+        let mut at_end = true;
+        while let Some((c, end)) = next() {
+            at_end = end;
+            if c == '\n' {
+                ended = true;
+                break;
+            }
+            text.push(c);
+        }
+        lines += 1;
+        let backslashes = text.chars().rev().take_while(|&c| c == '\\').count();
+        if quoted || !ended || backslashes % 2 == 0 || at_end {
+            return (text, lines);
+        }
+        text.pop();
+    }
 }
