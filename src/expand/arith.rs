@@ -47,6 +47,10 @@ pub struct ArithFail {
     /// An error evaluating an array subscript abandons the command line even inside
     /// `(( ))`, which otherwise only fails (bash's message then has no `((: `).
     pub discard: bool,
+    /// An error bash reports as the shell's own (`r: readonly variable`), with no
+    /// expression and no `((: ` or `let: ` before it: under `set -e` it ends the shell
+    /// whatever the context (see [`crate::expand::ErrorKind::Report`]).
+    pub report: bool,
 }
 
 impl ArithFail {
@@ -57,10 +61,21 @@ impl ArithFail {
             token,
             fatal: false,
             discard: false,
+            report: false,
+        }
+    }
+    /// The shell's own error `message` (see [`ArithFail::report`]).
+    pub fn report(message: impl Into<String>) -> ArithFail {
+        ArithFail {
+            report: true,
+            ..ArithFail::new("", message, None)
         }
     }
     /// `expr: message (error token is "tok")`, as bash prints it after `bash: line N: `.
     pub fn render(&self) -> String {
+        if self.report {
+            return self.message.clone();
+        }
         match &self.token {
             Some(t) => format!("{}: {} (error token is \"{}\")", self.expr, self.message, t),
             None => format!("{}: {}", self.expr, self.message),
@@ -68,11 +83,37 @@ impl ArithFail {
     }
 }
 
+/// How many expressions may be under evaluation at once: a variable's value and a
+/// subscript are each evaluated as an expression of their own, inside the one that
+/// reads them.
 const MAX_RECURSION: usize = 1024;
+
+std::thread_local! {
+    /// The expressions under evaluation on this thread, however they nest (a value read
+    /// through the host's subscript evaluation counts as much as one read here).
+    static LEVEL: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One more expression under evaluation, until dropped.
+struct Level;
+
+impl Level {
+    fn enter() -> Level {
+        LEVEL.with(|l| l.set(l.get() + 1));
+        Level
+    }
+}
+
+impl Drop for Level {
+    fn drop(&mut self) {
+        LEVEL.with(|l| l.set(l.get().saturating_sub(1)));
+    }
+}
 
 /// Parses and evaluates `text`.
 pub fn eval_str<H: ArithHost + ?Sized>(text: &str, host: &mut H) -> Result<i64, ArithFail> {
-    eval_str_depth(text, host, 0)
+    let _level = Level::enter();
+    eval_text(text, host)
 }
 
 /// The expression as bash shows it in a message: without its leading blanks (a leading
@@ -86,11 +127,7 @@ fn from_parse_error(text: &str, e: ArithError) -> ArithFail {
     ArithFail::new(expr, e.message, Some(e.token))
 }
 
-fn eval_str_depth<H: ArithHost + ?Sized>(
-    text: &str,
-    host: &mut H,
-    depth: usize,
-) -> Result<i64, ArithFail> {
+fn eval_text<H: ArithHost + ?Sized>(text: &str, host: &mut H) -> Result<i64, ArithFail> {
     // A plain decimal number (offsets like `${s:1:3}`) needs no parser.
     let t = text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
     if !t.is_empty()
@@ -109,14 +146,18 @@ fn eval_str_depth<H: ArithHost + ?Sized>(
                 let mut ev = Eval {
                     host: &mut *host,
                     text,
-                    depth,
+                    first_read: None,
                 };
                 ev.eval(p)?;
             }
             return Err(from_parse_error(text, e));
         }
     };
-    let mut ev = Eval { host, text, depth };
+    let mut ev = Eval {
+        host,
+        text,
+        first_read: None,
+    };
     ev.eval(&expr)
 }
 
@@ -158,10 +199,11 @@ pub fn eval<H: ArithHost + ?Sized>(
     text: &str,
     host: &mut H,
 ) -> Result<i64, ArithFail> {
+    let _level = Level::enter();
     let mut ev = Eval {
         host,
         text,
-        depth: 0,
+        first_read: None,
     };
     ev.eval(expr)
 }
@@ -169,7 +211,20 @@ pub fn eval<H: ArithHost + ?Sized>(
 struct Eval<'h, 't, H: ArithHost + ?Sized> {
     host: &'h mut H,
     text: &'t str,
-    depth: usize,
+    /// Where in the text the first variable whose value or subscript was evaluated is
+    /// named: bash's error token for a recursion too deep starts there.
+    first_read: Option<usize>,
+}
+
+/// Where `name` is first named in `text` as a whole word (0 if nowhere).
+fn name_at(text: &str, name: &str) -> usize {
+    let word = |c: Option<char>| c.is_some_and(|c| c == '_' || c.is_ascii_alphanumeric());
+    text.match_indices(name)
+        .find(|&(i, _)| {
+            !word(text.get(..i).and_then(|t| t.chars().next_back()))
+                && !word(text.get(i + name.len()..).and_then(|t| t.chars().next()))
+        })
+        .map_or(0, |(i, _)| i)
 }
 
 impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
@@ -177,12 +232,53 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
         ArithFail::new(shown(self.text), message, token)
     }
 
+    /// bash's error for a variable read with as many expressions under evaluation as
+    /// it allows: in the expression being read, from where the variable is named.
+    /// bash's token then starts at the first variable this expression evaluated a value
+    /// or subscript for (see [`Eval::first_read`]), else at this one.
+    fn too_deep(&self, name: &str) -> ArithFail {
+        let text = shown(self.text);
+        let at = self.first_read.unwrap_or_else(|| name_at(text, name));
+        self.fail(
+            "expression recursion level exceeded",
+            Some(text.get(at..).unwrap_or(text).to_owned()),
+        )
+    }
+
+    /// Notes that `name`'s value (or subscript) was evaluated, for [`Eval::too_deep`].
+    fn note_read(&mut self, name: &str) {
+        if self.first_read.is_none() {
+            self.first_read = Some(name_at(shown(self.text), name));
+        }
+    }
+
+    fn at_limit() -> bool {
+        LEVEL.with(|l| l.get()) >= MAX_RECURSION
+    }
+
     /// The numeric value of a variable: its text evaluated as an expression.
     fn var_value(&mut self, name: &str, index: Option<&str>) -> Result<i64, ArithFail> {
         if index.is_none()
             && let Some(n) = self.host.arith_int(name)
         {
+            // (A blank value is 0 too, but bash evaluates nothing for it.)
+            if self.first_read.is_none()
+                && (n != 0
+                    || self
+                        .host
+                        .arith_get(name, None)?
+                        .is_some_and(|v| !v.trim().is_empty()))
+            {
+                self.note_read(name);
+            }
             return Ok(n);
+        }
+        // A subscript is an expression evaluated inside this one.
+        if index.is_some() {
+            if Self::at_limit() {
+                return Err(self.too_deep(name));
+            }
+            self.note_read(name);
         }
         let v = self.host.arith_get(name, index)?;
         let Some(v) = v else {
@@ -197,25 +293,26 @@ impl<H: ArithHost + ?Sized> Eval<'_, '_, H> {
             }
             return Ok(0);
         };
-        self.value_of_text(&v)
+        self.value_of_text(name, &v)
     }
 
-    fn value_of_text(&mut self, v: &str) -> Result<i64, ArithFail> {
+    fn value_of_text(&mut self, name: &str, v: &str) -> Result<i64, ArithFail> {
+        let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+        if !t.is_empty() {
+            self.note_read(name);
+        }
         if let Some(n) = plain_int(v) {
             return Ok(n);
         }
-        let t = v.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
         if t.starts_with(|c: char| c.is_ascii_digit())
             && let Ok(n) = parse_number(t)
         {
             return Ok(n);
         }
-        if self.depth >= MAX_RECURSION {
-            return Err(self.fail("expression recursion level exceeded", Some(t.to_owned())));
+        if Self::at_limit() {
+            return Err(self.too_deep(name));
         }
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            eval_str_depth(v, self.host, self.depth + 1)
-        })
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || eval_str(v, self.host))
     }
 
     fn eval(&mut self, e: &ArithExpr) -> Result<i64, ArithFail> {

@@ -47,6 +47,12 @@ pub enum ErrorKind {
     Fatal(i32),
     /// Only the current command fails with status 1 (e.g. failglob).
     Command,
+    /// An error bash raises through its `report_error` (a readonly variable, a
+    /// negative subscript past the start under `set -e`): under `set -e` a
+    /// non-interactive shell exits at once with the last status (1 for 0), whatever
+    /// the context (`if`, `||`); otherwise the current command fails as with
+    /// [`ErrorKind::Abort`].
+    Report,
     /// bash's jump to the top level (an array subscript that is not a valid
     /// expression): a `-c` shell or a subshell exits with status 1, a script read from
     /// a file abandons the command line and goes on.
@@ -91,6 +97,8 @@ impl From<ArithFail> for ExpandError {
                 ErrorKind::Fatal(127)
             } else if f.discard {
                 ErrorKind::Discard
+            } else if f.report {
+                ErrorKind::Report
             } else {
                 ErrorKind::Abort
             },
@@ -163,6 +171,12 @@ pub trait Host: ArithHost {
     }
     /// Prints a non-fatal diagnostic (`bash: line N: msg`).
     fn warn(&mut self, msg: &str);
+    /// Reports an error bash raises through its `report_error`, which goes on after it
+    /// except under `set -e` (see [`ErrorKind::Report`]).
+    fn report_error(&mut self, msg: &str) -> ExpResult<()> {
+        self.warn(msg);
+        Ok(())
+    }
     /// The value of `name` when it is a plain stored variable (no nameref, not
     /// computed when read): `Some(None)` for one declared but unset. `None` leaves it
     /// to [`Host::var`] and [`Host::nameref_target`]; this saves a lookup and a copy of
@@ -515,6 +529,9 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
 
     /// Expands the parts of a word into pieces.
     pub fn parts(&mut self, parts: &[WordPart], in_dq: bool) -> ExpResult<Vec<Piece>> {
+        if let Some(b) = early_bad_subst(parts) {
+            return Err(ExpandError::abort(b.message()));
+        }
         let mut out = Vec::new();
         for p in parts {
             self.part(p, in_dq, &mut out)?;
@@ -635,6 +652,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
                 };
                 out.push(Piece::Text(n.to_string(), q_exp));
             }
+            WordPart::BadSubst(b) => return Err(ExpandError::abort(b.message())),
             WordPart::ProcSub { input, body } => {
                 let path = self.host.process_subst(*input, body)?;
                 out.push(Piece::Text(path, Q::Quoted));
@@ -998,6 +1016,16 @@ pub fn join_pieces(mut pieces: Vec<Piece>) -> String {
 
 /// Whether a part is `$@`, `${a[@]}` or another expansion that yields separate words
 /// (and so nothing at all when empty, even inside double quotes).
+/// A bad substitution bash finds when it scans the whole word, before anything in it
+/// expands (see [`crate::syntax::BadSubst::early`]).
+fn early_bad_subst(parts: &[WordPart]) -> Option<&crate::syntax::BadSubst> {
+    parts.iter().find_map(|p| match p {
+        WordPart::BadSubst(b) if b.early => Some(&**b),
+        WordPart::DQuoted(inner) => early_bad_subst(inner),
+        _ => None,
+    })
+}
+
 fn is_at_expansion(p: &WordPart) -> bool {
     match p {
         WordPart::Param(pe) => {

@@ -413,7 +413,7 @@ fn lookup<H: Host + ?Sized>(ex: &mut Expander<'_, H>, pe: &ParamExp) -> ExpResul
                             )));
                         }
                         let msg = format!("{name}: bad array subscript");
-                        ex.host.warn(&msg);
+                        ex.host.report_error(&msg)?;
                         let mut pv = PVal::scalar(None);
                         pv.bad_subscript = Some(msg);
                         return Ok(pv);
@@ -768,7 +768,20 @@ fn finish<H: Host + ?Sized>(
                 pv.vals = substring(ex, &v, off, eval_len, negative)?
                     .into_iter()
                     .collect();
-            } else if let (true, Some(keys)) = (pv.is_list(), pv.keys.clone()) {
+            } else if let (true, Some(_)) = (pv.is_list(), &pv.keys) {
+                // The offset and the length may change the array: bash takes its
+                // elements after evaluating each.
+                let refetch = |ex: &mut Expander<'_, H>, pv: &mut PVal| -> ExpResult<()> {
+                    if !pe.indirect {
+                        let fresh = lookup(ex, pe)?;
+                        if fresh.is_list() && fresh.keys.is_some() {
+                            *pv = fresh;
+                        }
+                    }
+                    Ok(())
+                };
+                refetch(ex, &mut pv)?;
+                let keys = pv.keys.clone().unwrap_or_default();
                 // Indexed arrays slice by index: elements at or after `offset`.
                 let max = keys.last().copied().unwrap_or(-1);
                 let start = if off < 0 { max + 1 + off } else { off };
@@ -779,6 +792,8 @@ fn finish<H: Host + ?Sized>(
                     if len.is_some_and(|l| l < 0) {
                         return Err(negative());
                     }
+                    refetch(ex, &mut pv)?;
+                    let keys = pv.keys.clone().unwrap_or_default();
                     pv.vals = keys
                         .iter()
                         .zip(pv.vals.iter())
@@ -788,8 +803,20 @@ fn finish<H: Host + ?Sized>(
                         .collect();
                 }
             } else if pv.is_list() {
-                let mut vals = pv.vals.clone();
                 let positional = matches!(pe.param, Param::Special('@' | '*'));
+                // As for indexed arrays, the elements are taken after the offset and
+                // the length are evaluated.
+                let refetch = |ex: &mut Expander<'_, H>, pv: &mut PVal| -> ExpResult<()> {
+                    if !pe.indirect && !positional {
+                        let fresh = lookup(ex, pe)?;
+                        if fresh.is_list() {
+                            *pv = fresh;
+                        }
+                    }
+                    Ok(())
+                };
+                refetch(ex, &mut pv)?;
+                let mut vals = pv.vals.clone();
                 if positional {
                     vals.insert(0, ex.host.arg0());
                 }
@@ -812,13 +839,22 @@ fn finish<H: Host + ?Sized>(
                     if len.is_some_and(|l| l < 0) {
                         return Err(negative());
                     }
+                    if !positional {
+                        refetch(ex, &mut pv)?;
+                        vals = pv.vals.clone();
+                    }
+                    let n = vals.len() as i64;
+                    let start = start.min(n);
                     let end = match len {
                         // (bash takes a length of 0 as 1 for an associative array.)
                         Some(0) if !positional => start.saturating_add(1).min(n),
                         Some(l) => start.saturating_add(l).min(n),
                         None => n,
                     };
-                    pv.vals = vals[start as usize..end.max(start) as usize].to_vec();
+                    pv.vals = vals
+                        .get(start as usize..end.max(start) as usize)
+                        .unwrap_or_default()
+                        .to_vec();
                 }
             } else if let Some(v) = pv.vals.first_mut() {
                 *v = substring(ex, v, off, eval_len, negative)?.unwrap_or_default();

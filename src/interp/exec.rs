@@ -137,8 +137,21 @@ impl Interp {
         }
     }
 
+    /// Whether an error bash raises through its `report_error` ends the shell: under
+    /// `set -e`, in a shell that is not interactive, whatever the context.
+    pub(crate) fn errexit_reports(&self) -> bool {
+        self.set.errexit && !self.interactive
+    }
+
     pub(crate) fn expand_error(&mut self, e: ExpandError) -> R {
         match e.kind {
+            ErrorKind::Report => {
+                self.error(&e.message);
+                if self.errexit_reports() {
+                    return Err(Flow::Exit(if self.status == 0 { 1 } else { self.status }));
+                }
+                Err(Flow::Abort)
+            }
             ErrorKind::Abort => {
                 self.error(&e.message);
                 // Under `set -e` the abandoned line is a failure that ends the shell.
@@ -1474,11 +1487,13 @@ impl Interp {
                             e.message = format!("((: {}", e.message);
                         }
                         // An unbound variable ends the shell with the status it gives.
-                        if matches!(e.kind, ErrorKind::Fatal(_)) {
+                        if matches!(e.kind, ErrorKind::Fatal(_))
+                            || (e.kind == ErrorKind::Report && self.errexit_reports())
+                        {
                             return self.expand_error(e);
                         }
                         let _ = self.expand_error(e.clone());
-                        if e.kind == ErrorKind::Abort {
+                        if matches!(e.kind, ErrorKind::Abort | ErrorKind::Report) {
                             // An error inside (( )) fails the command without aborting.
                             return Ok(1);
                         }
@@ -1765,6 +1780,10 @@ impl Interp {
     /// A failed `for (( ))` clause reports as `(( ))` does and ends the loop with
     /// status 1; only expansion errors and fatal ones go further.
     fn arith_for_error(&mut self, mut e: ExpandError) -> R {
+        if e.kind == ErrorKind::Report && !self.errexit_reports() {
+            let _ = self.expand_error(e);
+            return Ok(1);
+        }
         if e.kind != ErrorKind::Abort {
             return self.expand_error(e);
         }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use super::Interp;
 use super::io::{OpenFile, pipe_in};
-use crate::expand::{ArithFail, ArithHost, ExpResult, ExpandError, ExpandOpts, Host, Value, Var};
+use crate::expand::{
+    ArithFail, ArithHost, ErrorKind, ExpResult, ExpandError, ExpandOpts, Host, Value, Var,
+};
 use crate::syntax::Script;
 
 impl Interp {
@@ -255,7 +257,11 @@ impl ArithHost for Interp {
                 // Read after the subscript, which may have assigned to the array.
                 let v = Host::var(self, name).unwrap_or_default();
                 let Some(idx) = v.read_index(i) else {
-                    self.error(&format!("{name}: bad array subscript"));
+                    let msg = format!("{name}: bad array subscript");
+                    if self.errexit_reports() {
+                        return Err(ArithFail::report(msg));
+                    }
+                    self.error(&msg);
                     // Reported already: the element reads as 0, even under `set -u`.
                     return Ok(Some(String::new()));
                 };
@@ -285,21 +291,29 @@ impl ArithHost for Interp {
                 match self.assign_element(name, &key, value.to_string(), false) {
                     // bash reports a negative index past the start and goes on.
                     Err(crate::interp::AssignError::BadSubscript { .. }) => {
-                        self.error(&format!("{name}[{sub}]: bad array subscript"));
+                        let msg = format!("{name}[{sub}]: bad array subscript");
+                        if self.errexit_reports() {
+                            return Err(ArithFail::report(msg));
+                        }
+                        self.error(&msg);
                         return Ok(());
                     }
                     r => r,
                 }
             }
         };
-        r.map_err(|e| {
-            // Assignment errors carry their own "name: message" text.
-            let m = e.to_string();
-            let (expr, msg) = match m.split_once(": ") {
-                Some((a, b)) => (a.to_owned(), b.to_owned()),
-                None => (name.to_owned(), m),
-            };
-            ArithFail::new(&expr, msg, None)
+        r.map_err(|e| match e {
+            // An assignment refused (`r: readonly variable`) is the shell's own error.
+            crate::interp::AssignError::Message(m) => ArithFail::report(m),
+            e => {
+                // Other assignment errors carry their own "name: message" text.
+                let m = e.to_string();
+                let (expr, msg) = match m.split_once(": ") {
+                    Some((a, b)) => (a.to_owned(), b.to_owned()),
+                    None => (name.to_owned(), m),
+                };
+                ArithFail::new(&expr, msg, None)
+            }
         })
     }
 
@@ -714,6 +728,17 @@ impl Host for Interp {
 
     fn warn(&mut self, msg: &str) {
         self.error(msg);
+    }
+
+    fn report_error(&mut self, msg: &str) -> ExpResult<()> {
+        if self.errexit_reports() {
+            return Err(ExpandError {
+                message: msg.to_owned(),
+                kind: ErrorKind::Report,
+            });
+        }
+        self.error(msg);
+        Ok(())
     }
 }
 

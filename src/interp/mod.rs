@@ -1567,6 +1567,9 @@ impl Interp {
                     {
                         self.errln(&format!("{prefix}`{src_line}'"));
                     }
+                    if let ParseErrorKind::ForArith { text, .. } = &e.kind {
+                        self.errln(&format!("{prefix}syntax error: `(({text}))'"));
+                    }
                     if let (Some(recovery), false) = (e.recovery, e.in_substitution) {
                         status = 1;
                         self.status = 1;

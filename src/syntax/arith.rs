@@ -63,6 +63,7 @@ pub fn parse_arith(src: &str) -> Res<ArithExpr> {
         chars: src.char_indices().collect(),
         pos: 0,
         depth: 0,
+        assign_start: 0,
     };
     p.skip_ws();
     if p.pos >= p.chars.len() {
@@ -158,9 +159,11 @@ struct ArithParser<'a> {
     chars: Vec<(usize, char)>,
     pos: usize,
     depth: usize,
+    /// Where the assignment being read starts (see [`ArithParser::postfix`]).
+    assign_start: usize,
 }
 
-const MAX_DEPTH: usize = 512;
+const MAX_DEPTH: usize = 20_000;
 
 impl ArithParser<'_> {
     /// The byte offset of the cursor, as the tree keeps it.
@@ -372,14 +375,18 @@ impl ArithParser<'_> {
         self.enter()?;
         self.skip_ws();
         let start = self.pos;
-        let lhs = self.ternary()?;
+        let outer = std::mem::replace(&mut self.assign_start, start);
+        let lhs = self.ternary();
+        self.assign_start = outer;
+        let lhs = lhs?;
         let save = self.pos;
         // A parenthesized variable is a value, not a variable to assign to.
         let parenthesized = self.chars.get(start).is_some_and(|&(_, c)| c == '(');
         let result = if let Some(op) = self.assign_op() {
             match lhs {
                 ArithExpr::Var(name, index) if !parenthesized => {
-                    let rhs = match self.assign() {
+                    // Assignments nest to the right (`a = b = 1`).
+                    let rhs = match stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.assign()) {
                         Ok(r) => r,
                         // A compound assignment has read its variable already.
                         Err(e) if op.is_some() => return Err(e.after(ArithExpr::Var(name, index))),
@@ -412,7 +419,8 @@ impl ArithParser<'_> {
             if let Err(e) = self.expression_due(true) {
                 return Err(e.after(cond));
             }
-            let a = match self.assign() {
+            // The branch between `?` and `:` is a whole expression, commas and all.
+            let a = match self.comma() {
                 Ok(a) => a,
                 Err(e) => {
                     return Err(e.map_partial(|p| ArithExpr::Cond(Box::new(cond), p, zero())));
@@ -436,7 +444,7 @@ impl ArithParser<'_> {
             // The branch after `:` is a conditional expression: an assignment operator
             // after it applies to the whole conditional.
             self.enter()?;
-            let b = self.ternary();
+            let b = stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.ternary());
             self.depth -= 1;
             return match b {
                 Ok(b) => Ok(done(a, Box::new(b))),
@@ -541,7 +549,8 @@ impl ArithParser<'_> {
         if self.at_str("**") && self.peek_at(2) != Some('=') {
             self.pos += 2;
             self.enter()?;
-            let exp = match self.power() {
+            // `**` nests to the right, on a stack that grows as `comma`'s does.
+            let exp = match stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.power()) {
                 Ok(x) => x,
                 Err(e) => return Err(e.after(base)),
             };
@@ -616,6 +625,7 @@ impl ArithParser<'_> {
 
     fn postfix(&mut self) -> Res<ArithExpr> {
         self.skip_ws();
+        let start = self.pos;
         if let Some((name, index)) = self.try_var()? {
             self.skip_ws();
             for (s, inc) in [("++", true), ("--", false)] {
@@ -631,6 +641,12 @@ impl ArithParser<'_> {
                 }
             }
             self.check_lookahead(None)?;
+            // A variable that `=` follows is read as an assignment's target, whose
+            // value bash does not fetch: unless it starts the assignment, the operand
+            // is 0 (`6 / b = 2` divides by 0) before the assignment fails.
+            if start != self.assign_start && self.at_str("=") && !self.at_str("==") {
+                return Ok(ArithExpr::Num(0));
+            }
             return Ok(ArithExpr::Var(name, index));
         }
         self.primary()
@@ -640,14 +656,17 @@ impl ArithParser<'_> {
     /// number or a character that starts no token fails there, before the operators
     /// waiting for the operand apply (`done` is the work the operand did itself).
     fn check_lookahead(&mut self, done: Option<&ArithExpr>) -> Res<()> {
+        self.check_lookahead_as(done, "syntax error: invalid arithmetic operator")
+    }
+
+    /// [`Self::check_lookahead`] with bash's `message` for a character that starts no
+    /// token.
+    fn check_lookahead_as(&mut self, done: Option<&ArithExpr>, message: &str) -> Res<()> {
         let save = self.pos;
         self.skip_ws();
         let r = match self.peek() {
             Some(c) if c.is_ascii_digit() => self.number().map(|_| ()),
-            Some(c) if !starts_token(c) => Err(ArithError::new(
-                "syntax error: invalid arithmetic operator",
-                self.rest(),
-            )),
+            Some(c) if !starts_token(c) => Err(ArithError::new(message, self.rest())),
             _ => Ok(()),
         };
         self.pos = save;
@@ -777,7 +796,9 @@ impl ArithParser<'_> {
                     };
                     return Err(ArithError::new("missing `)'", token).after(e));
                 }
-                self.check_lookahead(Some(&e))?;
+                // After `)` bash takes a character that starts no token for a missing
+                // operand, not for a bad operator.
+                self.check_lookahead_as(Some(&e), "syntax error: operand expected")?;
                 Ok(e)
             }
             Some(c) if c.is_ascii_digit() => {

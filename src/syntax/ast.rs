@@ -369,11 +369,48 @@ pub enum WordPart {
     BadBackquote(Arc<str>),
     /// `$(( ... ))`
     Arith(Box<Arith>),
+    /// A `${...}` or `$((...))` that bash reads as part of the word but whose expansion
+    /// cannot find its end; expanding the word fails with bash's "bad substitution".
+    BadSubst(Box<BadSubst>),
     /// `<(...)` (`input` true) or `>(...)`.
     ProcSub {
         input: bool,
         body: Arc<Script>,
     },
+}
+
+/// An expansion bash's word reader accepts but its expander cannot close: a subscript
+/// whose `]` is not in the word (`"${a[1\]}"`), or `$((...))` whose `))` a `#` comment
+/// hides at expansion (`$(( 1 # ))`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadSubst {
+    /// The text as written (printed back unchanged).
+    pub text: String,
+    /// The closer bash reports missing (`bad substitution: no closing `}' in ...`), or
+    /// `None` for its plain `...: bad substitution`.
+    pub missing: Option<char>,
+    /// The text the message shows: the whole word, or for a plain message inside
+    /// double quotes the quoted string; the parser fills it in when the word ends
+    /// (empty: `text`).
+    pub context: String,
+    /// Found by bash's scan of the whole word before any of it expands, so nothing in
+    /// the word does its work first.
+    pub early: bool,
+}
+
+impl BadSubst {
+    /// bash's message for it.
+    pub fn message(&self) -> String {
+        let shown = if self.context.is_empty() {
+            &self.text
+        } else {
+            &self.context
+        };
+        match self.missing {
+            Some(c) => format!("bad substitution: no closing `{c}' in {shown}"),
+            None => format!("{shown}: bad substitution"),
+        }
+    }
 }
 
 /// The text between the backquotes of a `` `...` `` substitution as written (`None`

@@ -83,6 +83,12 @@ pub enum ParseErrorKind {
         messages: Vec<(u32, String)>,
         eof: bool,
     },
+    /// A `for ((...))` whose text does not hold three expressions: bash's message, then
+    /// a second line naming the text.
+    ForArith {
+        message: String,
+        text: String,
+    },
 }
 
 impl std::fmt::Display for ParseError {
@@ -99,7 +105,9 @@ impl std::fmt::Display for ParseError {
                 f.write_str("unexpected EOF while looking for matching `)'")
             }
             ParseErrorKind::TooDeep => f.write_str("syntax error: nesting too deep"),
-            ParseErrorKind::Message(m) => f.write_str(m),
+            ParseErrorKind::Message(m) | ParseErrorKind::ForArith { message: m, .. } => {
+                f.write_str(m)
+            }
             ParseErrorKind::Cond { messages, .. } => match messages.first() {
                 Some((_, m)) => f.write_str(m),
                 None => f.write_str("syntax error in conditional expression"),
@@ -257,6 +265,11 @@ pub struct Parser {
     /// The `${name@...}` being parsed has an operator after `@` that is not one of
     /// bash's: the parameter, which bash looks up before it complains.
     bad_transform: Option<ParamExp>,
+    /// The `${name[` being parsed has no `]` bash's expansion would find (`Some(true)`
+    /// for a length `${#name[`): the `${...}` is a bad substitution.
+    unclosed_subscript: Option<bool>,
+    /// The `${...}` just parsed is a bad substitution, to stand in the word for it.
+    bad_subst: Option<BadSubst>,
     /// While a parse that may be undone is under way (see [`Parser::checkpoint`]), the
     /// text each splice took out: where, what, and how much went in instead.
     splice_log: Option<Vec<(usize, Vec<char>, usize)>>,
@@ -374,6 +387,8 @@ impl Parser {
             line_jumps: Vec::new(),
             warnings: Vec::new(),
             bad_transform: None,
+            unclosed_subscript: None,
+            bad_subst: None,
             splice_log: None,
             arith_text: false,
             dquote_to_end: false,
@@ -1025,7 +1040,7 @@ impl Parser {
                 _ => None,
             }
         } else if self.at_str("((") {
-            let (arith, ended) = self.try_arith_command();
+            let (arith, ended) = self.try_arith_command()?;
             unclosed_arith_line = ended.then_some(line);
             if arith.is_some() {
                 // bash reports an arithmetic command at the line its `))` is on.
@@ -1258,12 +1273,41 @@ impl Parser {
         // Cursor at `((`.
         self.arith_for_line = self.line;
         self.bump_n(2);
-        let text = self.read_until_double_paren()?;
+        let line = self.line;
+        let text = match self.read_until_double_paren() {
+            Ok(text) => text,
+            // The text ended inside: bash names the line of the `((`.
+            Err(e) if e.kind == ParseErrorKind::Unmatched(')') => {
+                return Err(ParseError { line, ..e });
+            }
+            // A `)` that no `)` follows: bash's reader takes it for the end of the
+            // input, without a word, and the shell ends with the last status.
+            Err(e) if matches!(e.kind, ParseErrorKind::UnexpectedToken(_)) => {
+                return Err(ParseError {
+                    line,
+                    source_line: None,
+                    ..self.error(ParseErrorKind::Cond {
+                        messages: Vec::new(),
+                        eof: false,
+                    })
+                });
+            }
+            Err(e) => return Err(e),
+        };
         let mut parts = split_arith_for(&text);
         if parts.len() != 3 {
-            return Err(self.error(ParseErrorKind::Message(
-                "syntax error: `;' unexpected".to_owned(),
-            )));
+            let message = if parts.len() < 3 {
+                "syntax error: arithmetic expression required"
+            } else {
+                "syntax error: `;' unexpected"
+            };
+            return Err(ParseError {
+                line,
+                ..self.error(ParseErrorKind::ForArith {
+                    message: message.to_owned(),
+                    text,
+                })
+            });
         }
         let step = parts.pop().and_then(|s| self.arith_from_text(&s));
         let cond = parts.pop().and_then(|s| self.arith_from_text(&s));
@@ -1339,8 +1383,18 @@ impl Parser {
                     was_dollar = false;
                     continue;
                 }
+                // An escaped paren does not count.
+                '\\' => {
+                    text.push(c);
+                    self.bump();
+                    if let Some(d) = self.bump() {
+                        text.push(d);
+                    }
+                    continue;
+                }
                 '\'' | '"' | '`' => {
                     // Keep quoted sections whole so a `)` inside them does not count.
+                    let quote_line = self.line;
                     text.push(c);
                     self.bump();
                     let mut in_dollar = false;
@@ -1367,8 +1421,9 @@ impl Parser {
                         }
                     }
                     if !closed {
-                        // Unclosed: the quote is what is unmatched, not the parens.
-                        return Err(self.error(ParseErrorKind::Unmatched(c)));
+                        // Unclosed: the quote is what is unmatched, not the parens,
+                        // on the line it opened.
+                        return Err(self.unclosed(c, quote_line));
                     }
                     continue;
                 }
@@ -1408,14 +1463,20 @@ impl Parser {
     /// the cursor unmoved) if it is really a nested subshell.
     /// With `None`, also whether the text ended before `))` (then a subshell that
     /// runs to the end of the text is bash's unmatched `)` at the line of the `((`).
-    fn try_arith_command(&mut self) -> (Option<Arith>, bool) {
+    /// A quote left open in the text is an error either way, bash's lexer's.
+    fn try_arith_command(&mut self) -> PResult<(Option<Arith>, bool)> {
         let cp = self.checkpoint();
         self.bump_n(2);
         let text = self.read_until_double_paren();
-        self.finish(cp, text.is_err());
+        let open_quote = text
+            .as_ref()
+            .is_err_and(|e| matches!(e.kind, ParseErrorKind::Unmatched('\'' | '"' | '`')));
+        // (What was read up to the quote stays read: its warnings are bash's too.)
+        self.finish(cp, text.is_err() && !open_quote);
         match text {
-            Ok(t) => (Some(self.make_arith(&t)), false),
-            Err(e) => (None, e.kind == ParseErrorKind::Unmatched(')')),
+            Ok(t) => Ok((Some(self.make_arith(&t)), false)),
+            Err(e) if open_quote => Err(e),
+            Err(e) => Ok((None, e.kind == ParseErrorKind::Unmatched(')'))),
         }
     }
 
@@ -2776,6 +2837,15 @@ impl Parser {
         if self.pos == start {
             return Ok(None);
         }
+        if has_bad_subst(&parts) {
+            let text: String = self
+                .chars
+                .get(start..self.pos)
+                .unwrap_or_default()
+                .iter()
+                .collect();
+            fill_bad_subst(&mut parts, &text, true);
+        }
         Ok(Some(Word { parts }))
     }
 
@@ -2912,6 +2982,7 @@ impl Parser {
     fn dquoted_parts(&mut self) -> PResult<Vec<WordPart>> {
         self.enter()?;
         let line = self.line;
+        let start = self.pos;
         let mut parts = Vec::new();
         let mut lit = String::new();
         loop {
@@ -2931,6 +3002,17 @@ impl Parser {
             }
         }
         flush_lit(&mut parts, &mut lit);
+        if has_bad_subst(&parts) {
+            // A plain "bad substitution" in double quotes shows the quoted text.
+            let end = self.pos.saturating_sub(1);
+            let text: String = self
+                .chars
+                .get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .collect();
+            fill_bad_subst(&mut parts, &text, false);
+        }
         self.leave();
         Ok(parts)
     }
@@ -3151,8 +3233,22 @@ impl Parser {
                     let line = self.line;
                     self.bump_n(3);
                     let text = self.read_until_double_paren();
-                    self.finish(cp, text.is_err());
+                    let open_quote = text.as_ref().is_err_and(|e| {
+                        matches!(e.kind, ParseErrorKind::Unmatched('\'' | '"' | '`'))
+                    });
+                    self.finish(cp, text.is_err() && !open_quote);
                     match text {
+                        // A quote left open is an error either way, bash's lexer's.
+                        Err(e) if open_quote => return Err(e),
+                        Ok(text) if comment_hides_end(&text) => {
+                            parts.push(WordPart::BadSubst(Box::new(BadSubst {
+                                text: format!("$(({text}))"),
+                                missing: Some(')'),
+                                context: String::new(),
+                                early: true,
+                            })));
+                            return Ok(true);
+                        }
                         Ok(text) => {
                             let a = self.make_arith(&text);
                             parts.push(WordPart::Arith(Box::new(a)));
@@ -3186,6 +3282,34 @@ impl Parser {
                             depth -= 1;
                             text.push(']');
                         }
+                        // An escaped character, a quoted string and a backquoted
+                        // command are read whole (a `]` in them does not close), as
+                        // bash reads them; `$(` and `${` are not.
+                        Some('\\') => {
+                            text.push('\\');
+                            if let Some(d) = self.bump() {
+                                text.push(d);
+                            }
+                        }
+                        Some(q @ ('\'' | '"' | '`')) => {
+                            let line = self.line;
+                            text.push(q);
+                            loop {
+                                let Some(d) = self.bump() else {
+                                    return Err(self.unclosed(q, line));
+                                };
+                                text.push(d);
+                                if d == q {
+                                    break;
+                                }
+                                if d == '\\'
+                                    && q != '\''
+                                    && let Some(e) = self.bump()
+                                {
+                                    text.push(e);
+                                }
+                            }
+                        }
                         Some(c) => text.push(c),
                     }
                 }
@@ -3201,7 +3325,11 @@ impl Parser {
                 self.assign_value_param = mode == WordMode::Assign && !in_dquote;
                 let p = self.braced_param(in_dquote);
                 self.assign_value_param = outer;
-                parts.push(WordPart::Param(Box::new(p?)));
+                let p = p?;
+                match self.bad_subst.take() {
+                    Some(b) => parts.push(WordPart::BadSubst(Box::new(b))),
+                    None => parts.push(WordPart::Param(Box::new(p))),
+                }
                 Ok(true)
             }
             Some('\'') if !in_dquote => {
@@ -3298,6 +3426,7 @@ impl Parser {
         match r {
             Ok(Some(p)) => Ok(p),
             Ok(None) => {
+                let unclosed_subscript = self.unclosed_subscript.take();
                 // Not a valid form: keep the text for a run-time "bad substitution".
                 self.pos = start;
                 let mut depth = 1usize;
@@ -3343,9 +3472,27 @@ impl Parser {
                             }
                             continue;
                         }
+                        // A `}` inside `$( )` does not close it.
+                        '$' if self.peek() == Some('(') => {
+                            let from = self.pos;
+                            let to = skip_nested(&self.chars, from - 1);
+                            text.extend(self.chars.get(from - 1..to).unwrap_or_default());
+                            self.pos = to;
+                            continue;
+                        }
                         _ => {}
                     }
                     text.push(c);
+                }
+                if let Some(length) = unclosed_subscript {
+                    // In double quotes bash misses the `}` (a length aside); otherwise
+                    // the whole `${...}` is bad.
+                    self.bad_subst = Some(BadSubst {
+                        text: text.clone(),
+                        missing: (in_dquote && !length).then_some('}'),
+                        context: String::new(),
+                        early: false,
+                    });
                 }
                 // A bad `@` operator keeps its parameter (see `ParamOp::Invalid`).
                 let (param, index, indirect) = bad_transform
@@ -3363,6 +3510,50 @@ impl Parser {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether the subscript after the cursor (just past `name[`) ends where bash's
+    /// expansion looks for its `]`: inside the `${...}` as its word reader delimits it
+    /// (to the first `}` that closes it), or else further on in the same word (`${h[}]}`
+    /// is `h` at key `}`): not past a blank or operator outside quotes, nor (inside
+    /// double quotes) past the closing `"`.
+    fn subscript_closes(&self, in_dquote: bool) -> bool {
+        let chars = &self.chars;
+        let mut depth = 1usize;
+        let mut i = self.pos;
+        while let Some(&c) = chars.get(i) {
+            if c == '}' && depth == 1 {
+                break;
+            }
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                '[' => {
+                    let Some(close) = bracket_end(chars, i + 1, None) else {
+                        return false;
+                    };
+                    i = close + 1;
+                    continue;
+                }
+                ']' => return true,
+                _ => {
+                    let next = skip_nested(chars, i);
+                    // A quote or substitution left open is the word reader's error.
+                    if next >= chars.len() {
+                        return true;
+                    }
+                    if next > i {
+                        i = next;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if chars.get(i).is_none() {
+            return false;
+        }
+        bracket_end(chars, i, Some(in_dquote)).is_some()
     }
 
     fn braced_param_inner(&mut self, in_dquote: bool) -> PResult<Option<ParamExp>> {
@@ -3449,6 +3640,10 @@ impl Parser {
                 });
                 self.bump_n(2);
             } else {
+                if !self.subscript_closes(in_dquote) {
+                    self.unclosed_subscript = Some(length);
+                    return Ok(None);
+                }
                 // The text ending inside the subscript ends inside the `${` too, which
                 // is what bash reports.
                 let w = self.subscript_word().map_err(|e| {
@@ -3752,8 +3947,9 @@ impl Parser {
         Some(user)
     }
 
-    /// An offset or length of `${x:off:len}`: up to `:` (offset only) or `}`, with
-    /// nested brackets and parens kept whole. The closing `}` is left in place.
+    /// An offset or length of `${x:off:len}`: up to `:` (offset only) or `}`. Nested
+    /// parens keep a `:` (not a `}`: bash's word reader ends the `${` there); brackets
+    /// keep neither (`${s:a[1:2]}` has offset `a[1`). The closing `}` is left in place.
     fn slice_word(&mut self, offset: bool) -> PResult<Word> {
         let mut parts = Vec::new();
         let mut lit = String::new();
@@ -3766,7 +3962,7 @@ impl Parser {
                 return Err(self.unclosed_brace());
             };
             match c {
-                '}' if depth == 0 => break,
+                '}' => break,
                 ':' if depth == 0 && offset && ternaries == 0 => break,
                 '?' | ':' if depth == 0 => {
                     if c == '?' {
@@ -3777,12 +3973,12 @@ impl Parser {
                     lit.push(c);
                     self.bump();
                 }
-                '(' | '[' => {
+                '(' => {
                     depth += 1;
                     lit.push(c);
                     self.bump();
                 }
-                ')' | ']' => {
+                ')' => {
                     depth = depth.saturating_sub(1);
                     lit.push(c);
                     self.bump();
@@ -3837,6 +4033,135 @@ enum DeclArgs {
     All,
     /// `let` and `eval`: array assignments only.
     Arrays,
+}
+
+/// The index past a quoted string, an escape, or a `$(...)`, `${...}` or `` `...` ``
+/// starting at `i` (the end of the text when it is not closed); `i` itself when none
+/// starts there.
+fn skip_nested(chars: &[char], i: usize) -> usize {
+    let at = |k: usize| chars.get(k).copied();
+    match at(i) {
+        Some('\\') => (i + 2).min(chars.len()),
+        Some(q @ ('\'' | '`')) => {
+            let mut k = i + 1;
+            while let Some(c) = at(k) {
+                if c == q {
+                    return k + 1;
+                }
+                k += if c == '\\' && q == '`' { 2 } else { 1 };
+            }
+            chars.len()
+        }
+        Some('"') => {
+            let mut k = i + 1;
+            while let Some(c) = at(k) {
+                match c {
+                    '"' => return k + 1,
+                    '\\' => k += 2,
+                    '$' | '`' => k = skip_nested(chars, k).max(k + 1),
+                    _ => k += 1,
+                }
+            }
+            chars.len()
+        }
+        Some('$') if matches!(at(i + 1), Some('(' | '{')) => {
+            let (open, close) = if at(i + 1) == Some('(') {
+                ('(', ')')
+            } else {
+                ('{', '}')
+            };
+            let mut depth = 0usize;
+            let mut k = i + 1;
+            while let Some(c) = at(k) {
+                if c == open {
+                    depth += 1;
+                } else if c == close {
+                    depth -= 1;
+                    if depth == 0 {
+                        return k + 1;
+                    }
+                } else if matches!(c, '\\' | '\'' | '"' | '`' | '$') {
+                    k = skip_nested(chars, k).max(k + 1);
+                    continue;
+                }
+                k += 1;
+            }
+            chars.len()
+        }
+        _ => i,
+    }
+}
+
+/// The index of the `]` that closes a subscript whose text starts at `i`, skipping
+/// nested brackets, quotes and substitutions. With `word_end`, the search stops where
+/// bash's word ends: for `Some(false)` at a blank or operator outside quotes, for
+/// `Some(true)` (inside double quotes) at the closing `"`.
+fn bracket_end(chars: &[char], mut i: usize, word_end: Option<bool>) -> Option<usize> {
+    let mut depth = 0usize;
+    while let Some(&c) = chars.get(i) {
+        match (c, word_end) {
+            ('"', Some(true)) => return None,
+            (c, Some(false)) if c.is_whitespace() || "|&;<>()".contains(c) => return None,
+            ('[', _) => depth += 1,
+            (']', _) if depth == 0 => return Some(i),
+            (']', _) => depth -= 1,
+            _ => {
+                let next = skip_nested(chars, i);
+                if next > i {
+                    i = next;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether a `#` comment hides the end of the text of `$((...))`: bash's expansion reads
+/// a `#` after a blank as a comment up to the end of the line, so with no newline
+/// after it the `))` is never found.
+fn comment_hides_end(text: &str) -> bool {
+    let mut prev = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '#' if matches!(prev, Some(' ' | '\t' | '\n')) => {
+                if !chars.by_ref().any(|d| d == '\n') {
+                    return true;
+                }
+                prev = Some('\n');
+                continue;
+            }
+            '\'' if !chars.by_ref().any(|d| d == '\'') => return false,
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+fn has_bad_subst(parts: &[WordPart]) -> bool {
+    parts.iter().any(|p| match p {
+        WordPart::BadSubst(_) => true,
+        WordPart::DQuoted(inner) => has_bad_subst(inner),
+        _ => false,
+    })
+}
+
+/// Gives the bad substitutions in `parts` the text their message shows (see
+/// [`BadSubst::context`]): `text` is the whole word (`word`), or a double-quoted
+/// string's, which only a plain message shows.
+fn fill_bad_subst(parts: &mut [WordPart], text: &str, word: bool) {
+    for p in parts {
+        match p {
+            WordPart::BadSubst(b) if b.context.is_empty() && (word || b.missing.is_none()) => {
+                b.context = text.to_owned();
+            }
+            WordPart::DQuoted(inner) if word => fill_bad_subst(inner, text, word),
+            _ => {}
+        }
+    }
 }
 
 /// Moves pending literal text into `parts`.
@@ -3957,21 +4282,21 @@ pub fn is_binary_test_op(op: &str) -> bool {
 
 /// Splits `init; cond; step` of an arithmetic for loop at top-level semicolons.
 fn split_arith_for(text: &str) -> Vec<String> {
+    // A `;` in quotes or in a substitution does not split; one in bare parens does.
+    let chars: Vec<char> = text.chars().collect();
     let mut parts = vec![String::new()];
-    let mut depth = 0i32;
-    for c in text.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ';' if depth == 0 => {
-                parts.push(String::new());
-                continue;
-            }
-            _ => {}
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if c == ';' {
+            parts.push(String::new());
+            i += 1;
+            continue;
         }
+        let next = skip_nested(&chars, i).max(i + 1);
         if let Some(last) = parts.last_mut() {
-            last.push(c);
+            last.extend(chars.get(i..next).unwrap_or_default());
         }
+        i = next;
     }
     parts
 }

@@ -994,6 +994,7 @@ fn part(p: &WordPart, out: &mut String, in_dq: bool) {
         }
         WordPart::CmdSub(s, _) => command_sub(s, out),
         WordPart::BadBackquote(text) => backquoted(text, out),
+        WordPart::BadSubst(b) => out.push_str(&b.text),
         WordPart::Arith(a) if a.bracketed => {
             out.push_str("$[");
             arith_src(a, out);

@@ -1179,7 +1179,14 @@ pub fn let_(sh: &mut Interp, args: &[String]) -> R {
         match sh.eval_arith_str(a) {
             Ok(v) => last = v,
             // An unbound variable is the shell's error, not `let`'s: it ends the shell.
-            Err(e) if e.fatal => return sh.expand_error(e.into()),
+            Err(e) if e.fatal || (e.report && sh.errexit_reports()) => {
+                return sh.expand_error(e.into());
+            }
+            // The shell's own error (`r: readonly variable`) does not name `let`.
+            Err(e) if e.report => {
+                sh.error(&e.render());
+                return Ok(1);
+            }
             Err(e) => {
                 sh.error(&format!("let: {}", e.render()));
                 return Ok(1);
