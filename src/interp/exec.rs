@@ -1130,8 +1130,9 @@ impl Interp {
             Err(Flow::Abort) if subshell => Ok(1),
             Err(e) => Err(e),
         };
+        // A subshell's redirections were made in its own process: all of them go.
         match saved {
-            Some(saved) => self.restore_redirected(mark, &saved, true),
+            Some(saved) => self.restore_redirected(mark, &saved, !subshell),
             None => self.redirected.truncate(mark),
         }
         // The subshell's redirections were its own: the report goes where the
@@ -1300,7 +1301,9 @@ impl Interp {
                         self.note_command(|| printer::loop_head("for", f));
                         // Traced before the DEBUG trap runs, as bash does.
                         if self.set.xtrace {
-                            self.xtrace_line(&printer::internal_quoting(|| printer::loop_head("for", f)));
+                            self.xtrace_line(&printer::internal_quoting(|| {
+                                printer::loop_head("for", f)
+                            }));
                         }
                         if self.debug_skip()? {
                             continue;
@@ -1525,7 +1528,9 @@ impl Interp {
         // Once before the menu, not per choice.
         self.note_command(|| printer::loop_head("select", f));
         if self.set.xtrace {
-            self.xtrace_line(&printer::internal_quoting(|| printer::loop_head("select", f)));
+            self.xtrace_line(&printer::internal_quoting(|| {
+                printer::loop_head("select", f)
+            }));
         }
         self.run_debug_trap()?;
         let items = match &f.words {
@@ -1601,7 +1606,11 @@ impl Interp {
             let _ = self.write_fd(2, &crate::text::encode(&text));
             let r = super::builtins::read::read(self, &["read".to_owned()])?;
             if r != 0 {
-                self.out(b"\n")?;
+                // A stdout that cannot be written (closed, full) goes unreported.
+                match self.out(b"\n") {
+                    Ok(()) | Err(Flow::Return(-1)) => {}
+                    Err(e) => return Err(e),
+                }
                 return Ok(None);
             }
             let Some(reply) = self.get_str("REPLY") else {
@@ -2044,7 +2053,16 @@ impl Interp {
             Vec::new()
         };
         self.redirecting_utility = utility;
-        let redir_ok = self.apply_redirects(&c.redirects);
+        // The redirections are expanded without the command's temporary bindings
+        // (`x=1 cat <<<$x` reads the outer `x`).
+        let redir_ok = if self.vars.frame_count() > base && !c.redirects.is_empty() {
+            let hidden = self.vars.hide_from(base);
+            let r = self.apply_redirects(&c.redirects);
+            self.vars.restore(hidden);
+            r
+        } else {
+            self.apply_redirects(&c.redirects)
+        };
         self.redirecting_utility = false;
         // A utility's redirections are expanded in its own process: an expansion
         // error that ends the shell (`${u?}`) or the command ends only that process.
@@ -2217,7 +2235,13 @@ impl Interp {
         // bash runs the DEBUG trap once more as the function starts (traced functions
         // and `set -T` only).
         // Under extdebug a failing trap there skips the body, with its status.
-        let r = match self.run_debug_trap() {
+        // That trap sees `$LINENO` at the line of the body's `{`.
+        if matches!(f.body.kind, CommandKind::BraceGroup(_)) {
+            self.line = body_line;
+        }
+        let entry = self.run_debug_trap();
+        self.line = saved_line;
+        let r = match entry {
             Ok(s) if s != 0 && self.extdebug() => Ok(s),
             Ok(_) => {
                 self.list_ends = ends;
