@@ -1200,8 +1200,9 @@ impl Interp {
             Err(Flow::Abort) if subshell => Ok(1),
             Err(e) => Err(e),
         };
+        // A subshell's redirections were made in its own process: all of them go.
         match saved {
-            Some(saved) => self.restore_redirected(mark, &saved, true),
+            Some(saved) => self.restore_redirected(mark, &saved, !subshell),
             None => self.forget_redirected(mark),
         }
         self.restore_var_redirs(var_redirs);
@@ -1678,7 +1679,11 @@ impl Interp {
             let _ = self.write_fd(2, &crate::text::encode(&text));
             let r = super::builtins::read::read(self, &["read".to_owned()])?;
             if r != 0 {
-                self.out(b"\n")?;
+                // A stdout that cannot be written (closed, full) goes unreported.
+                match self.out(b"\n") {
+                    Ok(()) | Err(Flow::Return(-1)) => {}
+                    Err(e) => return Err(e),
+                }
                 return Ok(None);
             }
             let Some(reply) = self.get_str("REPLY") else {
@@ -2125,7 +2130,16 @@ impl Interp {
             Vec::new()
         };
         self.redirecting_utility = utility || saved_fds.is_none();
-        let redir_ok = self.apply_redirects(&c.redirects);
+        // The redirections are expanded without the command's temporary bindings
+        // (`x=1 cat <<<$x` reads the outer `x`).
+        let redir_ok = if self.vars.frame_count() > base && !c.redirects.is_empty() {
+            let hidden = self.vars.hide_from(base);
+            let r = self.apply_redirects(&c.redirects);
+            self.vars.restore(hidden);
+            r
+        } else {
+            self.apply_redirects(&c.redirects)
+        };
         self.redirecting_utility = false;
         if saved_fds.is_none() {
             self.release_undo(mark);
@@ -2301,7 +2315,13 @@ impl Interp {
         // bash runs the DEBUG trap once more as the function starts (traced functions
         // and `set -T` only).
         // Under extdebug a failing trap there skips the body, with its status.
-        let r = match self.run_debug_trap() {
+        // That trap sees `$LINENO` at the line of the body's `{`.
+        if matches!(f.body.kind, CommandKind::BraceGroup(_)) {
+            self.line = body_line;
+        }
+        let entry = self.run_debug_trap();
+        self.line = saved_line;
+        let r = match entry {
             Ok(s) if s != 0 && self.extdebug() => Ok(s),
             Ok(_) => {
                 self.list_ends = ends;

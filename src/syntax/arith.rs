@@ -73,6 +73,9 @@ pub fn parse_arith(src: &str) -> Res<ArithExpr> {
     p.skip_ws();
     if p.pos < p.chars.len() {
         let rest = p.rest();
+        if let Some(err) = p.misplaced_name() {
+            return Err(err.after(e));
+        }
         // Another operand is out of place; any other character is no operator at all.
         let message = match rest.chars().next() {
             Some(c) if c.is_ascii_alphanumeric() || "_()~!:?+-*/%<>=&|^,".contains(c) => {
@@ -181,6 +184,47 @@ impl ArithParser<'_> {
         }
         let i = self.src.len() - self.last_token().len();
         u32::try_from(i).unwrap_or(u32::MAX)
+    }
+
+    /// At a name where an operator belongs (`a b$`): bash reads that name (and its
+    /// subscript) and then the next token before it reports the name out of place,
+    /// so an unclosed subscript or a character no token starts with is the error.
+    fn misplaced_name(&self) -> Option<ArithError> {
+        let start = self.rest();
+        if !start.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return None;
+        }
+        let mut i = start
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(start.len());
+        if start[i..].starts_with('[') {
+            let mut depth = 0usize;
+            let close = start[i..].char_indices().find_map(|(k, c)| {
+                match c {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(k);
+                        }
+                    }
+                    _ => {}
+                }
+                None
+            });
+            match close {
+                Some(k) => i += k + 1,
+                None => return Some(ArithError::new("bad array subscript", start)),
+            }
+        }
+        let after = start[i..].trim_start_matches([' ', '\t', '\n', '\r']);
+        match after.chars().next() {
+            Some(c) if !starts_token(c) => Some(ArithError::new(
+                "syntax error: invalid arithmetic operator",
+                after,
+            )),
+            _ => None,
+        }
     }
 
     fn rest(&self) -> &str {
