@@ -25,6 +25,8 @@ pub(crate) struct EndRule {
     /// Each line is a command of its own (a substitution's text, which bash runs
     /// as it runs `bash -c` text).
     pub lines_apart: bool,
+    /// A `( )` alone in the list runs in place too, one level further down.
+    pub subshells: bool,
 }
 
 impl EndRule {
@@ -33,24 +35,28 @@ impl EndRule {
         lone_redirects: false,
         redirects: false,
         lines_apart: false,
+        subshells: false,
     };
     /// The body of `( )`.
     pub const PAREN: EndRule = EndRule {
         lone_redirects: true,
         redirects: false,
         lines_apart: false,
+        subshells: true,
     };
     /// The body of `$( )`.
     pub const COMSUB: EndRule = EndRule {
         lone_redirects: false,
         redirects: false,
         lines_apart: true,
+        subshells: false,
     };
     /// The body of `<( )` or `>( )`.
     pub const PROCSUB: EndRule = EndRule {
         lone_redirects: true,
         redirects: true,
         lines_apart: true,
+        subshells: false,
     };
 
     /// Whether the last of `items` may take the process's place.
@@ -79,10 +85,12 @@ impl EndRule {
         } else {
             self.redirects
         };
-        !p.negated
-            && p.time.is_none()
-            && matches!(c.kind, CommandKind::Simple(_))
-            && (c.redirects.is_empty() || redirects_ok)
+        let kind_ok = match c.kind {
+            CommandKind::Simple(_) => true,
+            CommandKind::Subshell(_) => self.subshells && lone,
+            _ => false,
+        };
+        !p.negated && p.time.is_none() && kind_ok && (c.redirects.is_empty() || redirects_ok)
     }
 }
 
@@ -190,6 +198,10 @@ impl Interp {
             Some(rule) if rule.admits(&l.items) => l.items.len(),
             _ => 0,
         };
+        self.paren_in_place = in_place > 0
+            && l.items.last().is_some_and(|i| {
+                matches!(i.and_or.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Subshell(_)))
+            });
         for (i, item) in l.items.iter().enumerate() {
             if item.background {
                 self.spawn_background(&item.and_or)?;
@@ -620,6 +632,8 @@ impl Interp {
         c.reports_lost_scopes = false;
         c.exec_last = false;
         c.no_fork = false;
+        c.paren_in_place = false;
+        c.pipeline_job = false;
         c.exec_builtin = false;
         c.list_ends = None;
         c.functions_end = false;
@@ -858,8 +872,10 @@ impl Interp {
                 // bash waits for a final `( )` stage as it would for a lone subshell,
                 // so its failure meets the ERR trap and `set -e` once more before the
                 // pipeline's own check.
+                // (Nothing waits for a background pipeline's stages.)
                 if let (Ok(s), CommandKind::Subshell(_)) = (&last_status, &cmd.kind)
                     && *s != 0
+                    && !self.pipeline_job
                 {
                     self.check_errexit(*s, false)?;
                 }
@@ -996,9 +1012,17 @@ impl Interp {
         let a = a.clone();
         let budget = self.budget.clone();
         let text = crate::syntax::printer::job_to_string(&a);
-        // A lone simple command in the background is not checked for the ERR trap or
-        // `set -e` in the job; commands nested deeper still are.
-        let lone = a.rest.is_empty() && a.first.commands.len() == 1;
+        // A lone pipeline in the background is the job itself: its status is not
+        // checked for the ERR trap or `set -e` in the job; commands nested deeper
+        // still are.
+        let pipeline_job = a.rest.is_empty();
+        let lone = pipeline_job && a.first.commands.len() == 1;
+        if pipeline_job && a.first.commands.len() > 1 {
+            // bash forks each stage of a background pipeline from the shell itself,
+            // one level down, not from a job shell between them.
+            child.subshell = child.subshell.saturating_sub(1);
+            child.pipeline_job = true;
+        }
         let lone_simple = lone
             && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
         child.exec_last = lone && !a.first.negated;
@@ -1029,7 +1053,7 @@ impl Interp {
                 let _held = held;
                 let _on = job_lane.enter();
                 child.proc.mailbox().run_here();
-                let r = if lone_simple {
+                let r = if pipeline_job {
                     child.exec_pipeline(&a.first)
                 } else {
                     child.exec_and_or(&a, false)
@@ -1224,8 +1248,14 @@ impl Interp {
     /// Runs a compound command, noting whether its status is its body's (see
     /// [`Interp::compound_status`]).
     fn exec_compound_body(&mut self, c: &Command, last: bool) -> R {
+        let in_place = last && self.in_subshell;
         let r = self.exec_compound(c, last);
+        // (A `( )` run in place ends the process with its body's status: nothing
+        // checks it again.)
         self.compound_status = matches!(
+            c.kind,
+            CommandKind::Subshell(_) if in_place
+        ) || matches!(
             c.kind,
             CommandKind::BraceGroup(_)
                 | CommandKind::If(_)
@@ -1245,6 +1275,17 @@ impl Interp {
             CommandKind::Simple(_) | CommandKind::FunctionDef(_) => Ok(0),
             CommandKind::BraceGroup(l) => self.exec_list(l),
             CommandKind::Subshell(l) if last && self.in_subshell => {
+                // A `( )` that ends a `( )`'s body is the next level down in the same
+                // process (a pipeline stage's or a job's is the level it was forked at).
+                if std::mem::take(&mut self.paren_in_place) {
+                    if self.subshell as usize >= self.budget.limits.max_subshell_depth {
+                        return Err(Flow::Fatal(format!(
+                            "subshell nesting limit exceeded ({})",
+                            self.budget.limits.max_subshell_depth
+                        )));
+                    }
+                    self.subshell += 1;
+                }
                 self.loop_depth = 0;
                 self.redir_line = self.at_line(c.line);
                 self.stage_process = false;

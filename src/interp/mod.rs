@@ -665,6 +665,10 @@ pub struct Interp {
     pub(crate) stage_process: bool,
     /// Inside `( )` (or something forked from it): `exec` leaves SHLVL alone there.
     pub(crate) paren_subshell: bool,
+    /// The `( )` that ends this `( )`'s body runs in its place (see `EndRule::subshells`).
+    pub(crate) paren_in_place: bool,
+    /// This process is a background pipeline, the job its stages belong to.
+    pub(crate) pipeline_job: bool,
     /// `exec` replaced this process with a program: it ends without its EXIT trap and
     /// without saving history.
     pub(crate) replaced: bool,
@@ -925,6 +929,8 @@ impl Interp {
             functions_end: false,
             stage_process: false,
             paren_subshell: false,
+            paren_in_place: false,
+            pipeline_job: false,
             replaced: false,
             redirecting_utility: false,
             fg_death: None,
