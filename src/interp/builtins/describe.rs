@@ -374,7 +374,8 @@ pub fn command_describe(sh: &mut Interp, names: &[String], verbose: bool, std_pa
         abs_path: verbose,
         std_path,
     };
-    let mut any = false;
+    // Nothing asked about is nothing missing.
+    let mut any = names.is_empty();
     for name in names {
         let mut out = String::new();
         let found = describe(sh, name, ask, &mut out);
