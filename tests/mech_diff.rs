@@ -2012,6 +2012,187 @@ fn patterns_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- builtins with options
+
+/// One line exercising a builtin with many options (valid and invalid), followed by its
+/// status. Commands whose output names a path of the sandbox run under `p`, which folds
+/// the working tree's prefix to `T` (and its parent to `W`).
+fn builtins_line() -> BoxedStrategy<String> {
+    let line = prop_oneof![
+        // type and command.
+        4 => frag(
+            r#"
+            type cat ¦ type -a cat ¦ type -a echo ¦ type -P ls ¦ type -p sed ¦ type -t cat if echo f ll
+            type f ¦ type -f f ¦ type -af echo ¦ type -t nosuch ¦ type nosuch ¦ type -x ¦ type
+            type ll ¦ type -a ll ¦ type -p ll ¦ type -P echo ¦ type -p echo ¦ type -tP cat ¦ type if then
+            type -a f ¦ type -f cat ¦ type -- -t ¦ type -t -- ls ¦ type -t '[[' '[' ']]' ¦ type -a true
+            type -ta printf ¦ type -pa cat ¦ type -fp f ¦ type cd pwd kill ¦ type -tf f ll
+            command -v cat ¦ command -v cat ll f if echo nosuch ¦ command -V cat ll f if echo
+            command -V nosuch ¦ command -p -v cat ¦ command -x ¦ command ¦ command -v ¦ command -pV ls
+            command -v -V echo ¦ command -Vv echo ¦ command echo hi ¦ command -p echo p ¦ command f
+            command -- -v ¦ command nosuch ¦ command -v -- -x ¦ command -v '' ¦ command type -t f
+            "#,
+        ),
+        // hash.
+        3 => frag(
+            r#"
+            hash ¦ hash -t cat ¦ hash cat ¦ hash cat ls; hash ¦ cat </dev/null; hash ¦ hash -l
+            hash -p /bin/ls myls; hash ¦ hash -t myls ¦ hash -d cat ¦ hash -d nosuch ¦ hash -r
+            hash nosuch ¦ hash -x ¦ hash -t ¦ hash -p ¦ hash -d ¦ hash -tl cat ¦ hash -lt cat ls
+            hash -p /nonexistent zz; zz ¦ hash -t cat ls nosuch ¦ hash -r; hash -t cat ¦ hash -- cat
+            ls >/dev/null; hash -t ls ¦ hash -p /bin/echo ec; type ec ¦ hash -dr ¦ hash f ¦ hash echo
+            sed q </dev/null; hash -l ¦ hash -p /bin/cat ¦ hash -d cat ls ¦ hash -pd x ¦ type -a cat
+            PATH=$PATH; hash ¦ hash ./x ¦ hash /bin/ls ¦ hash -l cat; hash -l
+            "#,
+        ),
+        // enable.
+        3 => frag(
+            r#"
+            enable -n echo; echo hi; type -t echo ¦ enable echo; type -t echo ¦ enable -n nosuch
+            enable -n cd; enable -n -p ¦ enable -p | head -4 ¦ enable -a | grep -E 'cd|echo|test'
+            enable -s ¦ enable -x ¦ enable -d cd ¦ enable -n test; [ 1 ] ¦ enable -np
+            enable -n printf; printf '%s\n' x ¦ enable -n echo cd; enable -n ¦ enable -ps | head -3
+            enable type; type -t type ¦ enable -n type; type -t cd ¦ enable -a | head -3 ¦ enable -an | head -3
+            enable -n nosuch echo ¦ enable -n -s export ¦ enable -s -n | head -2 ¦ enable -- echo
+            enable -n ':'; :; echo "colon:$?" ¦ enable -n builtin; builtin echo b ¦ enable -n dirs; enable -n; enable dirs
+            "#,
+        ),
+        // shopt and set -o.
+        4 => frag(
+            r#"
+            shopt -s extglob nullglob; shopt extglob nullglob dotglob ¦ shopt -q extglob ¦ shopt -q dotglob extglob
+            shopt nosuch ¦ shopt -s nosuch ¦ shopt -x ¦ shopt -u -o errexit ¦ shopt -so ¦ shopt -s | head -3
+            shopt -o -s pipefail; set -o | grep pipe ¦ set -o nosuch ¦ set +o pipefail ¦ set -o errexit nounset
+            shopt -s -u x ¦ shopt -p extglob dotglob ¦ shopt -po noglob ¦ shopt -pu | head -3 ¦ shopt -ps
+            shopt -o | head -4 ¦ shopt -q nosuch ¦ shopt -qo nounset ¦ set -o | head -4 ¦ set +o | head -4
+            set -o | grep -E 'hashall|monitor|posix' ¦ set +o | grep -E 'brace|noglob' ¦ shopt -o noglob emacs
+            shopt -o nosuch ¦ shopt -s -o noglob; echo * ¦ set -o noclobber; shopt -o noclobber ¦ set -f; shopt -po noglob
+            shopt -p | md5sum ¦ shopt -po | md5sum ¦ shopt -s globstar xpg_echo; shopt -p globstar xpg_echo
+            shopt -u nullglob nosuch extglob; shopt -p nullglob extglob ¦ set -o vi; set -o | grep -E 'vi|emacs'
+            set -o posix; shopt -po posix ¦ set +o nosuch ¦ set -o -o ¦ set -o pipefail -o nounset; set +o | grep -E 'pipe|nounset'
+            shopt -s; echo "s:$?" ¦ shopt -q; echo "q:$?" ¦ shopt -- extglob ¦ shopt -s -- nullglob ¦ set -B; shopt -po braceexpand
+            "#,
+        ),
+        // kill -l.
+        2 => frag(
+            r#"
+            kill -l | md5sum ¦ kill -L | md5sum ¦ kill -l 130 ¦ kill -l 9 15 HUP SIGTERM ¦ kill -l 0 ¦ kill -l 200
+            kill -l nosuch ¦ kill -l 64 65 ¦ kill -l -- 3 ¦ kill -L 2 ¦ kill -l sigint ¦ kill -x ¦ kill ¦ kill -s
+            kill -n 99 1 ¦ kill -l 127 128 129 257 -1 ¦ kill -l INT TERM ¦ kill -l sigusr1 SIGRTMIN+1 ¦ kill -l 143 137
+            kill -s HUP ¦ kill -0 ¦ kill -l SIGRTMAX-2 RTMIN ¦ kill -l EXIT ¦ kill -ll ¦ kill -l 1 x 2 ¦ kill -L KILL
+            "#,
+        ),
+        // ulimit, with only deterministic values.
+        2 => frag(
+            r#"
+            ulimit -x ¦ ulimit -Z ¦ ulimit -n abc ¦ ulimit -c 0; ulimit -c ¦ ulimit -c 1 2 ¦ ulimit -Sc 0; ulimit -Sc
+            ulimit -c 10; ulimit -c ¦ ulimit -c -f ¦ ulimit -fc ¦ ulimit -c 0; ulimit -fc ¦ ulimit -f unlimited; ulimit -f
+            ulimit -c 0; ulimit -c -f ¦ ulimit -c soft ¦ ulimit -c hard ¦ ulimit -c -1 ¦ ulimit -c 1x ¦ ulimit -c ''
+            ulimit -c 0x10; ulimit -c ¦ ulimit -c 010; ulimit -c ¦ ulimit -c 5 -f 6 ¦ ulimit -a | grep -e '-c)' -e '-f)' ¦ ulimit -Sc 3 -c ¦ ulimit -Sc -f -- 7; ulimit -f ¦ ulimit -Hc 4; ulimit -c 5 ¦ ulimit -- -c
+            "#,
+        ),
+        // compgen and complete.
+        3 => frag(
+            r#"
+            compgen -W "apple apricot banana" ap ¦ compgen -W "a b c" -P "<" -S ">" ¦ compgen -W "ab ac bd" -X "a*"
+            compgen -W "ab ac bd" -X "!a*" ¦ compgen -b ec ¦ compgen -k fu ¦ compgen -v x ¦ compgen -A variable x
+            compgen -W "a b" z ¦ compgen -x ¦ compgen -A nosuch ¦ compgen -A function ¦ compgen -a ¦ compgen -b | head -4
+            compgen -k | head -4 ¦ compgen -A builtin -P '[' -S ']' ty ¦ compgen -W '$x1 "q r"' ¦ compgen -W 'a b' -- -
+            compgen -A alias l ¦ compgen -A keyword -X 'f*' f ¦ compgen -d | sort ¦ compgen -d a ¦ compgen -f s ¦ compgen -G '[al]*' | sort
+            compgen -A enabled ec ¦ compgen -A disabled ¦ compgen -A shopt ext ¦ compgen -A setopt no ¦ compgen -A signal SIGU
+            compgen -o default | sort ¦ compgen -o nosuch ¦ compgen -W ¦ compgen -X ¦ compgen ¦ compgen -e HOM ¦ compgen -u nosuchuser
+            complete -p ¦ complete -W "a b" foo; complete -p ¦ complete -p foo ¦ complete -p nosuch ¦ complete -r foo
+            complete -x ¦ complete -r nosuch ¦ complete -F fn -o nospace foo bar; complete -p ¦ complete -A builtin -P x b; complete -p b
+            complete -D -W d; complete -p ¦ complete -E -W e; complete -p -E ¦ complete -o nosuch z ¦ complete -A nosuch z
+            complete -W 'x y' -X '!x' -S / qq; complete -p qq ¦ complete -r; complete -p ¦ complete -pr ¦ complete ¦ compopt -o nospace
+            "#,
+        ),
+        // alias and unalias.
+        3 => frag(
+            r#"
+            alias ¦ alias -p ¦ alias ll nosuch ¦ unalias nosuch ¦ unalias -a; alias ¦ alias -x ¦ unalias
+            alias a3='echo "q'\''t"'; alias a3 ¦ alias 'bad name=x' ¦ alias =x ¦ alias x= ; alias x ¦ unalias ll; alias
+            alias -p ll la ¦ alias -- -x=y; alias ¦ unalias -- ll ¦ unalias -x ¦ unalias ll ll ¦ alias la='ls -a' ll='ls' ; alias -p
+            alias 'a/b=c' ¦ alias 'a$b=c' ¦ unalias -a ll ¦ alias ll; type -t ll ¦ alias '' ¦ unalias ''
+            "#,
+        ),
+        // builtin and help -s.
+        2 => frag(
+            r#"
+            builtin echo hi ¦ builtin nosuch ¦ builtin cat ¦ builtin ¦ builtin -x ¦ builtin -- echo a ¦ builtin builtin echo b
+            builtin type -t cd ¦ builtin f ¦ builtin : x ¦ builtin -- ¦ builtin if
+            help -s cd pwd ¦ help -s nosuch ¦ help -x ¦ help -s 'p*' ¦ help -s hash enable ulimit ¦ help -s 'ec*' true
+            help -s kill compgen ¦ help -s dirs pushd popd ¦ help -s umask wait jobs ¦ help -s exit return '['
+            "#,
+        ),
+        // The directory stack.
+        4 => frag(
+            r#"
+            p pushd a ¦ p pushd b ¦ p pushd ../c ¦ p pushd lnk ¦ p dirs ¦ p dirs -v ¦ p dirs -l ¦ p dirs -p ¦ p dirs +1 ¦ p dirs -1
+            p dirs +9 ¦ p pushd +1 ¦ p pushd -1 ¦ p popd ¦ p popd +1 ¦ p popd -5 ¦ p pushd ¦ dirs -c; p dirs ¦ p popd ¦ p pushd nosuch
+            p pushd -x ¦ p dirs -x ¦ p pushd -n a ¦ p pushd -n b; p dirs ¦ p popd -n ¦ p popd -n +1 ¦ p dirs -lv ¦ p dirs -vp
+            p pushd a; p pushd "$T/c"; p pushd +2 ¦ p pushd +0 ¦ p popd +0 ¦ p popd -0 ¦ p dirs -0 ¦ p popd x ¦ p pushd a b
+            p pushd ~/a ¦ p dirs +1 +2 ¦ p dirs x ¦ p pushd -- a ¦ p popd -- ¦ p dirs -c -v ¦ p pushd "sp ace" ¦ p pushd -n "$T/c"
+            p echo "${DIRSTACK[@]}" ¦ DIRSTACK[1]=zz; p dirs ¦ p pushd -1x ¦ p popd +x
+            "#,
+        ),
+        // cd and pwd.
+        4 => frag(
+            r#"
+            p cd lnk ¦ p pwd ¦ p pwd -P ¦ p pwd -L ¦ p cd .. ¦ p cd -P lnk ¦ p cd - ¦ p cd nosuch ¦ p cd a b ¦ p cd -x
+            CDPATH=$T/a p cd b ¦ p cd "$T"; CDPATH=:a p cd b ¦ OLDPWD=; p cd - ¦ unset OLDPWD; p cd - ¦ (unset HOME; cd; echo "nh:$?")
+            p pwd -x ¦ p pwd a ¦ p cd '' ¦ p cd -L lnk/.. ¦ p cd -P lnk/.. ¦ p cd lnk; p cd .. ¦ p cd -P lnk; p pwd -L
+            p cd "$T/./a//b/" ¦ p cd ./a ¦ CDPATH=. p cd a ¦ CDPATH=$T p cd c ¦ CDPATH=$T/ p cd -P lnk ¦ p cd -e nosuch
+            p cd -Pe lnk ¦ p cd ~ ¦ p cd ~/c ¦ cd a; PWD=/bogus; p pwd ¦ cd a; PWD=/bogus; p pwd -P ¦ p cd -LP lnk ¦ p cd -PL lnk
+            OLDPWD=a p cd - ¦ p cd -- a ¦ p cd - - ¦ p cd sp* ¦ HOME=$T/c p cd ¦ HOME= p cd ¦ p cd c/../a ¦ p cd lnk/../..
+            p cd f1 ¦ p cd "$T/c"; echo "${PWD/#$T/T} ${OLDPWD/#$T/T}" ¦ p cd /; p pwd; cd "$T"
+            "#,
+        ),
+        // umask.
+        3 => frag(
+            r#"
+            umask ¦ umask -S ¦ umask -p ¦ umask 027; umask ¦ umask u=rwx,g=rx,o=; umask ¦ umask g+w; umask -S
+            umask a-x; umask ¦ umask 8 ¦ umask u=q ¦ umask -x ¦ umask -p -S ¦ umask 1 2 ¦ umask + ¦ umask 0777; umask -S
+            umask 7; umask -p ¦ umask u+s; umask ¦ umask o-rwx,g=u; umask ¦ umask a=; umask -S ¦ umask ugo+r; umask
+            umask -S 022 ¦ umask -pS ¦ umask 00022; umask ¦ umask 1777; umask ¦ umask '' ¦ umask u=rw,g=u-w; umask
+            umask =; umask ¦ umask +x; umask ¦ umask -- 022; umask -p ¦ umask g=x,o=X; umask ¦ umask u=rwx,; umask
+            "#,
+        ),
+        // wait and jobs on finished jobs.
+        3 => frag(
+            r#"
+            (exit 3) & wait $!; echo "w:$?" ¦ (exit 4) & wait -n; echo "wn:$?" ¦ wait -n; echo "wn0:$?" ¦ wait
+            (exit 5) & wait -p v -n; echo "wp:$? ${v:+set}" ¦ wait 99999 ¦ wait %5 ¦ wait -x ¦ jobs ¦ jobs -x ¦ jobs -l %1
+            (exit 2) & (exit 6) & wait; echo "all:$?" ¦ (exit 7) & jobs -n >/dev/null; wait %1; echo "j:$?"
+            wait -p ¦ wait -p 1x -n ¦ jobs -x echo xarg ¦ jobs -p %nosuch ¦ jobs -z ¦ wait %% ¦ wait %+ ¦ wait -f
+            true & wait %1; echo "w1:$?" ¦ jobs %1 ¦ wait abc ¦ wait -- ¦ jobs -r ¦ jobs -s
+            "#,
+        ),
+        // true, false, :, exit and return with arguments.
+        2 => frag(
+            r#"
+            true a b ¦ false a ¦ : x y ¦ true --help ¦ false --version ¦ : -x ¦ exit x ¦ exit 1 2 ¦ return 1
+            (exit 2 3) ¦ (exit -1) ¦ (exit 256) ¦ (exit '') ¦ (exit ' 3') ¦ (exit 3x) ¦ f 1 2 ¦ r x ¦ r 1 2 ¦ r -3 ¦ r 999
+            (exit -- 4) ¦ (exit --) ¦ r '' ¦ r +5 ¦ (exit 0x3) ¦ (exit 99999999999999999999) ¦ r 4x ¦ return
+            "#,
+        ),
+    ];
+    line.prop_map(|l| format!("{l}; echo \"s:$?\"")).boxed()
+}
+
+fn builtins_script() -> BoxedStrategy<String> {
+    (lines(builtins_line(), 2..8), sel(&["", "", "shopt -s expand_aliases", "set -o posix"]))
+        .prop_map(|(body, pre)| {
+            format!(
+                "mkdir -p t/a/b t/c 't/sp ace'; : >t/f1; ln -s a/b t/lnk; : >o; cd t\n\
+                 T=$PWD HOME=$PWD OLDPWD=$PWD; x1=1 x2=2\n\
+                 p() {{ \"$@\" >|\"$T/../o\" 2>&1; local s=$?; sed \"s|$T|T|g; s|${{T%/t}}|W|g\" \"$T/../o\"; return $s; }}\n\
+                 f() {{ echo \"f:$#\"; }}\nr() {{ return \"$@\"; }}\nalias ll='ls -l'\n{pre}\n{body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -2040,4 +2221,5 @@ areas! {
     flow => flow_script,
     arrays => arrays_script,
     patterns => patterns_script,
+    builtins => builtins_script,
 }

@@ -200,9 +200,17 @@ pub(crate) fn executable(sh: &Interp, path: &str) -> bool {
 
 /// A command's remembered location, as bash's `phash_search` gives it: a relative one
 /// as `./path` when that runs, and none when it names the current directory but has
-/// gone.
-pub(super) fn hashed(sh: &Interp, name: &str) -> Option<String> {
-    let path = sh.hash.get(name)?.path.clone();
+/// gone. Every lookup that finds the entry counts as a hit, as running it does.
+pub(super) fn hashed(sh: &mut Interp, name: &str) -> Option<String> {
+    let entry = sh.hash.get(name)?.clone();
+    let path = entry.path.clone();
+    sh.hash.insert(
+        name.to_owned(),
+        super::super::Hashed {
+            hits: entry.hits.saturating_add(1),
+            ..entry
+        },
+    );
     if path.starts_with('/') {
         return Some(path);
     }
@@ -374,7 +382,8 @@ pub fn command_describe(sh: &mut Interp, names: &[String], verbose: bool, std_pa
         abs_path: verbose,
         std_path,
     };
-    let mut any = false;
+    // Nothing asked about is nothing missing.
+    let mut any = names.is_empty();
     for name in names {
         let mut out = String::new();
         let found = describe(sh, name, ask, &mut out);

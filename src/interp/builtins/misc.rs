@@ -124,19 +124,10 @@ pub fn echo(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
-    let mut physical = sh.set.physical;
-    for a in &args[1..] {
-        match a.as_str() {
-            "-P" => physical = true,
-            "-L" => physical = false,
-            s if s.starts_with('-') => {
-                sh.builtin_error("pwd", &format!("{s}: invalid option"));
-                sh.errln("pwd: usage: pwd [-LP]");
-                return Ok(2);
-            }
-            _ => {}
-        }
-    }
+    let physical = match super::options(sh, "pwd", args, "LP", "pwd: usage: pwd [-LP]") {
+        Ok((given, _)) => last_physical(&given).unwrap_or(sh.set.physical),
+        Err(status) => return Ok(status),
+    };
     let dir = if physical {
         sh.fs
             .lock()
@@ -146,6 +137,15 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
         sh.cwd.clone()
     };
     sh.out_status("pwd", format!("{dir}\n").as_bytes())
+}
+
+/// Whether the last of `-L` and `-P` among `given` asks for the physical directory.
+fn last_physical(given: &[super::GivenOption]) -> Option<bool> {
+    given.iter().rev().find_map(|(c, _)| match c {
+        'P' => Some(true),
+        'L' => Some(false),
+        _ => None,
+    })
 }
 
 /// Changes directory; updates PWD and OLDPWD.
@@ -159,31 +159,27 @@ pub fn cd(sh: &mut Interp, args: &[String]) -> R {
 
 /// `cd` with its operands; `who` names the builtin in error messages.
 fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
-    let mut physical = sh.set.physical;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "-P" => physical = true,
-            "-L" => physical = false,
-            "-e" | "-@" => {}
-            "--" => {
-                i += 1;
-                break;
-            }
-            s if s.starts_with('-') && s.len() > 1 => {
-                sh.builtin_error("cd", &format!("{s}: invalid option"));
-                sh.errln("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]");
-                return Ok(2);
-            }
-            _ => break,
-        }
-        i += 1;
-    }
+    // The options are read like any builtin's (`-LP`, `--`); the last of -L and -P
+    // wins, and -e only matters where the new directory cannot be found again.
+    let mut argv = Vec::with_capacity(args.len() + 1);
+    argv.push(who.to_owned());
+    argv.extend(args.iter().cloned());
+    let (physical, i) = match super::options(
+        sh,
+        "cd",
+        &argv,
+        "LPe",
+        "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]",
+    ) {
+        Ok((given, i)) => (last_physical(&given).unwrap_or(sh.set.physical), i - 1),
+        Err(status) => return Ok(status),
+    };
     let rest = &args[i..];
     if rest.len() > 1 {
         sh.builtin_error(who, "too many arguments");
         return Ok(1);
     }
+    // `cd -` shows the name it went to as OLDPWD spelled it.
     let mut print = false;
     let target = match rest.first().map(String::as_str) {
         None => match sh.get_str("HOME") {
@@ -206,15 +202,27 @@ fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
         Some(d) => d.to_owned(),
     };
     if target.is_empty() {
+        if print {
+            sh.out_status(who, b"\n")?;
+        }
         return Ok(0);
     }
+    // CDPATH's entries are tried in order (an empty one is the current directory),
+    // then the name itself; it is not consulted for a name that starts at `/`, `.`
+    // or `..`.
     let mut candidates = Vec::new();
+    let relative_to_cwd =
+        target == "." || target == ".." || target.starts_with("./") || target.starts_with("../");
     if !target.starts_with('/')
-        && !target.starts_with('.')
+        && !relative_to_cwd
         && let Some(cdpath) = sh.get_str("CDPATH")
     {
-        for dir in cdpath.split(':').filter(|d| !d.is_empty()) {
-            candidates.push((format!("{dir}/{target}"), true));
+        for dir in cdpath.split(':') {
+            candidates.push(match dir {
+                "" => (target.clone(), false),
+                d if d.ends_with('/') => (format!("{d}{target}"), true),
+                d => (format!("{d}/{target}"), true),
+            });
         }
     }
     candidates.push((target.clone(), false));
@@ -257,12 +265,21 @@ fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
         };
         match r {
             Ok(newdir) => {
-                let old = sh.cwd.clone();
+                // OLDPWD takes PWD's value as the script left it, not the directory.
+                let old = sh.get_str("PWD").unwrap_or_default();
                 sh.cwd = newdir.clone();
                 let _ = sh.assign_scalar("OLDPWD", old, false);
                 let _ = sh.assign_scalar("PWD", newdir.clone(), false);
-                if print || from_cdpath {
-                    sh.out_status(who, format!("{newdir}\n").as_bytes())?;
+                // A directory found through CDPATH is shown as the new PWD, or in
+                // physical mode as CDPATH's entry and the name joined.
+                let shown = match (print, from_cdpath, physical) {
+                    (true, _, _) => Some(target.as_str()),
+                    (false, true, true) => Some(raw.as_str()),
+                    (false, true, false) => Some(newdir.as_str()),
+                    (false, false, _) => None,
+                };
+                if let Some(shown) = shown {
+                    sh.out_status(who, format!("{shown}\n").as_bytes())?;
                 }
                 return Ok(0);
             }
@@ -525,12 +542,18 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
         }
         for c in flags.chars() {
             if c == 'o' {
-                i += 1;
-                match args.get(i) {
+                // An option name is a word that is not empty and does not look like an
+                // option itself; without one, `-o` lists and the word stays for what
+                // follows.
+                match args.get(i + 1) {
                     None => {
                         print_set_o(sh, on)?;
                     }
+                    Some(name) if name.is_empty() || name.starts_with(['-', '+']) => {
+                        print_set_o(sh, on)?;
+                    }
                     Some(name) => {
+                        i += 1;
                         if !sh.set.set_named(name, on) {
                             sh.builtin_error("set", &format!("{name}: invalid option name"));
                             return Ok(2);
@@ -914,6 +937,9 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
     };
     let rest = &args[start..];
     let print = !letters.is_empty();
+    // POSIX mode lists `name=value` lines that can be read back by `alias` itself;
+    // `-p` asks for whole `alias` commands in either mode.
+    let prefixed = print || !sh.set.posix;
     let mut out = String::new();
     // With `-p` and no alias defined, bash lists nothing and stops there, leaving
     // the names after it unlooked-up and the assignments undone.
@@ -924,7 +950,7 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
         let mut names: Vec<&String> = sh.aliases.keys().collect();
         names.sort();
         for n in names {
-            out.push_str(&alias_line(n, &sh.aliases[n]));
+            out.push_str(&alias_line(n, &sh.aliases[n], prefixed));
         }
         if rest.is_empty() {
             sh.out(out.as_bytes())?;
@@ -933,12 +959,17 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
     }
     let mut status = 0;
     for a in rest {
-        match a.split_once('=') {
+        // An `=` that opens the word leaves no name, so the word is looked up whole.
+        match a.split_once('=').filter(|(name, _)| !name.is_empty()) {
+            Some((name, _)) if name.chars().any(bad_alias_char) => {
+                sh.builtin_error("alias", &format!("`{name}': invalid alias name"));
+                status = 1;
+            }
             Some((name, value)) => {
                 Arc::make_mut(&mut sh.aliases).insert(name.to_owned(), value.to_owned());
             }
             None => match sh.aliases.get(a) {
-                Some(v) => out.push_str(&alias_line(a, v)),
+                Some(v) => out.push_str(&alias_line(a, v, prefixed)),
                 None => {
                     sh.builtin_error("alias", &format!("{a}: not found"));
                     status = 1;
@@ -950,13 +981,40 @@ pub fn alias(sh: &mut Interp, args: &[String]) -> R {
     Ok(status)
 }
 
-/// One line of `alias`'s listing; a name that looks like an option comes after `--`
-/// so that the line can be run again.
-fn alias_line(name: &str, value: &str) -> String {
-    let dashes = if name.starts_with('-') { "-- " } else { "" };
+/// Characters an alias name may not hold: the ones that end a word (blanks and
+/// operators), quoting characters, `$` and `/`.
+fn bad_alias_char(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t'
+            | '\n'
+            | '|'
+            | '&'
+            | ';'
+            | '('
+            | ')'
+            | '<'
+            | '>'
+            | '`'
+            | '"'
+            | '\''
+            | '\\'
+            | '$'
+            | '/'
+    )
+}
+
+/// One line of `alias`'s listing; as a command (`prefixed`), a name that looks like
+/// an option comes after `--` so that the line can be run again.
+fn alias_line(name: &str, value: &str, prefixed: bool) -> String {
+    let head = match (prefixed, name.starts_with('-')) {
+        (false, _) => "",
+        (true, false) => "alias ",
+        (true, true) => "alias -- ",
+    };
     // Always single quotes, whatever the value holds (bash's sh_single_quote).
     format!(
-        "alias {dashes}{name}={}\n",
+        "{head}{name}={}\n",
         crate::expand::param::single_quote(value)
     )
 }
@@ -1051,17 +1109,23 @@ fn command_run(sh: &mut Interp, rest: &[String]) -> R {
 }
 
 pub fn builtin(sh: &mut Interp, args: &[String]) -> R {
-    let args: Vec<String> = match args.get(1).map(String::as_str) {
-        Some("--") => std::iter::once(args[0].clone())
-            .chain(args[2..].iter().cloned())
-            .collect(),
-        _ => args.to_vec(),
+    // `builtin` has no options of its own, yet reads them: `--` ends them and any
+    // other letter is an invalid option.
+    let start = match super::letter_options(
+        sh,
+        "builtin",
+        args,
+        "",
+        "builtin: usage: builtin [shell-builtin [arg ...]]",
+    ) {
+        Ok((_, start)) => start,
+        Err(status) => return Ok(status),
     };
-    let Some(name) = args.get(1) else {
+    let Some(name) = args.get(start) else {
         return Ok(0);
     };
     match sh.builtin(name) {
-        Some(b) => super::call(sh, name, b, &args[1..]),
+        Some(b) => super::call(sh, name, b, &args[start..]),
         None => {
             sh.builtin_error("builtin", &format!("{name}: not a shell builtin"));
             Ok(1)
@@ -1506,15 +1570,7 @@ fn kill_list(sh: &mut Interp, specs: &[String]) -> R {
         let shown = match spec.parse::<i32>() {
             Ok(0) => Some("EXIT".to_owned()),
             Ok(k) => super::signal_short_name(if k > 128 { k - 128 } else { k }),
-            // POSIX mode takes a name only as `kill -l` prints it.
-            Err(_)
-                if posix
-                    && (spec.starts_with("SIG")
-                        || spec.bytes().any(|b| b.is_ascii_lowercase())) =>
-            {
-                None
-            }
-            Err(_) => super::signal_number(spec).map(|k| k.to_string()),
+            Err(_) => super::kill_signal_number(spec, posix).map(|k| k.to_string()),
         };
         match shown {
             Some(text) => {
@@ -1633,7 +1689,7 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
 
 /// The signal `spec` names, or `None` after bash's complaint.
 fn kill_signal(sh: &Interp, spec: &str) -> Option<i32> {
-    let n = super::signal_number(spec);
+    let n = super::kill_signal_number(spec, sh.set.posix);
     if n.is_none() {
         sh.builtin_error("kill", &format!("{spec}: invalid signal specification"));
     }
@@ -2453,7 +2509,8 @@ pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
                     return stack_usage(sh, "pushd", &format!("{a}: invalid number"), PUSHD_USAGE);
                 }
             };
-            if all.len() < 2 {
+            // Only the current directory on the stack: `+0` and `-0` still name it.
+            if all.len() < 2 && off.1 != 0 {
                 sh.builtin_error("pushd", "directory stack empty");
                 return Ok(1);
             }
@@ -2462,18 +2519,22 @@ pub fn pushd(sh: &mut Interp, args: &[String]) -> R {
                 return Ok(1);
             };
             all.rotate_left(i);
-            if !no_cd {
-                let target = all[0].clone();
-                let r = stack_cd(sh, "pushd", &target)?;
-                if r != 0 {
-                    return Ok(r);
-                }
+            if no_cd {
+                // The stack turns under the current directory, which stays on top in
+                // place of the entry the turn brought there; nothing is listed.
+                set_dir_stack(sh, &all);
+                return Ok(0);
+            }
+            let target = all[0].clone();
+            let r = stack_cd(sh, "pushd", &target)?;
+            if r != 0 {
+                return Ok(r);
             }
         }
         Some(dir) => {
             if no_cd {
-                let dir = crate::fs::path::join(&sh.cwd, dir);
-                all.insert(1, dir);
+                // Kept as written: it is only looked up when the stack brings it back.
+                all.insert(1, dir.clone());
             } else {
                 let r = stack_cd(sh, "pushd", dir)?;
                 if r != 0 {

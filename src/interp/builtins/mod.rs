@@ -295,7 +295,43 @@ pub fn signal_number(s: &str) -> Option<i32> {
     if let Some((k, _)) = SIGNALS.iter().find(|(_, n)| *n == name) {
         return Some(*k);
     }
-    (SIGRTMIN..=SIGRTMAX).find(|&k| signal_short_name(k).as_deref() == Some(name))
+    realtime_offset(name)
+        .or_else(|| (SIGRTMIN..=SIGRTMAX).find(|&k| signal_short_name(k).as_deref() == Some(name)))
+}
+
+/// A real-time signal named by its distance from either end (`RTMIN+N`, `RTMAX-N`,
+/// upper case): `RTMIN+N` reaches any of them from RTMIN itself, `RTMAX-N` only the
+/// upper half below RTMAX, where the names count down (`RTMAX-0` names nothing).
+fn realtime_offset(name: &str) -> Option<i32> {
+    let (base, sign, count): (i32, i32, &str) = if let Some(c) = name.strip_prefix("RTMIN+") {
+        (SIGRTMIN, 1, c)
+    } else {
+        (SIGRTMAX, -1, name.strip_prefix("RTMAX-")?)
+    };
+    // The count is read like strtol reads it: blanks before the digits.
+    let digits = count.trim_start();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let k = digits.parse::<i32>().ok()?;
+    let n = base.checked_add(sign.checked_mul(k)?)?;
+    if sign < 0 && (k == 0 || n <= SIGRTMIN + 15) {
+        return None;
+    }
+    (SIGRTMIN..=SIGRTMAX).contains(&n).then_some(n)
+}
+
+/// [`signal_number`] as `kill` reads it: in POSIX mode a name may not start with
+/// `SIG`, unless it counts up from RTMIN.
+pub fn kill_signal_number(s: &str, posix: bool) -> Option<i32> {
+    let up = s.to_ascii_uppercase();
+    if posix
+        && let Some(bare) = up.strip_prefix("SIG")
+        && !(bare.starts_with("RTMIN+") && realtime_offset(bare).is_some())
+    {
+        return None;
+    }
+    signal_number(s)
 }
 
 /// The `kill -l` / `trap -l` table: five `N) SIGNAME` cells a line, tab-separated.

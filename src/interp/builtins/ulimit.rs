@@ -53,136 +53,177 @@ fn get(sh: &Interp, c: char) -> (Option<u64>, Option<u64>) {
         return *v;
     }
     let d = RESOURCES.iter().find(|r| r.0 == c).and_then(|r| r.3);
+    // Core dumps are off but may be turned on: a soft limit of 0 under no hard one,
+    // as Linux starts a login.
+    if c == 'c' {
+        return (d, None);
+    }
     (d, d)
 }
 
+const USAGE: &str = "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]";
+
+/// Whether `c` names a resource (the ones bash knows but Linux lacks included).
+fn is_resource(c: char) -> bool {
+    RESOURCES.iter().any(|r| r.0 == c) || matches!(c, 'b' | 'k' | 'P' | 'T')
+}
+
+/// `ulimit`: each resource option is one request, shown or set in order. A resource
+/// letter takes a value as getopt's optional arguments do: the rest of its word, or the
+/// next word unless that starts with `-`. A first operand gives its value to the last
+/// request when that one has none (to `-f` when there is no request); `-a` shows every
+/// limit and sets nothing. The first request that fails ends the command.
 pub fn ulimit(sh: &mut Interp, args: &[String]) -> R {
-    let mut hard = false;
-    let mut soft = false;
-    let mut all = false;
-    let mut res: Vec<char> = Vec::new();
-    let mut value: Option<String> = None;
+    let (mut hard, mut soft, mut all) = (false, false, false);
+    let mut requests: Vec<(char, Option<String>)> = Vec::new();
     let mut i = 1;
-    while i < args.len() {
-        let a = &args[i];
+    while let Some(a) = args.get(i) {
         if a == "--" {
             i += 1;
             break;
         }
-        if a.starts_with('-') && a.len() > 1 && !a[1..].starts_with(|c: char| c.is_ascii_digit()) {
-            for c in a[1..].chars() {
-                match c {
-                    'H' => hard = true,
-                    'S' => soft = true,
-                    'a' => all = true,
-                    c if RESOURCES.iter().any(|r| r.0 == c) => res.push(c),
-                    'b' | 'k' | 'P' | 'T' => res.push(c),
-                    _ => {
-                        sh.builtin_error("ulimit", &format!("-{c}: invalid option"));
-                        sh.errln("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]");
-                        return Ok(2);
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        i += 1;
+        for (at, c) in flags.char_indices() {
+            match c {
+                'H' => hard = true,
+                'S' => soft = true,
+                'a' => all = true,
+                c if is_resource(c) => {
+                    let attached = &flags[at + c.len_utf8()..];
+                    let value = if !attached.is_empty() {
+                        Some(attached.to_owned())
+                    } else {
+                        match args.get(i) {
+                            Some(next) if !next.starts_with('-') => {
+                                i += 1;
+                                Some(next.clone())
+                            }
+                            _ => None,
+                        }
+                    };
+                    let done = !attached.is_empty();
+                    requests.push((c, value));
+                    if done {
+                        break;
                     }
                 }
+                _ => {
+                    sh.builtin_error("ulimit", &format!("-{c}: invalid option"));
+                    sh.errln(USAGE);
+                    return Ok(2);
+                }
             }
-            i += 1;
-            continue;
         }
-        if a.starts_with('-') && a.len() > 1 {
-            let shown: String = a.chars().take(2).collect();
-            sh.builtin_error("ulimit", &format!("{shown}: invalid option"));
-            sh.errln("ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]");
-            return Ok(2);
-        }
-        value = Some(a.clone());
-        i += 1;
-    }
-    if value.is_none() && i < args.len() {
-        value = Some(args[i].clone());
     }
     if all {
         let out: String = RESOURCES
             .iter()
             .map(|(c, desc, unit, _)| {
                 let (s, h) = get(sh, *c);
-                described(desc, unit, *c, &show(if hard { h } else { s }))
+                described(desc, unit, *c, &show(if hard && !soft { h } else { s }))
             })
             .collect();
         sh.out(out.as_bytes())?;
         return Ok(0);
     }
-    if res.is_empty() {
-        res.push('f');
-    }
-    match value {
-        None => {
-            let mut out = String::new();
-            let multi = res.len() > 1;
-            for c in &res {
-                let (s, h) = get(sh, *c);
-                let v = if hard && !soft { h } else { s };
-                if multi {
-                    let r = RESOURCES.iter().find(|r| r.0 == *c);
-                    let (desc, unit) = r.map(|r| (r.1, r.2)).unwrap_or(("", ""));
-                    out.push_str(&described(desc, unit, *c, &show(v)));
-                } else {
-                    out.push_str(&format!("{}\n", show(v)));
-                }
-            }
-            sh.out(out.as_bytes())?;
-            Ok(0)
+    if let Some(operand) = args.get(i) {
+        match requests.last_mut() {
+            None => requests.push(('f', Some(operand.clone()))),
+            Some((_, value @ None)) => *value = Some(operand.clone()),
+            Some(_) => {}
         }
-        Some(v) => {
-            let n: Option<u64> = if v == "unlimited" {
-                None
-            } else if v == "hard" || v == "soft" {
-                let (s, h) = get(sh, res[0]);
-                if v == "hard" { h } else { s }
-            } else {
-                match v.parse::<u64>() {
-                    // Limits are kept in bytes: a value that overflows is unlimited.
-                    Ok(n) => {
-                        let unit: u64 = match RESOURCES.iter().find(|r| r.0 == res[0]).map(|r| r.2)
-                        {
-                            Some("blocks") => 512,
-                            Some("kbytes") => 1024,
-                            _ => 1,
-                        };
-                        n.checked_mul(unit)
-                            .filter(|b| *b <= i64::MAX as u64)
-                            .map(|_| n)
-                    }
-                    Err(_) => {
-                        sh.builtin_error("ulimit", &format!("{v}: invalid number"));
-                        return Ok(1);
-                    }
-                }
-            };
-            for c in res {
+    }
+    if requests.is_empty() {
+        requests.push(('f', None));
+    }
+    let labelled = requests.len() > 1;
+    for (c, value) in requests {
+        let status = match value {
+            None => {
                 let (s, h) = get(sh, c);
-                let (new_soft, new_hard) = match (hard, soft) {
-                    (true, false) => (s, n),
-                    (false, true) => (n, h),
-                    _ => (n, n),
-                };
-                // As setrlimit(2) for a user: no raising the hard limit (EPERM), no
-                // soft limit above the hard one (EINVAL).
-                let why = if exceeds(new_hard, h) {
-                    Some("Operation not permitted")
-                } else if exceeds(new_soft, new_hard) {
-                    Some("Invalid argument")
+                let v = show(if hard && !soft { h } else { s });
+                let line = if labelled {
+                    let r = RESOURCES.iter().find(|r| r.0 == c);
+                    let (desc, unit) = r.map(|r| (r.1, r.2)).unwrap_or(("", ""));
+                    described(desc, unit, c, &v)
                 } else {
-                    None
+                    format!("{v}\n")
                 };
-                if let Some(why) = why {
-                    let desc = RESOURCES.iter().find(|r| r.0 == c).map_or("", |r| r.1);
-                    sh.builtin_error("ulimit", &format!("{desc}: cannot modify limit: {why}"));
-                    return Ok(1);
-                }
-                sh.ulimits.insert(c, (new_soft, new_hard));
+                sh.out(line.as_bytes())?;
+                0
             }
-            Ok(0)
+            Some(v) => set_limit(sh, c, &v, hard, soft),
+        };
+        if status != 0 {
+            return Ok(status);
         }
     }
+    Ok(0)
+}
+
+/// Sets resource `c` to the limit `v` names (both limits unless only one of `-H` and
+/// `-S` was given); the status, after bash's complaint when it fails.
+fn set_limit(sh: &mut Interp, c: char, v: &str, hard: bool, soft: bool) -> i32 {
+    let unit: u64 = match RESOURCES.iter().find(|r| r.0 == c).map(|r| r.2) {
+        Some("blocks") => 512,
+        Some("kbytes") => 1024,
+        _ => 1,
+    };
+    let n: Option<u64> = match v {
+        "unlimited" => None,
+        "hard" => get(sh, c).1,
+        "soft" => get(sh, c).0,
+        // An empty limit reads as no digits at all: zero.
+        "" => Some(0),
+        _ if v.bytes().all(|b| b.is_ascii_digit()) => {
+            // Limits are kept in bytes, which must fit a signed 64-bit count.
+            match v
+                .parse::<u64>()
+                .ok()
+                .filter(|n| n.checked_mul(unit).is_some_and(|b| b <= i64::MAX as u64))
+            {
+                Some(n) => Some(n),
+                None => {
+                    sh.builtin_error("ulimit", &format!("{v}: limit out of range"));
+                    return 1;
+                }
+            }
+        }
+        _ => {
+            let kind = if v.starts_with("0x") {
+                "hex number"
+            } else {
+                "number"
+            };
+            sh.builtin_error("ulimit", &format!("{v}: invalid {kind}"));
+            return 1;
+        }
+    };
+    let (s, h) = get(sh, c);
+    let (new_soft, new_hard) = match (hard, soft) {
+        (true, false) => (s, n),
+        (false, true) => (n, h),
+        _ => (n, n),
+    };
+    // As setrlimit(2) for a user: no raising the hard limit (EPERM), no soft limit
+    // above the hard one (EINVAL).
+    let why = if exceeds(new_hard, h) {
+        Some("Operation not permitted")
+    } else if exceeds(new_soft, new_hard) {
+        Some("Invalid argument")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        let desc = RESOURCES.iter().find(|r| r.0 == c).map_or("", |r| r.1);
+        sh.builtin_error("ulimit", &format!("{desc}: cannot modify limit: {why}"));
+        return 1;
+    }
+    sh.ulimits.insert(c, (new_soft, new_hard));
+    0
 }
 
 /// One line of `ulimit -a` (or of several limits asked for at once), laid out as
