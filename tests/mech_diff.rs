@@ -2193,6 +2193,243 @@ fn builtins_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- syntax
+
+/// A piece of the grammar that parses (the manual's "Shell Syntax", "Shell Commands",
+/// "Aliases", brace and tilde expansion): `case` in `$( )` with and without the leading
+/// paren, here-documents inside `$( )` and backquotes, quotes nested in `${ }` inside
+/// `"..."`, backslash-newline in odd places, reserved words where they are plain words,
+/// comments, `;&`/`;;&`, arithmetic `for`, `coproc` heads. Some span lines.
+fn syntax_good() -> BoxedStrategy<String> {
+    let one_line = frag(
+        r##"
+        echo $(case a in a) echo A;; esac) ¦ echo $(case a in (a) echo A;; esac)
+        echo "$(case b in a|b) echo AB;; *) echo no;; esac)" ¦ echo $( case x in x) echo ')';; esac )
+        echo $(case a in a) echo "x)";; esac; echo y) ¦ echo $(echo "(") $(echo \)) ¦ echo $( (echo sub) )
+        echo $((echo dbl) ) ¦ echo $( (echo a); (echo b) ) ¦ echo $(( (1+2) * 3 )) ¦ echo $(echo $(echo deep))
+        echo `echo \`echo nest\`` ¦ echo "`echo "in q"`" ¦ echo "$(echo "a ( b")" ¦ echo $(case a in a) ;; esac)x
+        x=$(case a in *) echo star;; esac); echo "$x" ¦ echo $(case a in (a|b) echo ab;; (*) echo st;; esac)
+        echo "${v:-"a b"}" ¦ echo "${u:-"a  b"}" ¦ echo "${u:-'q'}" ¦ echo "${u:-\"x\"}" ¦ echo "${v/a/"b c"}"
+        echo "${v#"a"}" ¦ echo "${u-$(echo "n (x)")}" ¦ echo "${u:-`echo bq`}" ¦ echo "${u:-}}" ¦ echo "${u:-\}}"
+        echo "${u:-{}" ¦ echo "${u:-a\"b}" ¦ echo ${u:-"a  b"} ¦ echo "${v:+"${v}x"}" ¦ echo "${u:-$'\t'}"
+        echo "${u:-"$'x'"}" ¦ echo "${u:-'a'"b"}" ¦ echo ${u:-'a'"b"} ¦ echo "${v//' '/_}" ¦ echo "${v/#a/'['}"
+        echo "${u:-"}"}" ¦ echo "${u:-"${u:-"in"}"}" ¦ echo "${u:-'}'}" ¦ echo "${u:-a'b}" ¦ echo "${v%"b"}"
+        echo { } do done ! function time if then fi ¦ echo a } ¦ { echo a; } ¦ ! true; echo $? ¦ ! false; echo $?
+        ! ! true; echo $? ¦ ! { false; }; echo $? ¦ if ! false; then echo n; fi ¦ true | ! false; echo $?
+        function f { echo f; }; f ¦ function f() { echo f; }; f ¦ function f ( echo s ); f ¦ f() ( echo p ); f
+        for do in a; do echo $do; done ¦ case do in do) echo do;; esac ¦ case in in in) echo in;; esac
+        case esac in (esac) echo e;; esac ¦ echo if; if=1; echo $if ¦ then=2; echo $then ¦ {echo a;}
+        TIMEFORMAT=; time true; echo $? ¦ TIMEFORMAT=; time; echo $? ¦ TIMEFORMAT=; ! time false; echo $?
+        TIMEFORMAT=; time ! true; echo $? ¦ TIMEFORMAT=; time { echo tb; } ¦ echo time ¦ [[ -n x ]] && echo y
+        echo [[ ]] ¦ { { echo n; }; } ¦ {  echo sp; } ¦ ( (echo a) ) ¦ ((echo a) ) ¦ { echo a; } >/dev/null; echo $?
+        echo {a,b}{1..3} ¦ echo {1..10..3} ¦ echo {a..e..2} ¦ echo {z..w} ¦ echo {,a}b ¦ echo {a} ¦ echo {a,b
+        echo \{a,b} ¦ echo {"a,b"} ¦ echo x{a,{b,c}}y ¦ echo {1..3}{,} ¦ echo {-2..2} ¦ echo {01..10..4}
+        echo {a..C} ¦ echo $v{1,2} ¦ echo {$v,b} ¦ echo ${v}{1,2} ¦ echo {1..3..0} ¦ echo {a,b}\ c ¦ echo "{a,b}"
+        echo {a,'b c'} ¦ echo {{a,b}} ¦ echo {a,b}{} ¦ echo a{,,}b ¦ echo {1..2}{a..b} ¦ echo ~/{a,b} ¦ echo {~,~/x}
+        x={a,b}; echo $x ¦ echo {1...3} ¦ echo ${u:-{a,b}} ¦ echo {a,$(echo b,c)} ¦ echo {x,y}=1 ¦ echo {a.b}
+        arr=({1..3}); echo ${arr[@]} ¦ set +B; echo {a,b}; set -B ¦ echo {a,b}{c,d}{e,f} ¦ echo {1..3}-{a,b}
+        echo ~ ~/x x~ "~" \~ '~' ¦ echo ~nosuchuser9 ¦ echo a=~/b ¦ a=~/b; echo $a ¦ a=x:~/b; echo $a ¦ echo --opt=~/x
+        echo "${u:-~}" ¦ echo ${u:-~} ¦ x=~; echo $x ¦ declare d=~/x; echo $d ¦ echo ~:~ ¦ export ex=a:~; echo $ex
+        echo ~/ ¦ echo ~//x ¦ echo ~\/x ¦ echo ~"/x" ¦ echo ~$u ¦ HOME=/o; echo ~ ¦ echo ~- ¦ echo ~+x
+        echo a #c ¦ echo a#b ¦ echo # ¦ # only ¦ echo 'a' # it's ¦ { echo x; } # c ¦ echo ${v#a} ¦ echo $#x
+        x=#; echo $x ¦ echo \#a ¦ echo a\ #b ¦ echo a;#c ¦ echo "#"x ¦ echo a#;echo b ¦ echo $(echo a #c)
+        case a in a) echo 1;& b) echo 2;; c) echo 3;; esac ¦ case ab in a*) echo 1;;& *b) echo 2;;& c) echo 3;; esac
+        case a in a) echo 1;& esac ¦ case a in (a) ;;& (a) echo again;; esac ¦ case a in a) ;& esac; echo $?
+        case b in a) echo x;; b) ;;& *) echo st;& esac ¦ case a in a) echo 1;;& esac ¦ case a in esac; echo $?
+        case a in a|a) echo aa ;; esac ¦ case a in *) esac; echo $? ¦ case "" in '') echo empty;; esac
+        for ((i=0;i<3;i++)); do echo $i; done ¦ for ((i=0;i<2;i++)) { echo b$i; } ¦ for (( ; ; )); do echo once; break; done
+        for ((i=3;i--;)); do echo $i; done ¦ for ((i=0,j=5;i<j;i+=2,j--)); do echo $i$j; done
+        for((i=0;i<1;i++))do echo nospace;done ¦ for ((i=0;i<2;i++)); do :; done; echo $i
+        for ((i=0; i < 1; i++)) ; do echo semi; done ¦ for i in 1 2; { echo $i; } ¦ for i do echo $i; done
+        for i in a b; do echo $i; done; echo $i ¦ for ((;;)) { break; }; echo $? ¦ for ((i=0;i<2;i++)); { echo bb; }
+        coproc { echo co; } >/dev/null; wait; echo rc=$? ¦ coproc CP { echo co; } >/dev/null; wait; echo rc=$?
+        coproc CP ( echo co ) >/dev/null; wait; echo done ¦ coproc echo simple >/dev/null; wait; echo $?
+        coproc true; wait; echo $? ¦ coproc CP2 { false; }; wait $CP2_PID; echo $?
+        echo a |& cat ¦ echo a && echo b || echo c ¦ false || ! true; echo $? ¦ echo $((1+2))$((3))
+        cat <(echo ps) ¦ cat < <(echo pr) ¦ echo a;echo b ¦ echo a & wait ¦ { echo a & } ; wait
+        [[ a == a && (b == b || c == d) ]] && echo ok ¦ (( 1 + 1 == 2 )) && echo arith ¦ ((x=2)); echo $x
+        x=(a b c); echo ${#x[@]} ¦ x=( a b ); echo ${x[1]}
+        f() { echo $1; }; f a ¦ f(){ echo tight;}; f ¦ f ( ) { echo spaced; }; f ¦ function f () { echo fs; }; f
+        f() { return 3; }; f; echo $? ¦ echo $'a\'b' ¦ echo $"loc" ¦ echo "\$x\`\"\\" ¦ echo 'a''b'"c"
+        "##,
+    );
+    let multi = sel(&[
+        "x=$(case c in\nc) echo C\n;;\nesac\n); echo \"$x\"",
+        "x=$(case c in\n(c) echo C;;\nesac); echo \"$x\"",
+        "echo $(cat <<EOF\nhd $v\nEOF\n)",
+        "echo $(cat <<'EOF'\nhd $v )\nEOF\n)",
+        "x=`cat <<EOF\nbq $v\nEOF\n`; echo \"$x\"",
+        "echo \"$(cat <<EOF\n(\nEOF\n)\"",
+        "cat <<EOF\n$(echo in hd)\n`echo bq`\n${v:-x} $((1+1))\nEOF",
+        "cat <<A; cat <<B\na\nA\nb\nB",
+        "cat <<-EOF\n\tx\n\t\ty\n\tEOF",
+        "echo $(cat <<<\"hs\")",
+        "x=$(cat <<EOF\ncase in )\nEOF\n); echo \"$x\"",
+        "x=$(cat <<EOF\nEOF\n); echo \"[$x]\"",
+        "echo $(cat <<E1; cat <<E2\none\nE1\ntwo\nE2\n)",
+        "echo a\\\nb",
+        "ec\\\nho split",
+        "x=ab\\\ncd; echo $x",
+        "echo \"q\\\nq\"",
+        "echo 'sq\\\nsq'",
+        "if \\\ntrue; then echo t; fi",
+        "echo $\\\n{v}",
+        "echo ${v\\\n}",
+        "echo a |\\\ncat",
+        "echo a &&\\\necho b",
+        "cat <<E\\\nOF\nx\nEOF",
+        "# comment \\\necho notcomment",
+        "echo $((1 +\\\n2))",
+        "f\\\n() { echo fn; }; f",
+        "echo a\\\n\\\nb",
+        "fo\\\nr i in 1; do echo $i; done",
+        "echo \\\n",
+        "x=$(echo a \\\nb); echo $x",
+        "echo `echo a\\\nb`",
+        "echo \"${u:-a\\\nb}\"",
+        "cat <<EOF\nline \\\ncont\nEOF",
+        "cat <<'EOF'\nline \\\nkept\nEOF",
+        "case x in #c\nx) echo cx;; #c2\nesac",
+        "echo $(echo a #c\n)",
+        "f() { # c\necho f\n}; f",
+        "if true; then # c\necho t; fi",
+        "echo $(\n# only a comment\n)x",
+        "case x in\nx) echo 1\n;&\ny) echo 2\n;;&\n*) echo 3\nesac",
+        "for (( i = 0 ; i < 2 ; i ++ ))\ndo\necho $i\ndone",
+        "function f\n{\necho nl\n}\nf",
+        "f()\n{\necho nlb\n}\nf",
+        "for i in a\nb; do echo $i; done",
+        "for i\nin a b\ndo echo $i\ndone",
+        "while false\ndo :\ndone; echo $?",
+        "if true\nthen echo t\nelif false\nthen :\nelse :\nfi",
+        "[[ a &&\nb ]] && echo multi",
+        "x=(\na\nb # c\n); echo ${x[@]}",
+        "echo a |\n\ncat",
+        "echo a &&\n# c\necho b",
+        "{\necho br\n}",
+        "(\necho sub\n)",
+        "case a in\n(a)\necho pa\n;;\nesac",
+        "case a in a)\n;;\nesac; echo $?",
+        "echo $(\ncase a in\na) echo nl;;\nesac\n)",
+        "echo `case a in a) echo bqc;; esac`",
+        "echo \"$(case a in a) echo \"dq\";; esac)\"",
+        "coproc CP {\necho co\n} >/dev/null\nwait; echo rc=$?",
+        "time {\n:\n}",
+        "! {\nfalse\n}\necho $?",
+    ]);
+    prop_oneof![3 => one_line, 2 => multi].boxed()
+}
+
+/// A piece that does not parse: unexpected tokens, unterminated quotes and
+/// substitutions, reserved words out of place, on one line or several.
+fn syntax_bad() -> BoxedStrategy<String> {
+    let one_line = frag(
+        r##"
+        if true; then echo a; fi fi ¦ echo a; } ¦ ( echo a ¦ echo ) ¦ case x in x) echo;; esac esac
+        for in; do :; done ¦ for i in 1 2; echo; done ¦ while true do; done ¦ f() echo ¦ function
+        echo $( ¦ echo "unterminated ¦ echo 'unterm ¦ echo ${x ¦ echo $((1+ ¦ echo ` ¦ x=(a b
+        [[ a ¦ [[ a == ]] ¦ (( 1 + ¦ echo a | | b ¦ echo a && && b ¦ ; echo ¦ && echo ¦ | cat
+        echo a;; ¦ { } ¦ if; then fi ¦ then ¦ do ¦ done ¦ esac ¦ fi ¦ else ¦ elif ¦ } ¦ { ¦ ( ¦ )
+        (( ¦ )) ¦ cat << ¦ cat < ¦ echo > > x ¦ echo >& ¦ coproc ¦ select ¦ case ¦ case x ¦ case x in
+        case x in x) ¦ if true; then ¦ { echo a } ¦ echo a & & ¦ echo a; ; ¦ ! ¦ time | cat ¦ ! | cat
+        for ((i=0;i<2)); do :; done ¦ for ((;;)) echo ¦ for i in; do ¦ while ¦ until true ¦ if true
+        f() { ¦ function f ¦ function f() ¦ f() ¦ x=$(case a in a) echo;; ¦ echo $(case) ¦ echo $(esac)
+        echo "${u:-"}" ¦ echo "$(" ¦ echo `echo ¦ echo $[ ¦ echo ${ ¦ case a in a) ;; b ¦ echo a |
+        echo a && ¦ echo a || ¦ [[ ¦ [[ ]] ¦ [[ a && ]] ¦ [[ ( a ]] ¦ echo (a) ¦ echo a(b) ¦ x=1 (echo)
+        echo a; fi; echo b ¦ if true; then fi ¦ while; do :; done ¦ { ; } ¦ ( ) ¦ f() ( ) ¦ echo $(( ¦ <
+        echo a >; echo b ¦ cat <<EOF ¦ echo a b c ) ¦ case a in a) esac) ¦ echo ;& ¦ echo ;;& x ¦ x=( ) )
+        echo a `; echo b ¦ echo "$(echo ")" ¦ echo $(echo ')' ¦ for x in a b c ¦ select s in a; ¦ time ;
+        a=1 { echo; } ¦ echo a ! b ) ¦ function ( ) ¦ function 1a { :; } ¦ case a in (a esac
+        "##,
+    );
+    let multi = sel(&[
+        "echo a\necho b\nfi",
+        "if true\nthen\n  echo x\nelse\nfi",
+        "echo ok\n(\necho",
+        "x=$(\ncase a in\nb) ;;\nesac esac\n)",
+        "echo one\necho 'open\necho two",
+        "echo one\necho \"open\n\necho two",
+        "echo one\ncase a in\na) echo a\nesac\ndone",
+        "f() {\necho in f\n}\n}",
+        "for i in 1\ndo\necho $i\n",
+        "echo $(\necho a\n",
+        "echo a\n)\necho b",
+        "cat <<EOF\nnever ends",
+        "x=`\necho a",
+        "{\necho a\n",
+        "echo a\n\n\nthen",
+        "echo a \\\n; ;",
+        "if true; then\n  echo a\n}\nfi",
+        "case a in\na) echo a;;\nb) echo b\n;; ;;\nesac",
+        "while true\ndo\ndone",
+        "echo \"${u:-\n\" }\"",
+        "echo a\nelse echo b",
+        "[[ a\n== b ]]",
+        "(( 1 +\n))",
+        "echo a\necho $((2+\n",
+        "function f {\necho b\n",
+        "echo $(case a in\na) echo x\n)",
+        "coproc CP {\necho a\n",
+    ]);
+    prop_oneof![3 => one_line, 2 => multi].boxed()
+}
+
+/// Alias definitions and uses: taking effect on the next line, a value ending in a
+/// blank, reserved words and `{`/`}` from aliases, inside function bodies.
+fn syntax_alias() -> BoxedStrategy<String> {
+    frag(
+        r##"
+        alias e='echo al' ¦ alias sp='echo ' ¦ alias w=hi ¦ alias lb='{' ¦ alias rb='}' ¦ alias fi2=fi
+        alias semi='echo x;' ¦ alias iff='if true; then echo yes; fi' ¦ alias two='e one; e two'
+        alias e='echo al'; e same ¦ unalias e ¦ unalias -a ¦ alias ¦ alias nl=$'echo a\necho b'
+        alias d='done' ¦ alias fr='for i in 1 2; do' ¦ alias cs='case' ¦ alias p='(' ¦ alias bad='fi'
+        e x ¦ sp w ¦ sp sp w ¦ lb e in; } ¦ lb e in; rb ¦ f() { e f; }; f ¦ iff ¦ x=1 e a ¦ \e x ¦ 'e' x
+        command e x ¦ e e ¦ semi e y ¦ two ¦ nl ¦ fr echo $i; done ¦ for i in 1; do echo $i; d ¦ bad
+        cs a in a) echo csa;; esac ¦ p echo par ) ¦ if true; then e t; fi ¦ echo e ¦ e $(e sub) ¦ w=1; e $w
+        "##,
+    )
+}
+
+fn syntax_line() -> BoxedStrategy<String> {
+    let good = syntax_good;
+    let bad = syntax_bad;
+    prop_oneof![
+        8 => good(),
+        3 => syntax_alias(),
+        2 => good().prop_map(|g| format!("eval {}; echo \"rc=$?\"", squote(&g))),
+        // bash's parser state is off after some errors in `eval` (a reserved word or
+        // alias that starts the next line is a plain word; later constructs crash it),
+        // so bad text is evaluated in a subshell.
+        5 => bad().prop_map(|b| format!("( eval {} ); echo \"rc=$?\"", squote(&b))),
+        4 => bad().prop_map(|b| format!("bash -c {}; echo \"rc=$?\"", squote(&b))),
+        1 => good().prop_map(|g| format!("bash -c {}; echo \"rc=$?\"", squote(&g))),
+        2 => (good(), bad()).prop_map(|(g, b)| format!("bash -c {}; echo \"rc=$?\"", squote(&format!("{g}\n{b}\necho after")))),
+        1 => bad().prop_map(|b| format!("x=$(eval {} 2>&1); echo \"[$x] rc=$?\"", squote(&b))),
+        2 => good().prop_map(|g| format!("x=$(\n{g}\n); echo \"[$x] rc=$?\"")),
+        1 => good().prop_map(|g| format!("g() {{\n{g}\n}}; g; echo \"rc=$?\"; declare -f g")),
+        1 => good().prop_map(|g| format!("(\n{g}\n); echo \"rc=$?\"")),
+        1 => good()
+            .prop_filter("no backquote or backslash", |g| !g.contains(['`', '\\']))
+            .prop_map(|g| format!("x=`\n{g}\n`; echo \"[$x] rc=$?\"")),
+        1 => frag("shopt -s expand_aliases ¦ shopt -u expand_aliases ¦ set -o posix ¦ set +o posix ¦ shopt -s extglob ¦ shopt -u extglob ¦ echo \"line $LINENO\""),
+    ]
+    .boxed()
+}
+
+fn syntax_script() -> BoxedStrategy<String> {
+    (
+        lines(syntax_line(), 2..7),
+        sel(&["", "", "", "shopt -s expand_aliases", "shopt -s expand_aliases\nalias e='echo al' sp='echo ' w=hi"]),
+        prop_oneof![3 => Just(String::new()), 1 => syntax_bad().prop_map(|b| format!("{b}\necho never"))],
+    )
+        .prop_map(|(body, pre, tail)| {
+            format!(
+                "HOME=/h; OLDPWD=/o; v='a b'; unset u CDPATH\n{pre}\n{body}\necho \"end:$?\"\n{tail}\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -2222,4 +2459,5 @@ areas! {
     arrays => arrays_script,
     patterns => patterns_script,
     builtins => builtins_script,
+    syntax => syntax_script,
 }

@@ -574,20 +574,27 @@ impl Interp {
             status = (status == 0) as i32;
         }
         if let Some(start) = start {
-            let el = start.elapsed();
-            let secs = el.as_secs();
-            let ms = el.subsec_millis();
-            let text = if p.time == Some(TimeFlag::Posix) {
-                format!("real {secs}.{ms:02}\nuser 0.00\nsys 0.00\n")
+            let format = if p.time == Some(TimeFlag::Posix) {
+                Some("real %2R\nuser %2U\nsys %2S".to_owned())
             } else {
-                format!(
-                    "\nreal\t{}m{}.{:03}s\nuser\t0m0.000s\nsys\t0m0.000s\n",
-                    secs / 60,
-                    secs % 60,
-                    ms
-                )
+                self.get_str("TIMEFORMAT")
+                    .or_else(|| Some("\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS".to_owned()))
             };
-            let _ = self.write_fd(2, text.as_bytes());
+            match format.filter(|f| !f.is_empty()) {
+                None => {}
+                Some(f) => match time_report(&f, start.elapsed()) {
+                    Ok(text) => {
+                        let _ = self.write_fd(2, text.as_bytes());
+                    }
+                    Err(c) => {
+                        let msg = format!(
+                            "{}TIMEFORMAT: `{c}': invalid format character\n",
+                            self.err_prefix()
+                        );
+                        let _ = self.write_fd(2, msg.as_bytes());
+                    }
+                },
+            }
         }
         Ok(status)
     }
@@ -4123,4 +4130,64 @@ fn select_menu(items: &[String], cols: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The report of `time` under `format` (the manual's `TIMEFORMAT`): `%[p][l]R`, `U`, `S`
+/// give the real, user and system times with `p` (0 to 3, default 3) fraction digits, in
+/// minutes and seconds with `l`; `%P` the CPU share; `%%` a percent sign. The simulated
+/// shell spends no CPU time. An unknown character after `%` is the error (`\0` when the
+/// format ends inside a conversion); a `%` that ends the format is itself.
+fn time_report(format: &str, real: std::time::Duration) -> Result<String, char> {
+    let mut out = String::new();
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut digits = 3u32;
+        let mut long = false;
+        let mut next = chars.next();
+        if next.is_none() {
+            // A `%` that ends the format is itself.
+            out.push('%');
+            break;
+        }
+        if let Some(d) = next.and_then(|d| d.to_digit(10)) {
+            digits = d.min(3);
+            next = chars.next();
+        }
+        if next == Some('l') {
+            long = true;
+            next = chars.next();
+        }
+        let value = match next {
+            Some('%') if digits == 3 && !long => {
+                out.push('%');
+                continue;
+            }
+            Some('P') => {
+                out.push_str("0.00");
+                continue;
+            }
+            Some('R') => real,
+            Some('U' | 'S') => std::time::Duration::ZERO,
+            Some(other) => return Err(other),
+            None => return Err('\0'),
+        };
+        let secs = value.as_secs();
+        let frac = value.subsec_millis() / 10u32.pow(3 - digits);
+        let frac = if digits == 0 {
+            String::new()
+        } else {
+            format!(".{frac:0width$}", width = digits as usize)
+        };
+        if long {
+            out.push_str(&format!("{}m{}{frac}s", secs / 60, secs % 60));
+        } else {
+            out.push_str(&format!("{secs}{frac}"));
+        }
+    }
+    out.push('\n');
+    Ok(out)
 }

@@ -287,6 +287,10 @@ pub struct Parser {
     /// The line of the last `for ((` read. bash numbers an arithmetic `for` with it
     /// once its `done` is read, so one holding another takes the inner one's line.
     arith_for_line: u32,
+    /// Reading text where a backslash-newline is itself (single quotes, `$'...'`,
+    /// comments, here-document bodies): elsewhere the cursor passes over it, as bash's
+    /// input reader takes it out before any token is recognised.
+    raw: u32,
 }
 
 /// Redirection operators as bash names them in syntax errors, longest first.
@@ -394,6 +398,7 @@ impl Parser {
             dquote_to_end: false,
             command_start: false,
             arith_for_line: 1,
+            raw: 0,
         }
     }
 
@@ -496,12 +501,60 @@ impl Parser {
 
     // ----- cursor -----
 
+    /// Whether a line continuation starts at `i`: a backslash-newline whose backslash
+    /// is not escaped by the one before it, outside the text read raw.
+    fn continuation_at(&self, i: usize) -> bool {
+        if self.raw > 0 || self.chars.get(i) != Some(&'\\') || self.chars.get(i + 1) != Some(&'\n')
+        {
+            return false;
+        }
+        let before = self.chars[..i]
+            .iter()
+            .rev()
+            .take_while(|&&c| c == '\\')
+            .count();
+        before % 2 == 0
+    }
+
+    /// The first position at or after `i` that is not inside a line continuation.
+    fn past_continuations(&self, mut i: usize) -> usize {
+        while self.continuation_at(i) {
+            i += 2;
+        }
+        i
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
+        self.chars.get(self.past_continuations(self.pos)).copied()
     }
 
     fn peek_at(&self, n: usize) -> Option<char> {
-        self.chars.get(self.pos + n).copied()
+        let mut i = self.past_continuations(self.pos);
+        for _ in 0..n {
+            i = self.past_continuations(i + 1);
+        }
+        self.chars.get(i).copied()
+    }
+
+    /// The character at the cursor as it stands in the text.
+    fn peek_raw(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    /// Moves the cursor over the line continuations at it.
+    fn skip_continuations(&mut self) {
+        while self.continuation_at(self.pos) {
+            self.pos += 1;
+            self.bump_raw();
+        }
+    }
+
+    /// [`Parser::bump`] for text read raw.
+    fn bump_raw(&mut self) -> Option<char> {
+        self.raw += 1;
+        let c = self.bump();
+        self.raw -= 1;
+        c
     }
 
     fn at_str(&self, s: &str) -> bool {
@@ -511,7 +564,8 @@ impl Parser {
     }
 
     fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
+        self.skip_continuations();
+        let c = self.chars.get(self.pos).copied()?;
         self.pos += 1;
         if c == '\n' {
             self.line += 1;
@@ -599,7 +653,7 @@ impl Parser {
     }
 
     fn eof(&self) -> bool {
-        self.pos >= self.chars.len()
+        self.past_continuations(self.pos) >= self.chars.len()
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -705,11 +759,12 @@ impl Parser {
                     self.bump_n(2);
                 }
                 Some('#') => {
-                    while let Some(c) = self.peek() {
+                    // A comment ends at its newline, a backslash before it or not.
+                    while let Some(c) = self.peek_raw() {
                         if c == '\n' {
                             break;
                         }
-                        self.bump();
+                        self.bump_raw();
                     }
                 }
                 _ => return,
@@ -1832,15 +1887,16 @@ impl Parser {
     /// while a command's own `a[ 1 ]=x` reads on to the `]`.
     fn try_assignment(&mut self, in_args: bool) -> PResult<Option<Assign>> {
         let start = self.pos;
-        let mut i = self.pos;
+        let mut i = self.past_continuations(self.pos);
         match self.chars.get(i) {
             Some(&c) if is_name_start(c) => {}
             _ => return Ok(None),
         }
-        while matches!(self.chars.get(i), Some(&c) if is_name_char(c)) {
-            i += 1;
+        let mut name = String::new();
+        while let Some(&c) = self.chars.get(i).filter(|&&c| is_name_char(c)) {
+            name.push(c);
+            i = self.past_continuations(i + 1);
         }
-        let name: String = self.chars[start..i].iter().collect();
         let mut has_index = false;
         if self.chars.get(i) == Some(&'[') {
             // Find the matching `]` (quotes inside are allowed).
@@ -1883,8 +1939,13 @@ impl Parser {
             i = j + 1;
             has_index = true;
         }
+        let i = self.past_continuations(i);
         let append = self.chars.get(i) == Some(&'+');
-        let eq = if append { i + 1 } else { i };
+        let eq = if append {
+            self.past_continuations(i + 1)
+        } else {
+            i
+        };
         if self.chars.get(eq) != Some(&'=') {
             return Ok(None);
         }
@@ -2061,22 +2122,18 @@ impl Parser {
         let mut fd = None;
         // `N>` or `{var}>`
         if matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
-            let mut i = self.pos;
+            let mut i = self.past_continuations(self.pos);
             let mut n = String::new();
-            while let Some(&c) = self.chars.get(i) {
-                if c.is_ascii_digit() {
-                    n.push(c);
-                    i += 1;
-                } else {
-                    break;
-                }
+            while let Some(&c) = self.chars.get(i).filter(|c| c.is_ascii_digit()) {
+                n.push(c);
+                i = self.past_continuations(i + 1);
             }
             // A number too big for an int is a word, as in bash.
             let number = n.parse::<i32>().ok();
             match number {
                 Some(number)
                     if matches!(self.chars.get(i), Some('<' | '>'))
-                        && self.chars.get(i + 1) != Some(&'(') =>
+                        && self.chars.get(self.past_continuations(i + 1)) != Some(&'(') =>
                 {
                     fd = Some(RedirFd::Number(number));
                     self.bump_n(n.len());
@@ -2283,11 +2340,11 @@ impl Parser {
             let start_line = line;
             let mut body = String::new();
             let mut delimited = false;
-            while !self.eof() {
+            while self.pos < self.chars.len() {
                 let line_start = (self.pos, self.line);
                 let (text, read) = heredoc_body_line(doc.quoted, || {
-                    let c = self.bump()?;
-                    Some((c, self.eof()))
+                    let c = self.bump_raw()?;
+                    Some((c, self.pos >= self.chars.len()))
                 });
                 line += read;
                 let check = if doc.strip_tabs {
@@ -2686,7 +2743,7 @@ impl Parser {
         let mut open_line = self.line;
         // A leading tilde expands (and then matches literally).
         if self.peek() == Some('~')
-            && let Some(user) = self.tilde_prefix(WordMode::Cond, false)
+            && let Some(user) = self.tilde_prefix(WordMode::Cond)
         {
             parts.push(WordPart::Tilde(user));
         }
@@ -2796,7 +2853,7 @@ impl Parser {
                 let after_colon = assign_like && lit.ends_with(':');
                 let after_eq = after_first_eq == Some(self.pos);
                 if (at_start || after_colon || after_eq)
-                    && let Some(user) = self.tilde_prefix(mode, assign_like)
+                    && let Some(user) = self.tilde_prefix(mode)
                 {
                     flush_lit(&mut parts, &mut lit);
                     parts.push(WordPart::Tilde(user));
@@ -2849,13 +2906,13 @@ impl Parser {
         Ok(Some(Word { parts }))
     }
 
-    /// `~user` at the cursor, if it forms a tilde prefix (ends at `/`, the word's end,
-    /// or `:` in assignments); consumes it.
-    fn tilde_prefix(&mut self, mode: WordMode, colon_ends: bool) -> Option<String> {
+    /// `~user` at the cursor, if it forms a tilde prefix (ends at `/`, `:` or the word's
+    /// end: bash ends one at a `:` in any word, `echo ~:x`); consumes it.
+    fn tilde_prefix(&mut self, mode: WordMode) -> Option<String> {
         let mut i = self.pos + 1;
         let mut user = String::new();
         while let Some(&c) = self.chars.get(i) {
-            if c == '/' || is_meta(c) || (c == ':' && colon_ends) {
+            if c == '/' || c == ':' || is_meta(c) {
                 break;
             }
             if !is_tilde_user_char(c) {
@@ -2929,7 +2986,7 @@ impl Parser {
                 self.bump();
                 let mut s = String::new();
                 loop {
-                    match self.bump() {
+                    match self.bump_raw() {
                         None => return Err(self.unclosed('\'', line)),
                         Some('\'') => break,
                         Some(d) => s.push(d),
@@ -3265,14 +3322,16 @@ impl Parser {
                 Ok(true)
             }
             Some('[') => {
-                // `$[expr]`: old arithmetic syntax.
+                // `$[expr]`: old arithmetic syntax. Left open, bash names the line of
+                // its `$[`, as with a quote.
                 flush_lit(parts, lit);
+                let line = self.line;
                 self.bump_n(2);
                 let mut depth = 0usize;
                 let mut text = String::new();
                 loop {
                     match self.bump() {
-                        None => return Err(self.error(ParseErrorKind::Unmatched(']'))),
+                        None => return Err(self.unclosed(']', line)),
                         Some('[') => {
                             depth += 1;
                             text.push('[');
@@ -3391,14 +3450,14 @@ impl Parser {
         let line = self.line;
         let mut raw = String::new();
         loop {
-            let Some(c) = self.bump() else {
+            let Some(c) = self.bump_raw() else {
                 return Err(self.unclosed('\'', line));
             };
             match c {
                 '\'' => return Ok(ansi_c_unescape(&raw)),
                 '\\' => {
                     raw.push(c);
-                    match self.bump() {
+                    match self.bump_raw() {
                         Some(d) => raw.push(d),
                         None => return Err(self.unclosed('\'', line)),
                     }
