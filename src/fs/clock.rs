@@ -56,7 +56,7 @@ impl Drop for LaneGuard {
     fn drop(&mut self) {
         let prev = self.prev.take();
         LANE.with(|l| *l.borrow_mut() = prev);
-        self.entered.sched.leave(&self.entered.part);
+        self.entered.sched.exit(&self.entered.part);
     }
 }
 
@@ -79,7 +79,7 @@ impl Lane {
     /// Runs the calling thread on this lane until the guard is dropped; meanwhile the
     /// thread takes part in the order of sleeps.
     pub fn enter(&self) -> LaneGuard {
-        self.sched.join(&self.part);
+        self.sched.enter(&self.part);
         LaneGuard {
             prev: LANE.with(|l| l.borrow_mut().replace(self.clone())),
             entered: self.clone(),
