@@ -152,7 +152,21 @@ impl Interp {
                                 self.error_source_name()
                             ));
                         }
-                        self.error(&format!("{src}: Bad file descriptor"));
+                        // A source that came from an expansion is named by the
+                        // word as written where the descriptor is the operator's own
+                        // (`>&$i`, `0<&$i`), else by the descriptor (`3>&$i`, `>&$i-`).
+                        let written = crate::syntax::printer::word_to_string(w);
+                        let literal = written
+                            .strip_suffix('-')
+                            .unwrap_or(&written)
+                            .bytes()
+                            .all(|b| b.is_ascii_digit());
+                        let name = match (literal, close || fd != default_fd) {
+                            (true, _) => src.to_string(),
+                            (false, true) => fd.to_string(),
+                            (false, false) => written,
+                        };
+                        self.error(&format!("{name}: Bad file descriptor"));
                         return Ok(false);
                     };
                     self.set_redirected(fd, Some(f.clone()));
