@@ -2404,6 +2404,30 @@ impl Interp {
             }
             return self.command_not_found(name, words);
         };
+        // bash puts the path it runs in the program's environment as `_`; a utility
+        // running a program (`env`, `xargs`) passes on its own, and the `exec` builtin
+        // the one the shell itself was given.
+        let outer = (!execvp && depth == 0 && !self.exec_builtin).then(|| {
+            let run_as = if name.contains('/') { name } else { &path };
+            self.exec_path.replace(run_as.to_owned())
+        });
+        let r = self.run_found(name, &shown, &path, words, depth);
+        if let Some(outer) = outer {
+            self.exec_path = outer;
+        }
+        r
+    }
+
+    /// Runs the program at `path`, found for the command `words`.
+    fn run_found(
+        &mut self,
+        name: &str,
+        shown: &str,
+        path: &str,
+        words: &[String],
+        depth: usize,
+    ) -> R {
+        let path = path.to_owned();
         // A stub for a built-in utility runs it in-process.
         let meta = self.fs.lock().stat(&path);
         match meta {

@@ -715,6 +715,9 @@ pub struct Interp {
     pub disabled_builtins: imbl::OrdSet<String>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
+    /// The path of the program being executed, which bash puts in its environment
+    /// as `_` (a new shell starts with it as `$_`).
+    pub exec_path: Option<String>,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
     /// Whether this subshell is a simple command forked as a pipeline stage or an
@@ -947,6 +950,7 @@ impl Interp {
             disabled_builtins: imbl::OrdSet::new(),
             // bash starts with `$_` holding the name it was invoked by.
             last_arg: "bash".to_owned(),
+            exec_path: None,
             in_subshell: false,
             forked_simple: false,
             int_assign_failed: false,
@@ -2155,6 +2159,9 @@ impl Interp {
     /// (`BASH_FUNC_name%%=() {  body...}`).
     pub fn env(&self) -> std::collections::BTreeMap<String, String> {
         let mut env = self.vars.exported();
+        if let Some(path) = &self.exec_path {
+            env.insert("_".to_owned(), path.clone());
+        }
         for name in &self.exported_funcs {
             if let Some(def) = self.funcs.get(name.as_str()) {
                 env.insert(
@@ -2172,6 +2179,13 @@ impl Interp {
     pub(crate) fn adopt_env(&mut self, env: &std::collections::BTreeMap<String, String>) {
         let mut fresh = vars::Scopes::new();
         for (k, v) in env {
+            // `_` is the path the process was run by: its `$_`, passed on unchanged
+            // when it runs a program without a shell in between.
+            if k == "_" {
+                self.last_arg = v.clone();
+                self.exec_path = Some(v.clone());
+                continue;
+            }
             if let Some(name) = k
                 .strip_prefix("BASH_FUNC_")
                 .and_then(|n| n.strip_suffix("%%"))
