@@ -2430,6 +2430,164 @@ fn syntax_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- variables and the environment
+
+/// A statement exercising "Shell Parameters", "Environment", "Simple Command Expansion",
+/// "Shell Functions" and "Bourne Shell Builtins"/"Bash Builtins" on variables: temporary
+/// assignments before special and regular builtins, functions and utilities, `local`
+/// (with `-`, without a value, over readonly/exported/array/nameref variables),
+/// `declare -g`, `unset` across dynamic scopes, export attributes reaching functions and
+/// children, readonly errors, `set -a`/`-k`/`-o posix`, `$_`, positional parameters and
+/// the listings `declare -p`/`export -p`/`readonly -p`/`local`/`env`.
+fn varenv_stmt() -> BoxedStrategy<String> {
+    prop_oneof![
+        // Temporary assignments before each kind of command.
+        5 => frag(
+            r#"
+            va=t :; echo "a:${va-unset}" ¦ va=t eval 'echo "e:$va"'; echo "a:${va-unset}"
+            va=t export va; echo "a:$va"; printenv va ¦ va=t show; echo "a:${va-unset}"
+            va=t f; echo "a:${va-unset}" ¦ va=t g; echo "a:${va-unset}" ¦ vx=new show; echo "a:${vx-unset}"
+            va=t env | grep '^va=' ¦ va=t printenv va; echo "a:$va" ¦ vx=t printenv vx; echo "a:${vx-unset}"
+            va=t sh -c 'echo "sh:${va-unset}:${vx-unset}"' ¦ vx=t bash -c 'echo "bash:${vx-unset}:${va-unset}"'
+            va=t command echo "c:$va"; echo "a:$va" ¦ va=t command show ¦ va=t declare va=d; echo "a:$va"
+            va=t set -- p q; echo "a:$#:$va" ¦ va=t unset va; echo "a:${va-unset}" ¦ vb=t readonly vb; echo "a:$vb"
+            va=t . ./s.sh sa; echo "a:$va:$#" ¦ va=t source ./s.sh; echo "a:$va" ¦ vn=t show; echo "a:$va:$vn"
+            vr=t :; echo "rc=$?" ¦ vr=t printenv vr; echo "rc=$?" ¦ vr=t show; echo "rc=$?"
+            vi=2+3 printenv vi ¦ vi=2+3 show; echo "a:$vi" ¦ ve=t printenv ve; echo "a:$ve"
+            va=1 vb=$va printenv vb ¦ va=t builtin eval 'echo "b:$va"' ¦ va=t local va; echo "a:${va-unset}"
+            va=t vb=u env | grep '^v[ab]=' | sort ¦ va=t true; echo "a:$va" ¦ va=t exec 2>&1; echo "x:$va"
+            varr=t printenv varr; echo "a:${varr[*]}" ¦ vx=t export vx; printenv vx; echo "a:${vx-unset}"
+            va=t declare -x va; printenv va; echo "a:$va" ¦ vx=t shift; echo "a:${vx-unset}"
+            va=t return 2>/dev/null; echo "ret:${va-unset}" ¦ vx=t readonly -p | grep vx
+            vx=t ; echo "a:${vx-unset}" ¦ vx=t >/dev/null; echo "a:${vx-unset}" ¦ vx=$(echo cs) show
+            "#,
+        ),
+        // Exported attributes into functions and children.
+        4 => frag(
+            r#"
+            export va; printenv va ¦ export -n ve; printenv ve; echo "rc=$?" ¦ declare -x vb=xb; printenv vb
+            declare +x ve; env | grep '^ve=' ¦ export vx=new; sh -c 'echo "sh:$vx"' ¦ export -p | grep ' v'
+            export varr; env | grep '^varr'; declare -p varr ¦ export vn; printenv va vn; declare -p va vn
+            export vi; vi+=1; printenv vi ¦ export vx; printenv vx; echo "rc=$?"; declare -p vx
+            export vx=; printenv vx; echo "rc=$?" ¦ declare -x | grep ' v' ¦ export -n va=nx; declare -p va
+            export va=ex1 vb; bash -c 'echo "b:$va:$vb"' ¦ unset ve; printenv ve; echo "rc=$?"
+            ve=changed; printenv ve ¦ declare -x vd; declare -p vd; printenv vd; echo "rc=$?"
+            export 1bad=x; echo "rc=$?" ¦ export -f f; echo "rc=$?" ¦ export -nf f 2>&1; echo "rc=$?"
+            export va+=app; printenv va ¦ declare -xi vj=3+4; printenv vj ¦ export vr; printenv vr
+            env -u ve printenv ve; echo "rc=$?" ¦ env vx=e printenv vx ¦ env | grep '^v' | sort
+            "#,
+        ),
+        // Local variables and their shadows.
+        5 => frag(
+            r#"
+            local va; echo "l:[${va-unset}]" ¦ local va=l; show ¦ local -; set -a; vq=q ¦ local -; set -o posix
+            local vr=l; echo "rc=$?" ¦ local vr; echo "rc=$?:$vr" ¦ local ve; printenv ve; echo "rc=$?"
+            local ve=le; printenv ve ¦ local varr; declare -p varr ¦ local varr=s; declare -p varr
+            local vn; declare -p vn ¦ local vn=lv; declare -p vn va ¦ local -n vn=vb; vn=nb; show
+            local vi; vi=2+2; echo "vi:$vi" ¦ local vi=5*2; echo "vi:$vi" ¦ local ¦ local -p
+            local vl=l2; local ¦ declare -g va=dg; echo "dg:$va" ¦ declare -g vl=dgl; echo "dgl:$vl"
+            typeset va=tv; show ¦ declare va; echo "d:${va-unset}" ¦ declare -x vl=lx; printenv vl
+            local -x vx=lx; printenv vx; bash -c 'echo "b:$vx"' ¦ local -r vl=lr; vl=z; echo "rc=$?"
+            local va=$va-more vb=$va; echo "$va:$vb" ¦ local -a va=(1 2); declare -p va ¦ local -i vx=1+1; echo "$vx"
+            local -A va; declare -p va ¦ local 1bad=2; echo "rc=$?" ¦ local va vb=2 vc; local
+            local -n vm=va; vm=viam; show ¦ local vl; unset vl; local vl; echo "[${vl-unset}]"
+            declare -g vq=gq; local vq=lq; echo "$vq" ¦ local vx=1; f; echo "x:$vx" ¦ local ve; export ve=le2; printenv ve
+            local va=lo; unset -v va; echo "u:${va-unset}" ¦ local va=lo; g; echo "after-g:${va-unset}"
+            "#,
+        ),
+        // unset across dynamic scopes.
+        4 => frag(
+            r#"
+            unset va; show ¦ unset -v va; echo "u:${va-unset}" ¦ unset vr; echo "rc=$?" ¦ unset -n vn; declare -p vn va
+            unset vn; declare -p vn va ¦ unset varr; declare -p varr ¦ unset 'varr[0]'; declare -p varr ¦ unset vl; show
+            unset va; unset va; echo "uu:${va-unset}" ¦ unset -v vl; echo "ul:${vl-unset}" ¦ unset -f show; show; echo "rc=$?"
+            shopt -s localvar_unset ¦ shopt -s localvar_inherit ¦ shopt -u localvar_unset ¦ unset vx; echo "rc=$?"
+            unset ve; bash -c 'echo "b:${ve-unset}"' ¦ unset -v 1bad; echo "rc=$?" ¦ unset va vb; echo "${va-u}${vb-u}"
+            "#,
+        ),
+        // readonly and its errors.
+        3 => frag(
+            r#"
+            vr=x; echo "rc=$?" ¦ readonly vr=y; echo "rc=$?" ¦ declare vr=d; echo "rc=$?" ¦ export vr; printenv vr
+            readonly va; va=2; echo "rc=$?:$va" ¦ declare -r vc=c; vc=d; echo "rc=$?" ¦ readonly varr; varr[0]=z; echo "rc=$?"
+            readonly -p | grep ' v' ¦ readonly vx; declare -p vx ¦ readonly -a vy=(1 2); declare -p vy
+            vr+=x; echo "rc=$?" ¦ declare +r vr; echo "rc=$?" ¦ readonly -f show; show() { :; }; echo "rc=$?"
+            for vr in 1; do :; done; echo "rc=$?" ¦ read vr <<< in; echo "rc=$?" ¦ (( vr = 1 )); echo "rc=$?"
+            "#,
+        ),
+        // Shell options that change assignments.
+        3 => frag(
+            r#"
+            set -a; vq=auto; printenv vq ¦ set +a ¦ set -a; declare vq2=d; read vq3 <<< r; printenv vq2 vq3
+            set -a; for vf in 1 2; do :; done; printenv vf ¦ set -a; vq=(1 2); declare -p vq
+            set -k; printenv va=kw vb; echo "k:$va"; set +k ¦ set -k; show vk=1; echo "k:${vk-unset}"; set +k
+            set -k; echo a=b c; show vk=2 x; set +k ¦ set -o posix ¦ set +o posix ¦ set -o posix; va=p :; echo "p:$va"
+            set -o posix; va=p f; echo "p:$va" ¦ set -o posix; va=p eval :; echo "p:$va" ¦ set -o allexport
+            set -o posix; va=p export vb; printenv va; echo "p:$va" ¦ set -o keyword; vk=3 printenv vk; set +o keyword
+            set -a; vq=$((1+1)); vq+=3; env | grep '^vq' ¦ set -a; : ${vd:=def}; printenv vd
+            "#,
+        ),
+        // $_ after each kind of command.
+        3 => frag(
+            r#"
+            echo a b >/dev/null; echo "_=$_" ¦ : x y; echo "_=$_" ¦ va=t :; echo "_=$_" ¦ f q; echo "_=$_"
+            (:); echo "_=$_" ¦ printenv va >/dev/null; echo "_=$_" ¦ [[ a ]]; echo "_=$_" ¦ (( 1 )); echo "_=$_"
+            declare va=z; echo "_=$_" ¦ export va; echo "_=$_" ¦ for i in 1 2; do :; done; echo "_=$_"
+            printenv _ ¦ env | grep '^_=' ¦ bash -c 'echo "b_=$_"' ¦ va=z; echo "_=$_" ¦ true "$va"; echo "_=$_"
+            set -- s1 s2; echo "_=$_" ¦ . ./s.sh x; echo "_=$_" ¦ echo "$_" ¦ x=$(echo c); echo "_=$_"
+            "#,
+        ),
+        // Positional parameters.
+        3 => frag(
+            r#"
+            set -- a b c; echo "$#:$*" ¦ shift; echo "$#:${1-none}" ¦ f x y; echo "$#:$*" ¦ . ./s.sh p1 p2; echo "$#:$*"
+            . ./s.sh; echo "$#:$*" ¦ set --; echo "$#" ¦ set -- "$@" z; echo "$#" ¦ source ./s.sh "$@"
+            . ./s2.sh; echo "$#:$*" ¦ . ./s2.sh a1; echo "$#:$*" ¦ set -- "$@" 'sp ace'; show "$@"
+            "#,
+        ),
+        // Listings and calls.
+        4 => frag(
+            r#"
+            declare -p va vb ve vr 2>&1 ¦ declare -p varr vn vi vl 2>&1 ¦ export -p | grep ' v' ¦ readonly -p | grep ' v'
+            env | grep '^v' | sort ¦ declare | grep '^v' ¦ declare -p | grep ' v' ¦ f ¦ g ¦ f a b ¦ show ¦ g | cat
+            (g); echo "sub:$va" ¦ echo "[$(f)]" ¦ show; g; show ¦ declare -F | grep -c . ¦ set | grep '^v'
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn varenv_script() -> BoxedStrategy<String> {
+    (
+        lines(varenv_stmt(), 1..4),
+        lines(varenv_stmt(), 1..3),
+        lines(varenv_stmt(), 1..6),
+        sel(&[
+            "",
+            "",
+            "",
+            "set -o posix",
+            "set -a",
+            "shopt -s localvar_inherit",
+            "shopt -s localvar_unset",
+        ]),
+    )
+        .prop_map(|(fbody, gbody, body, pre)| {
+            format!(
+                "va=ga; vb=gb; export ve=ge; readonly vr=gr; varr=(a1 a2); declare -n vn=va; declare -i vi=7\n\
+                 printf '%s\\n' 'echo \"src:$#:$*:${{va-unset}}:${{vl-unset}}\"' 'vs=sourced; local vsl=1; echo \"src-local:$?\"' > s.sh\n\
+                 printf '%s\\n' 'set -- from-s2; echo \"s2:$#:$1\"' > s2.sh\n\
+                 show() {{ echo \"show:va=${{va-unset}} vb=${{vb-unset}} ve=${{ve-unset}} vl=${{vl-unset}} #=$# ${{FUNCNAME[1]-main}}\"; }}\n\
+                 f() {{\n((fd++ < 3)) || return 9\n{fbody}\necho \"f-end:$?\"\n}}\n\
+                 g() {{\n((gd++ < 3)) || return 8\nlocal va=gloc vl=gl\n{gbody}\necho \"g-end:$? va=${{va-unset}}\"\n}}\n\
+                 {pre}\n{body}\necho \"end:$? va=${{va-unset}} vb=${{vb-unset}} vl=${{vl-unset}}\"\n\
+                 declare -p va vb ve vr varr vn vi vl vs vq vx 2>&1\n\
+                 env | grep '^v' | sort\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -2460,4 +2618,5 @@ areas! {
     patterns => patterns_script,
     builtins => builtins_script,
     syntax => syntax_script,
+    varenv => varenv_script,
 }

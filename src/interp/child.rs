@@ -25,6 +25,10 @@ impl Interp {
             self.lower_shlvl(&mut env);
         }
         let level = env.get("SHLVL").cloned();
+        // The new shell's `$_` starts as the path it was run by.
+        if let Some(path) = &self.exec_path {
+            child.last_arg = path.clone();
+        }
         for (k, s) in env {
             let var = fresh.entry(&k, false);
             var.value = Some(Value::Str(s));

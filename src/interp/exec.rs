@@ -1154,6 +1154,10 @@ impl Interp {
                 }
                 return Ok(2);
             }
+            if self.readonly_funcs.contains(&f.name) {
+                self.error(&format!("{}: readonly function", f.name));
+                return Ok(1);
+            }
             let mut f = f.clone();
             // Functions defined by `bash -c` text report `environment` as their file.
             let file = match (self.frames.last(), &self.script_name) {
@@ -2051,6 +2055,12 @@ impl Interp {
         // whether it sat in an assignment or in a word that expanded to nothing.
         self.last_subst_status = None;
         let procsubs = self.procsub_fds.clone();
+        let keyword = if self.set.keyword {
+            keyword_assigns(s)
+        } else {
+            None
+        };
+        let s = keyword.as_ref().unwrap_or(s);
         let words = match self.expand_command_words(&s.words) {
             Ok(w) => w,
             Err(e) => return self.expand_error(e),
@@ -2472,6 +2482,30 @@ impl Interp {
             }
             return self.command_not_found(name, words);
         };
+        // bash puts the path it runs in the program's environment as `_`; a utility
+        // running a program (`env`, `xargs`) passes on its own, and the `exec` builtin
+        // the one the shell itself was given.
+        let outer = (!execvp && depth == 0 && !self.exec_builtin).then(|| {
+            let run_as = if name.contains('/') { name } else { &path };
+            self.exec_path.replace(run_as.to_owned())
+        });
+        let r = self.run_found(name, &shown, &path, words, depth);
+        if let Some(outer) = outer {
+            self.exec_path = outer;
+        }
+        r
+    }
+
+    /// Runs the program at `path`, found for the command `words`.
+    fn run_found(
+        &mut self,
+        name: &str,
+        shown: &str,
+        path: &str,
+        words: &[String],
+        depth: usize,
+    ) -> R {
+        let path = path.to_owned();
         // A stub for a built-in utility runs it in-process.
         let meta = self.fs.lock().stat(&path);
         match meta {
@@ -4190,4 +4224,78 @@ fn time_report(format: &str, real: std::time::Duration) -> Result<String, char> 
     }
     out.push('\n');
     Ok(out)
+}
+
+/// Under `set -k` the arguments written as assignments (`cmd a=1 b`) are bindings of
+/// the command as those before its name are, taken out of its words; `None` when
+/// there are none.
+fn keyword_assigns(s: &SimpleCommand) -> Option<SimpleCommand> {
+    let (first, rest) = s.words.split_first()?;
+    if !rest.iter().any(|w| word_assign(w).is_some()) {
+        return None;
+    }
+    let mut moved = SimpleCommand {
+        assigns: s.assigns.clone(),
+        words: vec![first.clone()],
+    };
+    for w in rest {
+        match word_assign(w) {
+            Some(a) => moved.assigns.push(a),
+            None => moved.words.push(w.clone()),
+        }
+    }
+    Some(moved)
+}
+
+/// The assignment an argument word spells: `name=value`, `name+=value` or
+/// `name[sub]=value` with the name and `=` unquoted, or a declaration builtin's
+/// assignment argument.
+fn word_assign(w: &Word) -> Option<Assign> {
+    let (head, tail) = w.parts.split_first()?;
+    let text = match head {
+        WordPart::Param(p) => {
+            return match (&p.op, tail) {
+                (ParamOp::AssignWord(a), []) => Some((**a).clone()),
+                _ => None,
+            };
+        }
+        WordPart::Lit(t) => t,
+        _ => return None,
+    };
+    let name_end = text
+        .char_indices()
+        .find(|&(i, c)| !(c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit())))
+        .map_or(text.len(), |(i, _)| i);
+    if name_end == 0 {
+        return None;
+    }
+    let mut at = name_end;
+    let mut index = None;
+    if text[at..].starts_with('[') {
+        let close = at + text[at..].find(']')?;
+        index = Some(Word {
+            parts: vec![WordPart::Lit(text[at + 1..close].to_owned())],
+        });
+        at = close + 1;
+    }
+    let append = text[at..].starts_with("+=");
+    let value_at = if append {
+        at + 2
+    } else if text[at..].starts_with('=') {
+        at + 1
+    } else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    if value_at < text.len() {
+        parts.push(WordPart::Lit(text[value_at..].to_owned()));
+    }
+    parts.extend(tail.iter().cloned());
+    Some(Assign {
+        name: text[..name_end].to_owned(),
+        index,
+        append,
+        value: AssignValue::Scalar(Word { parts }),
+        text: printer::word_to_string(w),
+    })
 }

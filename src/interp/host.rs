@@ -305,6 +305,7 @@ impl ArithHost for Interp {
         r.map_err(|e| match e {
             // An assignment refused (`r: readonly variable`) is the shell's own error.
             crate::interp::AssignError::Message(m) => ArithFail::report(m),
+            e @ crate::interp::AssignError::Readonly(_) => ArithFail::report(e.to_string()),
             e => {
                 // Other assignment errors carry their own "name: message" text.
                 let m = e.to_string();

@@ -556,6 +556,10 @@ pub enum AssignError {
     /// bash's message (`x: readonly variable`), reported under the name of the
     /// builtin that met it.
     Message(String),
+    /// The variable (named as written) is readonly: the shell's own error, which
+    /// only the declaration builtins (`declare`, `typeset`, `local`) report under
+    /// their name.
+    Readonly(String),
     /// An indexed array subscript's arithmetic failure: bash reports it as the
     /// subscript's own, without a builtin's name (its `array_expand_index` clears
     /// the command's name), wherever the assignment came from (`declare a[1+]=x`,
@@ -572,6 +576,7 @@ impl std::fmt::Display for AssignError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AssignError::Message(m) | AssignError::Subscript(m) => f.write_str(m),
+            AssignError::Readonly(name) => write!(f, "{name}: readonly variable"),
             AssignError::BadSubscript { name, key } => {
                 write!(f, "{name}[{key}]: bad array subscript")
             }
@@ -719,6 +724,9 @@ pub struct Interp {
     pub disabled_builtins: imbl::OrdSet<String>,
     /// `$_`: the last argument of the previous command.
     pub last_arg: String,
+    /// The path of the program being executed, which bash puts in its environment
+    /// as `_` (a new shell starts with it as `$_`).
+    pub exec_path: Option<String>,
     /// Whether this shell is a subshell (pipeline stage, `( )`, `$( )`).
     pub in_subshell: bool,
     /// Whether this subshell is a simple command forked as a pipeline stage or an
@@ -788,6 +796,9 @@ pub struct Interp {
     /// Functions with the trace attribute (`declare -ft`): they inherit the DEBUG and
     /// RETURN traps as all functions do under `set -T`.
     pub traced_funcs: imbl::OrdSet<String>,
+    /// Functions made readonly (`readonly -f`, `declare -fr`): they can be neither
+    /// redefined nor unset.
+    pub readonly_funcs: imbl::OrdSet<String>,
     /// The parent's traps, which `trap -p` in a subshell still lists.
     pub parent_traps: imbl::OrdMap<String, String>,
     /// Nesting of command substitutions.
@@ -953,6 +964,7 @@ impl Interp {
             disabled_builtins: imbl::OrdSet::new(),
             // bash starts with `$_` holding the name it was invoked by.
             last_arg: "bash".to_owned(),
+            exec_path: None,
             in_subshell: false,
             forked_simple: false,
             int_assign_failed: false,
@@ -982,6 +994,7 @@ impl Interp {
             decl_assigns: Vec::new(),
             exported_funcs: imbl::OrdSet::new(),
             traced_funcs: imbl::OrdSet::new(),
+            readonly_funcs: imbl::OrdSet::new(),
             parent_traps: imbl::OrdMap::new(),
             cmdsub_depth: 0,
             xtrace_level: 0,
@@ -1772,7 +1785,7 @@ impl Interp {
         };
         let attrs = plain.or(existing.map(|v| v.attrs)).unwrap_or_default();
         if attrs.has(Attrs::READONLY) {
-            return Err(AssignError::Message(format!("{name}: readonly variable")));
+            return Err(AssignError::Readonly(name.to_owned()));
         }
         // `s+=x` on a plain string grows it where it is: copying the old text for
         // each append made a loop of appends quadratic.
@@ -2007,9 +2020,7 @@ impl Interp {
             && v.attrs.has(Attrs::READONLY)
         {
             // Named as written: through a nameref, bash reports the nameref.
-            return Err(AssignError::Message(format!(
-                "{written}: readonly variable"
-            )));
+            return Err(AssignError::Readonly(written.to_owned()));
         }
         if self.assign_special_element(&name, key, &value).is_some() {
             return Ok(());
@@ -2161,6 +2172,9 @@ impl Interp {
     /// (`BASH_FUNC_name%%=() {  body...}`).
     pub fn env(&self) -> std::collections::BTreeMap<String, String> {
         let mut env = self.vars.exported();
+        if let Some(path) = &self.exec_path {
+            env.insert("_".to_owned(), path.clone());
+        }
         for name in &self.exported_funcs {
             if let Some(def) = self.funcs.get(name.as_str()) {
                 env.insert(
@@ -2177,7 +2191,15 @@ impl Interp {
     /// definition, which become exported functions (bash's import of them).
     pub(crate) fn adopt_env(&mut self, env: &std::collections::BTreeMap<String, String>) {
         let mut fresh = vars::Scopes::new();
+        self.exec_path = None;
         for (k, v) in env {
+            // `_` is the path the process was run by: its `$_`, passed on unchanged
+            // when it runs a program without a shell in between.
+            if k == "_" {
+                self.last_arg = v.clone();
+                self.exec_path = Some(v.clone());
+                continue;
+            }
             if let Some(name) = k
                 .strip_prefix("BASH_FUNC_")
                 .and_then(|n| n.strip_suffix("%%"))

@@ -792,6 +792,19 @@ fn declare_one(
         }
         var.attrs.0 &= !(f.unset & !(Attrs::ARRAY | Attrs::ASSOC));
     }
+    // Under `set -a` a global scalar the declaration creates without a value is
+    // exported at once, as is a nameref given its name; other values are exported
+    // by their assignment.
+    let valued = assign.is_some() || rest.is_some();
+    if sh.set.allexport
+        && f.unset & Attrs::EXPORT == 0
+        && ((created && !local && !valued) || (valued && f.set & Attrs::NAMEREF != 0))
+    {
+        let var = sh.vars.entry(&vname, local);
+        if !var.is_array() && !var.is_assoc() {
+            var.attrs.set(Attrs::EXPORT, true);
+        }
+    }
     // Assign.
     let result = if let Some(a) = &assign {
         match &a.value {
@@ -990,6 +1003,9 @@ fn first_assign(s: &crate::syntax::Script) -> Option<Assign> {
 /// The attribute letters bash shows for function `name` (`ft`, `fx`, `ftx`).
 fn function_attrs(sh: &Interp, name: &str) -> String {
     let mut a = String::from("f");
+    if sh.readonly_funcs.contains(name) {
+        a.push('r');
+    }
     if sh.traced_funcs.contains(name) {
         a.push('t');
     }
@@ -1006,12 +1022,20 @@ fn print_functions(sh: &mut Interp, cmd: &str, names: &[String], f: &Flags) -> R
     let names_only = f.func_names;
     let mut out = String::new();
     let mut status = 0;
-    const FUNC_ATTRS: u16 = Attrs::TRACE | Attrs::EXPORT;
+    const FUNC_ATTRS: u16 = Attrs::TRACE | Attrs::EXPORT | Attrs::READONLY;
     if !names.is_empty() && !f.print && (f.set | f.unset) & FUNC_ATTRS != 0 {
         for n in names {
             if !sh.funcs.contains_key(n.as_str()) {
                 status = 1;
                 continue;
+            }
+            if f.unset & Attrs::READONLY != 0 && sh.readonly_funcs.contains(n) {
+                sh.builtin_error(cmd, &format!("{n}: readonly function"));
+                status = 1;
+                continue;
+            }
+            if f.set & Attrs::READONLY != 0 {
+                sh.readonly_funcs.insert(n.clone());
             }
             for (bit, set) in [
                 (Attrs::TRACE, &mut sh.traced_funcs),
@@ -1047,9 +1071,17 @@ fn print_functions(sh: &mut Interp, cmd: &str, names: &[String], f: &Flags) -> R
             continue;
         };
         let attrs = function_attrs(sh, &n);
+        // A listing asked for attributes shows the functions with any of them.
+        let wanted = [
+            (Attrs::READONLY, 'r'),
+            (Attrs::TRACE, 't'),
+            (Attrs::EXPORT, 'x'),
+        ];
         if listing
-            && ((f.set & Attrs::TRACE != 0 && !attrs.contains('t'))
-                || (f.set & Attrs::EXPORT != 0 && !attrs.contains('x')))
+            && f.set & FUNC_ATTRS != 0
+            && !wanted
+                .iter()
+                .any(|&(bit, c)| f.set & bit != 0 && attrs.contains(c))
         {
             continue;
         }
@@ -1127,6 +1159,16 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         i += 1;
     }
     let operands = &args[i..];
+    if operands.is_empty() && funcs && !remove {
+        // The functions with the attribute, each defined and then given it back.
+        let flags = Flags {
+            set: bit,
+            print: true,
+            funcs: true,
+            ..Flags::default()
+        };
+        return print_functions(sh, name, &[], &flags);
+    }
     if operands.is_empty() {
         let mut out = String::new();
         for (k, v) in sh.vars.all() {
@@ -1146,10 +1188,15 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
         let mut status = 0;
         for op in operands {
             if sh.funcs.contains_key(op.as_str()) {
-                if remove {
-                    sh.exported_funcs.remove(op);
+                let set = if bit == Attrs::READONLY {
+                    &mut sh.readonly_funcs
                 } else {
-                    sh.exported_funcs.insert(op.clone());
+                    &mut sh.exported_funcs
+                };
+                if remove {
+                    set.remove(op);
+                } else {
+                    set.insert(op.clone());
                 }
             } else {
                 sh.builtin_error(name, &format!("{op}: not a function"));
@@ -1337,9 +1384,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
     let mut status = 0;
     for n in &args[i..] {
         if funcs {
-            sh.funcs.remove(n);
-            sh.traced_funcs.remove(n);
-            sh.exported_funcs.remove(n);
+            status |= unset_function(sh, n);
             continue;
         }
         // `a[]` is no element reference, only a name that is not valid.
@@ -1361,9 +1406,7 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
                 sh.builtin_error("unset", &format!("`{n}': not a valid identifier"));
                 status = 1;
             } else {
-                sh.funcs.remove(n);
-                sh.traced_funcs.remove(n);
-                sh.exported_funcs.remove(n);
+                status |= unset_function(sh, n);
             }
             continue;
         }
@@ -1395,6 +1438,10 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
             }
             continue;
         }
+        if sh.vars.get_raw(&target).is_none() && !vars_only && sh.readonly_funcs.contains(n) {
+            status |= unset_function(sh, n);
+            continue;
+        }
         if sh.vars.get_raw(&target).is_none() && !vars_only && sh.funcs.remove(n.as_str()).is_some()
         {
             // bash keeps the trace attribute for a later definition here (not with -f).
@@ -1417,6 +1464,19 @@ pub fn unset(sh: &mut Interp, args: &[String]) -> R {
 /// empties an indexed array and is a key like any other of an associative one; a
 /// variable that is no array has only element 0 (unsetting it unsets the variable),
 /// and any other subscript, or `[@]`, is refused.
+/// Removes function `name` with its attributes; a readonly one stays, with an error
+/// (status 1).
+fn unset_function(sh: &mut Interp, name: &str) -> i32 {
+    if sh.readonly_funcs.contains(name) {
+        sh.builtin_error("unset", &format!("{name}: cannot unset: readonly function"));
+        return 1;
+    }
+    sh.funcs.remove(name);
+    sh.traced_funcs.remove(name);
+    sh.exported_funcs.remove(name);
+    0
+}
+
 fn unset_element(sh: &mut Interp, base: &str, sub: &str) -> Result<(), String> {
     let base = sh.vars.resolve_name(base);
     let Some(var) = sh.vars.get(&base).cloned() else {

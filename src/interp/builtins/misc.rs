@@ -448,7 +448,10 @@ pub fn continue_(sh: &mut Interp, args: &[String]) -> R {
 }
 
 pub fn shift(sh: &mut Interp, args: &[String]) -> R {
-    let n = match count_operand(sh, "shift", args)? {
+    let operand = count_operand(sh, "shift", args)?;
+    // The complaint names the count only when the script gave one.
+    let named = operand.is_some();
+    let n = match operand {
         None => 1,
         Some(a) => match a.parse::<i64>() {
             Ok(n) if n >= 0 => n as usize,
@@ -467,7 +470,12 @@ pub fn shift(sh: &mut Interp, args: &[String]) -> R {
             .shopt
             .has(const { crate::interp::Shopts::flag("shift_verbose") })
         {
-            sh.builtin_error("shift", &format!("{n}: shift count out of range"));
+            let what = if named {
+                format!("{n}: shift count out of range")
+            } else {
+                "shift count out of range".to_owned()
+            };
+            sh.builtin_error("shift", &what);
         }
         return Ok(1);
     }

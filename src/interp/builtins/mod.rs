@@ -404,6 +404,11 @@ impl Interp {
         match e {
             super::AssignError::Silent => {}
             super::AssignError::Message(m) => self.builtin_error(name, m),
+            e @ super::AssignError::Readonly(_)
+                if matches!(name, "declare" | "typeset" | "local") =>
+            {
+                self.builtin_error(name, &e.to_string())
+            }
             e => self.error(&e.to_string()),
         }
     }
