@@ -254,11 +254,12 @@ impl Interp {
         if last_index == 0 {
             self.exec_last |= in_place;
             let armed = self.trap_active("ERR");
-            status = self.exec_pipeline(&a.first)?;
+            let negated = a.first.negated && !self.take_uninvert(a);
+            status = self.exec_pipeline_as(&a.first, negated)?;
             if self.compound_status {
                 return Ok(status);
             }
-            return self.check_errexit_armed(status, a.first.negated, armed);
+            return self.check_errexit_armed(status, negated, armed);
         }
         self.no_errexit += 1;
         let r = self.exec_pipeline(&a.first);
@@ -295,6 +296,69 @@ impl Interp {
             return self.check_errexit_armed(status, negated, armed);
         }
         Ok(status)
+    }
+
+    /// Whether `a` is the and-or list whose `!` the subshell around it drops (see
+    /// [`Interp::uninvert`]); the mark is used once.
+    fn take_uninvert(&mut self, a: &AndOr) -> bool {
+        self.uninvert != 0 && std::mem::take(&mut self.uninvert) == std::ptr::from_ref(a) as usize
+    }
+
+    /// Runs a `( )` body in this (the subshell's) process. A body that is one `!`
+    /// pipeline runs without its `!`, as bash's execute_in_subshell does: its failures
+    /// meet the ERR trap and `set -e` inside, and the process's status is inverted
+    /// instead, whether the pipeline finished, returned or `set -e` or an expansion
+    /// error ended it; not when `exit`, `exec`, a signal or an integer assignment's
+    /// arithmetic error did.
+    fn exec_paren_body(&mut self, l: &List) -> R {
+        let single = match l.items.as_slice() {
+            [item]
+                if !item.background && item.and_or.rest.is_empty() && item.and_or.first.negated =>
+            {
+                Some(&item.and_or)
+            }
+            _ => None,
+        };
+        let Some(a) = single else {
+            return self.exec_list(l);
+        };
+        self.uninvert = std::ptr::from_ref(a) as usize;
+        self.status_final = false;
+        let r = self.exec_list(l);
+        self.uninvert = 0;
+        let inv = |s: i32| i32::from(s == 0);
+        match r {
+            Ok(s) | Err(Flow::Return(s)) => Ok(inv(s)),
+            Err(Flow::Abort) => Ok(0),
+            Err(Flow::Exit(s))
+                if !self.status_final
+                    && !self.replaced
+                    && self.proc.mailbox().died_of().is_none() =>
+            {
+                Ok(inv(s))
+            }
+            other => other,
+        }
+    }
+
+    /// Runs `cmd` as a stage of a pipeline (see [`Interp::stage_check`]).
+    fn exec_stage(&mut self, cmd: &Command) -> R {
+        let armed = self.trap_active("ERR");
+        let r = self.exec_command(cmd);
+        self.stage_check(cmd, armed, r)
+    }
+
+    /// A `[[ ]]` or `(( ))` checks its own failure against the ERR trap and `set -e`
+    /// (bash's execute_cond_command and execute_arith_command do), which shows where
+    /// nothing checks it after: as a pipeline stage (the shell's own under
+    /// `lastpipe`, which the pipeline's check then follows) or a job by itself.
+    fn stage_check(&mut self, cmd: &Command, armed: bool, r: R) -> R {
+        match r {
+            Ok(s) if matches!(cmd.kind, CommandKind::Cond(_) | CommandKind::Arith(_)) => {
+                self.check_errexit_armed(s, false, armed)
+            }
+            r => r,
+        }
     }
 
     /// `set -e`: exit on a failed command outside conditions.
@@ -509,6 +573,11 @@ impl Interp {
     }
 
     fn exec_pipeline(&mut self, p: &Pipeline) -> R {
+        self.exec_pipeline_as(p, p.negated)
+    }
+
+    /// Runs pipeline `p`, with its `!` or (`negated` false) without it.
+    fn exec_pipeline_as(&mut self, p: &Pipeline, negated: bool) -> R {
         self.line_before = self.line;
         self.line = self.at_line(p.line);
         let start = if p.time.is_some() {
@@ -519,11 +588,11 @@ impl Interp {
         // `!` exempts its pipeline from `set -e` only when errexit is already on: a
         // `set -e` run inside it (say in a function) takes effect at once, and with
         // errexit off the ERR trap still fires for failures inside the pipeline.
-        let exempt = p.negated && self.set.errexit;
+        let exempt = negated && self.set.errexit;
         if exempt {
             self.no_errexit += 1;
         }
-        self.negating += u32::from(p.negated);
+        self.negating += u32::from(negated);
         self.compound_status = false;
         let r = if p.commands.is_empty() {
             Ok(0)
@@ -563,14 +632,14 @@ impl Interp {
         if exempt {
             self.no_errexit -= 1;
         }
-        self.negating -= u32::from(p.negated);
+        self.negating -= u32::from(negated);
         // `! break` and `! continue` still negate: the loop they leave (or go on
         // with) sees the negated status.
-        if p.negated && matches!(r, Err(Flow::Break(_) | Flow::Continue(_))) {
+        if negated && matches!(r, Err(Flow::Break(_) | Flow::Continue(_))) {
             self.break_status = (self.break_status == 0) as i32;
         }
         let mut status = r?;
-        if p.negated {
+        if negated {
             status = (status == 0) as i32;
         }
         if let Some(start) = start {
@@ -840,7 +909,7 @@ impl Interp {
                     self.fds.set(0, Some(Arc::new(OpenFile::PipeR(r))));
                 }
                 self.stage_debugged = simple;
-                last_status = self.exec_command(cmd);
+                last_status = self.exec_stage(cmd);
                 self.stage_debugged = false;
                 self.fds = saved;
                 break;
@@ -874,7 +943,7 @@ impl Interp {
             }
             prev = next_r;
             if is_last {
-                let r = child.exec_command(cmd);
+                let r = child.exec_stage(cmd);
                 last_status = child.finish_subshell(r);
                 // bash waits for a final `( )` stage as it would for a lone subshell,
                 // so its failure meets the ERR trap and `set -e` once more before the
@@ -899,7 +968,7 @@ impl Interp {
                     let _held = held;
                     let _on = lane.enter();
                     child.proc.mailbox().run_here();
-                    let r = child.exec_command(&cmd);
+                    let r = child.exec_stage(&cmd);
                     let s = child.finish_subshell(r);
                     drop(child);
                     budget.threads.fetch_sub(1, Ordering::Relaxed);
@@ -1032,7 +1101,9 @@ impl Interp {
         }
         let lone_simple = lone
             && matches!(a.first.commands.as_slice(), [c] if matches!(c.kind, CommandKind::Simple(_)));
-        child.exec_last = lone && !a.first.negated;
+        // bash runs a lone background pipeline without its `!`: the job's status is
+        // the pipeline's own.
+        child.exec_last = lone;
         child.forked_simple = lone_simple && (!self.in_subshell || self.forked_simple);
         // `sleep 9 &` is `sleep` from the start, as bash's child execs it at once.
         if lone_simple
@@ -1060,8 +1131,12 @@ impl Interp {
                 let _held = held;
                 let _on = job_lane.enter();
                 child.proc.mailbox().run_here();
-                let r = if pipeline_job {
-                    child.exec_pipeline(&a.first)
+                let r = if lone {
+                    let armed = child.trap_active("ERR");
+                    let r = child.exec_pipeline_as(&a.first, false);
+                    child.stage_check(&a.first.commands[0], armed, r)
+                } else if pipeline_job {
+                    child.exec_pipeline_as(&a.first, false)
                 } else {
                     child.exec_and_or(&a, false)
                 };
@@ -1104,6 +1179,7 @@ impl Interp {
         let r = self.exec_command_unchecked(c);
         if std::mem::take(&mut self.int_assign_failed) && matches!(r, Ok(_) | Err(Flow::Abort)) {
             self.status = 1;
+            self.status_final = true;
             return Err(self.discard_flow());
         }
         // A filesystem size limit refused a write: the command saw EFBIG/ENOSPC, and
@@ -1302,7 +1378,7 @@ impl Interp {
                 self.stage_process = false;
                 self.paren_subshell = true;
                 self.list_ends = Some(EndRule::PAREN);
-                self.exec_list(l)
+                self.exec_paren_body(l)
             }
             CommandKind::Subshell(l) => {
                 // With an ERR trap set bash notes the subshell itself, the command
@@ -1317,7 +1393,7 @@ impl Interp {
                 child.redir_line = child.at_line(c.line);
                 child.paren_subshell = true;
                 child.list_ends = Some(EndRule::PAREN);
-                let r = child.exec_list(l);
+                let r = child.exec_paren_body(l);
                 let s = child.finish_subshell(r)?;
                 self.reaped = true;
                 if let Some(sig) = child.proc.mailbox().died_of() {

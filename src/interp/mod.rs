@@ -677,6 +677,14 @@ pub struct Interp {
     /// `exec` replaced this process with a program: it ends without its EXIT trap and
     /// without saving history.
     pub(crate) replaced: bool,
+    /// The process is ending with a status a `( ! cmd )` body does not invert: the
+    /// `exit` builtin's, or an integer assignment's arithmetic error's (bash's jumps
+    /// that execute_in_subshell leaves alone).
+    pub(crate) status_final: bool,
+    /// The and-or list (by address) whose `!` a `( ! pipeline )` subshell drops: bash
+    /// runs that pipeline as written without `!` and inverts the subshell's status
+    /// instead ([`Interp::invert_paren_status`]).
+    pub(crate) uninvert: usize,
     /// Whether the redirections being applied are a program's or a subshell's (run in
     /// its own process), or those of a command its process ends with: bash keeps no
     /// copies of the descriptors they replace to put back.
@@ -943,6 +951,8 @@ impl Interp {
             paren_in_place: false,
             pipeline_job: false,
             replaced: false,
+            status_final: false,
+            uninvert: 0,
             redirecting_utility: false,
             fg_death: None,
             status_at_death: std::cell::Cell::new(None),

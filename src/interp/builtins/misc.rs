@@ -375,6 +375,7 @@ pub fn suspend(sh: &mut Interp, args: &[String]) -> R {
 
 pub fn exit(sh: &mut Interp, args: &[String]) -> R {
     let arg = count_operand(sh, "exit", args)?;
+    sh.status_final = true;
     match parse_status(sh, "exit", arg) {
         Ok(n) => Err(Flow::Exit(n)),
         Err(n) => Err(Flow::Exit(n)),
