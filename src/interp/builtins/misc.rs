@@ -129,10 +129,12 @@ pub fn pwd(sh: &mut Interp, args: &[String]) -> R {
         Err(status) => return Ok(status),
     };
     let dir = if physical {
-        sh.fs
+        let real = sh
+            .fs
             .lock()
             .canonicalize(&sh.cwd)
-            .unwrap_or_else(|_| sh.cwd.clone())
+            .unwrap_or_else(|_| sh.cwd.clone());
+        keep_double_slash(&sh.cwd, "", real)
     } else {
         sh.cwd.clone()
     };
@@ -265,6 +267,7 @@ fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
         };
         match r {
             Ok(newdir) => {
+                let newdir = keep_double_slash(&sh.cwd, &raw, newdir);
                 // OLDPWD takes PWD's value as the script left it, not the directory.
                 let old = sh.get_str("PWD").unwrap_or_default();
                 sh.cwd = newdir.clone();
@@ -295,6 +298,20 @@ fn change_dir(sh: &mut Interp, who: &str, args: &[String]) -> R {
         ),
     );
     Ok(1)
+}
+
+/// The new directory as bash spells it: a name that starts with exactly two slashes
+/// keeps them (POSIX leaves `//` to the system, and bash's path canonicalisation
+/// preserves it, in logical and physical mode alike); `cwd` is the directory the
+/// name `raw` is taken from, and `dir` the directory reached.
+fn keep_double_slash(cwd: &str, raw: &str, dir: String) -> String {
+    let logical = if raw.starts_with('/') { raw } else { cwd };
+    let double = logical.starts_with("//") && !logical.starts_with("///");
+    if double && !dir.starts_with("//") {
+        format!("/{dir}")
+    } else {
+        dir
+    }
 }
 
 fn parse_status(sh: &mut Interp, name: &str, arg: Option<&String>) -> Result<i32, i32> {
