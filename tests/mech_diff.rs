@@ -2588,6 +2588,148 @@ fn varenv_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
+// ---------------------------------------------------------------- invocation
+
+/// A statement exercising "Invoking Bash", "Shell Scripts", "Bash Startup Files",
+/// "The Restricted Shell" and the variables a shell sets about how it was run: child
+/// `bash` with options and arguments (`-c`, `-s`, a file, option letters, long options,
+/// invalid ones), scripts run by path (`./s`, through `PATH`, `exec`), `#!` lines,
+/// `source` with and without arguments, statuses 126/127 and their messages, `$0`,
+/// `BASH_SOURCE`, `BASH_LINENO`, `FUNCNAME`, `BASH_EXECUTION_STRING`, `BASH_ARGV0`,
+/// `SHLVL`, exported functions, `BASH_ENV`/`ENV`, `exec -a/-c/-l` and restricted mode.
+fn invoke_stmt() -> BoxedStrategy<String> {
+    prop_oneof![
+        // Child shells with options.
+        6 => frag(
+            r#"
+            bash -c 'echo "${0##*/}:$#:$*"' nm a b ¦ bash -c 'echo "${0##*/}:$#"' ¦ bash -c 'echo "$1:$2"' -- x y
+            bash -c 'echo $-' ¦ bash -e -c 'echo $-' ¦ bash -ex -c 'echo $-; false; echo no'; echo "rc=$?"
+            bash -u -c 'echo "[$zz]"'; echo "rc=$?" ¦ bash -x -c 'a=1; echo "$a"' ¦ bash -v -c 'echo v'
+            bash -n -c 'echo never'; echo "rc=$?" ¦ bash -n -c 'if then'; echo "rc=$?" ¦ bash -f -c 'echo *.sh; echo $-'
+            bash -C -c 'echo a > t1; echo b > t1'; echo "rc=$?" ¦ bash -o noglob -c 'echo *.sh $-' ¦ bash +o braceexpand -c 'echo {a,b} $-'
+            bash -O extglob -c 'shopt extglob; echo @(a|b)' ¦ bash +O extglob -c 'shopt extglob' ¦ bash -O nosuch -c 'echo x'; echo "rc=$?"
+            bash --posix -c 'echo $POSIXLY_CORRECT; set -o | grep posix' ¦ bash --norc -c 'echo n' ¦ bash --noprofile -c 'echo p'
+            bash -- -c 'echo dd'; echo "rc=$?" ¦ bash -Z; echo "rc=$?" ¦ bash --nosuch; echo "rc=$?" ¦ bash -c; echo "rc=$?"
+            bash -o nosuch -c 'echo x'; echo "rc=$?" ¦ bash -o; echo "rc=$?" ¦ bash -e -u -c 'echo $-'
+            bash -c 'echo "$BASH_EXECUTION_STRING"' ¦ bash -c 'echo "${BASH_SOURCE[*]}|${FUNCNAME[*]}|${BASH_LINENO[*]}"'
+            bash -c 'BASH_ARGV0=new; echo "${0##*/}"' ¦ bash -c 'echo $SHLVL'; echo "$SHLVL" ¦ bash -c 'bash -c "echo \$SHLVL"'
+            bash -c 'exit 7'; echo "rc=$?" ¦ bash -c 'echo $SHELLOPTS' ¦ bash -o errexit -c 'echo $SHELLOPTS' ¦ bash -c 'echo ${BASH_ARGC[*]}' a b
+            bash -s a b < in.txt; echo "rc=$?" ¦ echo 'echo "s:$#:$*:${0##*/}"' | bash -s p q ¦ echo 'echo "$-"' | bash ¦ echo 'echo "$-"' | bash -s
+            bash -ec 'false; echo no'; echo "rc=$?" ¦ bash -xc 'echo xc' ¦ bash -c -e 'false; echo yes'; echo "rc=$?"
+            bash -r -c 'echo $-' ¦ bash --restricted -c 'shopt restricted_shell' ¦ bash -c 'shopt restricted_shell; shopt login_shell'
+            "#,
+        ),
+        // Scripts given to bash as files.
+        5 => frag(
+            r#"
+            bash a.sh x y; echo "rc=$?" ¦ bash ./a.sh; echo "rc=$?" ¦ bash nosuch.sh; echo "rc=$?" ¦ bash dir; echo "rc=$?"
+            bash plain; echo "rc=$?" ¦ bash err.sh; echo "rc=$?" ¦ bash -x a.sh q; echo "rc=$?" ¦ bash -e err.sh; echo "rc=$?"
+            bash ret.sh; echo "rc=$?" ¦ bash fn.sh; echo "rc=$?" ¦ bash -- a.sh z; echo "rc=$?" ¦ bash -n err.sh; echo "rc=$?"
+            bash empty.sh; echo "rc=$?" ¦ bash bin.dat; echo "rc=$?" ¦ bash syn.sh; echo "rc=$?"
+            "#,
+        ),
+        // Scripts run by path.
+        6 => frag(
+            r#"
+            ./a.sh p1 p2; echo "rc=$?" ¦ ./plain; echo "rc=$?" ¦ ./noexec.sh; echo "rc=$?" ¦ ./nosuch.sh; echo "rc=$?"
+            ./badint.sh; echo "rc=$?" ¦ ./catme.sh; echo "rc=$?" ¦ ./awk.sh; echo "rc=$?" ¦ ./envb.sh e1; echo "rc=$?"
+            ./sh.sh s1; echo "rc=$?" ¦ ./dir; echo "rc=$?" ¦ ./err.sh; echo "rc=$?" ¦ ./fn.sh; echo "rc=$?"
+            PATH=bin:$PATH; inpath arg; echo "rc=$?" ¦ PATH=bin:$PATH; hidden; echo "rc=$?" ¦ nosuchcmd; echo "rc=$?"
+            (exec ./a.sh ex); echo "rc=$?" ¦ (exec ./noexec.sh) 2>/dev/null; echo "rc=$?" ¦ (exec nosuchcmd); echo "rc=$?"
+            (exec -a NAME bash -c 'echo "${0##*/}"'); echo "rc=$?" ¦ (exec -a NAME ./a.sh n); echo "rc=$?"
+            (export ve=1; exec -c bash -c 'echo "${ve-unset}"'); echo "rc=$?" ¦ (exec -l bash -c 'echo "${0##*/}"; shopt login_shell')
+            (exec -Z true); echo "rc=$?" ¦ (exec -a); echo "rc=$?" ¦ bin/inpath w; echo "rc=$?" ¦ ./ret.sh; echo "rc=$?"
+            ./empty.sh; echo "rc=$?" ¦ ./crlf.sh; echo "rc=$?" ¦ a.sh; echo "rc=$?"
+            "#,
+        ),
+        // source and .
+        6 => frag(
+            r#"
+            . ./src.sh; echo "after:$#:$*" ¦ . ./src.sh s1 s2; echo "after:$#:$*" ¦ source ./src.sh o; echo "after:$#:$*"
+            source ./ret.sh; echo "rc=$?" ¦ . ./ret.sh r; echo "rc=$?:$#" ¦ f src; echo "rc=$?" ¦ f ret
+            . src.sh w; echo "rc=$?" ¦ shopt -u sourcepath; . src.sh w; echo "rc=$?" ¦ . nosuch.sh; echo "rc=$?"
+            PATH=bin:$PATH; . inpath via; echo "rc=$?" ¦ . ./dir; echo "rc=$?" ¦ .; echo "rc=$?" ¦ source; echo "rc=$?"
+            . ./setpos.sh; echo "after:$#:$*" ¦ . ./setpos.sh a1; echo "after:$#:$*" ¦ . ./err.sh; echo "rc=$?"
+            . ./lineno.sh; echo "rc=$?" ¦ f lineno ¦ . ./nested.sh; echo "rc=$?" ¦ (. ./plain); echo "rc=$?"
+            "#,
+        ),
+        // Exported functions and the startup environment.
+        5 => frag(
+            r#"
+            export -f xf; bash -c 'xf c'; echo "rc=$?" ¦ export -f xf; env | grep -A1 '^BASH_FUNC' ¦ export -f xf; ./a.sh
+            export -f xf; bash -c 'declare -f xf' ¦ export -f xf; export -nf xf; bash -c 'xf'; echo "rc=$?"
+            env 'BASH_FUNC_yf%%=() { echo yf "$@"; }' bash -c 'yf e' ¦ env 'BASH_FUNC_yf%%=() { echo ; }; echo inj' bash -c 'type yf'; echo "rc=$?"
+            BASH_ENV=./benv.sh bash -c 'echo main:$be'; echo "rc=$?" ¦ export BASH_ENV=./benv.sh; bash ./a.sh; unset BASH_ENV
+            ENV=./benv.sh bash --posix -c 'echo main:$be' ¦ ENV=./benv.sh bash -c 'echo main:${be-unset}' ¦ BASH_ENV=./nosuch bash -c 'echo m'; echo "rc=$?"
+            BASH_ENV='./benv.sh' bash -c 'echo "${BASH_SOURCE[*]}"' ¦ export xv=1; bash -c 'echo "${xv-unset}"'
+            SHLVL=5 bash -c 'echo $SHLVL' ¦ SHLVL=x bash -c 'echo $SHLVL' ¦ SHLVL=999 bash -c 'echo $SHLVL'; echo "rc=$?" ¦ (exec bash -c 'echo $SHLVL')
+            "#,
+        ),
+        // The restricted shell.
+        6 => frag(
+            r#"
+            bash -r -c 'cd /; echo "rc=$?"' ¦ bash -r -c 'PATH=/x; echo "rc=$?"' ¦ bash -r -c 'SHELL=x; echo "rc=$?:$SHELL"'
+            bash -r -c 'ENV=x; BASH_ENV=y; HISTFILE=z; echo "rc=$?"' ¦ bash -r -c '/bin/echo hi; echo "rc=$?"' ¦ bash -r -c './a.sh; echo "rc=$?"'
+            bash -r -c '. ./src.sh; echo "rc=$?"' ¦ bash -r -c '. src.sh; echo "rc=$?"' ¦ bash -r -c 'hash -p /bin/echo e; echo "rc=$?"'
+            bash -r -c 'echo x > o1; echo "rc=$?"' ¦ bash -r -c 'echo x >> o1; echo "rc=$?"' ¦ bash -r -c 'echo x >| o1; echo "rc=$?"; echo y &> o2; echo "rc=$?"'
+            bash -r -c 'exec echo hi; echo "rc=$?"' ¦ bash -r -c 'enable -f x y; echo "rc=$?"' ¦ bash -r -c 'enable -d x; echo "rc=$?"'
+            bash -r -c 'command -p echo hi; echo "rc=$?"' ¦ bash -r -c 'set +r; echo "rc=$?"' ¦ bash -r -c 'set +o restricted; echo "rc=$?:$-"'
+            set -r; cd /; echo "rc=$?" ¦ set -r; PATH=/x; echo "rc=$?" ¦ set -r; echo z > o3; echo "rc=$?" ¦ set -r; /bin/echo z; echo "rc=$?"
+            set -r; echo "$-"; set +r; echo "rc=$?" ¦ set -r; . ./src.sh; echo "rc=$?" ¦ set -r; exec 5>o4; echo "rc=$?"
+            bash -r a.sh; echo "rc=$?" ¦ bash -r -c 'unset PATH; echo "rc=$?"' ¦ bash -r -c 'declare -p PATH ENV BASH_ENV HISTFILE' | sed 's/=.*//'
+            bash -r -c 'echo x 2> o5; echo "rc=$?"; echo y >&5; echo "rc=$?"' ¦ bash -r -c 'cat < in.txt; echo "rc=$?"' ¦ bash -r -c 'echo hi > /dev/null; echo "rc=$?"'
+            rbash -c 'echo $-'; echo "rc=$?" ¦ bash -r -c 'export PATH; echo "rc=$?"' ¦ bash -r -c 'declare PATH=/y; echo "rc=$?"' ¦ bash -r -c 'read PATH <<< z; echo "rc=$?"'
+            "#,
+        ),
+        // Functions, frames and names.
+        3 => frag(
+            r#"
+            f frames ¦ f src a ¦ echo "${0##*/}:${BASH_SOURCE[*]-}:${FUNCNAME[*]-}" ¦ BASH_ARGV0=b0; echo "${0##*/}"
+            echo "$BASH_EXECUTION_STRING" | head -c 20; echo ¦ echo "$SHLVL" ¦ echo "$-" ¦ shopt login_shell
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn invoke_script() -> BoxedStrategy<String> {
+    lines(invoke_stmt(), 1..5)
+        .prop_map(|body| {
+            format!(
+                "mkdir -p bin dir\n\
+                 printf '%s\\n' '#!/bin/bash' 'echo \"a:${{0##*/}}:$#:$*:${{BASH_SOURCE[0]##*/}}:$SHLVL\"' 'type xf >/dev/null 2>&1 && xf ina' > a.sh\n\
+                 printf '%s\\n' 'echo \"plain:$#:$*\"' > plain\n\
+                 printf '%s\\n' '#!/bin/bash' 'echo noexec' > noexec.sh\n\
+                 printf '%s\\n' '#!/nonexistent/sh' 'echo never' > badint.sh\n\
+                 printf '%s\\n' '#!/bin/cat' 'cat line' > catme.sh\n\
+                 printf '%s\\n' '#!/usr/bin/awk -f' 'BEGIN {{ print \"awk\", ARGC }}' > awk.sh\n\
+                 printf '%s\\n' '#!/usr/bin/env bash' 'echo \"envb:$#:$1\"' > envb.sh\n\
+                 printf '%s\\n' '#!/bin/sh' 'echo \"sh:$#:$1\"' > sh.sh\n\
+                 printf '%s\\n' 'echo err1' 'nosuchcmd' 'false' 'echo \"err2:$LINENO\"' > err.sh\n\
+                 printf '%s\\n' 'echo ret1' 'return 3' 'echo ret2' > ret.sh\n\
+                 printf '%s\\n' 'g() {{ echo \"fn:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]##*/}}\"; }}' 'g' > fn.sh\n\
+                 printf '%s\\n' 'echo \"src:$#:$*:${{BASH_SOURCE[0]##*/}}:${{FUNCNAME[*]-}}\"' 'set -- changed' > src.sh\n\
+                 printf '%s\\n' 'set -- from-setpos' 'echo \"setpos:$#\"' > setpos.sh\n\
+                 printf '%s\\n' 'echo \"ln:$LINENO:${{BASH_LINENO[*]}}\"' > lineno.sh\n\
+                 printf '%s\\n' '. ./lineno.sh' 'echo \"nested:${{#BASH_SOURCE[@]}}\"' > nested.sh\n\
+                 printf '%s\\n' 'be=set; echo \"benv:$#:${{0##*/}}\"' > benv.sh\n\
+                 printf '%s\\n' 'if then' > syn.sh\n\
+                 printf '%s\\n' 'echo \"inpath:$#:$*:${{0##*/}}\"' > bin/inpath\n\
+                 printf '%s\\n' 'echo hidden' > bin/hidden\n\
+                 printf '#!/bin/bash\\r\\necho crlf\\r\\n' > crlf.sh\n\
+                 printf 'echo bin\\0\\001\\n' > bin.dat\n\
+                 printf '%s\\n' 'echo \"stdin:$#:$*\"' 'read -r l; echo \"got:$l\"' 'second line' > in.txt\n\
+                 : > empty.sh; printf '%s\\n' 'echo unread' > unread.sh; chmod 000 unread.sh\n\
+                 chmod +x a.sh plain badint.sh catme.sh awk.sh envb.sh sh.sh err.sh ret.sh fn.sh bin/inpath crlf.sh empty.sh\n\
+                 xf() {{ echo \"xf:$#:$*\"; }}\n\
+                 f() {{\ncase $1 in\nsrc) . ./src.sh in-f; echo \"f-after:$#:$*\" ;;\nret) . ./ret.sh; echo \"f-ret:$?\" ;;\n\
+                 lineno) . ./lineno.sh ;;\nframes) echo \"fr:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]-}}\" ;;\nesac\n}}\n\
+                 {body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
 /// One `#[test]` per area: `name => generator`.
 macro_rules! areas {
     ($($name:ident => $gen:ident),* $(,)?) => {
@@ -2619,4 +2761,5 @@ areas! {
     builtins => builtins_script,
     syntax => syntax_script,
     varenv => varenv_script,
+    invoke => invoke_script,
 }

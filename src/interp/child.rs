@@ -74,6 +74,7 @@ impl Interp {
         child.shopt = Shopts::default();
         child.posix_shopts = false;
         child.restricted = false;
+        child.reads_stdin = false;
         child.restricted_shopt_latch = None;
         child.aliases = Arc::new(Default::default());
         // Signals ignored when a shell starts stay ignored, and show as such.
@@ -117,6 +118,64 @@ impl Interp {
         child.start_time = self.fs.lock().clock().now().secs;
         child.seconds_offset = 0;
         Ok(child)
+    }
+
+    /// Runs the file `BASH_ENV` names, as a non-interactive bash does before its
+    /// script (not in POSIX mode): the value expanded first, a file that is not there
+    /// passed over in silence, a directory reported. `return` leaves the file.
+    pub(crate) fn run_bash_env(&mut self) -> Result<(), Flow> {
+        if self.set.posix {
+            return Ok(());
+        }
+        let Some(raw) = self.get_str("BASH_ENV") else {
+            return Ok(());
+        };
+        let file = self.expand_prompt_string(&raw);
+        if file.is_empty() {
+            return Ok(());
+        }
+        let path = crate::fs::path::join(&self.cwd, &file);
+        let meta = self.fs.lock().stat(&path);
+        match meta {
+            Err(_) => return Ok(()),
+            Ok(m) if m.file_type == crate::fs::FileType::Dir => {
+                let name = self.error_source_name();
+                self.errln(&format!("{name}: {file}: is a directory"));
+                return Ok(());
+            }
+            Ok(_) => {}
+        }
+        // The file runs before the shell names its script (BASH_SOURCE holds the
+        // file alone) and before a restricted shell's rules apply.
+        let name = self.script_name.take();
+        let string_mode = std::mem::replace(&mut self.command_string_mode, true);
+        let restricted = std::mem::take(&mut self.restricted);
+        let r = super::builtins::misc::source(self, &[".".to_owned(), file]);
+        self.restricted = restricted;
+        self.command_string_mode = string_mode;
+        self.script_name = name;
+        match r {
+            Ok(_) | Err(Flow::Return(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Prints the listing of builtin `name` (`set` or `shopt`) with `flag`. Line
+    /// editing is still on while bash reads its arguments (unless `vi` was asked for):
+    /// the listing shows `emacs` on.
+    fn list_options(&mut self, name: &str, flag: &str) {
+        if let Some(b) = super::builtins::lookup(name) {
+            let mut args = vec![name.to_owned()];
+            if !flag.is_empty() {
+                args.push(flag.to_owned());
+            }
+            let editing = (self.set.emacs, self.set.vi);
+            if !self.set.vi {
+                self.set.emacs = true;
+            }
+            let _ = super::builtins::call(self, name, b, &args);
+            (self.set.emacs, self.set.vi) = editing;
+        }
     }
 
     /// SHLVL in the environment of a program about to take this process's place:
@@ -220,8 +279,10 @@ impl Interp {
                 "-o" | "+o" => {
                     i += 1;
                     let Some(name) = words.get(i) else {
-                        self.errln(&format!("{prog}: -o: option requires an argument"));
-                        return Ok(2);
+                        // With no name, bash lists the options as `set -o` / `set +o`
+                        // would and goes on.
+                        child.list_options("set", a);
+                        continue;
                     };
                     if !child.set.set_named(name, a == "-o") {
                         self.errln(&format!("{prog}: {name}: invalid option name"));
@@ -230,6 +291,9 @@ impl Interp {
                 }
                 "-O" | "+O" => {
                     i += 1;
+                    if words.get(i).is_none() {
+                        child.list_options("shopt", if a == "-O" { "" } else { "-p" });
+                    }
                     if let Some(name) = words.get(i)
                         && !child.shopt.set(name, a == "-O")
                     {
@@ -276,7 +340,7 @@ impl Interp {
                                 Some(b) => *b = on,
                                 None => {
                                     self.errln(&format!("{prog}: -{c}: invalid option"));
-                                    self.errln("Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...");
+                                    self.errln(bash_usage());
                                     return Ok(2);
                                 }
                             },
@@ -285,6 +349,7 @@ impl Interp {
                 }
                 _ if a.starts_with("--") => {
                     self.errln(&format!("{prog}: {a}: invalid option"));
+                    self.errln(bash_usage());
                     return Ok(2);
                 }
                 _ => break,
@@ -312,6 +377,16 @@ impl Interp {
             child.positional = Arc::new(rest.iter().skip(2).cloned().collect());
         } else if let (Some(file), false) = (rest.first(), read_stdin) {
             let path = crate::fs::path::join(&self.cwd, file);
+            // A directory opens, and the read fails: reported as the script's error.
+            let is_dir = self
+                .fs
+                .lock()
+                .stat(&path)
+                .is_ok_and(|m| m.file_type == crate::fs::FileType::Dir);
+            if is_dir {
+                self.errln(&format!("{file}: {file}: Is a directory"));
+                return Ok(126);
+            }
             let read = self.read_whole_path(&path)?;
             let content = match read {
                 Ok(c) => c,
@@ -343,6 +418,7 @@ impl Interp {
             }
             script = crate::text::decode(&buf);
             child.command_string_mode = false;
+            child.reads_stdin = true;
             child.arg0 = prog.clone();
             child.positional = Arc::new(rest.to_vec());
         }
@@ -392,6 +468,11 @@ impl Interp {
                     }
                 }
             }
+        }
+        if !child.interactive
+            && let Err(e) = child.run_bash_env()
+        {
+            return child.finish_subshell(Err(e));
         }
         // A shell started restricted becomes so once its startup files have run.
         if child.restricted {
@@ -468,6 +549,14 @@ Use the `bashbug' command to report bugs.
 bash home page: <http://www.gnu.org/software/bash>
 General help using GNU software: <http://www.gnu.org/gethelp/>
 ";
+
+/// The usage bash prints after an invalid option: `--help`'s text from its
+/// `Usage:` line to the list of option letters.
+fn bash_usage() -> &'static str {
+    let start = BASH_HELP.find("Usage:").unwrap_or(0);
+    let end = BASH_HELP.find("\nType `bash").unwrap_or(BASH_HELP.len());
+    BASH_HELP.get(start..end).unwrap_or_default()
+}
 
 /// bash's step of the shell level: SHLVL's value as a shell starts (`step` 1) or
 /// before a program takes its process's place (`step` -1). A value that is no decimal

@@ -2556,6 +2556,10 @@ impl Interp {
                 self.error(&format!("{name}: No such file or directory"));
                 return Ok(127);
             }
+            if let Some(file) = super::builtins::describe::path_non_executable(self, name) {
+                self.error(&format!("{file}: Permission denied"));
+                return Ok(126);
+            }
             return self.command_not_found(name, words);
         };
         // bash puts the path it runs in the program's environment as `_`; a utility
@@ -2629,7 +2633,7 @@ impl Interp {
         {
             *first = path.clone();
         }
-        self.run_script_file(&path, &content, &argv)
+        self.run_script_file(&path, &content, &argv, false)
     }
 
     /// Runs a script under the interpreter its `#!` line names, with bash's errors when
@@ -2675,7 +2679,7 @@ impl Interp {
         }
         let base = interp.rsplit('/').next().unwrap_or(interp);
         if matches!(base, "bash" | "sh") && argv.len() == words.len() + 1 {
-            return self.run_script_file(path, content, words);
+            return self.run_script_file(path, content, words, base == "sh");
         }
         self.run_program(argv, depth + 1)
     }
@@ -2744,8 +2748,9 @@ impl Interp {
         Some((name.to_owned(), full))
     }
 
-    /// Runs a script file in a child shell (a new bash process in real life).
-    fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String]) -> R {
+    /// Runs a script file in a child shell (a new bash process in real life; `sh`, in
+    /// POSIX mode, for a `#!/bin/sh` line).
+    fn run_script_file(&mut self, path: &str, content: &[u8], words: &[String], sh: bool) -> R {
         let mut child = self.fork_subshell()?;
         child.without_parent_jobs();
         self.reaped = true;
@@ -2771,9 +2776,11 @@ impl Interp {
             braceexpand: true,
             hashall: true,
             interactive_comments: true,
+            posix: sh,
             ..Default::default()
         };
         child.status = 0;
+        child.reads_stdin = false;
         let _ = path;
         // Like bash, refuse a file whose first line holds a NUL byte.
         if crate::text::looks_binary(content) {
@@ -2791,6 +2798,9 @@ impl Interp {
                 None => String::new(),
             })
             .unwrap_or(src);
+        if let Err(e) = child.run_bash_env() {
+            return child.finish_subshell(Err(e));
+        }
         let r = child.run_source(&src, None);
         child.finish_subshell(r)
     }

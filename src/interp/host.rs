@@ -764,7 +764,9 @@ impl Interp {
                 s.push(l);
             }
         }
-        if self.command_string_mode {
+        if self.reads_stdin {
+            s.push('s');
+        } else if self.command_string_mode {
             s.push('c');
         }
         s

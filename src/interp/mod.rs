@@ -761,6 +761,9 @@ pub struct Interp {
     pub track_command: bool,
     /// Options that were given on the command line (`-c` string mode, etc.).
     pub command_string_mode: bool,
+    /// Whether the shell reads its commands from standard input (`bash -s`, or no
+    /// script named): `s` in `$-`.
+    pub reads_stdin: bool,
     /// Restricted mode (`set -r`, `bash -r`): no `cd`, no command names or `.` files
     /// with a slash, no output redirections, no `exec` of a program (see
     /// `builtins::restricted`). It cannot be turned off.
@@ -985,6 +988,7 @@ impl Interp {
             bash_command: String::new(),
             track_command: false,
             command_string_mode: true,
+            reads_stdin: false,
             restricted: false,
             posix_shopts: false,
             restricted_shopt_latch: None,

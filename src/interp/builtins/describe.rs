@@ -287,6 +287,13 @@ fn find_in_path(sh: &Interp, name: &str, path: &str) -> Option<String> {
     fallback
 }
 
+/// The file of `name` a PATH search falls back on when none is executable: the first
+/// that is not (bash runs it, and the exec fails).
+pub(crate) fn path_non_executable(sh: &Interp, name: &str) -> Option<String> {
+    let path = sh.get_str("PATH").filter(|p| !p.is_empty())?;
+    find_in_path(sh, name, &path).filter(|p| file_status(sh, p) == Some(false))
+}
+
 /// Where `name` would be run from, by a search of PATH (not the hash table); with
 /// PATH unset or empty, the name itself (bash's `find_user_command`).
 fn find_user_command(sh: &Interp, name: &str) -> Option<String> {
