@@ -2686,6 +2686,75 @@ fn invoke_stmt() -> BoxedStrategy<String> {
             r#"
             f frames ¦ f src a ¦ echo "${0##*/}:${BASH_SOURCE[*]-}:${FUNCNAME[*]-}" ¦ BASH_ARGV0=b0; echo "${0##*/}"
             echo "$BASH_EXECUTION_STRING" | head -c 20; echo ¦ echo "$SHLVL" ¦ echo "$-" ¦ shopt login_shell
+// ---------------------------------------------------------------- history
+
+/// A line of a script that keeps a history ("HISTORY", "Bash History Builtins",
+/// "History Interaction"): the `history` builtin and its options, `fc` listings and
+/// re-execution, the variables that shape the list and the file (`HISTSIZE`,
+/// `HISTFILESIZE`, `HISTCONTROL`, `HISTIGNORE`, `histchars`), history expansion (event
+/// and word designators, modifiers, what quotes `!`) and how multi-line commands are
+/// stored (`cmdhist`, `lithist`).
+fn history_line() -> BoxedStrategy<String> {
+    prop_oneof![
+        // The history builtin.
+        6 => frag(
+            r#"
+            history ¦ history 3 ¦ history 1 ¦ history 0 ¦ history -c ¦ history -d 2 ¦ history -d -1 ¦ history -d -2
+            history -d 1-2 ¦ history -d 2-1 ¦ history -d 99 ¦ history -d -99 ¦ history -d x ¦ history -d 1-x
+            history -s one two ¦ history -s 'ec ho' ¦ history -p a b ¦ history -p '!!' ¦ history -p '!-2:$'
+            history -p '!e:s/e/E/' ¦ history -p '!nosuch'; echo "rc=$?" ¦ history -w ¦ history -w hw; cat hw
+            history -a; cat hf ¦ history -a ha; cat ha ¦ history -r hr; history 4 ¦ history -n hr; history 3
+            history -r nofile; echo "rc=$?" ¦ history -x; echo "rc=$?" ¦ history 1 2; echo "rc=$?" ¦ history -3; echo "rc=$?"
+            history x; echo "rc=$?" ¦ history -d; echo "rc=$?" ¦ history -c; history ¦ history -cw; cat hf
+            history -s; echo "rc=$?" ¦ history -p; echo "rc=$?" ¦ history -ar hr; echo "rc=$?" ¦ history -- 2
+            "#,
+        ),
+        // fc.
+        5 => frag(
+            r#"
+            fc -l ¦ fc -l 1 ¦ fc -ln ¦ fc -lr ¦ fc -lnr 1 3 ¦ fc -l -3 ¦ fc -l -1 -3 ¦ fc -l 2 4 ¦ fc -l ec ¦ fc -l hi
+            fc -l 99 ¦ fc -l x; echo "rc=$?" ¦ fc -l 0 ¦ fc -l -99 ¦ fc -s ¦ fc -s echo ¦ fc -s one=ONE ¦ fc -s a=b echo
+            fc -s nosuch; echo "rc=$?" ¦ fc -e : ¦ fc -e true ¦ fc -e - ¦ fc -e - e=E ¦ fc -e : -1 ¦ fc -e true 1 2
+            fc -z; echo "rc=$?" ¦ fc -l 1 2 3; echo "rc=$?" ¦ fc -e; echo "rc=$?" ¦ fc -s x=y nosuch; echo "rc=$?"
+            "#,
+        ),
+        // Variables and options.
+        5 => frag(
+            r#"
+            HISTSIZE=2 ¦ HISTSIZE=0 ¦ HISTSIZE=-1 ¦ HISTSIZE=x ¦ unset HISTSIZE ¦ HISTFILESIZE=1 ¦ HISTFILESIZE=0 ¦ HISTFILESIZE=3
+            HISTCONTROL=ignorespace ¦ HISTCONTROL=ignoredups ¦ HISTCONTROL=ignoreboth ¦ HISTCONTROL=erasedups ¦ HISTCONTROL=ignorespace:erasedups
+            HISTIGNORE='echo*' ¦ HISTIGNORE='&' ¦ HISTIGNORE='history*:fc*' ¦ HISTIGNORE='ls:&:e?ho *' ¦ unset HISTIGNORE HISTCONTROL
+            histchars='@^#' ¦ histchars='!%' ¦ histchars= ¦ unset histchars ¦ HISTFILE=hf2 ¦ unset HISTFILE ¦ HISTFILE=
+            shopt -s histappend ¦ shopt -u cmdhist ¦ shopt -s lithist ¦ shopt -s histreedit ¦ shopt -s histverify
+            set +H ¦ set -H ¦ set +o history ¦ set -o history ¦ echo "$HISTCMD" ¦ echo "[$HISTSIZE:$HISTFILESIZE]"
+            "#,
+        ),
+        // Commands to remember, some of several lines or starting with a space.
+        5 => sel(&[
+            "echo one two three",
+            "echo one two three",
+            " echo spaced",
+            "echo a.b/c/d.txt e.f",
+            "true x y",
+            "printf '%s\\n' p q",
+            "for i in 1 2; do echo $i; done",
+            "echo 'sq !x' \"dq\"",
+            "x=1; echo $x",
+            "if true\nthen echo multi; fi",
+            "echo \"line1\nline2\"",
+            "f() {\necho fbody\n}; f",
+            "cat <<E\nhere !!\nE",
+        ]),
+        // History expansion.
+        8 => frag(
+            r#"
+            echo !! ¦ !! ¦ echo !-2 ¦ echo !1 ¦ echo !ec ¦ echo !?one? ¦ echo !?one ¦ ^one^ONE ¦ ^one^ONE^ x ¦ ^zz^y
+            echo !!:0 ¦ echo !!:1 ¦ echo !!:^ ¦ echo !!:$ ¦ echo !!:* ¦ echo !!:1-2 ¦ echo !!:-2 ¦ echo !!:2* ¦ echo !!:2- ¦ echo !$ ¦ echo !^ ¦ echo !*
+            echo !!:h ¦ echo !!:t ¦ echo !!:r ¦ echo !!:e ¦ echo !!:p ¦ echo !!:q ¦ echo !!:x ¦ echo !!:s/one/1/ ¦ echo !!:gs/o/0/ ¦ echo !!:& ¦ echo !!:g&
+            echo !$:h ¦ echo !$:t:r ¦ echo !!:1:s/n/N/:p ¦ echo !!:s^o^O^ ¦ echo !!:s/x/y/ ¦ echo !!:9 ¦ echo !!:z ¦ echo !#
+            echo a !#:0 ¦ echo '!!' ¦ echo \!! ¦ echo "!!" ¦ echo ! x ¦ echo !=x ¦ echo !(x) ¦ echo $! ¦ [[ ! -z x ]] && echo neg
+            echo !nosuch; echo after ¦ echo !99 ¦ echo !-99 ¦ echo "a" !! ¦ echo ${!x} ¦ echo x!
+            echo @@ ¦ echo @-2 ¦ %one%ONE ¦ echo '@@' ¦ echo !!:s/one/[&]/
             "#,
         ),
     ]
@@ -2726,6 +2795,23 @@ fn invoke_script() -> BoxedStrategy<String> {
                  lineno) . ./lineno.sh ;;\nframes) echo \"fr:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]-}}\" ;;\nesac\n}}\n\
                  {body}\necho \"end:$?\"\n"
             )
+fn history_script() -> BoxedStrategy<String> {
+    (
+        lines(history_line(), 2..9),
+        sel(&["file", "file", "stdin", "stdin", "inline"]),
+        sel(&["", "", "set -H", "set -H", "set -H; HISTCONTROL=ignoreboth", "HISTSIZE=3"]),
+        sel(&["", "", "", "printf '%s\\n' 'old 1' 'old 2' 'old 3' 'old 4' > hf", "printf '%s\\n' 'r1' 'r2' > hr"]),
+    )
+        .prop_map(|(body, mode, pre, files)| {
+            let inner = format!("HISTFILE=hf; set -o history; {pre}\n{body}\necho \"end:$?\"");
+            let printed: Vec<String> = inner.lines().map(squote).collect();
+            let write = format!("printf '%s\\n' {} > s.sh", printed.join(" "));
+            let run = match mode.as_str() {
+                "file" => "bash s.sh 2>&1; echo \"rc=$?\"".to_owned(),
+                "stdin" => "bash < s.sh 2>&1; echo \"rc=$?\"".to_owned(),
+                _ => "bash -c \"$(cat s.sh)\" 2>&1; echo \"rc=$?\"".to_owned(),
+            };
+            format!("printf '%s\\n' 'r1' 'r2' 'r3' > hr\n{files}\n{write}\n{run}\necho ---; cat hf 2>&1; cat hf2 2>/dev/null\n")
         })
         .boxed()
 }
@@ -2762,4 +2848,5 @@ areas! {
     syntax => syntax_script,
     varenv => varenv_script,
     invoke => invoke_script,
+    history => history_script,
 }

@@ -152,11 +152,27 @@ impl Interp {
         if !self.set.history {
             return;
         }
+        let flag = |name| self.shopt.has(crate::interp::Shopts::flag(name));
+        let (cmdhist, lithist) = (flag("cmdhist"), flag("lithist"));
         let line = line.strip_suffix('\n').unwrap_or(line);
         if line.trim().is_empty() {
             return;
         }
-        self.history.last_line_added = check_add(self, line);
+        if !cmdhist {
+            // Without `cmdhist` every line read is an entry of its own.
+            let mut added = false;
+            for one in line.split('\n').filter(|l| !l.trim().is_empty()) {
+                added = check_add(self, one);
+            }
+            self.history.last_line_added = added;
+            return;
+        }
+        let joined = if lithist {
+            line.to_owned()
+        } else {
+            join_command_lines(line)
+        };
+        self.history.last_line_added = check_add(self, &joined);
     }
 
     /// History expansion of the input lines from `*done` (the start of a line) on: at
@@ -270,6 +286,383 @@ impl Interp {
             quoting,
             max_len: self.budget.limits.max_string_len,
         }
+    }
+}
+
+/// The token a line of a command ends with, as `history_delimiting_chars` tells them
+/// apart.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum LastToken {
+    /// A newline: the line had no token.
+    #[default]
+    Newline,
+    /// A token after which no `;` is added: an operator or a reserved word that a
+    /// command follows (`{ ( ; & | && || ;; if then else do while until case in`).
+    NoSemi,
+    /// `)` closing `(` at once (a function definition), or a case pattern.
+    CloseNoSemi,
+    /// A word after the reserved word `function`.
+    FunctionName,
+    /// Any other word or `)`.
+    Word,
+}
+
+/// bash's `cmdhist` entry for a command read over several lines (`bash_add_history`
+/// with `history_delimiting_chars`): each line after the first joins the entry after
+/// `"; "`, `" "`, nothing, or a newline (inside quotes, a command substitution or
+/// a here-document, after a comment, before a line that starts a here-document), and a
+/// backslash-newline is removed.
+fn join_command_lines(text: &str) -> String {
+    let text = remove_line_continuations(text);
+    let mut lines = text.split('\n');
+    let mut out = lines.next().unwrap_or_default().to_owned();
+    let mut scan = LineScan::default();
+    scan.feed(&out);
+    for line in lines {
+        let delim = if let Some(heredocs) = scan.in_heredoc(line) {
+            let _ = heredocs;
+            "\n"
+        } else if scan.depth > 0 || scan.quote != 0 || scan.comment {
+            "\n"
+        } else if scan.compound_assign {
+            " "
+        } else if line.contains("<<") {
+            "\n"
+        } else {
+            match scan.before {
+                LastToken::NoSemi | LastToken::CloseNoSemi | LastToken::FunctionName => " ",
+                _ if line.trim().is_empty() => {
+                    if scan.before == LastToken::Newline {
+                        ""
+                    } else {
+                        "; "
+                    }
+                }
+                LastToken::Newline => " ",
+                LastToken::Word => "; ",
+            }
+        };
+        let delim = if out.ends_with('\n') && delim.starts_with(';') {
+            &delim[1..]
+        } else {
+            delim
+        };
+        out.push_str(delim);
+        out.push_str(line);
+        if scan.heredoc_body {
+            scan.feed_heredoc_line(line);
+        } else {
+            scan.feed(line);
+        }
+        if scan.heredoc_ended {
+            out.push('\n');
+            scan.heredoc_ended = false;
+        }
+    }
+    out
+}
+
+/// `text` without its backslash-newline pairs (outside single quotes).
+fn remove_line_continuations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut single = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                single = !single;
+                out.push(c);
+            }
+            '\\' if !single => match chars.next() {
+                Some('\n') => {}
+                Some(d) => {
+                    out.push(c);
+                    out.push(d);
+                }
+                None => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// What the lines of a command read so far leave open: quotes, command substitutions,
+/// here-documents, and the last tokens.
+#[derive(Default)]
+struct LineScan {
+    quote: u8,
+    depth: usize,
+    comment: bool,
+    compound_assign: bool,
+    before: LastToken,
+    prev_word: String,
+    command_position: bool,
+    case_pattern: bool,
+    pending_heredocs: Vec<String>,
+    heredoc_body: bool,
+    heredoc_ended: bool,
+}
+
+impl LineScan {
+    /// Whether `line` belongs to a here-document body (Some), starting the body when
+    /// the line before ended with pending here-documents.
+    fn in_heredoc(&mut self, _line: &str) -> Option<bool> {
+        if !self.heredoc_body && !self.pending_heredocs.is_empty() && self.quote == 0 {
+            self.heredoc_body = true;
+        }
+        self.heredoc_body.then_some(true)
+    }
+
+    /// A line of a here-document body: the last one is the delimiter.
+    fn feed_heredoc_line(&mut self, line: &str) {
+        let Some(delim) = self.pending_heredocs.first() else {
+            self.heredoc_body = false;
+            return;
+        };
+        if line.trim_start_matches('\t') == delim.as_str() || line == delim.as_str() {
+            self.pending_heredocs.remove(0);
+            if self.pending_heredocs.is_empty() {
+                self.heredoc_body = false;
+                self.heredoc_ended = true;
+            }
+        }
+    }
+
+    /// Scans one line of shell text.
+    fn feed(&mut self, line: &str) {
+        self.comment = false;
+        let had_token = self.quote != 0 || self.depth > 0;
+        let mut any = had_token;
+        let b = line.as_bytes();
+        let mut i = 0;
+        let mut word = String::new();
+        let mut last = if had_token {
+            self.before
+        } else {
+            LastToken::Newline
+        };
+        if !had_token && !self.compound_assign {
+            self.command_position = true;
+        }
+        let mut two_ago_open = false;
+        let mut heredoc_next = false;
+        let finish_word = |word: &mut String,
+                           last: &mut LastToken,
+                           scan: &mut LineScan,
+                           heredoc_next: &mut bool| {
+            if word.is_empty() {
+                return;
+            }
+            if *heredoc_next {
+                let delim: String = word
+                    .chars()
+                    .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                    .collect();
+                scan.pending_heredocs.push(delim);
+                *heredoc_next = false;
+                *last = LastToken::Word;
+                scan.command_position = false;
+                word.clear();
+                return;
+            }
+            let reserved = matches!(
+                word.as_str(),
+                "if" | "then" | "else" | "do" | "while" | "until" | "case" | "{" | "!" | "elif"
+            );
+            if scan.prev_word == "function" && scan.command_position_was_function() {
+                *last = LastToken::FunctionName;
+                scan.command_position = false;
+            } else if scan.command_position && reserved {
+                *last = if word == "elif" || word == "!" {
+                    LastToken::Word
+                } else {
+                    LastToken::NoSemi
+                };
+                if word == "elif" || word == "!" {
+                    *last = LastToken::Word;
+                }
+                if word == "case" {
+                    scan.case_pattern = false;
+                }
+                scan.command_position = true;
+            } else if word == "in"
+                && matches!(scan.prev_word.as_str(), "x-for-name" | "x-case-word")
+            {
+                *last = LastToken::NoSemi;
+                scan.command_position = scan.prev_word == "x-for-name";
+                if scan.prev_word == "x-case-word" {
+                    scan.case_pattern = true;
+                }
+            } else {
+                *last = LastToken::Word;
+                scan.command_position = false;
+            }
+            let name = match (scan.prev_word.as_str(), word.as_str()) {
+                ("for", _) => "x-for-name".to_owned(),
+                ("case", _) => "x-case-word".to_owned(),
+                _ => std::mem::take(word),
+            };
+            scan.prev_word = name;
+            word.clear();
+        };
+        while i < b.len() {
+            let c = b[i];
+            if self.quote == b'\'' {
+                if c == b'\'' {
+                    self.quote = 0;
+                }
+                word.push(c as char);
+                i += 1;
+                continue;
+            }
+            if self.quote == b'"' {
+                match c {
+                    b'\\' => i += 1,
+                    b'"' => self.quote = 0,
+                    b'$' if b.get(i + 1) == Some(&b'(') => {
+                        self.depth += 1;
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                word.push(c as char);
+                i += 1;
+                continue;
+            }
+            match c {
+                b'\\' => {
+                    word.push(c as char);
+                    if let Some(&d) = b.get(i + 1) {
+                        word.push(d as char);
+                    }
+                    i += 2;
+                    continue;
+                }
+                b'\'' | b'"' | b'`' => {
+                    any = true;
+                    if c == b'`' {
+                        self.depth = if self.depth > 0 && word.contains('`') {
+                            self.depth - 1
+                        } else {
+                            self.depth + 1
+                        };
+                    } else {
+                        self.quote = c;
+                    }
+                    word.push(c as char);
+                }
+                b'$' if b.get(i + 1) == Some(&b'(') => {
+                    any = true;
+                    self.depth += 1;
+                    word.push_str("$(");
+                    i += 2;
+                    continue;
+                }
+                b')' if self.depth > 0 => {
+                    self.depth -= 1;
+                    word.push(')');
+                }
+                b'(' if self.depth > 0 => {
+                    self.depth += 1;
+                    word.push('(');
+                }
+                _ if self.depth > 0 => word.push(c as char),
+                b'#' if word.is_empty() => {
+                    self.comment = true;
+                    break;
+                }
+                b' ' | b'\t' => finish_word(&mut word, &mut last, self, &mut heredoc_next),
+                b'(' if word.ends_with('=') && !word.is_empty() => {
+                    self.compound_assign = true;
+                    word.push('(');
+                }
+                b')' if self.compound_assign => {
+                    self.compound_assign = false;
+                    word.push(')');
+                }
+                b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>' => {
+                    any = true;
+                    finish_word(&mut word, &mut last, self, &mut heredoc_next);
+                    let mut op = vec![c];
+                    while let Some(&d) = b.get(i + 1) {
+                        if op.len() < 3
+                            && matches!(
+                                (op[0], d),
+                                (b';', b';')
+                                    | (b';', b'&')
+                                    | (b'&', b'&')
+                                    | (b'|', b'|')
+                                    | (b'<', b'<')
+                                    | (b'<', b'-')
+                                    | (b'>', b'>')
+                                    | (b'&', b'>')
+                                    | (b'>', b'|')
+                                    | (b'>', b'&')
+                                    | (b'<', b'&')
+                            )
+                        {
+                            op.push(d);
+                            i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    match op.as_slice() {
+                        b"<<" | b"<<-" => {
+                            heredoc_next = true;
+                        }
+                        [b'<' | b'>', ..] | [b'&', b'>', ..] => {}
+                        b"(" => {
+                            last = LastToken::NoSemi;
+                            two_ago_open = true;
+                            self.command_position = true;
+                            i += 1;
+                            continue;
+                        }
+                        b")" => {
+                            last = if two_ago_open || self.case_pattern {
+                                LastToken::CloseNoSemi
+                            } else {
+                                LastToken::Word
+                            };
+                            self.case_pattern = false;
+                            self.command_position = true;
+                        }
+                        b";;" | b";&" | b";;&" => {
+                            last = LastToken::NoSemi;
+                            self.case_pattern = true;
+                            self.command_position = false;
+                        }
+                        _ => {
+                            last = LastToken::NoSemi;
+                            self.command_position = true;
+                        }
+                    }
+                    two_ago_open = false;
+                    self.prev_word.clear();
+                    i += 1;
+                    continue;
+                }
+                _ => word.push(c as char),
+            }
+            if !matches!(c, b' ' | b'\t') {
+                any = true;
+                two_ago_open = false;
+            }
+            i += 1;
+        }
+        if self.quote == 0 && self.depth == 0 {
+            finish_word(&mut word, &mut last, self, &mut heredoc_next);
+        }
+        self.before = if any { last } else { LastToken::Newline };
+        if self.case_pattern && self.before == LastToken::Word && self.quote == 0 {
+            self.command_position = false;
+        }
+    }
+
+    fn command_position_was_function(&self) -> bool {
+        true
     }
 }
 
