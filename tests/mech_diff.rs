@@ -13,7 +13,9 @@
 //! `declare -p`, `read -a`, `mapfile`), pattern matching (`case` and its terminators,
 //! `[[ == ]]`, the `${x#pat}`/`${x/pat/rep}` family, bracket expressions, extglob,
 //! pathname expansion over a fixed tree with its shopts and `GLOBIGNORE`, under
-//! `LC_ALL=C`). Each script runs
+//! `LC_ALL=C`), job control (`&`/`$!`, `wait`, `jobs`, `kill`, `disown`, `fg`/`bg`,
+//! `set -m`, traps on signals sent to the shell or its jobs, `coproc`, `$BASHPID`,
+//! `timeout`; stderr passes through `sed` so that no PID is compared). Each script runs
 //! under `target/release/shellbox -c` and `/bin/bash -c` (in a temporary directory, stdin
 //! `/dev/null`, a 10 s timeout); stdout, stderr and exit status must agree. Unlike
 //! `bash_diff.rs` it does not stop at the first disagreement: it runs every case, prints
@@ -2755,6 +2757,125 @@ fn history_line() -> BoxedStrategy<String> {
             echo a !#:0 ¦ echo '!!' ¦ echo \!! ¦ echo "!!" ¦ echo ! x ¦ echo !=x ¦ echo !(x) ¦ echo $! ¦ [[ ! -z x ]] && echo neg
             echo !nosuch; echo after ¦ echo !99 ¦ echo !-99 ¦ echo "a" !! ¦ echo ${!x} ¦ echo x!
             echo @@ ¦ echo @-2 ¦ %one%ONE ¦ echo '@@' ¦ echo !!:s/one/[&]/
+/// One statement of the `jobs` area: background jobs and `$!`, `wait` in each form,
+/// `jobs` listings and jobspecs, `kill`, `disown`, `fg`/`bg`, `set -m`, traps on
+/// signals sent to the shell or its jobs, coprocesses, `$BASHPID` and `timeout`. Each
+/// statement orders its own output (by `wait`, pipes or sleeps of 0.1 s and more) and
+/// never prints a PID: `jobs -l` goes through `sed`, and PIDs are compared.
+fn jobs_stmt() -> BoxedStrategy<String> {
+    prop_oneof![
+        // Background jobs and `$!`.
+        4 => frag(
+            r#"
+            sleep 0.1 & p=$!; wait $p; echo "w=$?" ¦ (exit 3) & wait $!; echo "s=$?" ¦ { sleep 0.1; exit 4; } & wait $!; echo "s=$?"
+            echo bg-out & wait; echo "w=$?" ¦ f & wait $!; echo "f=$?" ¦ true & q=$!; wait; wait $q; echo "again=$?"
+            sleep 0.2 & echo "has-pid:${!:+yes}" ¦ false & wait $!; echo "st=$?"; wait $!; echo "st2=$?"
+            x=1; { x=2; } & wait; echo "x=$x" ¦ sleep 0.1 & p=$!; sleep 0.2 & [ "$p" != "$!" ] && echo distinct
+            echo "bang:${!-unset}" ¦ (sleep 0.1; echo sub) & wait %1; echo "w1=$?" ¦ exit 7 & wait $!; echo "e=$?"
+            sleep 0.1 | cat & wait $!; echo "pl=$?" ¦ false | true & wait $!; echo "pt=$?" ¦ true && false & wait $!; echo "and=$?"
+            "#,
+        ),
+        // wait in each form, and its errors.
+        5 => frag(
+            r#"
+            wait -n; echo "n=$?" ¦ sleep 0.2 & sleep 0.1 & wait -n; echo "n=$?"; jobs
+            (exit 5) & (sleep 0.2; exit 6) & wait -n; echo "n=$?"; wait -n; echo "n2=$?"; wait -n; echo "n3=$?"
+            sleep 0.1 & p=$!; wait -p v -n; echo "p=$?"; [ "$v" = "$p" ] && echo same-p ¦ wait -p v; echo "pv=$?:${v-unset}"
+            sleep 0.1 & wait -f $!; echo "f=$?" ¦ wait 99999; echo "u=$?" ¦ wait %9; echo "j=$?" ¦ wait abc; echo "a=$?"
+            wait -x; echo "x=$?" ¦ wait %sleep; echo "ws=$?" ¦ wait %?0.1; echo "wq=$?" ¦ wait %%; echo "wc=$?" ¦ wait %-; echo "wm=$?"
+            sleep 1 & kill $!; wait $!; echo "k=$?" ¦ sleep 1 & kill -9 $!; wait $!; echo "k=$?" ¦ sleep 1 & kill -INT $!; wait; echo "ka=$?"
+            sleep 0.1 & sleep 0.2 & wait %1 %2; echo "two=$?" ¦ (exit 2) & p=$!; sleep 0.1; wait $p; echo "late=$?"; wait $p; echo "late2=$?"
+            wait -n 99999; echo "nu=$?" ¦ sleep 0.1 & wait -n $!; echo "np=$?" ¦ wait -p; echo "p=$?" ¦ wait -p 1x -n; echo "bad=$?"
+            "#,
+        ),
+        // jobs listings and jobspecs.
+        5 => frag(
+            r#"
+            sleep 0.3 & sleep 0.3 & jobs; jobs -p | wc -l ¦ jobs -l | sed 's/ *[0-9]\{4,\}/ PID/' ¦ jobs -r ¦ jobs -s ¦ jobs -n
+            jobs %1 ¦ jobs %+ ¦ jobs %- ¦ jobs %% ¦ jobs %sleep ¦ jobs %?0.3 ¦ jobs %9; echo "j=$?" ¦ jobs %x; echo "jx=$?"
+            true & sleep 0.1; jobs; jobs; echo "--" ¦ false & sleep 0.1; jobs -n; jobs -n ¦ (exit 3) & sleep 0.1; jobs
+            sleep 1 & kill %%; sleep 0.1; jobs ¦ sleep 0.2 & jobs -p %+ | wc -l ¦ jobs -z; echo "z=$?" ¦ jobs -x echo %1 | wc -w
+            sleep 0.3 & { sleep 0.1; }& jobs %?sle; echo "amb=$?" ¦ jobs %s; echo "js=$?" ¦ jobs 1; echo "num=$?"
+            echo one & wait; jobs ¦ sleep 0.2 & sleep 0.1 & jobs -l %- | sed 's/ *[0-9]\{4,\}/ PID/' ¦ jobs -r -l | wc -l
+            "#,
+        ),
+        // kill.
+        5 => frag(
+            r#"
+            kill -l 9; kill -l 15; kill -l 137 ¦ kill -l TERM; kill -l SIGHUP ¦ kill -l 99; echo "l=$?" ¦ kill; echo "k=$?"
+            sleep 1 & kill -s INT $!; wait $!; echo "k=$?" ¦ sleep 1 & kill -n 9 $!; wait $!; echo "k=$?" ¦ sleep 1 & kill -KILL %1; wait %1; echo "k=$?"
+            sleep 1 & kill -SIGTERM -- $!; wait $!; echo "k=$?" ¦ kill -s BOGUS 1; echo "b=$?" ¦ kill -BOGUS 1; echo "b=$?" ¦ kill 99999; echo "u=$?"
+            kill %9; echo "kj=$?" ¦ sleep 0.2 & kill -0 $!; echo "z=$?" ¦ kill -s 0 $$; echo "self=$?" ¦ kill -n; echo "n=$?" ¦ kill -s; echo "s=$?"
+            kill -l | head -n 2 ¦ kill -L 2 ¦ kill abc; echo "a=$?" ¦ kill -15 %%; echo "c=$?" ¦ sleep 1 & kill -HUP $! && wait; echo "h=$?"
+            sleep 1 & sleep 1 & kill %1 %2; wait; jobs; echo "both" ¦ sleep 1 & kill -STOP $!; kill -CONT $!; kill $!; wait $!; echo "sc=$?"
+            "#,
+        ),
+        // disown.
+        3 => frag(
+            r#"
+            sleep 0.2 & disown; jobs; echo "d=$?" ¦ sleep 0.2 & p=$!; disown; wait $p; echo "dw=$?" ¦ disown -h %1; jobs; echo "dh=$?"
+            disown -a; jobs ¦ disown -r; jobs ¦ disown %9; echo "d9=$?" ¦ disown; echo "none=$?" ¦ sleep 0.2 & disown %sleep; jobs
+            sleep 0.2 & sleep 0.2 & disown %1; jobs ¦ disown -x; echo "dx=$?" ¦ sleep 0.2 & disown $!; jobs; echo "dp=$?"
+            "#,
+        ),
+        // fg and bg without job control.
+        2 => frag(
+            r#"
+            fg; echo "fg=$?" ¦ bg; echo "bg=$?" ¦ fg %1; echo "fg1=$?" ¦ bg %1; echo "bg1=$?" ¦ sleep 0.1 & fg; echo "fgj=$?"
+            sleep 0.1 & bg; echo "bgj=$?" ¦ fg %9; echo "fg9=$?"
+            "#,
+        ),
+        // set -m in a non-interactive shell.
+        4 => frag(
+            r#"
+            set -m; true & sleep 0.2; echo y; set +m ¦ set -m; sleep 1 & kill -- -$!; sleep 0.1; echo z; set +m
+            set -m; ( kill 0; echo after-k0 ) & wait $!; echo "k0=$?"; set +m ¦ set -m; sleep 0.1 & fg; echo "fg=$?"; set +m
+            set -m; { sleep 1; } & p=$!; kill -TERM -- -$p; wait $p; echo "g=$?"; set +m ¦ set -m; echo "[$-]" | tr -d 'hBc'; set +m
+            set -m; sleep 0.1 & bg; echo "bg=$?"; wait; set +m ¦ set -m; false & wait; sleep 0.1; jobs; set +m
+            set -m; (exit 4) & sleep 0.2; echo "after"; set +m ¦ set -m; sleep 1 & kill -STOP $!; sleep 0.1; jobs; kill -KILL $!; wait $!; echo "st=$?"; set +m
+            set -o monitor; sleep 0.1 & wait; jobs; set +o monitor ¦ set -m; sleep 0.2 & jobs -l | sed 's/ *[0-9]\{4,\}/ PID/'; set +m
+            "#,
+        ),
+        // Traps on signals sent to the shell or its jobs.
+        4 => frag(
+            r#"
+            trap 'echo got' USR1; kill -USR1 $$; echo after ¦ trap 'echo got $?' USR1; { sleep 0.2; kill -USR1 $$; } & wait; echo "w=$?"
+            trap 'echo t' TERM; kill $$; echo after ¦ trap '' USR1; kill -USR1 $$; echo ignored ¦ ( trap 'echo sub' USR1; kill -USR1 $BASHPID; echo sub-after )
+            trap 'echo int' INT; kill -INT $$; echo "i=$?" ¦ trap 'echo h' HUP; sleep 1 & kill -HUP $$; kill $!; wait $!; echo "h=$?"
+            trap 'echo u2' USR2; { sleep 0.1; kill -USR2 $$; } & sleep 0.3; echo slept ¦ ( trap 'echo term-job' TERM; sleep 0.3 ) & sleep 0.1; kill $!; wait $!; echo "tj=$?"
+            trap 'echo got' USR1; sleep 1 & p=$!; { sleep 0.1; kill -USR1 $$; } & wait $p; echo "cut=$?"; kill $p; wait $p
+            trap - USR1; trap -p USR1; echo reset ¦ trap 'echo q' QUIT; kill -QUIT $$; echo "q=$?"
+            "#,
+        ),
+        // Coprocesses.
+        4 => frag(
+            r#"
+            coproc { read x; echo "got:$x"; }; echo hi >&${COPROC[1]}; read y <&${COPROC[0]}; echo "$y"; wait $COPROC_PID; echo "cw=$?"
+            coproc CAT { cat; }; echo line >&${CAT[1]}; exec {CAT[1]}>&-; cat <&${CAT[0]}; wait $CAT_PID; echo "cat=$?"
+            coproc echo out; read l <&${COPROC[0]}; echo "$l"; echo "n=${#COPROC[@]}"; wait ¦ coproc C2 (exit 3); wait $C2_PID; echo "c2=$?"
+            coproc sleep 0.1; [ "$COPROC_PID" = "$!" ] && echo pid-is-bang; wait $COPROC_PID; echo "s=$?"; echo "${COPROC[@]-gone}" | wc -w
+            { coproc A { sleep 0.2; }; coproc B { sleep 0.1; }; wait; } 2>&1 | sed 's/[0-9]\{4,\}/PID/g'
+            coproc tr a-z A-Z; echo abc >&${COPROC[1]}; eval "exec ${COPROC[1]}>&-"; read -r u <&${COPROC[0]}; echo "$u"; wait
+            coproc NAME { echo named; }; read v <&${NAME[0]}; echo "$v:${#NAME[@]}"; wait $NAME_PID; echo "nw=$?"
+            coproc { exit 5; }; sleep 0.1; wait $COPROC_PID; echo "ce=$?"; echo "after:${COPROC_PID-unset}"
+            "#,
+        ),
+        // $BASHPID and $$.
+        3 => frag(
+            r#"
+            [ $BASHPID = $$ ] && echo main-same ¦ ( [ $BASHPID != $$ ] && echo sub-differs ) ¦ { [ $BASHPID = $$ ] && echo group-same; }
+            b=$(echo $BASHPID); [ "$b" != "$$" ] && echo cs-differs ¦ { echo $BASHPID > .bp; } & wait; [ "$(cat .bp)" = "$!" ] && echo bg-is-bang
+            echo $BASHPID | { read r; [ "$r" != "$$" ] && echo pipe-differs; } ¦ ( a=$BASHPID; ( [ $BASHPID != $a ] && echo nested-differs ) )
+            (( BASHPID == $$ )) && echo arith-same ¦ x=$( ( echo $BASHPID ) ); [ "$x" != "$$" ] && echo deep-differs
+            "#,
+        ),
+        // timeout.
+        3 => frag(
+            r#"
+            timeout 0.1 sleep 1; echo "t=$?" ¦ timeout -s KILL 0.1 sleep 1; echo "t=$?" ¦ timeout 1 true; echo "t=$?"
+            timeout 1 sh -c 'exit 3'; echo "t=$?" ¦ timeout --preserve-status 0.1 sleep 1; echo "t=$?" ¦ timeout x sleep 1; echo "t=$?"
+            timeout 1 nosuch; echo "t=$?" ¦ timeout -k 0.1 0.1 sleep 1; echo "t=$?" ¦ timeout 0.1 sleep 1 & wait $!; echo "tb=$?"
+            timeout -s INT 0.1 sleep 1; echo "t=$?" ¦ timeout; echo "t=$?" ¦ timeout 1 echo hi; echo "t=$?"
             "#,
         ),
     ]
@@ -2812,6 +2933,19 @@ fn history_script() -> BoxedStrategy<String> {
                 _ => "bash -c \"$(cat s.sh)\" 2>&1; echo \"rc=$?\"".to_owned(),
             };
             format!("printf '%s\\n' 'r1' 'r2' 'r3' > hr\n{files}\n{write}\n{run}\necho ---; cat hf 2>&1; cat hf2 2>/dev/null\n")
+fn jobs_script() -> BoxedStrategy<String> {
+    (
+        lines(jobs_stmt(), 1..5),
+        sel(&["", "", "", "set -m", "set -b"]),
+    )
+        .prop_map(|(body, pre)| {
+            format!(
+                "exec 5>&2 2>.err\n\
+                 trap 'exec 2>&5; sed \"s/ *[0-9]\\{{4,\\}}/ PID/g\" .err >&2' EXIT\n\
+                 f() {{ sleep 0.1; return 5; }}\n\
+                 {pre}\n{body}\n\
+                 wait; echo \"end:$?\"\njobs\n"
+            )
         })
         .boxed()
 }
@@ -2849,4 +2983,5 @@ areas! {
     varenv => varenv_script,
     invoke => invoke_script,
     history => history_script,
+    jobs => jobs_script,
 }

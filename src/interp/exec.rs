@@ -578,6 +578,9 @@ impl Interp {
 
     /// Runs pipeline `p`, with its `!` or (`negated` false) without it.
     fn exec_pipeline_as(&mut self, p: &Pipeline, negated: bool) -> R {
+        if !self.coprocs.is_empty() {
+            self.reap_coprocs();
+        }
         self.line_before = self.line;
         self.line = self.at_line(p.line);
         let start = if p.time.is_some() {
@@ -714,6 +717,7 @@ impl Interp {
         c.list_ends = None;
         c.functions_end = false;
         c.stage_process = false;
+        c.coprocs = Vec::new();
         let now = self.fs.lock().clock().now();
         let info = self.proc.info();
         let (comm, args) = info
@@ -1899,7 +1903,36 @@ impl Interp {
                 ))
             })?;
         self.add_job(pid, text, handle, lane, mailbox, ended);
+        self.coprocs.retain(|(_, n)| *n != name);
+        self.coprocs.push((pid, name));
         Ok(0)
+    }
+
+    /// Unsets the variables of each coprocess that has ended (or was waited for), as
+    /// bash does when it reaps one: `NAME`, and `NAME_PID` while it still names it.
+    pub(crate) fn reap_coprocs(&mut self) {
+        let now = self.fs.lock().clock().now();
+        let ended: Vec<(u32, String)> = {
+            let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            self.coprocs
+                .iter()
+                .filter(|(pid, _)| {
+                    jt.jobs
+                        .iter()
+                        .find(|j| j.pid == *pid)
+                        .is_none_or(|j| j.ended_before(now))
+                })
+                .cloned()
+                .collect()
+        };
+        for (pid, name) in ended {
+            self.coprocs.retain(|(p, _)| *p != pid);
+            let pid_var = format!("{name}_PID");
+            if self.get_str(&pid_var).is_some_and(|v| v == pid.to_string()) {
+                let _ = self.vars.unset(&pid_var);
+                let _ = self.vars.unset(&name);
+            }
+        }
     }
 
     fn expander_arith_text(&mut self, w: &Word) -> Result<String, ExpandError> {

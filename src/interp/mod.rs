@@ -707,6 +707,10 @@ pub struct Interp {
     /// bash then reports the jobs that have ended ([`Interp::notify_jobs`]).
     pub(crate) reaped: bool,
     pub last_bg: Option<u32>,
+    /// The coprocesses this shell started and has not yet reaped: pid and name. Once
+    /// one has ended, the shell unsets `NAME` and `NAME_PID` (as bash does when it
+    /// reaps the process).
+    pub coprocs: Vec<(u32, String)>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
     pub umask: u32,
@@ -964,6 +968,7 @@ impl Interp {
             reports_lost_scopes: true,
             reaped: false,
             last_bg: None,
+            coprocs: Vec::new(),
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
             dir_stack: Vec::new(),
             umask: 0o022,

@@ -2240,14 +2240,88 @@ fn disown_pids(
     }
 }
 
-pub fn fg(sh: &mut Interp, _args: &[String]) -> R {
-    sh.builtin_error("fg", "no job control");
-    Ok(1)
+/// The pid of the job an `fg`/`bg` operand names (the current job without one); the
+/// error when none is, as bash words it.
+fn job_control_target(sh: &Interp, name: &str, spec: Option<&String>) -> Option<u32> {
+    let (shown, pid) = match spec {
+        None => ("current", job_pid(sh, "%+")),
+        Some(s) => (s.as_str(), job_pid(sh, s)),
+    };
+    if pid.is_none() {
+        sh.builtin_error(name, &format!("{shown}: no such job"));
+    }
+    pid
 }
 
-pub fn bg(sh: &mut Interp, _args: &[String]) -> R {
-    sh.builtin_error("bg", "no job control");
-    Ok(1)
+/// `fg [jobspec]`: without job control (`set -m`) an error; with it, the job's command
+/// is printed and the shell waits for it, its status being fg's.
+pub fn fg(sh: &mut Interp, args: &[String]) -> R {
+    if !sh.set.monitor || sh.in_subshell {
+        sh.builtin_error("fg", "no job control");
+        return Ok(1);
+    }
+    let (_, i) = match super::letter_options(sh, "fg", args, "", "fg: usage: fg [job_spec]") {
+        Ok(v) => v,
+        Err(status) => return Ok(status),
+    };
+    let Some(pid) = job_control_target(sh, "fg", args.get(i)) else {
+        return Ok(1);
+    };
+    let command = {
+        let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jt.jobs
+            .iter()
+            .find(|j| j.pid == pid)
+            .map(|j| j.command.clone())
+            .unwrap_or_default()
+    };
+    sh.out(format!("{command}\n").as_bytes())?;
+    let s = match join_job(sh, pid)? {
+        Some(Joined::Interrupted(sig)) => return Ok(128 + sig),
+        Some(Joined::Status(s)) => s,
+        None => 127,
+    };
+    let now = sh.fs.lock().clock().now();
+    sh.jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .forget(pid, now);
+    Ok(s)
+}
+
+/// `bg [jobspec ...]`: without job control an error; with it, a job (which in a
+/// sandbox never stops) is already in the background.
+pub fn bg(sh: &mut Interp, args: &[String]) -> R {
+    if !sh.set.monitor || sh.in_subshell {
+        sh.builtin_error("bg", "no job control");
+        return Ok(1);
+    }
+    let usage = "bg: usage: bg [job_spec ...]";
+    let (_, i) = match super::letter_options(sh, "bg", args, "", usage) {
+        Ok(v) => v,
+        Err(status) => return Ok(status),
+    };
+    let operands = args.get(i..).unwrap_or_default();
+    let specs: Vec<Option<&String>> = if operands.is_empty() {
+        vec![None]
+    } else {
+        operands.iter().map(Some).collect()
+    };
+    let mut status = 0;
+    for spec in specs {
+        let Some(pid) = job_control_target(sh, "bg", spec) else {
+            status = 1;
+            continue;
+        };
+        let id = {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs.iter().find(|j| j.pid == pid).map(|j| j.id)
+        };
+        if let Some(id) = id {
+            sh.builtin_error("bg", &format!("job {id} already in background"));
+        }
+    }
+    Ok(status)
 }
 
 pub fn umask(sh: &mut Interp, args: &[String]) -> R {
