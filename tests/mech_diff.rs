@@ -2688,6 +2688,51 @@ fn invoke_stmt() -> BoxedStrategy<String> {
             r#"
             f frames ¦ f src a ¦ echo "${0##*/}:${BASH_SOURCE[*]-}:${FUNCNAME[*]-}" ¦ BASH_ARGV0=b0; echo "${0##*/}"
             echo "$BASH_EXECUTION_STRING" | head -c 20; echo ¦ echo "$SHLVL" ¦ echo "$-" ¦ shopt login_shell
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn invoke_script() -> BoxedStrategy<String> {
+    lines(invoke_stmt(), 1..5)
+        .prop_map(|body| {
+            format!(
+                "mkdir -p bin dir\n\
+                 printf '%s\\n' '#!/bin/bash' 'echo \"a:${{0##*/}}:$#:$*:${{BASH_SOURCE[0]##*/}}:$SHLVL\"' 'type xf >/dev/null 2>&1 && xf ina' > a.sh\n\
+                 printf '%s\\n' 'echo \"plain:$#:$*\"' > plain\n\
+                 printf '%s\\n' '#!/bin/bash' 'echo noexec' > noexec.sh\n\
+                 printf '%s\\n' '#!/nonexistent/sh' 'echo never' > badint.sh\n\
+                 printf '%s\\n' '#!/bin/cat' 'cat line' > catme.sh\n\
+                 printf '%s\\n' '#!/usr/bin/awk -f' 'BEGIN {{ print \"awk\", ARGC }}' > awk.sh\n\
+                 printf '%s\\n' '#!/usr/bin/env bash' 'echo \"envb:$#:$1\"' > envb.sh\n\
+                 printf '%s\\n' '#!/bin/sh' 'echo \"sh:$#:$1\"' > sh.sh\n\
+                 printf '%s\\n' 'echo err1' 'nosuchcmd' 'false' 'echo \"err2:$LINENO\"' > err.sh\n\
+                 printf '%s\\n' 'echo ret1' 'return 3' 'echo ret2' > ret.sh\n\
+                 printf '%s\\n' 'g() {{ echo \"fn:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]##*/}}\"; }}' 'g' > fn.sh\n\
+                 printf '%s\\n' 'echo \"src:$#:$*:${{BASH_SOURCE[0]##*/}}:${{FUNCNAME[*]-}}\"' 'set -- changed' > src.sh\n\
+                 printf '%s\\n' 'set -- from-setpos' 'echo \"setpos:$#\"' > setpos.sh\n\
+                 printf '%s\\n' 'echo \"ln:$LINENO:${{BASH_LINENO[*]}}\"' > lineno.sh\n\
+                 printf '%s\\n' '. ./lineno.sh' 'echo \"nested:${{#BASH_SOURCE[@]}}\"' > nested.sh\n\
+                 printf '%s\\n' 'be=set; echo \"benv:$#:${{0##*/}}\"' > benv.sh\n\
+                 printf '%s\\n' 'if then' > syn.sh\n\
+                 printf '%s\\n' 'echo \"inpath:$#:$*:${{0##*/}}\"' > bin/inpath\n\
+                 printf '%s\\n' 'echo hidden' > bin/hidden\n\
+                 printf '#!/bin/bash\\r\\necho crlf\\r\\n' > crlf.sh\n\
+                 printf 'echo bin\\0\\001\\n' > bin.dat\n\
+                 printf '%s\\n' 'echo \"stdin:$#:$*\"' 'read -r l; echo \"got:$l\"' 'second line' > in.txt\n\
+                 : > empty.sh; printf '%s\\n' 'echo unread' > unread.sh; chmod 000 unread.sh\n\
+                 chmod +x a.sh plain badint.sh catme.sh awk.sh envb.sh sh.sh err.sh ret.sh fn.sh bin/inpath crlf.sh empty.sh\n\
+                 xf() {{ echo \"xf:$#:$*\"; }}\n\
+                 f() {{\ncase $1 in\nsrc) . ./src.sh in-f; echo \"f-after:$#:$*\" ;;\nret) . ./ret.sh; echo \"f-ret:$?\" ;;\n\
+                 lineno) . ./lineno.sh ;;\nframes) echo \"fr:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]-}}\" ;;\nesac\n}}\n\
+                 {body}\necho \"end:$?\"\n"
+            )
+        })
+        .boxed()
+}
+
+
 // ---------------------------------------------------------------- history
 
 /// A line of a script that keeps a history ("HISTORY", "Bash History Builtins",
@@ -2757,6 +2802,34 @@ fn history_line() -> BoxedStrategy<String> {
             echo a !#:0 ¦ echo '!!' ¦ echo \!! ¦ echo "!!" ¦ echo ! x ¦ echo !=x ¦ echo !(x) ¦ echo $! ¦ [[ ! -z x ]] && echo neg
             echo !nosuch; echo after ¦ echo !99 ¦ echo !-99 ¦ echo "a" !! ¦ echo ${!x} ¦ echo x!
             echo @@ ¦ echo @-2 ¦ %one%ONE ¦ echo '@@' ¦ echo !!:s/one/[&]/
+            "#,
+        ),
+    ]
+    .boxed()
+}
+
+fn history_script() -> BoxedStrategy<String> {
+    (
+        lines(history_line(), 2..9),
+        sel(&["file", "file", "stdin", "stdin", "inline"]),
+        sel(&["", "", "set -H", "set -H", "set -H; HISTCONTROL=ignoreboth", "HISTSIZE=3"]),
+        sel(&["", "", "", "printf '%s\\n' 'old 1' 'old 2' 'old 3' 'old 4' > hf", "printf '%s\\n' 'r1' 'r2' > hr"]),
+    )
+        .prop_map(|(body, mode, pre, files)| {
+            let inner = format!("HISTFILE=hf; set -o history; {pre}\n{body}\necho \"end:$?\"");
+            let printed: Vec<String> = inner.lines().map(squote).collect();
+            let write = format!("printf '%s\\n' {} > s.sh", printed.join(" "));
+            let run = match mode.as_str() {
+                "file" => "bash s.sh 2>&1; echo \"rc=$?\"".to_owned(),
+                "stdin" => "bash < s.sh 2>&1; echo \"rc=$?\"".to_owned(),
+                _ => "bash -c \"$(cat s.sh)\" 2>&1; echo \"rc=$?\"".to_owned(),
+            };
+            format!("printf '%s\\n' 'r1' 'r2' 'r3' > hr\n{files}\n{write}\n{run}\necho ---; cat hf 2>&1; cat hf2 2>/dev/null\n")
+        })
+        .boxed()
+}
+
+
 /// One statement of the `jobs` area: background jobs and `$!`, `wait` in each form,
 /// `jobs` listings and jobspecs, `kill`, `disown`, `fg`/`bg`, `set -m`, traps on
 /// signals sent to the shell or its jobs, coprocesses, `$BASHPID` and `timeout`. Each
@@ -2882,57 +2955,6 @@ fn jobs_stmt() -> BoxedStrategy<String> {
     .boxed()
 }
 
-fn invoke_script() -> BoxedStrategy<String> {
-    lines(invoke_stmt(), 1..5)
-        .prop_map(|body| {
-            format!(
-                "mkdir -p bin dir\n\
-                 printf '%s\\n' '#!/bin/bash' 'echo \"a:${{0##*/}}:$#:$*:${{BASH_SOURCE[0]##*/}}:$SHLVL\"' 'type xf >/dev/null 2>&1 && xf ina' > a.sh\n\
-                 printf '%s\\n' 'echo \"plain:$#:$*\"' > plain\n\
-                 printf '%s\\n' '#!/bin/bash' 'echo noexec' > noexec.sh\n\
-                 printf '%s\\n' '#!/nonexistent/sh' 'echo never' > badint.sh\n\
-                 printf '%s\\n' '#!/bin/cat' 'cat line' > catme.sh\n\
-                 printf '%s\\n' '#!/usr/bin/awk -f' 'BEGIN {{ print \"awk\", ARGC }}' > awk.sh\n\
-                 printf '%s\\n' '#!/usr/bin/env bash' 'echo \"envb:$#:$1\"' > envb.sh\n\
-                 printf '%s\\n' '#!/bin/sh' 'echo \"sh:$#:$1\"' > sh.sh\n\
-                 printf '%s\\n' 'echo err1' 'nosuchcmd' 'false' 'echo \"err2:$LINENO\"' > err.sh\n\
-                 printf '%s\\n' 'echo ret1' 'return 3' 'echo ret2' > ret.sh\n\
-                 printf '%s\\n' 'g() {{ echo \"fn:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]##*/}}\"; }}' 'g' > fn.sh\n\
-                 printf '%s\\n' 'echo \"src:$#:$*:${{BASH_SOURCE[0]##*/}}:${{FUNCNAME[*]-}}\"' 'set -- changed' > src.sh\n\
-                 printf '%s\\n' 'set -- from-setpos' 'echo \"setpos:$#\"' > setpos.sh\n\
-                 printf '%s\\n' 'echo \"ln:$LINENO:${{BASH_LINENO[*]}}\"' > lineno.sh\n\
-                 printf '%s\\n' '. ./lineno.sh' 'echo \"nested:${{#BASH_SOURCE[@]}}\"' > nested.sh\n\
-                 printf '%s\\n' 'be=set; echo \"benv:$#:${{0##*/}}\"' > benv.sh\n\
-                 printf '%s\\n' 'if then' > syn.sh\n\
-                 printf '%s\\n' 'echo \"inpath:$#:$*:${{0##*/}}\"' > bin/inpath\n\
-                 printf '%s\\n' 'echo hidden' > bin/hidden\n\
-                 printf '#!/bin/bash\\r\\necho crlf\\r\\n' > crlf.sh\n\
-                 printf 'echo bin\\0\\001\\n' > bin.dat\n\
-                 printf '%s\\n' 'echo \"stdin:$#:$*\"' 'read -r l; echo \"got:$l\"' 'second line' > in.txt\n\
-                 : > empty.sh; printf '%s\\n' 'echo unread' > unread.sh; chmod 000 unread.sh\n\
-                 chmod +x a.sh plain badint.sh catme.sh awk.sh envb.sh sh.sh err.sh ret.sh fn.sh bin/inpath crlf.sh empty.sh\n\
-                 xf() {{ echo \"xf:$#:$*\"; }}\n\
-                 f() {{\ncase $1 in\nsrc) . ./src.sh in-f; echo \"f-after:$#:$*\" ;;\nret) . ./ret.sh; echo \"f-ret:$?\" ;;\n\
-                 lineno) . ./lineno.sh ;;\nframes) echo \"fr:${{FUNCNAME[*]}}:${{BASH_LINENO[*]}}:${{BASH_SOURCE[*]-}}\" ;;\nesac\n}}\n\
-                 {body}\necho \"end:$?\"\n"
-            )
-fn history_script() -> BoxedStrategy<String> {
-    (
-        lines(history_line(), 2..9),
-        sel(&["file", "file", "stdin", "stdin", "inline"]),
-        sel(&["", "", "set -H", "set -H", "set -H; HISTCONTROL=ignoreboth", "HISTSIZE=3"]),
-        sel(&["", "", "", "printf '%s\\n' 'old 1' 'old 2' 'old 3' 'old 4' > hf", "printf '%s\\n' 'r1' 'r2' > hr"]),
-    )
-        .prop_map(|(body, mode, pre, files)| {
-            let inner = format!("HISTFILE=hf; set -o history; {pre}\n{body}\necho \"end:$?\"");
-            let printed: Vec<String> = inner.lines().map(squote).collect();
-            let write = format!("printf '%s\\n' {} > s.sh", printed.join(" "));
-            let run = match mode.as_str() {
-                "file" => "bash s.sh 2>&1; echo \"rc=$?\"".to_owned(),
-                "stdin" => "bash < s.sh 2>&1; echo \"rc=$?\"".to_owned(),
-                _ => "bash -c \"$(cat s.sh)\" 2>&1; echo \"rc=$?\"".to_owned(),
-            };
-            format!("printf '%s\\n' 'r1' 'r2' 'r3' > hr\n{files}\n{write}\n{run}\necho ---; cat hf 2>&1; cat hf2 2>/dev/null\n")
 fn jobs_script() -> BoxedStrategy<String> {
     (
         lines(jobs_stmt(), 1..5),
