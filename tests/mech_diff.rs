@@ -2732,7 +2732,6 @@ fn invoke_script() -> BoxedStrategy<String> {
         .boxed()
 }
 
-
 // ---------------------------------------------------------------- history
 
 /// A line of a script that keeps a history ("HISTORY", "Bash History Builtins",
@@ -2828,7 +2827,6 @@ fn history_script() -> BoxedStrategy<String> {
         })
         .boxed()
 }
-
 
 /// One statement of the `jobs` area: background jobs and `$!`, `wait` in each form,
 /// `jobs` listings and jobspecs, `kill`, `disown`, `fg`/`bg`, `set -m`, traps on
