@@ -1135,12 +1135,13 @@ impl Interp {
                 let _held = held;
                 let _on = job_lane.enter();
                 child.proc.mailbox().run_here();
-                let r = if lone {
+                let r = if pipeline_job {
                     let armed = child.trap_active("ERR");
                     let r = child.exec_pipeline_as(&a.first, false);
-                    child.stage_check(&a.first.commands[0], armed, r)
-                } else if pipeline_job {
-                    child.exec_pipeline_as(&a.first, false)
+                    match a.first.commands.as_slice() {
+                        [c] => child.stage_check(c, armed, r),
+                        _ => r,
+                    }
                 } else {
                     child.exec_and_or(&a, false)
                 };
