@@ -343,11 +343,25 @@ impl Field {
     }
 }
 
+/// What the expansion of a `${v:-word}` word has met, while it is on.
+#[derive(Clone, Copy, Default)]
+struct RhsAt {
+    on: bool,
+    /// An unquoted `$@` (or `${a[@]}`) list.
+    unquoted: bool,
+    /// A quoted one: its elements are words of their own, as everywhere.
+    quoted: bool,
+}
+
 /// The expander: a host and the expansion state of one word list.
 pub struct Expander<'h, H: Host + ?Sized> {
     pub host: &'h mut H,
     /// Expanding an assignment value: `$*` joins with IFS, `$@` with spaces.
     pub assign_ctx: bool,
+    /// Expanding the word of an unquoted `${v:-word}` or `${v:+word}` while IFS is set,
+    /// not null and does not start with a space: an unquoted `$@` there keeps each
+    /// element whole (see [`param`]'s `word_pieces`).
+    rhs_at: RhsAt,
     /// Bytes of text this expander has made (for the memory check in `part`).
     made: u64,
 }
@@ -361,6 +375,7 @@ impl<'h, H: Host + ?Sized> Expander<'h, H> {
         Expander {
             host,
             assign_ctx: false,
+            rhs_at: RhsAt::default(),
             made: 0,
         }
     }

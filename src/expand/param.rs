@@ -2,7 +2,9 @@
 //! arrays, indirection, and the `@` transformations.
 
 use super::pattern::{MatchOpts, Pattern};
-use super::{ErrorKind, ExpResult, ExpandError, Expander, Host, Piece, Q, Value, Var, join_pieces};
+use super::{
+    ErrorKind, ExpResult, ExpandError, Expander, Field, Host, Piece, Q, Value, Var, join_pieces,
+};
 use crate::syntax::{CaseTo, Param, ParamExp, ParamOp, ReplaceMode, Subscript, Word, WordPart};
 
 /// The values a parameter names before any operator applies.
@@ -460,9 +462,23 @@ fn list_pieces<H: Host + ?Sized>(
     }
     let mut out = Vec::new();
     if in_dq || ex.assign_ctx {
+        if in_dq && ex.rhs_at.on {
+            ex.rhs_at.quoted = true;
+        }
         for (i, v) in vals.into_iter().enumerate() {
             if i > 0 {
                 out.push(Piece::Break);
+            }
+            out.push(Piece::Text(v, Q::Quoted));
+        }
+        return out;
+    }
+    if ex.rhs_at.on && !star {
+        // Each element whole, joined on IFS's first character, to be split there.
+        ex.rhs_at.unquoted = true;
+        for (i, v) in vals.into_iter().enumerate() {
+            if i > 0 {
+                out.push(Piece::Text(sep.clone(), Q::Exp));
             }
             out.push(Piece::Text(v, Q::Quoted));
         }
@@ -575,7 +591,12 @@ fn finish<H: Host + ?Sized>(
             match op {
                 '-' | '=' if missing => {
                     if *op == '=' {
-                        let value = join_pieces(ex.parts(&word.parts, in_dq)?);
+                        // The value is expanded as an assignment's: `$@` joins
+                        // with spaces.
+                        let outer = std::mem::replace(&mut ex.assign_ctx, true);
+                        let value = ex.parts(&word.parts, in_dq);
+                        ex.assign_ctx = outer;
+                        let value = join_pieces(value?);
                         // bash assigns through no special parameter, even one
                         // whose value names a variable (`${!@:=v}`).
                         if let (true, Param::Special(c)) = (pe.indirect, &pe.param) {
@@ -629,8 +650,12 @@ fn finish<H: Host + ?Sized>(
                     return word_pieces(ex, word, in_dq);
                 }
                 '?' if missing => {
-                    let msg = join_pieces(ex.parts(&word.parts, in_dq)?);
-                    let msg = if msg.is_empty() {
+                    // The word expands as a command's words do, quoted or not (no
+                    // pathname expansion), and its fields join with spaces.
+                    let pieces = ex.parts(&word.parts, false)?;
+                    let fields = ex.split(pieces);
+                    let msg = fields.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+                    let msg = if word.parts.is_empty() {
                         if *colon {
                             "parameter null or not set".to_owned()
                         } else {
@@ -1021,18 +1046,66 @@ fn word_pieces<H: Host + ?Sized>(
     word: &Word,
     in_dq: bool,
 ) -> ExpResult<Vec<Piece>> {
-    let mut pieces = ex.parts(&word.parts, in_dq)?;
     if in_dq {
+        let mut pieces = ex.parts(&word.parts, in_dq)?;
         pieces.insert(0, Piece::Text(String::new(), Q::Quoted));
+        return Ok(pieces);
+    }
+    // POSIX interpretation 888, as bash 5.2 has it: when IFS is set, not null and does
+    // not start with a space, an unquoted `$@` in the word keeps each element whole,
+    // the word is split into fields, and the fields join with spaces, which split the
+    // result again only if IFS holds a space. (An assignment joins `$@` with spaces
+    // anyway.)
+    let rhs = !ex.rhs_at.on
+        && !ex.assign_ctx
+        && ex
+            .host
+            .var("IFS")
+            .and_then(|v| v.ifs_text())
+            .is_some_and(|ifs| !ifs.is_empty() && !ifs.starts_with(' '));
+    if rhs {
+        ex.rhs_at = super::RhsAt {
+            on: true,
+            ..Default::default()
+        };
+    }
+    let pieces = ex.parts(&word.parts, false);
+    let met = if rhs {
+        std::mem::take(&mut ex.rhs_at)
     } else {
-        // The word's unquoted text is part of the expansion's result: it is split.
-        for p in pieces.iter_mut() {
-            if let Piece::Text(_, q @ Q::Lit) = p {
-                *q = Q::Exp;
-            }
+        super::RhsAt::default()
+    };
+    // The word's unquoted text is part of the expansion's result: it is split.
+    let mut pieces = pieces?;
+    for p in pieces.iter_mut() {
+        if let Piece::Text(_, q @ Q::Lit) = p {
+            *q = Q::Exp;
         }
     }
-    Ok(pieces)
+    if !rhs || !met.unquoted || met.quoted {
+        return Ok(pieces);
+    }
+    let breaks = ex.ifs().unwrap_or_default().contains(' ');
+    let mut out = Vec::new();
+    for (i, f) in ex.split(pieces).into_iter().enumerate() {
+        if i > 0 {
+            out.push(if breaks {
+                Piece::Break
+            } else {
+                Piece::Text(" ".to_owned(), Q::Lit)
+            });
+        }
+        if f.frags.is_empty() {
+            out.push(Piece::Text(String::new(), Q::Quoted));
+        }
+        // Split already: what is left unquoted is still a pattern, never split again.
+        out.extend(
+            f.frags
+                .into_iter()
+                .map(|(t, q)| Piece::Text(t, if q == Q::Exp { Q::Lit } else { q })),
+        );
+    }
+    Ok(out)
 }
 
 /// Pattern options inside `${...}`: nocasematch applies to `${v/pat/rep}` only
