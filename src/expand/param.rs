@@ -441,6 +441,9 @@ enum EmptyIfsJoin {
     Nothing,
     /// Joined with a space (`${!a[*]}`).
     Space,
+    /// Joined with a space, `@` or `*`: an array's elements with a pattern removed
+    /// (`${a[@]#p}`, `${a[*]%p}`), which bash makes one string before splitting.
+    SpaceEither,
 }
 
 /// Turns a list of values into pieces, honouring `@`/`*`, double quotes and IFS.
@@ -491,6 +494,12 @@ fn list_pieces<H: Host + ?Sized>(
         Some("") => match empty_ifs {
             EmptyIfsJoin::Nothing if star => out.push(Piece::Text(vals.concat(), Q::Exp)),
             EmptyIfsJoin::Space if star => out.push(Piece::Text(vals.join(" "), Q::Exp)),
+            // bash 5.2 marks each space inside an element with its internal quoting
+            // byte (\x01) under a null IFS and leaves the mark in the result.
+            EmptyIfsJoin::SpaceEither => {
+                let marked: Vec<String> = vals.iter().map(|v| v.replace(' ', "\x01 ")).collect();
+                out.push(Piece::Text(marked.join(" "), Q::Exp))
+            }
             _ => {
                 for (i, v) in vals.into_iter().enumerate() {
                     if i > 0 {
@@ -969,6 +978,8 @@ fn finish<H: Host + ?Sized>(
                 && !ifs_null(ex));
         let join = if pe.indirect && matches!(pe.index, Some(Subscript::Star)) {
             EmptyIfsJoin::Space
+        } else if matches!(pe.op, ParamOp::Strip { .. }) && matches!(pe.param, Param::Name(_)) {
+            EmptyIfsJoin::SpaceEither
         } else {
             EmptyIfsJoin::Separate
         };

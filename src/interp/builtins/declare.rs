@@ -1601,8 +1601,16 @@ impl Interp {
             parts: vec![WordPart::Quoted(s)],
         };
         let mut out = Vec::new();
+        // An associative list of `[k]=v` pairs refuses a plain word unexpanded: the
+        // builtin's message shows the word as written, quoted.
+        let keyed = assoc && elems.first().is_some_and(|e| e.key.is_some());
         for e in elems {
             match &e.key {
+                None if keyed => out.push(ArrayElem {
+                    key: None,
+                    append: false,
+                    value: quoted(crate::syntax::printer::word_to_string(&e.value)),
+                }),
                 Some(k)
                     if !assoc
                         && self.set.braceexpand
