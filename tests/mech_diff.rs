@@ -2796,11 +2796,11 @@ fn history_line() -> BoxedStrategy<String> {
             r#"
             echo !! ¦ !! ¦ echo !-2 ¦ echo !1 ¦ echo !ec ¦ echo !?one? ¦ echo !?one ¦ ^one^ONE ¦ ^one^ONE^ x ¦ ^zz^y
             echo !!:0 ¦ echo !!:1 ¦ echo !!:^ ¦ echo !!:$ ¦ echo !!:* ¦ echo !!:1-2 ¦ echo !!:-2 ¦ echo !!:2* ¦ echo !!:2- ¦ echo !$ ¦ echo !^ ¦ echo !*
-            echo !!:h ¦ echo !!:t ¦ echo !!:r ¦ echo !!:e ¦ echo !!:p ¦ echo !!:q ¦ echo !!:x ¦ echo !!:s/one/1/ ¦ echo !!:gs/o/0/ ¦ echo !!:& ¦ echo !!:g&
+            echo !!:h ¦ echo !!:t ¦ echo !!:r ¦ echo !!:e ¦ echo !!:p ¦ echo !!:q ¦ echo !!:x ¦ echo !!:s/one/1/ ¦ echo !!:gs/o/0/ ¦ echo "!!:&" ¦ echo "!!:g&"
             echo !$:h ¦ echo !$:t:r ¦ echo !!:1:s/n/N/:p ¦ echo !!:s^o^O^ ¦ echo !!:s/x/y/ ¦ echo !!:9 ¦ echo !!:z ¦ echo !#
             echo a !#:0 ¦ echo '!!' ¦ echo \!! ¦ echo "!!" ¦ echo ! x ¦ echo !=x ¦ echo !(x) ¦ echo $! ¦ [[ ! -z x ]] && echo neg
             echo !nosuch; echo after ¦ echo !99 ¦ echo !-99 ¦ echo "a" !! ¦ echo ${!x} ¦ echo x!
-            echo @@ ¦ echo @-2 ¦ %one%ONE ¦ echo '@@' ¦ echo !!:s/one/[&]/
+            echo @@ ¦ echo @-2 ¦ %one%ONE ¦ echo '@@' ¦ echo "!!:s/one/[&]/"
             "#,
         ),
     ]
@@ -2818,11 +2818,16 @@ fn history_script() -> BoxedStrategy<String> {
             let inner = format!("HISTFILE=hf; set -o history; {pre}\n{body}\necho \"end:$?\"");
             let printed: Vec<String> = inner.lines().map(squote).collect();
             let write = format!("printf '%s\\n' {} > s.sh", printed.join(" "));
-            let run = match mode.as_str() {
-                "file" => "bash s.sh 2>&1; echo \"rc=$?\"".to_owned(),
-                "stdin" => "bash < s.sh 2>&1; echo \"rc=$?\"".to_owned(),
-                _ => "bash -c \"$(cat s.sh)\" 2>&1; echo \"rc=$?\"".to_owned(),
+            // `&` stays quoted (a background job's output would race the rest), and
+            // the name of `fc`'s temporary file (random in bash) is masked.
+            let shell = match mode.as_str() {
+                "file" => "bash s.sh",
+                "stdin" => "bash < s.sh",
+                _ => "bash -c \"$(cat s.sh)\"",
             };
+            let run = format!(
+                "{shell} 2>&1 | sed 's/bash-fc\\.[A-Za-z0-9]*/bash-fc.X/'; echo \"rc=${{PIPESTATUS[0]}}\""
+            );
             format!("printf '%s\\n' 'r1' 'r2' 'r3' > hr\n{files}\n{write}\n{run}\necho ---; cat hf 2>&1; cat hf2 2>/dev/null\n")
         })
         .boxed()

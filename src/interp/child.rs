@@ -58,13 +58,19 @@ impl Interp {
             .entry("PWD", false)
             .attrs
             .set(Attrs::EXPORT, true);
+        // A restricted shell passes no functions on.
+        let exported = if self.restricted {
+            imbl::OrdSet::new()
+        } else {
+            self.exported_funcs.clone()
+        };
         child.funcs = self
             .funcs
             .iter()
-            .filter(|(k, _)| self.exported_funcs.contains(*k))
+            .filter(|(k, _)| exported.contains(*k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        child.exported_funcs = self.exported_funcs.clone();
+        child.exported_funcs = exported;
         child.set = SetOpts {
             braceexpand: true,
             hashall: true,
@@ -225,6 +231,10 @@ impl Interp {
         if prog == "sh" || prog.ends_with("/sh") {
             child.set.posix = true;
         }
+        // A shell started as `rbash` is restricted.
+        if prog.rsplit('/').next() == Some("rbash") {
+            child.restricted = true;
+        }
         // An exported SHELLOPTS / BASHOPTS turns its options on in the new shell.
         let env = self.vars.exported();
         for name in env.get("SHELLOPTS").into_iter().flat_map(|s| s.split(':')) {
@@ -285,7 +295,9 @@ impl Interp {
                         continue;
                     };
                     if !child.set.set_named(name, a == "-o") {
-                        self.errln(&format!("{prog}: {name}: invalid option name"));
+                        self.errln(&format!(
+                            "{prog}: line 0: {prog}: {name}: invalid option name"
+                        ));
                         return Ok(2);
                     }
                 }
@@ -297,7 +309,9 @@ impl Interp {
                     if let Some(name) = words.get(i)
                         && !child.shopt.set(name, a == "-O")
                     {
-                        self.errln(&format!("{prog}: {name}: invalid shell option name"));
+                        self.errln(&format!(
+                            "{prog}: line 0: {name}: invalid shell option name"
+                        ));
                         return Ok(2);
                     }
                 }
@@ -332,7 +346,9 @@ impl Interp {
                                     child.shopt.set(name, on)
                                 };
                                 if !known {
-                                    self.errln(&format!("{prog}: {name}: invalid option name"));
+                                    self.errln(&format!(
+                                        "{prog}: line 0: {prog}: {name}: invalid option name"
+                                    ));
                                     return Ok(2);
                                 }
                             }
@@ -358,6 +374,10 @@ impl Interp {
         }
         child.update_shellopts();
         let argv0_override = self.argv0_override.take();
+        // A shell whose argv[0] starts with `-` (as `exec -l` makes it) is a login shell.
+        if argv0_override.as_deref().unwrap_or(&prog).starts_with('-') {
+            child.shopt.set("login_shell", true);
+        }
         let rest = &words[i.min(words.len())..];
         let script;
         if want_c {
@@ -419,7 +439,7 @@ impl Interp {
             script = crate::text::decode(&buf);
             child.command_string_mode = false;
             child.reads_stdin = true;
-            child.arg0 = prog.clone();
+            child.arg0 = argv0_override.unwrap_or_else(|| prog.clone());
             child.positional = Arc::new(rest.to_vec());
         }
         if child.extdebug() {
@@ -438,16 +458,21 @@ impl Interp {
             child.update_shellopts();
         }
         if child.set.noexec {
-            // Parse only.
-            let r = crate::syntax::parse_with(&script, child.parse_options());
-            return match r {
-                Ok(_) => Ok(0),
-                Err(e) => {
-                    self.errln(&format!("{prog}: -c: line {}: {e}", e.line));
-                    Ok(2)
-                }
-            };
+            // Parse only: the reader reports a syntax error as it would when running.
+            return Ok(child.run_script(&script));
         }
+        let shell = prog.rsplit('/').next().unwrap_or(&prog).to_owned();
+        if child.set.verbose {
+            // `-v` echoes what the shell reads, the imported functions' text first.
+            let names: Vec<String> = child.exported_funcs.iter().cloned().collect();
+            for name in names {
+                if let Some(def) = child.funcs.get(name.as_str()).cloned() {
+                    let text = crate::syntax::printer::function_env_value(&def);
+                    child.errln(&format!("{name} {text}"));
+                }
+            }
+        }
+        child.report_bad_imports(&shell);
         if child.interactive {
             child.become_interactive();
             if !norc {

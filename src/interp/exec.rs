@@ -2389,6 +2389,15 @@ impl Interp {
         let adopt = std::mem::take(&mut self.adopt_bindings);
         // In POSIX mode special builtins come before functions.
         let posix_special = self.set.posix && super::builtins::is_special_name(name);
+        // A command that starts with `%` is a job to resume (bash's shorthand for
+        // `fg %job`), before any function or builtin is looked for.
+        if name.starts_with('%')
+            && let Some(b) = self.builtin("fg")
+        {
+            let mut args = vec!["fg".to_owned()];
+            args.extend(words.iter().cloned());
+            return self.call_builtin("fg", b, &args);
+        }
         if let Some(f) = self.funcs.get(name).cloned().filter(|_| !posix_special) {
             self.adopt_bindings = adopt;
             // In a substitution's process, a function its last command calls ends
@@ -2814,6 +2823,7 @@ impl Interp {
             ..Default::default()
         };
         child.status = 0;
+        child.report_bad_imports("bash");
         child.reads_stdin = false;
         let _ = path;
         // Like bash, refuse a file whose first line holds a NUL byte.
@@ -2841,7 +2851,7 @@ impl Interp {
 
     /// Runs a registered utility with the current fds.
     pub(crate) fn run_utility(&mut self, name: &str, words: &[String]) -> R {
-        if name == "bash" || name == "sh" {
+        if matches!(name, "bash" | "sh" | "rbash") {
             return self.run_bash(words);
         }
         let Some(f) = self.registry.get(name) else {
@@ -3793,7 +3803,9 @@ fn shebang(content: &[u8]) -> Option<(String, Option<String>)> {
     let rest = content.strip_prefix(b"#!")?;
     let line = rest.split(|&b| b == b'\n').next().unwrap_or_default();
     let line = std::str::from_utf8(line).ok()?;
-    let line = line.trim_matches([' ', '\t', '\r']);
+    // The kernel strips blanks only: a carriage return stays part of the line (a
+    // script saved with CRLF line ends names an interpreter `/bin/bash\r`).
+    let line = line.trim_matches([' ', '\t']);
     let (interp, arg) = match line.find([' ', '\t']) {
         Some(i) => (&line[..i], Some(line[i..].trim_matches([' ', '\t']))),
         None => (line, None),

@@ -691,6 +691,14 @@ impl OpenFile {
         Arc::new(OpenFile::Bytes(Mutex::new((Arc::new(data), 0))))
     }
 
+    /// How far a [`OpenFile::Bytes`] source has been read (None for other kinds).
+    pub fn bytes_read(&self) -> Option<usize> {
+        match self {
+            OpenFile::Bytes(m) => Some(m.lock().map_or(0, |g| g.1)),
+            _ => None,
+        }
+    }
+
     pub fn readable(&self) -> bool {
         match self {
             OpenFile::File { read, .. } => *read,

@@ -768,6 +768,9 @@ pub struct Interp {
     /// Whether the shell reads its commands from standard input (`bash -s`, or no
     /// script named): `s` in `$-`.
     pub reads_stdin: bool,
+    /// The next text run prints each command's lines on stderr as it reads them
+    /// (bash's `echo_input_at_read`, which `fc` turns on for the commands it runs).
+    pub echo_read: bool,
     /// Restricted mode (`set -r`, `bash -r`): no `cd`, no command names or `.` files
     /// with a slash, no output redirections, no `exec` of a program (see
     /// `builtins::restricted`). It cannot be turned off.
@@ -994,6 +997,7 @@ impl Interp {
             track_command: false,
             command_string_mode: true,
             reads_stdin: false,
+            echo_read: false,
             restricted: false,
             posix_shopts: false,
             restricted_shopt_latch: None,
@@ -1131,6 +1135,13 @@ impl Interp {
             self.shopt.set("shift_verbose", on);
             if on {
                 self.shopt.set("inherit_errexit", true);
+            }
+            // bash's `set_posix_mode` says so in POSIXLY_CORRECT (`y`, not exported),
+            // and takes the variable away again on leaving.
+            if on {
+                let _ = self.assign_scalar("POSIXLY_CORRECT", "y".to_owned(), false);
+            } else {
+                let _ = self.vars.unset("POSIXLY_CORRECT");
             }
         }
         if self.history.turned_on(self.set.history) {
@@ -1475,6 +1486,7 @@ impl Interp {
         if !self.track_command && src.contains("BASH_COMMAND") {
             self.track_command = true;
         }
+        let echo_read = std::mem::take(&mut self.echo_read);
         let mut parser = Parser::new(src, self.parse_options());
         parser.end_with_newline();
         let base_line = if nested {
@@ -1532,6 +1544,14 @@ impl Interp {
                     return Err(Flow::Fatal(m));
                 }
                 Err(e) => {
+                    // bash's reader has added the lines it read to the history before
+                    // the parser fails on them.
+                    if self.set.history && !nested && self.sourcing == 0 {
+                        let last = parser.pos().max(start + 1) - 1;
+                        let (_, end) = parser.line_from(last);
+                        let text = parser.text_between(start, end);
+                        self.history_add_line(text.trim_start_matches('\n'));
+                    }
                     // bash reads a newline past the end of the text when it has none,
                     // so the end is a line further on.
                     let eof_line = || {
@@ -1547,7 +1567,8 @@ impl Interp {
                         line = eof_line();
                     }
                     let name = self.error_source_name();
-                    let c_marker = self.frames.is_empty() && self.script_name.is_none();
+                    let c_marker =
+                        self.frames.is_empty() && self.script_name.is_none() && !self.reads_stdin;
                     let prefix_at = |line: u32| match label {
                         Some(label) => format!("{name}: {label}: line {line}: "),
                         None if c_marker => format!("{name}: -c: line {line}: "),
@@ -1653,6 +1674,10 @@ impl Interp {
                 let text = parser.text_since(start);
                 self.history_add_line(text.trim_start_matches('\n'));
             }
+            if echo_read {
+                let text = parser.text_since(start);
+                self.errln(text.trim_start_matches('\n').trim_end_matches('\n'));
+            }
             if self.set.verbose {
                 // `set -v` echoes input lines as they are read.
                 let text = crate::syntax::printer::list_to_string(&cmd);
@@ -1675,7 +1700,43 @@ impl Interp {
             {
                 self.list_ends = Some(exec::EndRule::TEXT);
             }
+            // A script read from stdin (`bash -s`, `bash < file`): bash has read its
+            // input up to the end of the command's line, so what the command reads
+            // from stdin is the rest of the script, and the reading goes on after it.
+            let feed = (!nested
+                && self.reads_stdin
+                && self.sourcing == 0
+                && self.frames.is_empty())
+            .then(|| {
+                let len = parser.text_len();
+                let pos = parser.pos();
+                let at_line_end = pos >= len || parser.prev_char() == Some('\n');
+                let line_end = if at_line_end {
+                    pos
+                } else {
+                    (parser.line_from(pos).1 + 1).min(len)
+                };
+                let next_line = parser.line() + u32::from(!at_line_end);
+                let rest = parser.text_between(line_end, (line_end + STDIN_FEED_CHARS).min(len));
+                let file = OpenFile::bytes(crate::text::encode(&rest));
+                let saved = self.fds.get(0).cloned();
+                self.fds.set(0, Some(file.clone()));
+                (file, saved, line_end, next_line, rest)
+            });
             let ran = self.exec_list(&cmd);
+            if let Some((file, saved, line_end, next_line, rest)) = feed {
+                if self.fds.get(0).is_some_and(|f| Arc::ptr_eq(f, &file)) {
+                    self.fds.set(0, saved);
+                }
+                let read = file.bytes_read().unwrap_or(0);
+                if read > 0 {
+                    let bytes = crate::text::encode(&rest);
+                    let taken = crate::text::decode(bytes.get(..read).unwrap_or(&bytes));
+                    let chars = taken.chars().count().min(rest.chars().count());
+                    let lines = taken.matches('\n').count() as u32;
+                    parser.resume_at(line_end + chars, next_line + lines);
+                }
+            }
             if !nested {
                 self.command_number = self.command_number.saturating_add(1);
             }
@@ -2194,7 +2255,13 @@ impl Interp {
         if let Some(path) = &self.exec_path {
             env.insert("_".to_owned(), path.clone());
         }
-        for name in &self.exported_funcs {
+        // A restricted shell passes no functions on.
+        let funcs = if self.restricted {
+            imbl::OrdSet::new()
+        } else {
+            self.exported_funcs.clone()
+        };
+        for name in &funcs {
             if let Some(def) = self.funcs.get(name.as_str()) {
                 env.insert(
                     format!("BASH_FUNC_{name}%%"),
@@ -2203,6 +2270,49 @@ impl Interp {
             }
         }
         env
+    }
+
+    /// bash's import of `BASH_FUNC_name%%=() {...}` environment entries that are not
+    /// one function definition: each is reported as the shell starts (and stays in the
+    /// environment for its children), and the shell's `$?` starts at 1.
+    pub(crate) fn report_bad_imports(&mut self, shell: &str) {
+        let env = self.vars.exported();
+        for (key, value) in &env {
+            let Some(name) = key
+                .strip_prefix("BASH_FUNC_")
+                .and_then(|n| n.strip_suffix("%%"))
+            else {
+                continue;
+            };
+            if !value.starts_with("() {") || self.funcs.contains_key(name) {
+                continue;
+            }
+            match crate::syntax::parse(&format!("{name} {value}")) {
+                Err(e) => {
+                    self.errln(&format!("{shell}: {name}: line {}: {e}", e.line));
+                }
+                Ok(_) => self.errln(&format!(
+                    "{shell}: warning: {name}: ignoring function definition attempt"
+                )),
+            }
+            self.errln(&format!(
+                "{shell}: error importing function definition for `{name}'"
+            ));
+            self.status = 1;
+        }
+    }
+
+    /// Takes every variable and function out of the environment (`exec -c`: the
+    /// program this process becomes starts with none).
+    pub(crate) fn clear_environment(&mut self) {
+        for name in self.vars.exported().into_keys() {
+            self.vars
+                .entry(&name, false)
+                .attrs
+                .set(Attrs::EXPORT, false);
+        }
+        self.exported_funcs = imbl::OrdSet::new();
+        self.exec_path = None;
     }
 
     /// Variables for a new shell process from its environment: every entry becomes an
@@ -2219,16 +2329,16 @@ impl Interp {
                 self.exec_path = Some(v.clone());
                 continue;
             }
+            // An entry that is no function definition stays in the environment as it
+            // is (a shell started from here reports it: `report_bad_imports`).
             if let Some(name) = k
                 .strip_prefix("BASH_FUNC_")
                 .and_then(|n| n.strip_suffix("%%"))
+                && v.starts_with("() {")
+                && let Some(def) = imported_function(name, v)
             {
-                if v.starts_with("() {")
-                    && let Some(def) = imported_function(name, v)
-                {
-                    self.funcs.insert(name.to_owned(), def);
-                    self.exported_funcs.insert(name.to_owned());
-                }
+                self.funcs.insert(name.to_owned(), def);
+                self.exported_funcs.insert(name.to_owned());
                 continue;
             }
             let var = fresh.entry(k, false);
@@ -2276,6 +2386,9 @@ fn imported_function(name: &str, text: &str) -> Option<Arc<crate::syntax::Functi
         _ => None,
     }
 }
+
+/// How much of the rest of a script read from stdin a command can read in its turn.
+const STDIN_FEED_CHARS: usize = 1 << 16;
 
 /// A copy of a list with every line number moved by `by` (for eval'd text).
 /// Values at least this long are checked against the memory budget when assigned.

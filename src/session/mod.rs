@@ -175,7 +175,7 @@ pub(crate) fn default_fs(registry: &Registry) -> Fs {
     let mut fs = Fs::new(Clock::virtual_at(DEFAULT_EPOCH));
     let mut names: Vec<&str> = registry.names().collect();
     for b in [
-        "echo", "printf", "test", "[", "true", "false", "pwd", "kill", "bash", "sh",
+        "echo", "printf", "test", "[", "true", "false", "pwd", "kill", "bash", "sh", "rbash",
     ] {
         names.push(b);
     }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::super::histexpand::{self, Outcome};
-use super::super::{Flow, Interp, R};
+use super::super::{Interp, R};
 use super::complete::{getopt, usage_status};
 use crate::expand::pattern::{MatchOpts, Pattern};
 
@@ -137,6 +137,11 @@ impl History {
                     self.base = n - max;
                 }
             }
+            // bash's `sv_histsize`: a new limit keeps the count of this session's
+            // lines within the list.
+            if self.limit != Some(max) {
+                self.lines_this_session = self.lines_this_session.min(self.len());
+            }
         }
         self.limit = max;
     }
@@ -196,12 +201,23 @@ impl Interp {
             let before = parser.text_between(start, *done);
             let quoting = open_quote(&before);
             let next = (end + 1).min(parser.text_len());
-            match self.history_expand(&text, quoting) {
+            // A here-document's body is read without history expansion.
+            let outcome = if heredoc_line_next(&before) {
+                Outcome::Unchanged
+            } else {
+                self.history_expand(&text, quoting)
+            };
+            // With `histverify` bash hands an expanded line back to the editor instead
+            // of running it: a shell reading no terminal drops it unseen.
+            let verify = self
+                .shopt
+                .has(const { crate::interp::Shopts::flag("histverify") });
+            match outcome {
                 Outcome::Unchanged => {
                     *done = next;
                     first = false;
                 }
-                Outcome::Expanded(new) => {
+                Outcome::Expanded(new) if !verify => {
                     self.errln(&new);
                     let grown = new.chars().count();
                     parser.replace_unread(*done..end, &new);
@@ -360,6 +376,25 @@ fn join_command_lines(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether the line after `before` (the lines of a command read so far, each ending
+/// in a newline) belongs to a here-document body.
+fn heredoc_line_next(before: &str) -> bool {
+    let Some(text) = before.strip_suffix('\n') else {
+        return false;
+    };
+    let text = remove_line_continuations(text);
+    let mut scan = LineScan::default();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 && scan.in_heredoc(line).is_some() {
+            scan.feed_heredoc_line(line);
+        } else {
+            scan.feed(line);
+        }
+        scan.heredoc_ended = false;
+    }
+    scan.in_heredoc("").is_some()
 }
 
 /// `text` without its backslash-newline pairs (outside single quotes).
@@ -753,6 +788,9 @@ fn check_add(sh: &mut Interp, line: &str) -> bool {
             .collect();
         sh.history.entries = Arc::new(keep);
     }
+    // A new HISTSIZE takes effect before the line goes in, as bash applies it when
+    // the variable is assigned.
+    apply_histsize(sh);
     let t = now(sh);
     sh.history.push(line.to_owned(), t);
     sh.history.last_line_added = true;
@@ -799,8 +837,9 @@ pub fn history(sh: &mut Interp, args: &[String]) -> R {
         return Ok(0);
     }
     if has('p') {
-        // bash drops the `history -p` line from the list (at each call on the line).
-        if !sh.history.last_line_pushed && sh.history.last_line_added {
+        // bash drops the `history -p` line from the list (at each call on the line)
+        // when there are words to expand.
+        if !rest.is_empty() && !sh.history.last_line_pushed && sh.history.last_line_added {
             let last = sh.history.len().saturating_sub(1);
             sh.history.remove(last);
         }
@@ -962,10 +1001,29 @@ pub(crate) fn save_at_exit(sh: &mut Interp) {
     if !sh.set.history {
         return;
     }
+    apply_histsize(sh);
+    if sh.history.lines_this_session == 0 {
+        return;
+    }
     let Some(path) = histfile_path(sh) else {
         return;
     };
-    if append_session(sh, &path) != Ok(true) {
+    // bash's `maybe_save_shell_history`: the session's lines are appended while the
+    // list still holds them all; once `HISTSIZE` has dropped some of them (or all,
+    // with `HISTSIZE=0`), the list as it stands replaces the file.
+    let histappend = sh
+        .shopt
+        .has(const { crate::interp::Shopts::flag("histappend") });
+    if sh.history.lines_this_session > sh.history.len() && !histappend {
+        let data = file_text(sh, 0);
+        let mode = history_file_mode(sh);
+        let written = sh.fs.lock().write_file_mode(&path, data.as_bytes(), mode);
+        sh.history.lines_in_file = sh.history.len();
+        sh.history.lines_this_session = 0;
+        if written.is_err() {
+            return;
+        }
+    } else if append_session(sh, &path) != Ok(true) {
         return;
     }
     let Some(max) = sh
@@ -1077,6 +1135,10 @@ fn delete_entries(sh: &mut Interp, arg: &str) -> R {
         if end < 0 || end >= len {
             return erange(sh, b);
         }
+        // readline's `remove_history_range` refuses a range that runs backwards.
+        if start > end {
+            return Ok(1);
+        }
         let mut i = end;
         while i >= start {
             sh.history.remove(usize::try_from(i).unwrap_or(0));
@@ -1131,8 +1193,11 @@ fn display(sh: &mut Interp, rest: &[String]) -> R {
             return Ok(1);
         }
         _ => {
+            // bash jumps to the top level (DISCARD): the rest of the command is
+            // abandoned, and a `-c` shell or a subshell ends.
             sh.builtin_error("history", "too many arguments");
-            return Err(Flow::Exit(1));
+            sh.status = 1;
+            return Err(sh.discard_flow());
         }
     };
     let len = sh.history.len();
@@ -1220,6 +1285,28 @@ fn last_hist(sh: &Interp) -> i64 {
     last
 }
 
+/// bash's `strsub` as `fc -s pat=rep` uses it: every occurrence of `pat` replaced, left
+/// to right; an empty `pat` stands at each character, which `rep` replaces.
+fn strsub(text: &str, pat: &str, rep: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with(pat) {
+            out.push_str(rep);
+            let skip = if pat.is_empty() {
+                c.len_utf8()
+            } else {
+                pat.len()
+            };
+            rest = &rest[skip..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
 /// `fc`: list history entries, or edit and re-run them (`-s` and `-e -` re-run without
 /// an editor).
 pub fn fc(sh: &mut Interp, args: &[String]) -> R {
@@ -1293,9 +1380,7 @@ pub fn fc(sh: &mut Interp, args: &[String]) -> R {
             return Ok(1);
         };
         for (pat, rep) in subs {
-            if !pat.is_empty() {
-                command = command.replacen(&pat, &rep, 1);
-            }
+            command = strsub(&command, &pat, &rep);
         }
         sh.errln(&command);
         if !command.is_empty() {
@@ -1417,19 +1502,23 @@ fn fc_edit(sh: &mut Interp, idx: &[usize], ename: Option<String>) -> R {
         return Ok(1);
     }
     let edited = sh.fs.lock().read_file(&file).map(|d| d.to_vec());
-    let _ = sh.fs.lock().remove_file(&file);
     let Ok(edited) = edited else {
         return Ok(1);
     };
     let edited = crate::text::decode(&edited);
     // bash reads the file with history on, so each line read is recorded.
     for line in edited.lines() {
-        sh.errln(line);
         if !line.trim().is_empty() {
             check_add(sh, line);
         }
     }
-    sh.run_source(&edited, Some("fc"))
+    // bash runs the file as `.` would (its errors name the file), echoing each
+    // command as it reads it, and removes the file after.
+    sh.echo_read = true;
+    let r = super::misc::source(sh, &[".".to_owned(), file.clone()]);
+    sh.echo_read = false;
+    let _ = sh.fs.lock().remove_file(&file);
+    r
 }
 
 /// Readline's default emacs key bindings, as `bind -p` prints them.

@@ -2762,6 +2762,7 @@ fn invalid_number_kind(s: &str) -> &'static str {
 pub fn exec(sh: &mut Interp, args: &[String]) -> R {
     let mut i = 1;
     let mut argv0 = None;
+    let (mut login, mut clean_env) = (false, false);
     const USAGE: &str =
         "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]";
     while i < args.len() && args[i].starts_with('-') && args[i] != "-" {
@@ -2772,7 +2773,8 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
         let opts: Vec<char> = args[i].chars().skip(1).collect();
         for (j, c) in opts.iter().enumerate() {
             match c {
-                'c' | 'l' => {}
+                'c' => clean_env = true,
+                'l' => login = true,
                 'a' => {
                     let rest: String = opts.iter().skip(j + 1).collect();
                     if rest.is_empty() {
@@ -2804,10 +2806,19 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
         sh.builtin_error("exec", "restricted");
         return Ok(1);
     }
+    // `exec -l` puts a `-` before the program's argv[0] (the name `-a` gave, if any),
+    // which makes a shell a login shell.
+    if login {
+        argv0 = Some(format!("-{}", argv0.as_deref().unwrap_or(&args[i])));
+    }
+    if clean_env && !exec_fails_here(sh, &args[i]) {
+        // `exec -c`: the program starts with an empty environment.
+        sh.clear_environment();
+    }
     if let Some(a0) = argv0 {
         // `exec -a NAME cmd`: only shells observe their argv[0] (as `$0`).
         let words = args[i..].to_vec();
-        if matches!(words[0].as_str(), "bash" | "sh") {
+        if matches!(words[0].as_str(), "bash" | "sh" | "rbash") {
             let c = crate::syntax::Command {
                 kind: crate::syntax::CommandKind::Simple(Default::default()),
                 redirects: Vec::new(),
@@ -2869,6 +2880,16 @@ pub fn exec(sh: &mut Interp, args: &[String]) -> R {
         None => sh.run_external(&c, &args[i..]),
     })?;
     Err(Flow::Exit(s))
+}
+
+/// Whether `exec name` would fail before replacing the shell (a missing or refused
+/// program), leaving the shell as it was.
+fn exec_fails_here(sh: &Interp, name: &str) -> bool {
+    if name.contains('/') {
+        exec_refusal(sh, name).is_some()
+    } else {
+        sh.path_search(name).is_none() && !matches!(name, "bash" | "sh" | "rbash")
+    }
 }
 
 /// Runs `exec`'s command as the program that replaces this process: it runs as the
