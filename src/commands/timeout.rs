@@ -116,6 +116,20 @@ pub fn timeout(ctx: &mut Ctx) -> CmdResult {
     if argv.is_empty() {
         return usage_error(ctx, "", CANCELED);
     }
+    // timeout execs the command itself, so one it cannot find is its own error.
+    if let Some(cmd) = argv.first()
+        && (if cmd.contains('/') {
+            ctx.fs.lock().stat(&ctx.path(cmd)).is_err()
+        } else {
+            !ctx.host.command_exists(cmd)
+        })
+    {
+        ctx.err(format!(
+            "failed to run command {}: No such file or directory",
+            lq(cmd)
+        ))?;
+        return Ok(127);
+    }
     let clock = ctx.fs.lock().clock().clone();
     let start = clock.now();
     let limit = to_nanos(limit);

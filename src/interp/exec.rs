@@ -578,7 +578,7 @@ impl Interp {
 
     /// Runs pipeline `p`, with its `!` or (`negated` false) without it.
     fn exec_pipeline_as(&mut self, p: &Pipeline, negated: bool) -> R {
-        if !self.coprocs.is_empty() {
+        if self.coproc.is_some() {
             self.reap_coprocs();
         }
         self.line_before = self.line;
@@ -717,7 +717,7 @@ impl Interp {
         c.list_ends = None;
         c.functions_end = false;
         c.stage_process = false;
-        c.coprocs = Vec::new();
+        c.coproc = None;
         let now = self.fs.lock().clock().now();
         let info = self.proc.info();
         let (comm, args) = info
@@ -778,6 +778,7 @@ impl Interp {
                         id: j.id,
                         pid: j.pid,
                         command: j.command.clone(),
+                        stages: j.stages.clone(),
                         handle: None,
                         status: j
                             .status
@@ -1092,6 +1093,15 @@ impl Interp {
         let a = a.clone();
         let budget = self.budget.clone();
         let text = crate::syntax::printer::job_to_string(&a);
+        let stages: Vec<String> = if a.rest.is_empty() {
+            a.first
+                .commands
+                .iter()
+                .map(crate::syntax::printer::command_to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
         // A lone pipeline in the background is the job itself: its status is not
         // checked for the ERR trap or `set -e` in the job; commands nested deeper
         // still are.
@@ -1173,6 +1183,12 @@ impl Interp {
             }
         };
         self.add_job(pid, text, handle, lane, mailbox, ended);
+        if stages.len() > 1 {
+            let mut jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(j) = jt.jobs.iter_mut().find(|j| j.pid == pid) {
+                j.stages = stages;
+            }
+        }
         Ok(())
     }
 
@@ -1850,6 +1866,7 @@ impl Interp {
     }
 
     fn exec_coproc(&mut self, cp: &Coproc) -> R {
+        self.replace_coproc();
         let name = cp.name.clone().unwrap_or_else(|| "COPROC".to_owned());
         let (in_r, in_w) = pipe_in(&self.budget);
         let (out_r, out_w) = pipe_in(&self.budget);
@@ -1904,35 +1921,79 @@ impl Interp {
                 ))
             })?;
         self.add_job(pid, text, handle, lane, mailbox, ended);
-        self.coprocs.retain(|(_, n)| *n != name);
-        self.coprocs.push((pid, name));
+        self.coproc = Some(super::CoprocSlot {
+            pid,
+            name,
+            rfd: Some(rfd),
+            wfd: Some(wfd),
+        });
         Ok(0)
+    }
+
+    /// Before a coprocess starts: the one the shell knows is reaped if it has ended;
+    /// if it is still there with a descriptor open, bash warns that it still exists
+    /// (and then forgets it).
+    fn replace_coproc(&mut self) {
+        self.reap_coprocs();
+        if let Some(old) = self.coproc.take()
+            && (old.rfd.is_some() || old.wfd.is_some())
+        {
+            self.error(&format!(
+                "warning: execute_coproc: coproc [{}:{}] still exists",
+                old.pid, old.name
+            ));
+        }
+    }
+
+    /// A redirection closed descriptor `fd`: if it is one of the coprocess's, the shell
+    /// no longer holds it, and the coprocess's array shows -1 in its place.
+    pub(crate) fn coproc_fd_closed(&mut self, fd: i32) {
+        let Some(cp) = self.coproc.as_mut() else {
+            return;
+        };
+        let index = if cp.rfd == Some(fd) {
+            cp.rfd = None;
+            0
+        } else if cp.wfd == Some(fd) {
+            cp.wfd = None;
+            1
+        } else {
+            return;
+        };
+        let name = cp.name.clone();
+        let _ = self.assign_element(&name, &index.to_string(), "-1".to_owned(), false);
     }
 
     /// Unsets the variables of each coprocess that has ended (or was waited for), as
     /// bash does when it reaps one: `NAME`, and `NAME_PID` while it still names it.
     pub(crate) fn reap_coprocs(&mut self) {
-        let now = self.fs.lock().clock().now();
-        let ended: Vec<(u32, String)> = {
-            let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            self.coprocs
-                .iter()
-                .filter(|(pid, _)| {
-                    jt.jobs
-                        .iter()
-                        .find(|j| j.pid == *pid)
-                        .is_none_or(|j| j.ended_before(now))
-                })
-                .cloned()
-                .collect()
+        let Some(cp) = &self.coproc else {
+            return;
         };
-        for (pid, name) in ended {
-            self.coprocs.retain(|(p, _)| *p != pid);
-            let pid_var = format!("{name}_PID");
-            if self.get_str(&pid_var).is_some_and(|v| v == pid.to_string()) {
-                let _ = self.vars.unset(&pid_var);
-                let _ = self.vars.unset(&name);
-            }
+        let now = self.fs.lock().clock().now();
+        let ended = {
+            let jt = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            jt.jobs
+                .iter()
+                .find(|j| j.pid == cp.pid)
+                .is_none_or(|j| j.ended_before(now))
+        };
+        if !ended {
+            return;
+        }
+        let Some(cp) = self.coproc.take() else {
+            return;
+        };
+        let pid_var = format!("{}_PID", cp.name);
+        if self
+            .get_str(&pid_var)
+            .is_some_and(|v| v == cp.pid.to_string())
+        {
+            let _ = self.vars.unset(&pid_var);
+            let _ = self.vars.unset(&cp.name);
+        }
+        for fd in [cp.rfd, cp.wfd].into_iter().flatten() {
+            self.fds.set(fd, None);
         }
     }
 
@@ -3240,7 +3301,11 @@ impl Interp {
     fn var_redirs(&self, rs: &[Redirect]) -> Vec<(String, Option<crate::expand::Var>)> {
         rs.iter()
             .filter_map(|r| match &r.fd {
-                Some(RedirFd::Var(v)) => Some((v.clone(), self.vars.get_raw(v).cloned())),
+                Some(RedirFd::Var(v)) => {
+                    // An element's array is what is put back.
+                    let v = super::host::split_element_ref(v).map_or(v.as_str(), |(b, _)| b);
+                    Some((v.to_owned(), self.vars.get_raw(v).cloned()))
+                }
                 _ => None,
             })
             .collect()

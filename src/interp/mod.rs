@@ -316,6 +316,9 @@ pub struct Job {
     pub id: usize,
     pub pid: u32,
     pub command: String,
+    /// The command of each process of a background pipeline (empty for a job of one
+    /// process, whose command is `command`).
+    pub stages: Vec<String>,
     pub handle: Option<std::thread::JoinHandle<i32>>,
     pub status: Option<i32>,
     /// Listed from a parent shell: not waitable here.
@@ -348,6 +351,7 @@ impl Job {
             id: 0,
             pid,
             command,
+            stages: Vec::new(),
             handle: Some(handle),
             status: None,
             foreign: false,
@@ -356,6 +360,15 @@ impl Job {
             mailbox: Some(mailbox),
             ended,
             wd,
+        }
+    }
+
+    /// The commands of the job's processes, as `%name` job specs match them.
+    pub fn procs(&self) -> Vec<&str> {
+        if self.stages.is_empty() {
+            vec![self.command.as_str()]
+        } else {
+            self.stages.iter().map(String::as_str).collect()
         }
     }
 
@@ -398,6 +411,16 @@ impl Job {
             Some(n) => format!("Exit {n}"),
         }
     }
+}
+
+/// The coprocess a shell keeps track of (bash's `sh_coproc`): its pid and name, and
+/// the descriptors of its pipes that the shell still holds (`None` once closed).
+#[derive(Clone, Debug)]
+pub struct CoprocSlot {
+    pub pid: u32,
+    pub name: String,
+    pub rfd: Option<i32>,
+    pub wfd: Option<i32>,
 }
 
 /// Jobs shared by a shell and its forks.
@@ -707,10 +730,12 @@ pub struct Interp {
     /// bash then reports the jobs that have ended ([`Interp::notify_jobs`]).
     pub(crate) reaped: bool,
     pub last_bg: Option<u32>,
-    /// The coprocesses this shell started and has not yet reaped: pid and name. Once
-    /// one has ended, the shell unsets `NAME` and `NAME_PID` (as bash does when it
-    /// reaps the process).
-    pub coprocs: Vec<(u32, String)>,
+    /// The coprocess this shell keeps track of. Like bash (built without multiple
+    /// coprocesses) it knows one: a newer one takes the place of the last, which is
+    /// forgotten, its variables left as they are. Once the one it knows has ended, the
+    /// shell unsets `NAME` and `NAME_PID` and closes its descriptors, as bash does
+    /// when it reaps the process.
+    pub coproc: Option<CoprocSlot>,
     pub jobs: Arc<std::sync::Mutex<JobTable>>,
     pub dir_stack: Vec<String>,
     pub umask: u32,
@@ -971,7 +996,7 @@ impl Interp {
             reports_lost_scopes: true,
             reaped: false,
             last_bg: None,
-            coprocs: Vec::new(),
+            coproc: None,
             jobs: Arc::new(std::sync::Mutex::new(JobTable::default())),
             dir_stack: Vec::new(),
             umask: 0o022,

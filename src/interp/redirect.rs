@@ -111,6 +111,7 @@ impl Interp {
                         },
                     };
                     self.set_redirected(fd, None);
+                    self.coproc_fd_closed(fd);
                     return Ok(true);
                 }
                 let (num, close) = match target.strip_suffix('-') {
@@ -218,8 +219,17 @@ impl Interp {
     /// The descriptor `{name}>&-` closes: the variable's value read as bash's
     /// legal_number does (surrounding blanks allowed; anything else is 0), `None` when
     /// it is unset, empty or negative.
-    fn var_fd(&self, name: &str) -> Option<i32> {
-        let v = self.get_str(name).filter(|v| !v.is_empty())?;
+    fn var_fd(&mut self, name: &str) -> Option<i32> {
+        let v = match super::host::split_element_ref(name) {
+            Some((base, sub)) => {
+                let (base, sub) = (base.to_owned(), sub.to_owned());
+                crate::expand::ArithHost::arith_get(self, &base, Some(&sub))
+                    .ok()
+                    .flatten()
+            }
+            None => self.get_str(name),
+        };
+        let v = v.filter(|v| !v.is_empty())?;
         let n = v
             .trim_matches([' ', '\t', '\n'])
             .parse::<i64>()

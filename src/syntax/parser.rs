@@ -2151,8 +2151,35 @@ impl Parser {
                     break;
                 }
             }
+            // bash takes an array element too (`{a[1]}>&-`, its valid_array_reference):
+            // a subscript up to the matching `]`, within the one word.
+            if self.chars.get(i) == Some(&'[') && is_name(&n) {
+                let mut depth = 0usize;
+                let mut j = i;
+                while let Some(&c) = self.chars.get(j) {
+                    if c.is_whitespace() || matches!(c, '<' | '>' | '|' | '&' | ';' | '(' | ')') {
+                        break;
+                    }
+                    if c == '[' {
+                        depth += 1;
+                    } else if c == ']' {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                if self.chars.get(j) == Some(&']')
+                    && j > i + 1
+                    && let Some(sub) = self.chars.get(i..=j)
+                {
+                    n.extend(sub);
+                    i = j + 1;
+                }
+            }
             if self.chars.get(i) == Some(&'}')
-                && is_name(&n)
+                && (is_name(&n) || n.contains('['))
                 && matches!(self.chars.get(i + 1), Some('<' | '>'))
                 && self.chars.get(i + 2) != Some(&'(')
             {

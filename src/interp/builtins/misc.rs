@@ -1688,11 +1688,12 @@ pub fn kill(sh: &mut Interp, args: &[String]) -> R {
             }
         } else if target.starts_with('%') {
             match job_target(sh, target) {
-                Some(t) => Some(t),
-                None => {
+                JobSpec::Job(t) => Some(t),
+                JobSpec::NoJob => {
                     sh.builtin_error("kill", &format!("{target}: no such job"));
                     continue;
                 }
+                JobSpec::Ambiguous => continue,
             }
         } else {
             None
@@ -1724,13 +1725,17 @@ fn kill_signal(sh: &Interp, spec: &str) -> Option<i32> {
 
 /// What a job spec signals: a job started under `set -m` is its process group;
 /// otherwise its own process.
-fn job_target(sh: &Interp, spec: &str) -> Option<(i64, Target)> {
-    let pid = job_pid(sh, spec)?;
+fn job_target(sh: &Interp, spec: &str) -> JobSpec<(i64, Target)> {
+    let pid = match job_spec(sh, spec, "kill") {
+        JobSpec::Job(pid) => pid,
+        JobSpec::NoJob => return JobSpec::NoJob,
+        JobSpec::Ambiguous => return JobSpec::Ambiguous,
+    };
     let group = sh
         .procs
         .get(pid)
         .is_some_and(|p| p.pgid == pid && pid != sh.pgid);
-    Some(if group {
+    JobSpec::Job(if group {
         (-i64::from(pid), Target::Group(pid))
     } else {
         (i64::from(pid), Target::Pid(pid))
@@ -1752,32 +1757,70 @@ impl Interp {
     }
 }
 
-/// The pid of a job spec: `%N`, `%+`/`%%`/`%` (current), `%-` (previous), `%name`
-/// (command prefix), `%?text` (command contains).
-fn job_pid(sh: &Interp, spec: &str) -> Option<u32> {
-    let j = spec.strip_prefix('%')?;
+/// What a job spec names, as bash's get_job_spec reads it.
+enum JobSpec<T = u32> {
+    Job(T),
+    NoJob,
+    /// More than one job's command matched `%name` or `%?text` (already reported).
+    Ambiguous,
+}
+
+/// The job a spec names: `N`, `+`/`%`/empty (current), `-` (previous), `name` (a
+/// process's command starts with it), `?text` (a command contains it, any case), each
+/// with an optional leading `%`. A name two processes match is reported, under
+/// `who`, as ambiguous.
+fn job_spec(sh: &Interp, spec: &str, who: &str) -> JobSpec {
+    let found = |pid: Option<u32>| pid.map_or(JobSpec::NoJob, JobSpec::Job);
+    if spec.is_empty() {
+        return JobSpec::NoJob;
+    }
+    let j = spec.strip_prefix('%').unwrap_or(spec);
     let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-    let jobs: Vec<&super::super::Job> = jt.listed().collect();
-    let found = match j {
-        "" | "%" | "+" => return jt.current,
-        "-" => return jt.previous,
-        _ => {
-            if let Ok(n) = j.parse::<usize>() {
-                jobs.iter().find(|x| x.id == n).copied()
-            } else if let Some(text) = j.strip_prefix('?') {
-                jobs.iter()
-                    .rev()
-                    .find(|x| x.command.contains(text))
-                    .copied()
-            } else {
-                jobs.iter()
-                    .rev()
-                    .find(|x| x.command.starts_with(j))
-                    .copied()
-            }
-        }
+    if !j.is_empty() && j.bytes().all(|b| b.is_ascii_digit()) {
+        let n = j.parse::<usize>().unwrap_or(0);
+        return found(jt.listed().find(|x| x.id == n).map(|x| x.pid));
+    }
+    let (name, substring) = match j {
+        "" | "%" | "+" => return found(jt.current),
+        "-" => return found(jt.previous),
+        _ => match j.strip_prefix('?') {
+            Some(text) => (text, true),
+            None => (j, false),
+        },
     };
-    found.map(|x| x.pid)
+    let lower = name.to_lowercase();
+    let mut hit = None;
+    let jobs: Vec<&super::super::Job> = jt.listed().collect();
+    for x in jobs.iter().rev() {
+        for (k, p) in x.procs().into_iter().enumerate() {
+            let matched = if substring {
+                p.to_lowercase().contains(&lower)
+            } else {
+                p.starts_with(name)
+            };
+            if !matched {
+                continue;
+            }
+            // bash's scan stays on a match past a pipeline's first process and
+            // meets it again: such a match is always ambiguous.
+            if hit.is_some() || k > 0 {
+                drop(jt);
+                sh.builtin_error(who, &format!("{name}: ambiguous job spec"));
+                return JobSpec::Ambiguous;
+            }
+            hit = Some(x.pid);
+        }
+    }
+    found(hit)
+}
+
+/// The pid of the job `spec` names, `None` (with bash's complaint for an ambiguous
+/// one) otherwise.
+fn job_pid(sh: &Interp, spec: &str, who: &str) -> Option<u32> {
+    match job_spec(sh, spec, who) {
+        JobSpec::Job(pid) => Some(pid),
+        _ => None,
+    }
 }
 
 /// After `wait` has waited for a job: bash's notices of the jobs that have ended
@@ -1970,13 +2013,23 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
         jt.previous = None;
         return Ok(0);
     }
+    if opts.any {
+        return wait_any_of(sh, opts.ids, var);
+    }
     let mut status = 0;
     for t in opts.ids {
         if !wait_unset_var(sh, var) {
             return Ok(1);
         }
         let pid: Option<u32> = if t.starts_with('%') {
-            job_pid(sh, t)
+            match job_spec(sh, t, "wait") {
+                JobSpec::Job(pid) => Some(pid),
+                JobSpec::NoJob => None,
+                JobSpec::Ambiguous => {
+                    status = 127;
+                    continue;
+                }
+            }
         } else {
             match t.parse::<u32>() {
                 Ok(p) => Some(p),
@@ -2009,6 +2062,48 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
         };
     }
     Ok(status)
+}
+
+/// `wait -n id...`: the first of the jobs named to end. Each id is a job's pid or a
+/// job spec (its `%` optional); one that names no job is reported, and with none
+/// left the status is 127 (bash's set_waitlist).
+fn wait_any_of(sh: &mut Interp, ids: &[String], var: Option<&str>) -> R {
+    let mut pids = Vec::new();
+    for t in ids {
+        let pid = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            t.parse::<u32>()
+                .ok()
+                .filter(|p| jt.listed().any(|j| j.pid == *p && !j.foreign))
+        } else {
+            job_pid(sh, t, "wait")
+        };
+        match pid {
+            Some(p) => {
+                if !pids.contains(&p) {
+                    pids.push(p);
+                }
+            }
+            None => sh.builtin_error("wait", &format!("{t}: no such job")),
+        }
+    }
+    if pids.is_empty() {
+        return Ok(127);
+    }
+    if !wait_unset_var(sh, var) {
+        return Ok(1);
+    }
+    let Some(first) = next_to_end(sh, &pids)? else {
+        return Ok(127);
+    };
+    let s = match join_job(sh, first)? {
+        Some(Joined::Interrupted(sig)) => return Ok(128 + sig),
+        Some(Joined::Status(s)) => s,
+        None => 127,
+    };
+    forget_waited_job(sh, first);
+    wait_set_var(sh, var, first);
+    Ok(s)
 }
 
 /// `wait -n`: the first of `pids` to end (waiting for one to), in job order among
@@ -2057,17 +2152,20 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
     if args.get(1).is_some_and(|a| a == "-x") {
         // Each job spec among the arguments becomes its process group leader's pid.
         let mut words = Vec::new();
-        for a in &args[2..] {
-            if a.starts_with('%') {
-                match job_pid(sh, a) {
-                    Some(pid) => words.push(pid.to_string()),
-                    None => {
-                        sh.builtin_error("jobs", &format!("{a}: no such job"));
-                        return Ok(1);
-                    }
-                }
+        // A word that names no job is not a job spec: it is passed on as it is.
+        for a in args.get(2..).unwrap_or_default() {
+            let pid = if a.starts_with('%') {
+                job_pid(sh, a, "jobs")
             } else {
-                words.push(a.clone());
+                None
+            };
+            match pid {
+                Some(pid) => {
+                    // The job's process group: the shell's own without job control.
+                    let pgid = sh.procs.get(pid).map_or(pid, |p| p.pgid);
+                    words.push(pgid.to_string());
+                }
+                None => words.push(a.clone()),
             }
         }
         if words.is_empty() {
@@ -2094,7 +2192,7 @@ pub fn jobs(sh: &mut Interp, args: &[String]) -> R {
     let mut status = 0;
     let operands = args.get(i..).unwrap_or_default();
     for spec in operands {
-        match job_pid(sh, spec) {
+        match job_pid(sh, spec, "jobs") {
             Some(pid) => pids.push(pid),
             None => {
                 sh.builtin_error("jobs", &format!("{spec}: no such job"));
@@ -2188,7 +2286,7 @@ pub fn disown(sh: &mut Interp, args: &[String]) -> R {
             let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             pids.extend(jt.jobs.iter().filter(|j| j.id > 0).map(|j| j.pid));
         } else {
-            match job_pid(sh, "%+") {
+            match job_pid(sh, "%+", "disown") {
                 Some(pid) => pids.push(pid),
                 None => {
                     sh.builtin_error("disown", "current: no such job");
@@ -2198,13 +2296,13 @@ pub fn disown(sh: &mut Interp, args: &[String]) -> R {
         }
     }
     for spec in operands {
-        let pid = if spec.starts_with('%') {
-            job_pid(sh, spec)
-        } else {
-            let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            spec.parse::<u32>()
-                .ok()
-                .filter(|&p| jt.jobs.iter().any(|j| j.id > 0 && j.pid == p))
+        // A number is a pid; anything else a job spec, its `%` optional.
+        let pid = match spec.parse::<u32>() {
+            Ok(p) => {
+                let jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
+                jt.jobs.iter().any(|j| j.id > 0 && j.pid == p).then_some(p)
+            }
+            Err(_) => job_pid(sh, spec, "disown"),
         };
         match pid {
             // One at a time: a job named twice is gone the second time.
@@ -2243,14 +2341,18 @@ fn disown_pids(
 /// The pid of the job an `fg`/`bg` operand names (the current job without one); the
 /// error when none is, as bash words it.
 fn job_control_target(sh: &Interp, name: &str, spec: Option<&String>) -> Option<u32> {
-    let (shown, pid) = match spec {
-        None => ("current", job_pid(sh, "%+")),
-        Some(s) => (s.as_str(), job_pid(sh, s)),
+    let (shown, found) = match spec {
+        None => ("current", job_spec(sh, "%+", name)),
+        Some(s) => (s.as_str(), job_spec(sh, s, name)),
     };
-    if pid.is_none() {
-        sh.builtin_error(name, &format!("{shown}: no such job"));
+    match found {
+        JobSpec::Job(pid) => Some(pid),
+        JobSpec::NoJob => {
+            sh.builtin_error(name, &format!("{shown}: no such job"));
+            None
+        }
+        JobSpec::Ambiguous => None,
     }
-    pid
 }
 
 /// `fg [jobspec]`: without job control (`set -m`) an error; with it, the job's command
