@@ -1289,6 +1289,14 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
             Some(a) => Some(a.name),
             None => op.split(['=', '+', '[']).next().map(str::to_owned),
         };
+        // `export -n name=value` under `set -a`: the attribute goes after the value
+        // is assigned (which exported it).
+        if remove
+            && let Some(var) = &var
+            && sh.vars.get_raw(var).is_some()
+        {
+            sh.vars.entry(var, false).attrs.set(bit, false);
+        }
         // `export -n`/`+r` of a temporary binding changes only the binding.
         if let Some(var) = var.filter(|_| !remove) {
             sh.vars.propagate(&var, sh.set.posix);
