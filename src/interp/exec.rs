@@ -2313,7 +2313,7 @@ impl Interp {
             }
             if posix_special {
                 // What the builtin leaves of them outlives it.
-                self.vars.propagate(&name);
+                self.vars.keep_binding(&name);
             }
             // Traced as it is made, with the value it took (`x+=b` shows `x=ab`).
             if self.set.xtrace {

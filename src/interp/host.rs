@@ -277,7 +277,9 @@ impl ArithHost for Interp {
 
     fn arith_set(&mut self, name: &str, index: Option<&str>, value: i64) -> Result<(), ArithFail> {
         let r = match index {
-            None => self.assign_scalar(name, value.to_string(), false),
+            None => self
+                .assign_scalar(name, value.to_string(), false)
+                .map(|()| self.bind_through(name)),
             Some(sub) => {
                 let assoc = self.vars.get(name).is_some_and(|v| v.is_assoc());
                 let key = if assoc {

@@ -1834,6 +1834,21 @@ impl Interp {
         }
     }
 
+    /// After a builtin assigned `name` the way bash's bind_variable does (`printf -v`,
+    /// `getopts`, arithmetic): when the running command binds the name itself
+    /// (`x=1 let x=5`), the variable beneath that binding takes the value too.
+    pub(crate) fn bind_through(&mut self, name: &str) {
+        let Some(i) = self.vars.command_binding_frame(name) else {
+            return;
+        };
+        let Some(value) = self.vars.get_raw(name).and_then(|v| v.as_scalar()) else {
+            return;
+        };
+        let hidden = self.vars.hide_from(i);
+        let _ = self.assign_scalar(name, value, false);
+        self.vars.restore(hidden);
+    }
+
     /// Assigns a scalar; returns bash's error text on failure (readonly, ...).
     pub fn assign_scalar(
         &mut self,

@@ -161,6 +161,13 @@ struct Frame {
     >,
     /// Temporary bindings that `export`/`readonly` asked to outlive the command.
     propagate: Vec<String>,
+    /// In a function's frame, the names of the call's temporary bindings it took
+    /// over: bash keeps them temporary (exporting one makes it outlive the call)
+    /// even after `local` claims them.
+    adopted: Vec<String>,
+    /// Set when a special builtin in POSIX mode keeps these bindings: they are then
+    /// assigned like plain assignments, and go no further (bash's push_builtin_var).
+    kept: bool,
 }
 
 impl Frame {
@@ -247,6 +254,7 @@ impl Scopes {
             && top.kind == FrameKind::Temp
         {
             top.kind = FrameKind::Function;
+            top.adopted = top.vars.iter().map(|(k, _)| k.clone()).collect();
             return;
         }
         let mut frame = Frame::new(FrameKind::Function);
@@ -319,21 +327,153 @@ impl Scopes {
             self.forget_locale();
         }
         for name in top.propagate {
-            if let Some(v) = top.vars.get(&name) {
-                let slot = self.entry(&name, false);
-                slot.value = v.value.clone();
-                slot.attrs = v.attrs;
+            let Some(v) = top.vars.get(&name) else {
+                continue;
+            };
+            // The bindings of `eval`/`source` go on only while exported (bash's
+            // push_exported_var).
+            if top.kind == FrameKind::BuiltinEnv && !top.kept && !v.attrs.has(Attrs::EXPORT) {
+                continue;
+            }
+            // The attributes join those of the variable it lands on.
+            let slot = self.entry(&name, false);
+            slot.value = v.value.clone();
+            slot.attrs.0 |= v.attrs.0;
+            // Landing on a binding of an enclosing scope, it goes on from there when
+            // that scope ends.
+            if let Some(j) = self.frame_of(&name).filter(|_| !top.kept) {
+                self.mark_carrier(j, &name);
             }
         }
     }
 
-    /// `export`/`readonly` of a temporary binding keeps it after its command.
-    pub fn propagate(&mut self, name: &str) {
+    /// Marks the running command's binding of `name` to outlive it (what a special
+    /// builtin in POSIX mode leaves of its bindings).
+    pub fn keep_binding(&mut self, name: &str) {
         if let Some(i) = self.frame_of(name)
             && matches!(self.frames[i].kind, FrameKind::Temp | FrameKind::BuiltinEnv)
-            && !self.frames[i].propagate.iter().any(|n| n == name)
         {
+            self.frames[i].kept |= self.frames[i].kind == FrameKind::BuiltinEnv;
+            self.mark_propagate(i, name);
+        }
+    }
+
+    /// `export`/`readonly` of `name` (bash's set_var_attribute). The command's own
+    /// binding (`v=1 export v`) is copied at once onto the variable beneath it, and
+    /// marked to outlive the command only in POSIX mode. Otherwise the binding of an
+    /// `eval`/`source` run inside a function (at the top level such a binding has
+    /// no scope to go to), or one a function call took over, outlives its scope.
+    pub fn propagate(&mut self, name: &str, posix: bool) {
+        if let Some(i) = self.command_binding_frame(name) {
+            let j = self.bind_beneath(i, name);
+            if posix {
+                self.mark_propagate(i, name);
+                self.mark_carrier(j, name);
+            }
+            return;
+        }
+        let Some(i) = self.frame_of(name) else {
+            return;
+        };
+        let go = match self.frames[i].kind {
+            FrameKind::Temp => true,
+            FrameKind::BuiltinEnv => self.frames[..i]
+                .iter()
+                .any(|f| f.kind == FrameKind::Function),
+            FrameKind::Function => self.frames[i].adopted.iter().any(|n| n == name),
+            FrameKind::Global => false,
+        };
+        if go {
+            self.mark_propagate(i, name);
+        }
+    }
+
+    /// `declare -x`/`declare -r` of a name (bash's declare_internal): the command's
+    /// own binding is copied onto the variable beneath it and outlives the command;
+    /// any other temporary binding outlives its scope, at the top level too.
+    pub fn propagate_declared(&mut self, name: &str) {
+        if let Some(i) = self.command_binding_frame(name) {
+            let j = self.bind_beneath(i, name);
+            self.mark_propagate(i, name);
+            self.mark_carrier(j, name);
+            return;
+        }
+        let Some(i) = self.frame_of(name) else {
+            return;
+        };
+        let go = match self.frames[i].kind {
+            FrameKind::Temp | FrameKind::BuiltinEnv => true,
+            FrameKind::Function => self.frames[i].adopted.iter().any(|n| n == name),
+            FrameKind::Global => false,
+        };
+        if go {
+            self.mark_propagate(i, name);
+        }
+    }
+
+    /// Gives the variable beneath frame `i`'s binding of `name` (the innermost one
+    /// below, else a global) the binding's value, joining their attributes (bash's
+    /// bind_variable). Returns the frame it landed in.
+    fn bind_beneath(&mut self, i: usize, name: &str) -> usize {
+        let Some(v) = self.frames.get(i).and_then(|f| f.vars.get(name)).cloned() else {
+            return 0;
+        };
+        self.touch(name);
+        let bit = name_bit(name);
+        let j = (0..i.min(self.frames.len()))
+            .rev()
+            .find(|&j| self.frames[j].may_hold(bit) && self.frames[j].vars.contains_key(name))
+            .unwrap_or(0);
+        let slot = self.frames[j].entry(name);
+        slot.value = v.value;
+        slot.attrs.0 |= v.attrs.0;
+        j
+    }
+
+    /// A binding propagated onto frame `j`'s variable goes on from there when that
+    /// scope ends, if that variable is itself temporary (bash's push_temp_var).
+    fn mark_carrier(&mut self, j: usize, name: &str) {
+        if j == 0 {
+            return;
+        }
+        let frame = &self.frames[j];
+        let go = match frame.kind {
+            FrameKind::Temp | FrameKind::BuiltinEnv => true,
+            // Not onto one `local` has claimed: that stays the function's.
+            FrameKind::Function => {
+                frame.adopted.iter().any(|n| n == name) && !frame.locals.contains(name)
+            }
+            FrameKind::Global => false,
+        };
+        if go {
+            self.mark_propagate(j, name);
+        }
+    }
+
+    fn mark_propagate(&mut self, i: usize, name: &str) {
+        if !self.frames[i].propagate.iter().any(|n| n == name) {
             self.frames[i].propagate.push(name.to_owned());
+        }
+    }
+
+    /// The index of the top frame when it holds the running command's own temporary
+    /// binding of `name` (bash's temporary_env).
+    pub fn command_binding_frame(&self, name: &str) -> Option<usize> {
+        let top = self.frames.last()?;
+        (top.kind == FrameKind::Temp && top.may_hold(name_bit(name)) && top.vars.contains_key(name))
+            .then(|| self.frames.len() - 1)
+    }
+
+    /// Removes the command's temporary bindings of `name` above the running
+    /// function's frame: a local just made from one takes its place (bash's
+    /// make_local_variable copies the binding's value and export into the local, which
+    /// the rest of the declaration then assigns).
+    pub fn drop_command_binding(&mut self, name: &str) {
+        let f = self.function_frame();
+        for frame in self.frames[f + 1..].iter_mut() {
+            if frame.kind == FrameKind::Temp {
+                frame.vars.remove(name);
+            }
         }
     }
 
@@ -598,13 +738,15 @@ impl Scopes {
         for f in &self.frames {
             for (k, v) in f.vars.iter() {
                 // An array is never put in the environment, exported or not.
+                // The innermost exported variable of a name is the one passed on
+                // (bash's visible_and_exported): one not exported, or with no value,
+                // lets an outer one show through, an exported array hides it.
                 match (&v.value, v.attrs.has(Attrs::EXPORT)) {
                     (Some(crate::expand::Value::Str(s)), true) => {
                         m.insert(k.clone(), s.clone());
                     }
-                    // A variable with no value is invisible: the outer one shows.
-                    (None, _) => {}
-                    _ => {
+                    (None, _) | (_, false) => {}
+                    (Some(_), true) => {
                         m.remove(k);
                     }
                 }

@@ -217,9 +217,10 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
                 out.push_str(&print_var(&k, &v));
             } else {
                 match &v.value {
-                    Some(Value::Str(s)) => {
-                        out.push_str(&format!("{k}={}", super::misc::shell_quote(s)))
-                    }
+                    Some(Value::Str(s)) => out.push_str(&format!(
+                        "{k}={}",
+                        super::misc::shell_quote(s, sh.set.posix)
+                    )),
                     Some(_) => {
                         let l = print_var(&k, &v);
                         out.push_str(
@@ -234,7 +235,7 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
             }
             out.push('\n');
         }
-        sh.out(out.as_bytes())?;
+        sh.out(&crate::text::encode(&out))?;
         return Ok(0);
     }
     if f.print {
@@ -275,6 +276,17 @@ fn declare_impl(sh: &mut Interp, args: &[String], name: &str, force_local: bool)
         let r = declare_one(sh, name, op, &f, local);
         if let Some(h) = hidden {
             sh.vars.restore(h);
+        }
+        // `v=1 declare -x v` (or `-r`) does what `v=1 export v` does: the temporary
+        // binding outlives the command, as `declare` left it.
+        if r.is_ok() && !f.global && f.set & (Attrs::EXPORT | Attrs::READONLY) != 0 {
+            let var = match sh.stashed_decl_assign(op) {
+                Some((a, _)) => Some(a.name.clone()),
+                None => op.split(['=', '+', '[']).next().map(str::to_owned),
+            };
+            if let Some(var) = var {
+                sh.vars.propagate_declared(&var);
+            }
         }
         if let Err(s) = r {
             match code_flow(s) {
@@ -675,11 +687,17 @@ fn declare_one(
     if local && !exists_here {
         let mut v = Var::default();
         // A local shadowing a temporary binding starts with its value.
-        if current.is_some() && f.set & Attrs::NAMEREF == 0 && sh.vars.is_temp_binding(&vname) {
+        let from_binding =
+            current.is_some() && f.set & Attrs::NAMEREF == 0 && sh.vars.is_temp_binding(&vname);
+        if from_binding {
             v.value = sh.vars.get_raw(&vname).and_then(|c| c.value.clone());
         }
         v.attrs = local_attrs(current);
         *sh.vars.entry(&vname, true) = v;
+        if from_binding {
+            // The local is what the rest of the declaration assigns and what stays.
+            sh.vars.drop_command_binding(&vname);
+        }
     } else if (!local && current.is_none()) || (f.global && sh.vars.get_raw(&vname).is_none()) {
         *sh.vars.entry(&vname, false) = Var::default();
     }
@@ -1271,8 +1289,17 @@ fn attr_builtin(sh: &mut Interp, args: &[String], name: &str, bit: u16, flag: &s
             Some(a) => Some(a.name),
             None => op.split(['=', '+', '[']).next().map(str::to_owned),
         };
-        if let Some(var) = var {
-            sh.vars.propagate(&var);
+        // `export -n name=value` under `set -a`: the attribute goes after the value
+        // is assigned (which exported it).
+        if remove
+            && let Some(var) = &var
+            && sh.vars.get_raw(var).is_some()
+        {
+            sh.vars.entry(var, false).attrs.set(bit, false);
+        }
+        // `export -n`/`+r` of a temporary binding changes only the binding.
+        if let Some(var) = var.filter(|_| !remove) {
+            sh.vars.propagate(&var, sh.set.posix);
         }
     }
     Ok(status)

@@ -502,15 +502,36 @@ pub fn shift(sh: &mut Interp, args: &[String]) -> R {
     Ok(0)
 }
 
-/// Quotes a value for `set` / `alias` listings (single quotes when needed).
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-+=/.,:@%^".contains(c))
-    {
-        return s.to_owned();
+/// Quotes a value for the `set` and bare `declare` listings as bash's print_var_value
+/// does: `$'...'` when a character does not print (not in POSIX mode, which prints
+/// it raw or single-quoted), single quotes when it holds a shell metacharacter, and
+/// as it is otherwise (the empty value, and printable UTF-8, included).
+pub fn shell_quote(s: &str, posix: bool) -> String {
+    if !posix && crate::expand::param::needs_ansi_c(s) {
+        return crate::expand::param::ansi_c_quote(s);
     }
-    crate::expand::param::quote(s)
+    if contains_shell_metas(s) {
+        return crate::expand::param::single_quote(s);
+    }
+    s.to_owned()
+}
+
+/// Whether reading `s` back as a word would change it (bash's
+/// sh_contains_shell_metas): blanks, quotes, operators, glob and expansion
+/// characters anywhere, `~` where tilde expansion would see it, `#` first.
+fn contains_shell_metas(s: &str) -> bool {
+    let mut prev = None;
+    for (i, c) in s.chars().enumerate() {
+        match c {
+            ' ' | '\t' | '\n' | '\'' | '"' | '\\' | '|' | '&' | ';' | '(' | ')' | '<' | '>'
+            | '!' | '{' | '}' | '*' | '[' | '?' | ']' | '^' | '$' | '`' => return true,
+            '~' if i == 0 || matches!(prev, Some('=' | ':')) => return true,
+            '#' if i == 0 => return true,
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    false
 }
 
 const SET_USAGE: &str =
@@ -521,7 +542,9 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
         let mut out = String::new();
         for (k, v) in super::declare::listed_vars(sh) {
             match &v.value {
-                Some(Value::Str(s)) => out.push_str(&format!("{k}={}\n", shell_quote(s))),
+                Some(Value::Str(s)) => {
+                    out.push_str(&format!("{k}={}\n", shell_quote(s, sh.set.posix)))
+                }
                 Some(Value::Indexed(_)) | Some(Value::Assoc(_)) => {
                     let line = crate::expand::param::declare_line(&k, &v);
                     if let Some(pos) = line.find(&format!(" {k}=")) {
@@ -532,7 +555,8 @@ pub fn set(sh: &mut Interp, args: &[String]) -> R {
                 None => {}
             }
         }
-        return sh.out_status("set", out.as_bytes());
+        // Raw bytes of a value are written as they are (POSIX mode leaves them unquoted).
+        return sh.out_status("set", &crate::text::encode(&out));
     }
     let mut i = 1;
     let mut set_positional = false;
@@ -1427,7 +1451,9 @@ fn getopts_bind(sh: &mut Interp, name: &str, value: &str) -> bool {
         sh.builtin_error("getopts", &format!("`{name}': not a valid identifier"));
         return false;
     }
-    let _ = sh.assign_scalar(name, value.to_owned(), false);
+    if sh.assign_scalar(name, value.to_owned(), false).is_ok() {
+        sh.bind_through(name);
+    }
     true
 }
 

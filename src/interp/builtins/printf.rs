@@ -107,6 +107,7 @@ pub fn printf(sh: &mut Interp, args: &[String]) -> R {
                 }
             } else if crate::syntax::is_name(&target) {
                 sh.assign_scalar(&target, f.text, false)
+                    .map(|()| sh.bind_through(&target))
             } else {
                 Err(format!("`{target}': not a valid identifier").into())
             };
