@@ -730,12 +730,17 @@ fn open_quote(text: &str) -> u8 {
 }
 
 /// Applies `HISTSIZE`: a number limits the list; unset, empty or negative does not.
+/// bash's `sv_histsize`: unset or empty lifts the limit, as a negative number does;
+/// a value that is not a number keeps the limit there was.
 fn apply_histsize(sh: &mut Interp) {
-    let max = sh
-        .get_str("HISTSIZE")
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .filter(|n| *n >= 0)
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let max = match sh.get_str("HISTSIZE").filter(|s| !s.is_empty()) {
+        None => None,
+        Some(s) => match s.trim().parse::<i64>() {
+            Ok(n) if n >= 0 => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            Ok(_) => None,
+            Err(_) => sh.history.limit,
+        },
+    };
     sh.history.stifle(max);
 }
 
