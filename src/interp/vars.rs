@@ -364,9 +364,22 @@ impl Scopes {
     /// `eval`/`source` run inside a function (at the top level such a binding has
     /// no scope to go to), or one a function call took over, outlives its scope.
     pub fn propagate(&mut self, name: &str, posix: bool) {
+        self.propagate_as(name, posix, false);
+    }
+
+    /// `declare -x`/`declare -r` of a name (bash's declare_internal): the command's
+    /// own binding is copied onto the variable beneath it and outlives the command;
+    /// any other temporary binding outlives its scope, at the top level too.
+    pub fn propagate_declared(&mut self, name: &str) {
+        self.propagate_as(name, true, true);
+    }
+
+    /// [`Scopes::propagate`] (`keep` the command's own binding when `posix`) and
+    /// [`Scopes::propagate_declared`] (`declared`).
+    fn propagate_as(&mut self, name: &str, keep: bool, declared: bool) {
         if let Some(i) = self.command_binding_frame(name) {
             let j = self.bind_beneath(i, name);
-            if posix {
+            if keep {
                 self.mark_propagate(i, name);
                 self.mark_carrier(j, name);
             }
@@ -377,32 +390,12 @@ impl Scopes {
         };
         let go = match self.frames[i].kind {
             FrameKind::Temp => true,
-            FrameKind::BuiltinEnv => self.frames[..i]
-                .iter()
-                .any(|f| f.kind == FrameKind::Function),
-            FrameKind::Function => self.frames[i].adopted.iter().any(|n| n == name),
-            FrameKind::Global => false,
-        };
-        if go {
-            self.mark_propagate(i, name);
-        }
-    }
-
-    /// `declare -x`/`declare -r` of a name (bash's declare_internal): the command's
-    /// own binding is copied onto the variable beneath it and outlives the command;
-    /// any other temporary binding outlives its scope, at the top level too.
-    pub fn propagate_declared(&mut self, name: &str) {
-        if let Some(i) = self.command_binding_frame(name) {
-            let j = self.bind_beneath(i, name);
-            self.mark_propagate(i, name);
-            self.mark_carrier(j, name);
-            return;
-        }
-        let Some(i) = self.frame_of(name) else {
-            return;
-        };
-        let go = match self.frames[i].kind {
-            FrameKind::Temp | FrameKind::BuiltinEnv => true,
+            FrameKind::BuiltinEnv => {
+                declared
+                    || self.frames[..i]
+                        .iter()
+                        .any(|f| f.kind == FrameKind::Function)
+            }
             FrameKind::Function => self.frames[i].adopted.iter().any(|n| n == name),
             FrameKind::Global => false,
         };

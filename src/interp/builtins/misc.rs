@@ -2001,15 +2001,10 @@ pub fn wait(sh: &mut Interp, args: &[String]) -> R {
                 .collect()
         };
         if opts.any {
-            let Some(first) = next_to_end(sh, &pids)? else {
-                return Ok(127);
+            let (first, s) = match wait_next(sh, &pids)? {
+                Ok(v) => v,
+                Err(s) => return Ok(s),
             };
-            let s = match join_job(sh, first)? {
-                Some(Joined::Interrupted(sig)) => return Ok(128 + sig),
-                Some(Joined::Status(s)) => s,
-                None => 127,
-            };
-            forget_waited_job(sh, first);
             let mut jt = sh.jobs.lock().unwrap_or_else(|e| e.into_inner());
             jt.jobs.retain(|j| j.pid != first);
             drop(jt);
@@ -2119,21 +2114,32 @@ fn wait_any_of(sh: &mut Interp, ids: &[String], var: Option<&str>) -> R {
     if !wait_unset_var(sh, var) {
         return Ok(1);
     }
-    let Some(first) = next_to_end(sh, &pids)? else {
-        return Ok(127);
+    let (first, s) = match wait_next(sh, &pids)? {
+        Ok(v) => v,
+        Err(s) => return Ok(s),
     };
-    let s = match join_job(sh, first)? {
-        Some(Joined::Interrupted(sig)) => return Ok(128 + sig),
-        Some(Joined::Status(s)) => s,
-        None => 127,
-    };
-    forget_waited_job(sh, first);
     wait_set_var(sh, var, first);
     Ok(s)
 }
 
 /// `wait -n`: the first of `pids` to end (waiting for one to), in job order among
 /// those already ended; `None` for none.
+/// `wait -n`: waits for the first of `pids` to end and forgets it; its pid and
+/// status, or the status that ends the wait without one (127 when there is none, a
+/// trapped signal's 128+N).
+fn wait_next(sh: &mut Interp, pids: &[u32]) -> Result<Result<(u32, i32), i32>, Flow> {
+    let Some(first) = next_to_end(sh, pids)? else {
+        return Ok(Err(127));
+    };
+    let s = match join_job(sh, first)? {
+        Some(Joined::Interrupted(sig)) => return Ok(Err(128 + sig)),
+        Some(Joined::Status(s)) => s,
+        None => 127,
+    };
+    forget_waited_job(sh, first);
+    Ok(Ok((first, s)))
+}
+
 fn next_to_end(sh: &mut Interp, pids: &[u32]) -> Result<Option<u32>, Flow> {
     if pids.is_empty() {
         return Ok(None);
