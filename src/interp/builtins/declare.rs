@@ -693,6 +693,16 @@ fn declare_one(
             v.value = sh.vars.get_raw(&vname).and_then(|c| c.value.clone());
         }
         v.attrs = local_attrs(current);
+        // `shopt -s localvar_inherit`: the local starts with the value and attributes
+        // of the variable it shadows, all but a nameref's.
+        if !from_binding
+            && localvar_inherit(sh)
+            && let Some(c) = sh.vars.get_raw(&vname)
+        {
+            v.value = c.value.clone();
+            v.attrs = c.attrs;
+            v.attrs.set(Attrs::NAMEREF, false);
+        }
         *sh.vars.entry(&vname, true) = v;
         if from_binding {
             // The local is what the rest of the declaration assigns and what stays.
@@ -910,13 +920,18 @@ fn local_attrs(shadowed: Option<Attrs>) -> Attrs {
     a
 }
 
+fn localvar_inherit(sh: &Interp) -> bool {
+    sh.shopt
+        .has(const { crate::interp::Shopts::flag("localvar_inherit") })
+}
+
 /// `local name=value` with no options, for a name this function has not made local
 /// and whose visible variable (if any) is neither a nameref nor readonly nor a
 /// temporary binding: the usual first line of a function. What the general path does
 /// in that case, without its copies and repeated lookups (measured: it was most of
 /// the cost of a `local`). `None` when the case does not apply.
 fn new_plain_local(sh: &mut Interp, builtin: &str, name: &str, v: &str) -> Option<Result<(), i32>> {
-    if !crate::syntax::is_name(name) || sh.vars.is_local_here(name) {
+    if !crate::syntax::is_name(name) || sh.vars.is_local_here(name) || localvar_inherit(sh) {
         return None;
     }
     let shadowed = sh.vars.get_raw(name).map(|cur| cur.attrs);
