@@ -1743,19 +1743,19 @@ impl Interp {
                 };
                 let next_line = parser.line() + u32::from(!at_line_end);
                 let rest = parser.text_between(line_end, (line_end + STDIN_FEED_CHARS).min(len));
-                let file = OpenFile::bytes(crate::text::encode(&rest));
+                let bytes = crate::text::encode(&rest);
+                let file = OpenFile::bytes(bytes.clone());
                 let saved = self.fds.get(0).cloned();
                 self.fds.set(0, Some(file.clone()));
-                (file, saved, line_end, next_line, rest)
+                (file, saved, line_end, next_line, rest, bytes)
             });
             let ran = self.exec_list(&cmd);
-            if let Some((file, saved, line_end, next_line, rest)) = feed {
+            if let Some((file, saved, line_end, next_line, rest, bytes)) = feed {
                 if self.fds.get(0).is_some_and(|f| Arc::ptr_eq(f, &file)) {
                     self.fds.set(0, saved);
                 }
                 let read = file.bytes_read().unwrap_or(0);
                 if read > 0 {
-                    let bytes = crate::text::encode(&rest);
                     let taken = crate::text::decode(bytes.get(..read).unwrap_or(&bytes));
                     let chars = taken.chars().count().min(rest.chars().count());
                     let lines = taken.matches('\n').count() as u32;
@@ -2296,12 +2296,8 @@ impl Interp {
             env.insert("_".to_owned(), path.clone());
         }
         // A restricted shell passes no functions on.
-        let funcs = if self.restricted {
-            imbl::OrdSet::new()
-        } else {
-            self.exported_funcs.clone()
-        };
-        for name in &funcs {
+        let funcs = self.exported_funcs.iter().filter(|_| !self.restricted);
+        for name in funcs {
             if let Some(def) = self.funcs.get(name.as_str()) {
                 env.insert(
                     format!("BASH_FUNC_{name}%%"),

@@ -1752,19 +1752,16 @@ fn kill_signal(sh: &Interp, spec: &str) -> Option<i32> {
 /// What a job spec signals: a job started under `set -m` is its process group;
 /// otherwise its own process.
 fn job_target(sh: &Interp, spec: &str) -> JobSpec<(i64, Target)> {
-    let pid = match job_spec(sh, spec, "kill") {
-        JobSpec::Job(pid) => pid,
-        JobSpec::NoJob => return JobSpec::NoJob,
-        JobSpec::Ambiguous => return JobSpec::Ambiguous,
-    };
-    let group = sh
-        .procs
-        .get(pid)
-        .is_some_and(|p| p.pgid == pid && pid != sh.pgid);
-    JobSpec::Job(if group {
-        (-i64::from(pid), Target::Group(pid))
-    } else {
-        (i64::from(pid), Target::Pid(pid))
+    job_spec(sh, spec, "kill").map(|pid| {
+        let group = sh
+            .procs
+            .get(pid)
+            .is_some_and(|p| p.pgid == pid && pid != sh.pgid);
+        if group {
+            (-i64::from(pid), Target::Group(pid))
+        } else {
+            (i64::from(pid), Target::Pid(pid))
+        }
     })
 }
 
@@ -1789,6 +1786,23 @@ enum JobSpec<T = u32> {
     NoJob,
     /// More than one job's command matched `%name` or `%?text` (already reported).
     Ambiguous,
+}
+
+impl<T> JobSpec<T> {
+    fn map<U>(self, f: impl FnOnce(T) -> U) -> JobSpec<U> {
+        match self {
+            JobSpec::Job(t) => JobSpec::Job(f(t)),
+            JobSpec::NoJob => JobSpec::NoJob,
+            JobSpec::Ambiguous => JobSpec::Ambiguous,
+        }
+    }
+
+    fn job(self) -> Option<T> {
+        match self {
+            JobSpec::Job(t) => Some(t),
+            _ => None,
+        }
+    }
 }
 
 /// The job a spec names: `N`, `+`/`%`/empty (current), `-` (previous), `name` (a
@@ -1843,10 +1857,7 @@ fn job_spec(sh: &Interp, spec: &str, who: &str) -> JobSpec {
 /// The pid of the job `spec` names, `None` (with bash's complaint for an ambiguous
 /// one) otherwise.
 fn job_pid(sh: &Interp, spec: &str, who: &str) -> Option<u32> {
-    match job_spec(sh, spec, who) {
-        JobSpec::Job(pid) => Some(pid),
-        _ => None,
-    }
+    job_spec(sh, spec, who).job()
 }
 
 /// After `wait` has waited for a job: bash's notices of the jobs that have ended
